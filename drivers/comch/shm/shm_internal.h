@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_comch authors
+ */
+
+#ifndef SHM_INTERNAL_H
+#define SHM_INTERNAL_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/queue.h>
+#include <sys/un.h>
+
+#include <rte_common.h>
+#include <rte_log.h>
+
+#include "rte_comch_driver.h"
+
+extern int shm_logtype;
+#define SHM_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_ ## level, shm_logtype, "COMCH_SHM: %s(): " fmt "\n", __func__, \
+		##__VA_ARGS__)
+
+/* Capabilities of the driver. */
+#define SHM_MAX_NAME_LEN 128          /* server name, including the NUL */
+#define SHM_MAX_MSG_SIZE (1u << 20)
+#define SHM_MAX_RECV_QUEUE 4096
+#define SHM_MAX_CLIENTS 512
+#define SHM_MAX_SEND_TASKS 65536
+#define SHM_MAX_REPS 64
+#define SHM_NAME_MAX 25 /* domain, function and representor names, with the NUL */
+#define SHM_HANDSHAKE_TIMEOUT_MS 2000
+
+struct shm_dev {
+	char dir[PATH_MAX];   /* <base>/<domain> */
+	char fn[SHM_NAME_MAX]; /* host side: our function */
+};
+
+/* ------------------------------------------------------------------ wire */
+
+#define SHM_MAGIC 0x48434d43u /* "CMCH" */
+#define SHM_PROTO_VERSION 1
+
+enum shm_msg_type {
+	SHM_MSG_HELLO = 1,   /* client -> server: name and limits */
+	SHM_MSG_ACCEPT = 2,  /* server -> client: agreed limits + server's ring (2 fds) */
+	SHM_MSG_READY = 3,   /* client -> server: client's ring (2 fds) */
+	SHM_MSG_REJECT = 4,  /* server -> client: status says why */
+	SHM_MSG_BYE = 5,     /* either way: orderly close, status says why */
+};
+
+/* Every control message has this exact size; anything else is a protocol error. */
+struct shm_msg {
+	uint32_t magic;
+	uint16_t version;
+	uint16_t type;
+	int32_t status;          /* positive errno for REJECT and BYE */
+	uint32_t max_msg_size;   /* HELLO: required or 0; ACCEPT: agreed */
+	uint32_t recv_queue_size; /* the sender's receive queue (its ring's capacity) */
+	uint32_t reserved;
+	char name[SHM_MAX_NAME_LEN]; /* HELLO: exact server name */
+};
+
+/* ------------------------------------------------------------------ ring */
+
+#define SHM_RING_MAGIC 0x474e4952u /* "RING" */
+#define SHM_LINE 128 /* two cache lines: no false sharing through adjacent prefetch */
+
+/* Shared layout: [hdr][prod line][cons line][slots]. Slot: u32 len, u32 pad, data. */
+struct shm_ring_hdr {
+	uint32_t magic;
+	uint32_t version;
+	uint32_t capacity;
+	uint32_t nb_slots;
+	uint32_t slot_size;
+	uint32_t max_msg;
+};
+
+#define SHM_RING_PROD_OFF SHM_LINE
+#define SHM_RING_CONS_OFF (2 * SHM_LINE)
+#define SHM_RING_ARMED_OFF (2 * SHM_LINE + 64)
+#define SHM_RING_SLOTS_OFF (3 * SHM_LINE)
+#define SHM_SLOT_HDR 8
+
+/* Our view of a ring; geometry is our own copy, never re-read from shared memory. */
+struct shm_ring {
+	uint8_t *base;
+	size_t bytes;
+	uint32_t capacity;   /* messages in flight at most */
+	uint32_t mask;
+	uint32_t slot_size;
+	uint32_t max_msg;
+	uint32_t *prod;      /* written by the sender */
+	uint32_t *cons;      /* written by the receiver */
+	uint32_t *armed;     /* written by the receiver */
+	uint32_t head;       /* sender: next to write; receiver: next to read */
+	uint32_t seen;       /* sender: latest validated consumer index */
+	uint32_t done;       /* sender: consumer index already reported as taken */
+	int memfd;
+	int efd;             /* doorbell eventfd */
+};
+
+int shm_ring_create(struct shm_ring *r, uint32_t capacity, uint32_t max_msg);
+int shm_ring_attach(struct shm_ring *r, int memfd, int efd, uint32_t capacity, uint32_t max_msg);
+void shm_ring_release(struct shm_ring *r);
+int shm_ring_send(struct shm_ring *r, const void *msg, uint32_t len);
+int shm_ring_tx_reap(struct shm_ring *r, uint32_t *n);
+int shm_ring_arm(struct shm_ring *r);
+void shm_ring_disarm(struct shm_ring *r);
+bool shm_ring_rx_pending(const struct shm_ring *r);
+typedef void (*shm_ring_rx_cb_t)(void *arg, const void *msg, uint32_t len);
+int shm_ring_rx_burst(struct shm_ring *r, unsigned int max, shm_ring_rx_cb_t cb, void *arg);
+
+/* ------------------------------------------------------------------ sockets */
+
+int shm_path(char *buf, size_t size, const char *dir, const char *fn, const char *name,
+	     const char *suffix);
+int shm_mkdir_private(const char *path);
+int shm_msg_send(int fd, const struct shm_msg *m, const int *fds, unsigned int nb_fds);
+int shm_msg_recv(int fd, struct shm_msg *m, int *fds, unsigned int max_fds,
+		 unsigned int *nb_fds);
+void shm_msg_init(struct shm_msg *m, enum shm_msg_type type);
+void shm_close_fds(int *fds, unsigned int n);
+
+/* ------------------------------------------------------------------ connections */
+
+enum shm_conn_state {
+	SHM_CONN_WAIT_HELLO,   /* server: accepted, no HELLO yet */
+	SHM_CONN_WAIT_READY,   /* server: ACCEPT sent */
+	SHM_CONN_WAIT_ACCEPT,  /* client: HELLO sent */
+	SHM_CONN_UP,
+	SHM_CONN_DOWN,         /* peer gone or misbehaved: socket and peer memory unused */
+};
+
+struct shm_conn {
+	struct comch_pe_fd sock;
+	struct comch_pe_fd bell;       /* our receive ring's doorbell */
+	struct rte_comch_pe *pe;
+	struct rte_comch_connection *conn; /* the library's, once UP */
+	struct rte_comch_dev *dev;
+	enum shm_conn_state state;
+	uint32_t peer_queue;           /* capacity of the peer's receive ring */
+	uint32_t max_msg;
+	uint64_t deadline;             /* TSC: handshake must end by then */
+	struct shm_ring rx;            /* ours: the peer writes, we read */
+	struct shm_ring tx;            /* the peer's: we write */
+	LIST_ENTRY(shm_conn) next;     /* server: pending handshakes */
+	void *owner;                   /* server or client */
+};
+
+struct shm_conn *shm_conn_new(struct rte_comch_dev *dev, struct rte_comch_pe *pe, int sock,
+			      void (*handler)(struct comch_pe_fd *, uint32_t), void *owner);
+void shm_conn_free(struct shm_conn *sc);
+int shm_conn_up(struct shm_conn *sc);
+void shm_conn_fail(struct shm_conn *sc, int reason, const char *why);
+void shm_conn_sock_handler(struct comch_pe_fd *pfd, uint32_t events);
+int shm_conn_create_rx(struct shm_conn *sc, uint32_t capacity);
+int shm_conn_attach_tx(struct shm_conn *sc, int *fds, unsigned int nb_fds);
+int shm_conn_send_msg(struct shm_conn *sc, enum shm_msg_type type, int status);
+
+/* ops, by file */
+int shm_server_create(struct rte_comch_server *srv);
+void shm_server_destroy(struct rte_comch_server *srv);
+int shm_server_start(struct rte_comch_server *srv);
+void shm_server_stop(struct rte_comch_server *srv);
+void shm_server_tick(struct rte_comch_server *srv, uint64_t now);
+int shm_client_start(struct rte_comch_client *cli);
+int shm_client_tick(struct rte_comch_client *cli);
+void shm_client_stop(struct rte_comch_client *cli);
+int shm_conn_send(struct rte_comch_connection *conn, const void *msg, uint32_t len);
+unsigned int shm_conn_poll(struct rte_comch_connection *conn, unsigned int max);
+bool shm_conn_tx_idle(struct rte_comch_connection *conn);
+void shm_conn_close(struct rte_comch_connection *conn);
+int shm_conn_arm(struct rte_comch_connection *conn);
+void shm_conn_disarm(struct rte_comch_connection *conn);
+
+#endif /* SHM_INTERNAL_H */

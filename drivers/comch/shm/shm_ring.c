@@ -1,0 +1,295 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_comch authors
+ */
+
+/*
+ * Single-producer single-consumer message ring in a sealed memfd.
+ *
+ * The receiver creates its ring and hands the memfd to the sender, who writes
+ * messages straight into the slots (the only copy). The receiver trusts nothing
+ * it reads back: geometry comes from its own copy, the producer index is checked
+ * against the capacity, and each length against the max message size. The sender
+ * likewise checks that the consumer index only moves forward, up to what it wrote.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <rte_common.h>
+
+#include "shm_internal.h"
+
+static int
+shm_ring_geometry(struct shm_ring *r, uint32_t capacity, uint32_t max_msg)
+{
+	uint32_t nb_slots = rte_align32pow2(capacity);
+
+	if (capacity == 0 || capacity > SHM_MAX_RECV_QUEUE || max_msg > SHM_MAX_MSG_SIZE)
+		return -EINVAL;
+	r->capacity = capacity;
+	r->mask = nb_slots - 1;
+	r->max_msg = max_msg;
+	r->slot_size = RTE_ALIGN_CEIL(SHM_SLOT_HDR + max_msg, RTE_CACHE_LINE_SIZE);
+	r->bytes = RTE_ALIGN_CEIL(SHM_RING_SLOTS_OFF + (size_t)nb_slots * r->slot_size,
+				  (size_t)sysconf(_SC_PAGESIZE));
+	return 0;
+}
+
+static int
+shm_ring_map(struct shm_ring *r)
+{
+	r->base = mmap(NULL, r->bytes, PROT_READ | PROT_WRITE, MAP_SHARED, r->memfd, 0);
+	if (r->base == MAP_FAILED) {
+		r->base = NULL;
+		return -errno;
+	}
+	r->prod = (uint32_t *)(r->base + SHM_RING_PROD_OFF);
+	r->cons = (uint32_t *)(r->base + SHM_RING_CONS_OFF);
+	r->armed = (uint32_t *)(r->base + SHM_RING_ARMED_OFF);
+	r->head = 0;
+	r->seen = 0;
+	r->done = 0;
+	return 0;
+}
+
+int
+shm_ring_create(struct shm_ring *r, uint32_t capacity, uint32_t max_msg)
+{
+	struct shm_ring_hdr *hdr;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	r->memfd = -1;
+	r->efd = -1;
+	rc = shm_ring_geometry(r, capacity, max_msg);
+	if (rc < 0)
+		return rc;
+	r->memfd = memfd_create("comch-ring", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (r->memfd < 0)
+		goto fail;
+	if (ftruncate(r->memfd, r->bytes) < 0)
+		goto fail;
+	/* The peer maps this too: sealed, it cannot shrink it under us (SIGBUS). */
+	if (fcntl(r->memfd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) < 0)
+		goto fail;
+	r->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (r->efd < 0)
+		goto fail;
+	rc = shm_ring_map(r);
+	if (rc < 0) {
+		errno = -rc;
+		goto fail;
+	}
+	hdr = (struct shm_ring_hdr *)r->base;
+	hdr->magic = SHM_RING_MAGIC;
+	hdr->version = SHM_PROTO_VERSION;
+	hdr->capacity = capacity;
+	hdr->nb_slots = r->mask + 1;
+	hdr->slot_size = r->slot_size;
+	hdr->max_msg = max_msg;
+	return 0;
+fail:
+	rc = -errno;
+	SHM_LOG(ERR, "cannot create a ring of %u x %u bytes: %s", capacity, max_msg,
+		strerror(errno));
+	shm_ring_release(r);
+	return rc;
+}
+
+/* A doorbell must be an eventfd: writing to anything else could block or have effects. */
+static bool
+shm_fd_is_eventfd(int fd)
+{
+	char path[64], target[64];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n < 0)
+		return false;
+	target[n] = '\0';
+	return strcmp(target, "anon_inode:[eventfd]") == 0;
+}
+
+int
+shm_ring_attach(struct shm_ring *r, int memfd, int efd, uint32_t capacity, uint32_t max_msg)
+{
+	const struct shm_ring_hdr *hdr;
+	struct stat st;
+	int seals, rc;
+
+	memset(r, 0, sizeof(*r));
+	r->memfd = memfd;
+	r->efd = efd;
+	rc = shm_ring_geometry(r, capacity, max_msg);
+	if (rc < 0) {
+		SHM_LOG(ERR, "peer ring: capacity %u or message size %u out of range",
+			capacity, max_msg);
+		return -EPROTO;
+	}
+	seals = fcntl(memfd, F_GET_SEALS);
+	if (seals < 0 || (seals & (F_SEAL_SHRINK | F_SEAL_GROW)) != (F_SEAL_SHRINK | F_SEAL_GROW)) {
+		SHM_LOG(ERR, "peer ring: not a memfd sealed against resizing");
+		return -EPROTO;
+	}
+	if (fstat(memfd, &st) < 0 || (size_t)st.st_size != r->bytes) {
+		SHM_LOG(ERR, "peer ring: size is not the %zu bytes agreed", r->bytes);
+		return -EPROTO;
+	}
+	if (!shm_fd_is_eventfd(efd)) {
+		SHM_LOG(ERR, "peer ring: doorbell is not an eventfd");
+		return -EPROTO;
+	}
+	rc = shm_ring_map(r);
+	if (rc < 0) {
+		SHM_LOG(ERR, "peer ring: mmap: %s", strerror(-rc));
+		return rc;
+	}
+	hdr = (const struct shm_ring_hdr *)r->base;
+	if (hdr->magic != SHM_RING_MAGIC || hdr->version != SHM_PROTO_VERSION ||
+	    hdr->capacity != capacity || hdr->nb_slots != r->mask + 1 ||
+	    hdr->slot_size != r->slot_size || hdr->max_msg != max_msg) {
+		SHM_LOG(ERR, "peer ring: header does not match the agreed geometry");
+		munmap(r->base, r->bytes);
+		r->base = NULL;
+		return -EPROTO;
+	}
+	/* The peer may have used this ring before: start from its indexes, checked. */
+	r->head = __atomic_load_n(r->prod, __ATOMIC_ACQUIRE);
+	r->seen = __atomic_load_n(r->cons, __ATOMIC_ACQUIRE);
+	r->done = r->seen;
+	if (r->head != r->seen) {
+		SHM_LOG(ERR, "peer ring: not empty at start");
+		munmap(r->base, r->bytes);
+		r->base = NULL;
+		return -EPROTO;
+	}
+	return 0;
+}
+
+void
+shm_ring_release(struct shm_ring *r)
+{
+	if (r->base != NULL)
+		munmap(r->base, r->bytes);
+	if (r->memfd >= 0)
+		close(r->memfd);
+	if (r->efd >= 0)
+		close(r->efd);
+	r->base = NULL;
+	r->memfd = -1;
+	r->efd = -1;
+}
+
+/* Refresh the consumer index, refusing one that moves back or past what we wrote. */
+static inline int
+shm_ring_refresh_seen(struct shm_ring *r)
+{
+	uint32_t c = __atomic_load_n(r->cons, __ATOMIC_ACQUIRE);
+
+	if (unlikely((uint32_t)(c - r->seen) > (uint32_t)(r->head - r->seen))) {
+		SHM_LOG(ERR, "peer moved its consumer index to %u (taken %u, written %u)",
+			c, r->seen, r->head);
+		return -EPROTO;
+	}
+	r->seen = c;
+	return 0;
+}
+
+int
+shm_ring_send(struct shm_ring *r, const void *msg, uint32_t len)
+{
+	uint8_t *slot;
+	int rc;
+
+	if (unlikely(r->head - r->seen >= r->capacity)) {
+		rc = shm_ring_refresh_seen(r);
+		if (rc < 0)
+			return rc;
+		if (r->head - r->seen >= r->capacity)
+			return -EAGAIN;
+	}
+	slot = r->base + SHM_RING_SLOTS_OFF + (size_t)(r->head & r->mask) * r->slot_size;
+	*(uint32_t *)slot = len;
+	memcpy(slot + SHM_SLOT_HDR, msg, len);
+	r->head++;
+	__atomic_store_n(r->prod, r->head, __ATOMIC_RELEASE);
+	/* Pairs with the receiver's fence in shm_ring_arm(): one of us sees the other. */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (unlikely(__atomic_load_n(r->armed, __ATOMIC_RELAXED) != 0))
+		(void)eventfd_write(r->efd, 1);
+	return 0;
+}
+
+int
+shm_ring_tx_reap(struct shm_ring *r, uint32_t *n)
+{
+	int rc;
+
+	*n = 0;
+	if (r->done == r->head)
+		return 0;
+	rc = shm_ring_refresh_seen(r);
+	if (rc < 0)
+		return rc;
+	*n = r->seen - r->done;
+	r->done = r->seen;
+	return 0;
+}
+
+bool
+shm_ring_rx_pending(const struct shm_ring *r)
+{
+	return __atomic_load_n(r->prod, __ATOMIC_ACQUIRE) != r->head;
+}
+
+int
+shm_ring_rx_burst(struct shm_ring *r, unsigned int max, shm_ring_rx_cb_t cb, void *arg)
+{
+	uint32_t prod = __atomic_load_n(r->prod, __ATOMIC_ACQUIRE);
+	uint32_t avail = prod - r->head;
+	const uint8_t *slot;
+	unsigned int i, n;
+	uint32_t len;
+
+	if (avail == 0)
+		return 0;
+	if (unlikely(avail > r->capacity)) {
+		SHM_LOG(ERR, "peer claims %u messages queued, capacity is %u", avail, r->capacity);
+		return -EPROTO;
+	}
+	n = RTE_MIN(avail, max);
+	for (i = 0; i < n; i++) {
+		slot = r->base + SHM_RING_SLOTS_OFF + (size_t)(r->head & r->mask) * r->slot_size;
+		/* Read once: the peer can change it under us. */
+		len = __atomic_load_n((const uint32_t *)slot, __ATOMIC_RELAXED);
+		if (unlikely(len > r->max_msg)) {
+			SHM_LOG(ERR, "peer wrote a %u-byte message, max is %u", len, r->max_msg);
+			return -EPROTO;
+		}
+		cb(arg, slot + SHM_SLOT_HDR, len);
+		r->head++;
+		__atomic_store_n(r->cons, r->head, __ATOMIC_RELEASE);
+	}
+	return n;
+}
+
+int
+shm_ring_arm(struct shm_ring *r)
+{
+	__atomic_store_n(r->armed, 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	return shm_ring_rx_pending(r) ? -EAGAIN : 0;
+}
+
+void
+shm_ring_disarm(struct shm_ring *r)
+{
+	__atomic_store_n(r->armed, 0, __ATOMIC_RELAXED);
+}

@@ -1,0 +1,293 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_comch authors
+ */
+
+/* The client context (host side): one connection to one server. */
+
+#include <errno.h>
+#include <stdlib.h>
+
+#include <rte_cycles.h>
+#include <rte_errno.h>
+
+#include "comch_private.h"
+
+static int
+comch_client_start(struct rte_comch_ctx *ctx)
+{
+	struct comch_ctrl *ctrl = container_of(ctx, struct comch_ctrl, ctx);
+	struct rte_comch_client *cli = comch_ctrl_client(ctrl);
+	int rc;
+
+	rc = comch_ctrl_prepare_start(ctrl);
+	if (rc < 0)
+		return rc;
+	rc = ctx->dev->ops->client_start(cli);
+	if (rc < 0) {
+		COMCH_LOG(ERR, "client of %s: driver cannot connect: %s", ctrl->name, strerror(-rc));
+		return rc;
+	}
+	cli->connect_deadline = cli->connect_timeout_ms == 0 ? 0 :
+		rte_rdtsc() + comch_ms_to_tsc(cli->connect_timeout_ms);
+	comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_STARTING);
+	return -EINPROGRESS;
+}
+
+static int
+comch_client_stop(struct rte_comch_ctx *ctx)
+{
+	struct comch_ctrl *ctrl = container_of(ctx, struct comch_ctrl, ctx);
+	struct rte_comch_client *cli = comch_ctrl_client(ctrl);
+
+	if (ctx->state == RTE_COMCH_CTX_STATE_STARTING) {
+		ctx->dev->ops->client_stop(cli);
+		comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_STOPPING);
+		comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_IDLE);
+		return 0;
+	}
+	comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_STOPPING);
+	comch_ctrl_close_all(ctrl, -ECONNABORTED);
+	return -EINPROGRESS;
+}
+
+/* Give up connecting: back to idle, saying why. */
+static void
+comch_client_fail(struct rte_comch_client *cli, int reason)
+{
+	cli->ctrl.ctx.dev->ops->client_stop(cli);
+	cli->ctrl.ctx.last_error = reason;
+	COMCH_LOG(ERR, "client of %s: cannot connect: %s", cli->ctrl.name, strerror(-reason));
+	comch_ctx_set_state(&cli->ctrl.ctx, RTE_COMCH_CTX_STATE_IDLE);
+}
+
+static int
+comch_client_progress(struct rte_comch_ctx *ctx, bool slow, uint64_t now)
+{
+	struct comch_ctrl *ctrl = container_of(ctx, struct comch_ctrl, ctx);
+	struct rte_comch_client *cli = comch_ctrl_client(ctrl);
+	int did = comch_ctrl_progress_conns(ctrl, now);
+	int rc;
+
+	if (unlikely(slow) && ctx->state == RTE_COMCH_CTX_STATE_STARTING) {
+		rc = ctx->dev->ops->client_tick(cli);
+		if (ctx->state == RTE_COMCH_CTX_STATE_STARTING && cli->connect_deadline != 0 &&
+		    now >= cli->connect_deadline) {
+			comch_client_fail(cli, rc == -EINPROGRESS ? -ETIMEDOUT : rc);
+			did = 1;
+		}
+	}
+	if (ctx->state == RTE_COMCH_CTX_STATE_STOPPING && cli->conn == NULL) {
+		comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_IDLE);
+		did = 1;
+	}
+	return did;
+}
+
+static const struct comch_ctx_ops comch_client_ops = {
+	.start = comch_client_start,
+	.stop = comch_client_stop,
+	.progress = comch_client_progress,
+	.arm = comch_ctrl_arm,
+	.disarm = comch_ctrl_disarm,
+};
+
+struct rte_comch_connection *
+comch_client_connected(struct rte_comch_client *cli, void *priv, const struct comch_conn_params *p)
+{
+	struct rte_comch_connection *conn;
+
+	if (cli->ctrl.ctx.state != RTE_COMCH_CTX_STATE_STARTING)
+		return NULL;
+	conn = comch_conn_create(&cli->ctrl, priv, p);
+	if (conn == NULL) {
+		comch_client_fail(cli, -ENOMEM);
+		return NULL;
+	}
+	cli->ctrl.ctx.dev->ops->client_stop(cli); /* done connecting */
+	cli->conn = conn;
+	cli->ctrl.max_msg_size = p->max_msg_size;
+	comch_ctx_set_state(&cli->ctrl.ctx, RTE_COMCH_CTX_STATE_RUNNING);
+	return conn;
+}
+
+void
+comch_client_connect_failed(struct rte_comch_client *cli, int reason)
+{
+	if (cli->ctrl.ctx.state == RTE_COMCH_CTX_STATE_STARTING)
+		comch_client_fail(cli, reason);
+}
+
+void
+comch_client_conn_ended(struct rte_comch_client *cli, struct rte_comch_connection *conn)
+{
+	struct rte_comch_ctx *ctx = &cli->ctrl.ctx;
+
+	cli->conn = NULL;
+	/* Not asked to stop: the connection ended under us, say why. */
+	if (ctx->state == RTE_COMCH_CTX_STATE_RUNNING) {
+		ctx->last_error = conn->close_reason;
+		comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_STOPPING);
+	}
+}
+
+static struct rte_comch_client *
+comch_client_check(struct rte_comch_client *cli)
+{
+	if (cli == NULL)
+		COMCH_LOG(ERR, "client is NULL");
+	return cli;
+}
+
+struct rte_comch_client *
+rte_comch_client_create(struct rte_comch_dev *dev, const char *server_name)
+{
+	struct rte_comch_client *cli;
+	struct comch_ctrl *ctrl;
+
+	if (dev != NULL && dev->role != RTE_COMCH_ROLE_HOST) {
+		COMCH_LOG(ERR, "device %s: clients run on the host side", dev->info.name);
+		rte_errno = EPERM;
+		return NULL;
+	}
+	ctrl = comch_ctrl_alloc(sizeof(*cli), offsetof(struct rte_comch_client, ctrl), dev,
+				COMCH_CTX_CLIENT, &comch_client_ops, server_name);
+	if (ctrl == NULL)
+		return NULL;
+	cli = comch_ctrl_client(ctrl);
+	cli->connect_timeout_ms = RTE_COMCH_DEFAULT_CONNECT_TIMEOUT_MS;
+	ctrl->nb_send_tasks = RTE_MIN((uint32_t)RTE_COMCH_DEFAULT_SEND_TASKS,
+				      dev->info.max_send_tasks);
+	dev->nb_users++;
+	return cli;
+}
+
+int
+rte_comch_client_destroy(struct rte_comch_client *client)
+{
+	int rc;
+
+	if (comch_client_check(client) == NULL)
+		return -EINVAL;
+	rc = comch_ctrl_release(&client->ctrl);
+	if (rc < 0)
+		return rc;
+	client->ctrl.ctx.dev->nb_users--;
+	free(client);
+	return 0;
+}
+
+struct rte_comch_ctx *
+rte_comch_client_as_ctx(struct rte_comch_client *client)
+{
+	if (client == NULL) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	return &client->ctrl.ctx;
+}
+
+int
+rte_comch_client_set_max_msg_size(struct rte_comch_client *client, uint32_t size)
+{
+	if (comch_client_check(client) == NULL)
+		return -EINVAL;
+	return comch_ctrl_set_max_msg_size(&client->ctrl, size);
+}
+
+int
+rte_comch_client_get_max_msg_size(const struct rte_comch_client *client, uint32_t *size)
+{
+	if (client == NULL || size == NULL) {
+		COMCH_LOG(ERR, "%s is NULL", client == NULL ? "client" : "size");
+		return -EINVAL;
+	}
+	*size = client->ctrl.max_msg_size;
+	return 0;
+}
+
+int
+rte_comch_client_set_recv_queue_size(struct rte_comch_client *client, uint32_t size)
+{
+	if (comch_client_check(client) == NULL)
+		return -EINVAL;
+	return comch_ctrl_set_recv_queue_size(&client->ctrl, size);
+}
+
+int
+rte_comch_client_get_recv_queue_size(const struct rte_comch_client *client, uint32_t *size)
+{
+	if (client == NULL || size == NULL) {
+		COMCH_LOG(ERR, "%s is NULL", client == NULL ? "client" : "size");
+		return -EINVAL;
+	}
+	*size = client->ctrl.recv_queue_size;
+	return 0;
+}
+
+int
+rte_comch_client_set_connect_timeout(struct rte_comch_client *client, uint32_t timeout_ms)
+{
+	int rc;
+
+	if (comch_client_check(client) == NULL)
+		return -EINVAL;
+	rc = comch_ctx_check_idle(&client->ctrl.ctx, "set_connect_timeout");
+	if (rc == 0)
+		client->connect_timeout_ms = timeout_ms;
+	return rc;
+}
+
+struct rte_comch_dev *
+rte_comch_client_get_device(const struct rte_comch_client *client)
+{
+	if (client == NULL) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	return client->ctrl.ctx.dev;
+}
+
+int
+rte_comch_client_get_connection(const struct rte_comch_client *client,
+				struct rte_comch_connection **conn)
+{
+	if (client == NULL || conn == NULL) {
+		COMCH_LOG(ERR, "%s is NULL", client == NULL ? "client" : "conn");
+		return -EINVAL;
+	}
+	if (client->ctrl.ctx.state != RTE_COMCH_CTX_STATE_RUNNING || client->conn == NULL) {
+		COMCH_LOG(ERR, "client of %s is not connected", client->ctrl.name);
+		return -ENOTCONN;
+	}
+	*conn = client->conn;
+	return 0;
+}
+
+int
+rte_comch_client_task_send_set_conf(struct rte_comch_client *client,
+				    rte_comch_task_send_cb_t completion_cb,
+				    rte_comch_task_send_cb_t error_cb, uint32_t num_tasks)
+{
+	if (comch_client_check(client) == NULL)
+		return -EINVAL;
+	return comch_ctrl_task_send_set_conf(&client->ctrl, completion_cb, error_cb, num_tasks);
+}
+
+int
+rte_comch_client_task_send_alloc_init(struct rte_comch_client *client,
+				      struct rte_comch_connection *conn, const void *msg,
+				      uint32_t len, struct rte_comch_task_send **task)
+{
+	if (unlikely(comch_client_check(client) == NULL))
+		return -EINVAL;
+	return comch_ctrl_task_send_alloc_init(&client->ctrl, conn, msg, len, task);
+}
+
+int
+rte_comch_client_event_msg_recv_register(struct rte_comch_client *client,
+					 rte_comch_event_msg_recv_cb_t cb)
+{
+	if (comch_client_check(client) == NULL)
+		return -EINVAL;
+	return comch_ctrl_event_msg_recv_register(&client->ctrl, cb);
+}

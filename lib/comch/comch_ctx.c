@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_comch authors
+ */
+
+/* The context state machine, common to every context type. */
+
+#include <errno.h>
+
+#include "comch_private.h"
+
+static const char * const comch_state_names[] = {
+	[RTE_COMCH_CTX_STATE_IDLE] = "idle",
+	[RTE_COMCH_CTX_STATE_STARTING] = "starting",
+	[RTE_COMCH_CTX_STATE_RUNNING] = "running",
+	[RTE_COMCH_CTX_STATE_STOPPING] = "stopping",
+};
+
+void
+comch_ctx_init(struct rte_comch_ctx *ctx, const struct comch_ctx_ops *ops,
+	       enum comch_ctx_type type, struct rte_comch_dev *dev)
+{
+	ctx->ops = ops;
+	ctx->type = type;
+	ctx->dev = dev;
+	ctx->state = RTE_COMCH_CTX_STATE_IDLE;
+}
+
+void
+comch_ctx_set_state(struct rte_comch_ctx *ctx, enum rte_comch_ctx_state next)
+{
+	enum rte_comch_ctx_state prev = ctx->state;
+
+	if (prev == next)
+		return;
+	ctx->state = next;
+	COMCH_LOG(DEBUG, "context %p: %s -> %s", (void *)ctx,
+		  comch_state_names[prev], comch_state_names[next]);
+	if (ctx->state_cb == NULL)
+		return;
+	comch_pe_enter_cb(ctx->pe);
+	ctx->state_cb(ctx->user_data, ctx, prev, next);
+	comch_pe_leave_cb(ctx->pe);
+}
+
+int
+comch_ctx_check_idle(const struct rte_comch_ctx *ctx, const char *what)
+{
+	if (ctx->state != RTE_COMCH_CTX_STATE_IDLE) {
+		COMCH_LOG(ERR, "%s: only while idle (context is %s)",
+			  what, comch_state_names[ctx->state]);
+		return -EBUSY;
+	}
+	return 0;
+}
+
+int
+rte_comch_ctx_start(struct rte_comch_ctx *ctx)
+{
+	int rc;
+
+	if (ctx == NULL) {
+		COMCH_LOG(ERR, "ctx is NULL");
+		return -EINVAL;
+	}
+	rc = comch_ctx_check_idle(ctx, "start");
+	if (rc < 0)
+		return rc;
+	if (ctx->pe == NULL) {
+		COMCH_LOG(ERR, "start: attach the context to a progress engine first");
+		return -ENOTCONN;
+	}
+	ctx->last_error = 0;
+	return ctx->ops->start(ctx);
+}
+
+int
+rte_comch_ctx_stop(struct rte_comch_ctx *ctx)
+{
+	if (ctx == NULL) {
+		COMCH_LOG(ERR, "ctx is NULL");
+		return -EINVAL;
+	}
+	if (ctx->state == RTE_COMCH_CTX_STATE_IDLE ||
+	    ctx->state == RTE_COMCH_CTX_STATE_STOPPING) {
+		COMCH_LOG(ERR, "stop: context is already %s", comch_state_names[ctx->state]);
+		return -EBUSY;
+	}
+	return ctx->ops->stop(ctx);
+}
+
+int
+rte_comch_ctx_get_state(const struct rte_comch_ctx *ctx, enum rte_comch_ctx_state *state)
+{
+	if (ctx == NULL || state == NULL) {
+		COMCH_LOG(ERR, "%s is NULL", ctx == NULL ? "ctx" : "state");
+		return -EINVAL;
+	}
+	*state = ctx->state;
+	return 0;
+}
+
+int
+rte_comch_ctx_set_state_changed_cb(struct rte_comch_ctx *ctx, rte_comch_ctx_state_changed_cb_t cb)
+{
+	int rc;
+
+	if (ctx == NULL) {
+		COMCH_LOG(ERR, "ctx is NULL");
+		return -EINVAL;
+	}
+	rc = comch_ctx_check_idle(ctx, "set_state_changed_cb");
+	if (rc == 0)
+		ctx->state_cb = cb;
+	return rc;
+}
+
+int
+rte_comch_ctx_set_user_data(struct rte_comch_ctx *ctx, union rte_comch_data user_data)
+{
+	if (ctx == NULL) {
+		COMCH_LOG(ERR, "ctx is NULL");
+		return -EINVAL;
+	}
+	ctx->user_data = user_data;
+	return 0;
+}
+
+int
+rte_comch_ctx_get_user_data(const struct rte_comch_ctx *ctx, union rte_comch_data *user_data)
+{
+	if (ctx == NULL || user_data == NULL) {
+		COMCH_LOG(ERR, "%s is NULL", ctx == NULL ? "ctx" : "user_data");
+		return -EINVAL;
+	}
+	*user_data = ctx->user_data;
+	return 0;
+}
+
+int
+rte_comch_ctx_get_num_inflight_tasks(const struct rte_comch_ctx *ctx, uint32_t *num)
+{
+	if (ctx == NULL || num == NULL) {
+		COMCH_LOG(ERR, "%s is NULL", ctx == NULL ? "ctx" : "num");
+		return -EINVAL;
+	}
+	*num = ctx->nb_inflight;
+	return 0;
+}
+
+int
+rte_comch_ctx_get_last_error(const struct rte_comch_ctx *ctx)
+{
+	if (ctx == NULL) {
+		COMCH_LOG(ERR, "ctx is NULL");
+		return -EINVAL;
+	}
+	return ctx->last_error;
+}

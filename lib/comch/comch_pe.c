@@ -1,0 +1,329 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_comch authors
+ */
+
+/*
+ * Progress engine. Each round polls every attached context; every ~100 us (the
+ * "slow tick") it also polls the drivers' file descriptors (sockets, doorbells)
+ * with one epoll_wait(0), so that a polling engine makes almost no system calls.
+ * The same epoll fd is the notification fd a sleeping application waits on.
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <unistd.h>
+
+#include <rte_cycles.h>
+#include <rte_errno.h>
+#include <rte_lcore.h>
+
+#include "comch_private.h"
+
+/* Driver fds are not urgent: connection set-up, peer death, wake-ups. */
+#define COMCH_PE_SLOW_TICK_US 100
+/* Events handled per slow tick, one epoll_wait each so a handler may drop any fd. */
+#define COMCH_PE_FD_BURST 32
+
+struct rte_comch_pe {
+	unsigned int lcore_id;
+	int epfd;
+	uint32_t cb_depth;       /**< > 0 while a user callback runs. */
+	uint32_t gen;            /**< Bumped when the context list changes. */
+	uint64_t nb_inflight;
+	uint64_t next_slow;      /**< TSC of the next slow tick. */
+	uint64_t slow_interval;
+	TAILQ_HEAD(, rte_comch_ctx) ctxs;
+};
+
+uint64_t
+comch_ms_to_tsc(uint64_t ms)
+{
+	return ms * (rte_get_tsc_hz() / 1000);
+}
+
+struct rte_comch_pe *
+rte_comch_pe_create(unsigned int lcore_id)
+{
+	struct rte_comch_pe *pe;
+
+	if (lcore_id == RTE_COMCH_PE_LCORE_SELF) {
+		lcore_id = rte_lcore_id();
+		if (lcore_id == LCORE_ID_ANY) {
+			COMCH_LOG(ERR, "calling thread is not an lcore: rte_thread_register() it");
+			rte_errno = EINVAL;
+			return NULL;
+		}
+	} else if (lcore_id >= RTE_MAX_LCORE || !rte_lcore_has_role(lcore_id, ROLE_RTE)) {
+		COMCH_LOG(ERR, "lcore %u is not enabled", lcore_id);
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	pe = calloc(1, sizeof(*pe));
+	if (pe == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	pe->epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (pe->epfd < 0) {
+		rte_errno = errno;
+		COMCH_LOG(ERR, "epoll_create1: %s", strerror(errno));
+		free(pe);
+		return NULL;
+	}
+	pe->lcore_id = lcore_id;
+	pe->slow_interval = rte_get_tsc_hz() / (1000000 / COMCH_PE_SLOW_TICK_US);
+	TAILQ_INIT(&pe->ctxs);
+	return pe;
+}
+
+int
+rte_comch_pe_destroy(struct rte_comch_pe *pe)
+{
+	if (pe == NULL) {
+		COMCH_LOG(ERR, "pe is NULL");
+		return -EINVAL;
+	}
+	if (pe->cb_depth != 0) {
+		COMCH_LOG(ERR, "cannot destroy an engine from inside its callbacks");
+		return -EDEADLK;
+	}
+	if (!TAILQ_EMPTY(&pe->ctxs)) {
+		COMCH_LOG(ERR, "contexts are still attached: destroy them first");
+		return -EBUSY;
+	}
+	close(pe->epfd);
+	free(pe);
+	return 0;
+}
+
+int
+rte_comch_pe_connect_ctx(struct rte_comch_pe *pe, struct rte_comch_ctx *ctx)
+{
+	if (pe == NULL || ctx == NULL) {
+		COMCH_LOG(ERR, "%s is NULL", pe == NULL ? "pe" : "ctx");
+		return -EINVAL;
+	}
+	if (ctx->pe != NULL) {
+		COMCH_LOG(ERR, "context is already attached to an engine");
+		return -EEXIST;
+	}
+	if (ctx->state != RTE_COMCH_CTX_STATE_IDLE) {
+		COMCH_LOG(ERR, "only an idle context can be attached");
+		return -EBUSY;
+	}
+	ctx->pe = pe;
+	TAILQ_INSERT_TAIL(&pe->ctxs, ctx, pe_next);
+	pe->gen++;
+	return 0;
+}
+
+void
+comch_pe_detach(struct rte_comch_ctx *ctx)
+{
+	struct rte_comch_pe *pe = ctx->pe;
+
+	if (pe == NULL)
+		return;
+	TAILQ_REMOVE(&pe->ctxs, ctx, pe_next);
+	pe->gen++;
+	ctx->pe = NULL;
+}
+
+void
+comch_pe_add_inflight(struct rte_comch_pe *pe, int64_t n)
+{
+	pe->nb_inflight += n;
+}
+
+void
+comch_pe_enter_cb(struct rte_comch_pe *pe)
+{
+	if (pe != NULL)
+		pe->cb_depth++;
+}
+
+void
+comch_pe_leave_cb(struct rte_comch_pe *pe)
+{
+	if (pe != NULL)
+		pe->cb_depth--;
+}
+
+bool
+comch_pe_in_cb(const struct rte_comch_pe *pe)
+{
+	return pe != NULL && pe->cb_depth != 0;
+}
+
+int
+comch_pe_fd_add(struct rte_comch_pe *pe, struct comch_pe_fd *pfd)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = pfd };
+
+	if (epoll_ctl(pe->epfd, EPOLL_CTL_ADD, pfd->fd, &ev) < 0) {
+		COMCH_LOG(ERR, "epoll_ctl(ADD, %d): %s", pfd->fd, strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+void
+comch_pe_fd_del(struct rte_comch_pe *pe, struct comch_pe_fd *pfd)
+{
+	if (epoll_ctl(pe->epfd, EPOLL_CTL_DEL, pfd->fd, NULL) < 0)
+		COMCH_LOG(DEBUG, "epoll_ctl(DEL, %d): %s", pfd->fd, strerror(errno));
+}
+
+/* Handle ready driver fds, one at a time: a handler may close any fd, even the next one. */
+static int
+comch_pe_poll_fds(struct rte_comch_pe *pe)
+{
+	struct epoll_event ev;
+	struct comch_pe_fd *pfd;
+	int n, did = 0;
+
+	for (n = 0; n < COMCH_PE_FD_BURST; n++) {
+		if (epoll_wait(pe->epfd, &ev, 1, 0) <= 0)
+			break;
+		pfd = ev.data.ptr;
+		pfd->handler(pfd, ev.events);
+		did = 1;
+	}
+	return did;
+}
+
+int
+rte_comch_pe_progress(struct rte_comch_pe *pe)
+{
+	struct rte_comch_ctx *ctx;
+	uint64_t now;
+	uint32_t gen;
+	bool slow;
+	int did = 0;
+
+	if (unlikely(pe == NULL)) {
+		COMCH_LOG(ERR, "pe is NULL");
+		return -EINVAL;
+	}
+	if (unlikely(rte_lcore_id() != pe->lcore_id)) {
+		COMCH_LOG(ERR, "engine of lcore %u progressed from lcore %d",
+			  pe->lcore_id, (int)rte_lcore_id());
+		return -EPERM;
+	}
+	if (unlikely(pe->cb_depth != 0)) {
+		COMCH_LOG(ERR, "progress called from inside one of its callbacks");
+		return -EDEADLK;
+	}
+	now = rte_rdtsc();
+	slow = now >= pe->next_slow;
+	if (unlikely(slow)) {
+		pe->next_slow = now + pe->slow_interval;
+		did |= comch_pe_poll_fds(pe);
+	}
+	gen = pe->gen;
+	TAILQ_FOREACH(ctx, &pe->ctxs, pe_next) {
+		if (ctx->state == RTE_COMCH_CTX_STATE_IDLE)
+			continue;
+		did |= ctx->ops->progress(ctx, slow, now);
+		/* A callback attached or destroyed a context: the rest waits a round. */
+		if (unlikely(pe->gen != gen))
+			break;
+	}
+	return did != 0;
+}
+
+unsigned int
+rte_comch_pe_get_lcore(const struct rte_comch_pe *pe)
+{
+	if (pe == NULL) {
+		rte_errno = EINVAL;
+		return LCORE_ID_ANY;
+	}
+	return pe->lcore_id;
+}
+
+int
+rte_comch_pe_get_num_inflight_tasks(const struct rte_comch_pe *pe, uint64_t *num)
+{
+	if (pe == NULL || num == NULL) {
+		COMCH_LOG(ERR, "%s is NULL", pe == NULL ? "pe" : "num");
+		return -EINVAL;
+	}
+	*num = pe->nb_inflight;
+	return 0;
+}
+
+int
+rte_comch_pe_get_notification_fd(const struct rte_comch_pe *pe, int *fd)
+{
+	if (pe == NULL || fd == NULL) {
+		COMCH_LOG(ERR, "%s is NULL", pe == NULL ? "pe" : "fd");
+		return -EINVAL;
+	}
+	*fd = pe->epfd;
+	return 0;
+}
+
+static int
+comch_pe_check_caller(const struct rte_comch_pe *pe)
+{
+	if (pe == NULL) {
+		COMCH_LOG(ERR, "pe is NULL");
+		return -EINVAL;
+	}
+	if (rte_lcore_id() != pe->lcore_id) {
+		COMCH_LOG(ERR, "engine of lcore %u used from lcore %d",
+			  pe->lcore_id, (int)rte_lcore_id());
+		return -EPERM;
+	}
+	return 0;
+}
+
+static void
+comch_pe_disarm_all(struct rte_comch_pe *pe)
+{
+	struct rte_comch_ctx *ctx;
+
+	TAILQ_FOREACH(ctx, &pe->ctxs, pe_next)
+		if (ctx->state != RTE_COMCH_CTX_STATE_IDLE)
+			ctx->ops->disarm(ctx);
+}
+
+int
+rte_comch_pe_request_notification(struct rte_comch_pe *pe)
+{
+	struct rte_comch_ctx *ctx;
+	int rc;
+
+	rc = comch_pe_check_caller(pe);
+	if (rc < 0)
+		return rc;
+	/* Completions are seen by polling the peer's indexes: no sleeping meanwhile. */
+	if (pe->nb_inflight != 0)
+		return -EAGAIN;
+	TAILQ_FOREACH(ctx, &pe->ctxs, pe_next) {
+		if (ctx->state == RTE_COMCH_CTX_STATE_IDLE)
+			continue;
+		rc = ctx->ops->arm(ctx);
+		if (rc < 0) {
+			comch_pe_disarm_all(pe);
+			return rc;
+		}
+	}
+	return 0;
+}
+
+int
+rte_comch_pe_clear_notification(struct rte_comch_pe *pe)
+{
+	int rc = comch_pe_check_caller(pe);
+
+	if (rc < 0)
+		return rc;
+	comch_pe_disarm_all(pe);
+	/* Whatever woke us is handled by the fd poll of the next round. */
+	pe->next_slow = 0;
+	return 0;
+}

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_comch authors
+ */
+
+#ifndef COMCH_PRIVATE_H
+#define COMCH_PRIVATE_H
+
+/* Library-internal glue between the object files; drivers never include this. */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "rte_comch_driver.h"
+
+/** Store to a counter read by other threads (stats, telemetry); one writer only. */
+#define COMCH_CNT_ADD(field, v) \
+	__atomic_store_n(&(field), (field) + (v), __ATOMIC_RELAXED)
+#define COMCH_CNT_READ(field) __atomic_load_n(&(field), __ATOMIC_RELAXED)
+
+/* comch_driver.c */
+const struct rte_comch_driver *comch_driver_find(const char *name, size_t len);
+
+/* comch_dev.c */
+struct rte_comch_dev *comch_dev_lookup_locked(uint16_t id);
+void comch_devs_lock(void);
+void comch_devs_unlock(void);
+void comch_dev_read_stats(const struct rte_comch_dev *dev, struct rte_comch_dev_stats *st);
+
+/* comch_pe.c */
+void comch_pe_detach(struct rte_comch_ctx *ctx);
+void comch_pe_add_inflight(struct rte_comch_pe *pe, int64_t n);
+/** Run a user callback: progress is refused while it runs. */
+void comch_pe_enter_cb(struct rte_comch_pe *pe);
+void comch_pe_leave_cb(struct rte_comch_pe *pe);
+bool comch_pe_in_cb(const struct rte_comch_pe *pe);
+uint64_t comch_ms_to_tsc(uint64_t ms);
+
+/* comch_ctx.c */
+void comch_ctx_init(struct rte_comch_ctx *ctx, const struct comch_ctx_ops *ops,
+		    enum comch_ctx_type type, struct rte_comch_dev *dev);
+void comch_ctx_set_state(struct rte_comch_ctx *ctx, enum rte_comch_ctx_state next);
+int comch_ctx_check_idle(const struct rte_comch_ctx *ctx, const char *what);
+
+/* comch_ctrl.c: what server and client share */
+struct comch_ctrl *comch_ctrl_alloc(size_t outer_size, size_t ctrl_offset,
+				    struct rte_comch_dev *dev, enum comch_ctx_type type,
+				    const struct comch_ctx_ops *ops, const char *name);
+int comch_ctrl_release(struct comch_ctrl *ctrl);
+int comch_ctrl_set_max_msg_size(struct comch_ctrl *ctrl, uint32_t size);
+int comch_ctrl_set_recv_queue_size(struct comch_ctrl *ctrl, uint32_t size);
+int comch_ctrl_task_send_set_conf(struct comch_ctrl *ctrl, rte_comch_task_send_cb_t ok_cb,
+				  rte_comch_task_send_cb_t err_cb, uint32_t num);
+int comch_ctrl_task_send_alloc_init(struct comch_ctrl *ctrl, struct rte_comch_connection *conn,
+				    const void *msg, uint32_t len,
+				    struct rte_comch_task_send **task);
+int comch_ctrl_event_msg_recv_register(struct comch_ctrl *ctrl, rte_comch_event_msg_recv_cb_t cb);
+int comch_ctrl_prepare_start(struct comch_ctrl *ctrl);
+int comch_ctrl_progress_conns(struct comch_ctrl *ctrl, uint64_t now);
+int comch_ctrl_arm(struct rte_comch_ctx *ctx);
+void comch_ctrl_disarm(struct rte_comch_ctx *ctx);
+void comch_ctrl_close_all(struct comch_ctrl *ctrl, int reason);
+
+/* comch_conn.c */
+struct rte_comch_connection *comch_conn_create(struct comch_ctrl *ctrl, void *priv,
+					       const struct comch_conn_params *p);
+void comch_conn_close_local(struct rte_comch_connection *conn, int reason);
+/** End of a dead or drained connection: tasks, events, memory. Returns 1. */
+int comch_conn_teardown(struct rte_comch_connection *conn);
+int comch_conn_task_send_submit(struct rte_comch_task_send *task);
+
+/* comch_server.c / comch_client.c: the end of a connection, as each side sees it */
+void comch_server_conn_ended(struct rte_comch_server *srv, struct rte_comch_connection *conn);
+void comch_client_conn_ended(struct rte_comch_client *cli, struct rte_comch_connection *conn);
+
+static inline struct rte_comch_server *
+comch_ctrl_server(struct comch_ctrl *ctrl)
+{
+	return container_of(ctrl, struct rte_comch_server, ctrl);
+}
+
+static inline struct rte_comch_client *
+comch_ctrl_client(struct comch_ctrl *ctrl)
+{
+	return container_of(ctrl, struct rte_comch_client, ctrl);
+}
+
+#endif /* COMCH_PRIVATE_H */

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_comch authors
+ */
+
+/* Generic task calls; each task type does its own submit. */
+
+#include <errno.h>
+
+#include <rte_errno.h>
+#include <rte_mempool.h>
+
+#include "comch_private.h"
+
+int
+rte_comch_task_submit(struct rte_comch_task *task)
+{
+	if (unlikely(task == NULL)) {
+		COMCH_LOG(ERR, "task is NULL");
+		return -EINVAL;
+	}
+	if (unlikely(task->status == -EINPROGRESS)) {
+		COMCH_LOG(ERR, "task %p is already in flight", (void *)task);
+		return -EALREADY;
+	}
+	switch (task->type) {
+	case COMCH_TASK_SEND:
+		return comch_conn_task_send_submit((struct rte_comch_task_send *)task);
+	default:
+		COMCH_LOG(ERR, "task %p has unknown type %u", (void *)task, task->type);
+		return -EINVAL;
+	}
+}
+
+int
+rte_comch_task_free(struct rte_comch_task *task)
+{
+	if (task == NULL) {
+		COMCH_LOG(ERR, "task is NULL");
+		return -EINVAL;
+	}
+	if (task->status == -EINPROGRESS) {
+		COMCH_LOG(ERR, "task %p is in flight: it is freed in its callback", (void *)task);
+		return -EBUSY;
+	}
+	if (!task->allocated) {
+		COMCH_LOG(ERR, "task %p is not allocated (freed twice?)", (void *)task);
+		return -EINVAL;
+	}
+	task->allocated = false;
+	rte_mempool_put(rte_mempool_from_obj(task), task);
+	return 0;
+}
+
+int
+rte_comch_task_get_status(const struct rte_comch_task *task)
+{
+	if (task == NULL) {
+		COMCH_LOG(ERR, "task is NULL");
+		return -EINVAL;
+	}
+	return task->status;
+}
+
+int
+rte_comch_task_set_user_data(struct rte_comch_task *task, union rte_comch_data user_data)
+{
+	if (task == NULL) {
+		COMCH_LOG(ERR, "task is NULL");
+		return -EINVAL;
+	}
+	task->user_data = user_data;
+	return 0;
+}
+
+int
+rte_comch_task_get_user_data(const struct rte_comch_task *task, union rte_comch_data *user_data)
+{
+	if (task == NULL || user_data == NULL) {
+		COMCH_LOG(ERR, "%s is NULL", task == NULL ? "task" : "user_data");
+		return -EINVAL;
+	}
+	*user_data = task->user_data;
+	return 0;
+}
+
+struct rte_comch_ctx *
+rte_comch_task_get_ctx(const struct rte_comch_task *task)
+{
+	if (task == NULL) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	return task->ctx;
+}

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_comch authors
+ */
+
+#ifndef RTE_COMCH_H
+#define RTE_COMCH_H
+
+/**
+ * @file
+ * rte_comch: a poll-mode communication channel between a host and a BlueField.
+ *
+ * This is the umbrella header: include it to get the whole API.
+ *
+ * Object model (see the programmer's guide for the full picture):
+ * - rte_comch_dev / rte_comch_dev_rep: a device opened from devargs, and on the
+ *   BlueField (DPU) side, a representor of one host function.
+ * - rte_comch_pe: a progress engine, owned by one lcore. Every context is attached
+ *   to one engine; callbacks only run inside rte_comch_pe_progress() on that lcore.
+ * - rte_comch_ctx: the state machine (idle, starting, running, stopping) shared by
+ *   servers and clients.
+ * - rte_comch_task: an asynchronous operation taken from a context's pool.
+ * - rte_comch_server, rte_comch_client, rte_comch_connection: the control path.
+ *
+ * Error model:
+ * - Functions returning int return 0 on success or a negative errno value.
+ * - Constructors return NULL on failure and set rte_errno to a positive errno value.
+ * - Every refusal also logs its reason on the "lib.comch" (or driver) log type.
+ *
+ * Mapping from DOCA error names, for readers coming from DOCA Comch:
+ *   AGAIN -> -EAGAIN, BAD_STATE -> -EBUSY, NOT_PERMITTED -> -EPERM, IN_USE -> -EBUSY,
+ *   NO_MEMORY -> -ENOMEM, TOO_BIG -> -EMSGSIZE, INVALID_VALUE -> -EINVAL,
+ *   NOT_CONNECTED -> -ENOTCONN, CONNECTION_RESET -> -ECONNRESET,
+ *   CONNECTION_ABORTED -> -ECONNABORTED, IN_PROGRESS -> -EINPROGRESS,
+ *   NOT_FOUND -> -ENOENT, ALREADY_EXIST -> -EEXIST, NOT_SUPPORTED -> -ENOTSUP,
+ *   TIME_OUT -> -ETIMEDOUT, UNSUPPORTED_VERSION -> -EPROTO, FULL -> -ENOSPC.
+ *
+ * Thread safety:
+ * | object                 | rule                                                       |
+ * |------------------------|------------------------------------------------------------|
+ * | driver registry        | registration happens in constructors, before main()        |
+ * | rte_comch_dev, dev_rep | open/close from one thread; info and stats from any thread |
+ * | rte_comch_pe           | used only by the lcore it was created for                  |
+ * | contexts, connections, | used only by the lcore of the engine they are attached to  |
+ * | tasks                  | (no locks: the engine is the unit of parallelism)          |
+ * | telemetry              | reads counters from the telemetry thread, lock-free        |
+ */
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Library version, as "major.minor". */
+#define RTE_COMCH_VERSION "0.1"
+
+/**
+ * User data attached to contexts, tasks and connections.
+ */
+union rte_comch_data {
+	void *ptr;    /**< A pointer. */
+	uint64_t u64; /**< A 64-bit value. */
+};
+
+#ifdef __cplusplus
+}
+#endif
+
+#include <rte_comch_dev.h>
+#include <rte_comch_pe.h>
+#include <rte_comch_ctx.h>
+#include <rte_comch_task.h>
+#include <rte_comch_ctrl.h>
+
+#endif /* RTE_COMCH_H */

@@ -1,0 +1,508 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_comch authors
+ */
+
+#ifndef RTE_COMCH_CTRL_H
+#define RTE_COMCH_CTRL_H
+
+/**
+ * @file
+ * Control path: server, client, connection, send task and receive events.
+ *
+ * A server runs on the BlueField side, on one device and one representor, under
+ * a name unique for that representor. A client runs on the host side and
+ * connects to one server by its exact name, through its own host function. An
+ * established pair is a connection; either side sends messages on it with send
+ * tasks and receives them through the receive event.
+ *
+ * Message semantics:
+ * - A message is at most the connection's max message size (the same on both
+ *   sides: a client that sets a different size is refused with -EMSGSIZE).
+ * - Messages on one connection arrive in the order their tasks were submitted,
+ *   each exactly once, whole.
+ * - A send task completes successfully once the peer has taken the message
+ *   from its receive queue and handed it to its receive callback. A task in
+ *   flight when the connection ends completes with an error: -ECONNRESET if the
+ *   peer died or broke the protocol, -ECONNABORTED if either side closed the
+ *   connection before the peer took the message, -ETIMEDOUT if a stop waited
+ *   for the peer to take it for longer than the drain timeout (1 s).
+ * - At most the peer's receive queue size of messages are in flight on a
+ *   connection; rte_comch_task_submit() returns -EAGAIN beyond that.
+ *
+ * Thread safety: servers, clients, connections and their tasks are used only
+ * from their engine's lcore.
+ */
+
+#include <stdint.h>
+
+#include <rte_comch.h>
+#include <rte_comch_dev.h>
+#include <rte_comch_ctx.h>
+#include <rte_comch_task.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct rte_comch_server;
+struct rte_comch_client;
+struct rte_comch_connection;
+struct rte_comch_task_send;
+
+/** Default control-path message size, when none is set. */
+#define RTE_COMCH_DEFAULT_MSG_SIZE 4080
+/** Default receive queue size, in messages. */
+#define RTE_COMCH_DEFAULT_RECV_QUEUE_SIZE 64
+/** Default number of send tasks in a pool. */
+#define RTE_COMCH_DEFAULT_SEND_TASKS 1024
+/** Default time a client keeps trying to reach its server, in milliseconds. */
+#define RTE_COMCH_DEFAULT_CONNECT_TIMEOUT_MS 5000
+
+/**
+ * Send task completion or error callback.
+ *
+ * @param task          The task; rte_comch_task_get_status() gives the result.
+ * @param task_user_data The task's user data.
+ * @param ctx_user_data  The context's user data.
+ */
+typedef void (*rte_comch_task_send_cb_t)(struct rte_comch_task_send *task,
+					 union rte_comch_data task_user_data,
+					 union rte_comch_data ctx_user_data);
+
+/**
+ * Message received callback. The message is valid only during the callback.
+ *
+ * @param conn The connection the message arrived on.
+ * @param msg  The message.
+ * @param len  Its length in bytes (0 is a valid message).
+ */
+typedef void (*rte_comch_event_msg_recv_cb_t)(struct rte_comch_connection *conn,
+					      const uint8_t *msg, uint32_t len);
+
+/**
+ * Connection status callback (server side).
+ *
+ * @param conn   The connection. After a disconnection callback returns, the
+ *               connection is freed: do not keep the pointer.
+ * @param status For a new connection, 0. For a disconnection: -ECONNABORTED if
+ *               either side closed it in order, -ECONNRESET if the peer died,
+ *               -EPROTO if the peer broke the protocol and was dropped.
+ */
+typedef void (*rte_comch_event_conn_status_cb_t)(struct rte_comch_connection *conn, int status);
+
+/** Per-connection counters, read with rte_comch_connection_get_stats(). */
+struct rte_comch_conn_stats {
+	uint64_t sent_messages;  /**< Messages the peer has taken. */
+	uint64_t sent_bytes;     /**< Bytes of those messages. */
+	uint64_t recv_messages;  /**< Messages delivered to the receive callback. */
+	uint64_t recv_bytes;     /**< Bytes of those messages. */
+};
+
+/* ------------------------------------------------------------------ server */
+
+/**
+ * Create a server (BlueField side).
+ *
+ * @param dev  A DPU-role device.
+ * @param rep  A representor of dev: only clients of that host function reach it.
+ * @param name Server name, unique per representor, shorter than the device's
+ *             max_name_len.
+ * @return
+ *   The server, or NULL with rte_errno set:
+ *   - EINVAL: a NULL argument, an empty name, or rep not of dev.
+ *   - ENAMETOOLONG: name is too long.
+ *   - EPERM: dev is a host-side device.
+ *   - EEXIST: a server of that name already exists on this representor, in this
+ *     or any other process.
+ *   - ENOMEM: out of memory.
+ */
+struct rte_comch_server *
+rte_comch_server_create(struct rte_comch_dev *dev, struct rte_comch_dev_rep *rep,
+			const char *name);
+
+/**
+ * Destroy a server.
+ *
+ * @return
+ *   0 on success; -EINVAL if server is NULL; -EBUSY if it is not IDLE or send
+ *   tasks taken from its pool have not been freed.
+ */
+int
+rte_comch_server_destroy(struct rte_comch_server *server);
+
+/**
+ * The server's context, for the rte_comch_ctx_* and rte_comch_pe_* calls.
+ *
+ * @return
+ *   The context, or NULL with rte_errno set to EINVAL if server is NULL.
+ */
+struct rte_comch_ctx *
+rte_comch_server_as_ctx(struct rte_comch_server *server);
+
+/**
+ * Set the largest message the server's connections carry. Only while IDLE.
+ *
+ * @return
+ *   0 on success; -EINVAL if server is NULL or size is 0; -EMSGSIZE if size is
+ *   above the device's max_msg_size; -EBUSY if the server is not IDLE.
+ */
+int
+rte_comch_server_set_max_msg_size(struct rte_comch_server *server, uint32_t size);
+
+/**
+ * Read the largest message size.
+ *
+ * @return
+ *   0 on success; -EINVAL if server or size is NULL.
+ */
+int
+rte_comch_server_get_max_msg_size(const struct rte_comch_server *server, uint32_t *size);
+
+/**
+ * Set how many messages each connection can queue towards the server.
+ * Only while IDLE.
+ *
+ * @return
+ *   0 on success; -EINVAL if server is NULL, size is 0 or above the device's
+ *   max_recv_queue_size; -EBUSY if the server is not IDLE.
+ */
+int
+rte_comch_server_set_recv_queue_size(struct rte_comch_server *server, uint32_t size);
+
+/**
+ * Read the receive queue size.
+ *
+ * @return
+ *   0 on success; -EINVAL if server or size is NULL.
+ */
+int
+rte_comch_server_get_recv_queue_size(const struct rte_comch_server *server, uint32_t *size);
+
+/**
+ * The device the server was created on.
+ *
+ * @return
+ *   The device, or NULL with rte_errno set to EINVAL if server is NULL.
+ */
+struct rte_comch_dev *
+rte_comch_server_get_device(const struct rte_comch_server *server);
+
+/**
+ * The representor the server was created on.
+ *
+ * @return
+ *   The representor, or NULL with rte_errno set to EINVAL if server is NULL.
+ */
+struct rte_comch_dev_rep *
+rte_comch_server_get_device_rep(const struct rte_comch_server *server);
+
+/**
+ * Disconnect one connection. The client is told; tasks in flight on the
+ * connection complete with -ECONNABORTED; the disconnection callback fires
+ * with -ECONNABORTED from inside progress, after which the connection is freed.
+ *
+ * @return
+ *   0 on success; -EINVAL if server or conn is NULL or conn is not the
+ *   server's; -ENOTCONN if the connection is already ending.
+ */
+int
+rte_comch_server_disconnect(struct rte_comch_server *server, struct rte_comch_connection *conn);
+
+/**
+ * Configure the server's send tasks. Mandatory; only while IDLE.
+ *
+ * @param completion_cb Called when a task succeeded. Mandatory.
+ * @param error_cb      Called when a task failed. Mandatory.
+ * @param num_tasks     Pool size, 1 to the device's max_send_tasks.
+ * @return
+ *   0 on success; -EINVAL for a NULL argument or a bad num_tasks; -EBUSY if the
+ *   server is not IDLE.
+ */
+int
+rte_comch_server_task_send_set_conf(struct rte_comch_server *server,
+				    rte_comch_task_send_cb_t completion_cb,
+				    rte_comch_task_send_cb_t error_cb, uint32_t num_tasks);
+
+/**
+ * Take a send task from the server's pool and set it up. The message is not
+ * copied until submit, and must stay unchanged until the task completes.
+ *
+ * @return
+ *   0 on success; -EINVAL for a NULL server, conn or task, a NULL msg with
+ *   len > 0, or conn not of this server; -EMSGSIZE if len is above the max
+ *   message size; -EBUSY if the server is not RUNNING; -ENOMEM if the pool is
+ *   empty.
+ */
+int
+rte_comch_server_task_send_alloc_init(struct rte_comch_server *server,
+				      struct rte_comch_connection *conn, const void *msg,
+				      uint32_t len, struct rte_comch_task_send **task);
+
+/**
+ * Register the message received callback. Mandatory; only while IDLE.
+ *
+ * @return
+ *   0 on success; -EINVAL if server or cb is NULL; -EBUSY if not IDLE.
+ */
+int
+rte_comch_server_event_msg_recv_register(struct rte_comch_server *server,
+					 rte_comch_event_msg_recv_cb_t cb);
+
+/**
+ * Register the connection and disconnection callbacks. Mandatory; only while IDLE.
+ *
+ * @return
+ *   0 on success; -EINVAL if any argument is NULL; -EBUSY if not IDLE.
+ */
+int
+rte_comch_server_event_connection_status_changed_register(
+	struct rte_comch_server *server, rte_comch_event_conn_status_cb_t connect_cb,
+	rte_comch_event_conn_status_cb_t disconnect_cb);
+
+/* ------------------------------------------------------------------ client */
+
+/**
+ * Create a client (host side) for the server of the given name.
+ *
+ * @return
+ *   The client, or NULL with rte_errno set:
+ *   - EINVAL: dev or name is NULL, or name is empty.
+ *   - ENAMETOOLONG: name is too long for the device.
+ *   - EPERM: dev is a BlueField-side device.
+ *   - ENOMEM: out of memory.
+ */
+struct rte_comch_client *
+rte_comch_client_create(struct rte_comch_dev *dev, const char *server_name);
+
+/**
+ * Destroy a client.
+ *
+ * @return
+ *   0 on success; -EINVAL if client is NULL; -EBUSY if it is not IDLE or send
+ *   tasks taken from its pool have not been freed.
+ */
+int
+rte_comch_client_destroy(struct rte_comch_client *client);
+
+/**
+ * The client's context.
+ *
+ * @return
+ *   The context, or NULL with rte_errno set to EINVAL if client is NULL.
+ */
+struct rte_comch_ctx *
+rte_comch_client_as_ctx(struct rte_comch_client *client);
+
+/**
+ * Require a message size; the server must use the same one. If never set, the
+ * client takes the server's. Only while IDLE.
+ *
+ * @return
+ *   0 on success; -EINVAL if client is NULL or size is 0; -EMSGSIZE above the
+ *   device's max_msg_size; -EBUSY if not IDLE.
+ */
+int
+rte_comch_client_set_max_msg_size(struct rte_comch_client *client, uint32_t size);
+
+/**
+ * Read the message size: the one set, or once connected the one in use.
+ *
+ * @return
+ *   0 on success; -EINVAL if client or size is NULL.
+ */
+int
+rte_comch_client_get_max_msg_size(const struct rte_comch_client *client, uint32_t *size);
+
+/**
+ * Set how many messages the server can queue towards the client. Only while IDLE.
+ *
+ * @return
+ *   0 on success; -EINVAL if client is NULL, size is 0 or above the device's
+ *   max_recv_queue_size; -EBUSY if not IDLE.
+ */
+int
+rte_comch_client_set_recv_queue_size(struct rte_comch_client *client, uint32_t size);
+
+/**
+ * Read the receive queue size.
+ *
+ * @return
+ *   0 on success; -EINVAL if client or size is NULL.
+ */
+int
+rte_comch_client_get_recv_queue_size(const struct rte_comch_client *client, uint32_t *size);
+
+/**
+ * Set how long the client keeps trying to reach its server after start
+ * (0: forever). Past it the client goes back to IDLE with last error
+ * -ENOENT (no such server) or -ETIMEDOUT. Only while IDLE.
+ *
+ * @return
+ *   0 on success; -EINVAL if client is NULL; -EBUSY if not IDLE.
+ */
+int
+rte_comch_client_set_connect_timeout(struct rte_comch_client *client, uint32_t timeout_ms);
+
+/**
+ * The device the client was created on.
+ *
+ * @return
+ *   The device, or NULL with rte_errno set to EINVAL if client is NULL.
+ */
+struct rte_comch_dev *
+rte_comch_client_get_device(const struct rte_comch_client *client);
+
+/**
+ * The client's connection.
+ *
+ * @return
+ *   0 on success; -EINVAL if client or conn is NULL; -ENOTCONN if the client is
+ *   not RUNNING.
+ */
+int
+rte_comch_client_get_connection(const struct rte_comch_client *client,
+				struct rte_comch_connection **conn);
+
+/**
+ * Configure the client's send tasks. Mandatory; only while IDLE.
+ * Same arguments and errors as rte_comch_server_task_send_set_conf().
+ */
+int
+rte_comch_client_task_send_set_conf(struct rte_comch_client *client,
+				    rte_comch_task_send_cb_t completion_cb,
+				    rte_comch_task_send_cb_t error_cb, uint32_t num_tasks);
+
+/**
+ * Take a send task from the client's pool and set it up.
+ * Same arguments and errors as rte_comch_server_task_send_alloc_init().
+ */
+int
+rte_comch_client_task_send_alloc_init(struct rte_comch_client *client,
+				      struct rte_comch_connection *conn, const void *msg,
+				      uint32_t len, struct rte_comch_task_send **task);
+
+/**
+ * Register the message received callback. Mandatory; only while IDLE.
+ *
+ * @return
+ *   0 on success; -EINVAL if client or cb is NULL; -EBUSY if not IDLE.
+ */
+int
+rte_comch_client_event_msg_recv_register(struct rte_comch_client *client,
+					 rte_comch_event_msg_recv_cb_t cb);
+
+/* -------------------------------------------------------------- connection */
+
+/**
+ * Attach user data to a connection.
+ *
+ * @return
+ *   0 on success; -EINVAL if conn is NULL.
+ */
+int
+rte_comch_connection_set_user_data(struct rte_comch_connection *conn, union rte_comch_data data);
+
+/**
+ * Read a connection's user data.
+ *
+ * @return
+ *   0 on success; -EINVAL if conn or data is NULL.
+ */
+int
+rte_comch_connection_get_user_data(const struct rte_comch_connection *conn,
+				   union rte_comch_data *data);
+
+/**
+ * The server a connection belongs to.
+ *
+ * @return
+ *   The server, or NULL with rte_errno set: EINVAL if conn is NULL, ENOENT if
+ *   it is a client's connection.
+ */
+struct rte_comch_server *
+rte_comch_connection_get_server(const struct rte_comch_connection *conn);
+
+/**
+ * The client a connection belongs to.
+ *
+ * @return
+ *   The client, or NULL with rte_errno set: EINVAL if conn is NULL, ENOENT if
+ *   it is a server's connection.
+ */
+struct rte_comch_client *
+rte_comch_connection_get_client(const struct rte_comch_connection *conn);
+
+/**
+ * The context (server or client) a connection belongs to.
+ *
+ * @return
+ *   The context, or NULL with rte_errno set to EINVAL if conn is NULL.
+ */
+struct rte_comch_ctx *
+rte_comch_connection_get_ctx(const struct rte_comch_connection *conn);
+
+/**
+ * Whether a connection can carry messages.
+ *
+ * @return
+ *   0 if it is established; -ECONNABORTED if it is ending or has ended;
+ *   -EINVAL if conn is NULL.
+ */
+int
+rte_comch_connection_update_info(const struct rte_comch_connection *conn);
+
+/**
+ * Read a connection's counters.
+ *
+ * @return
+ *   0 on success; -EINVAL if conn or stats is NULL.
+ */
+int
+rte_comch_connection_get_stats(const struct rte_comch_connection *conn,
+			       struct rte_comch_conn_stats *stats);
+
+/**
+ * The connection's negotiated max message size.
+ *
+ * @return
+ *   0 on success; -EINVAL if conn or size is NULL.
+ */
+int
+rte_comch_connection_get_max_msg_size(const struct rte_comch_connection *conn, uint32_t *size);
+
+/* --------------------------------------------------------------- send task */
+
+/**
+ * The generic task behind a send task, for rte_comch_task_* calls.
+ *
+ * @return
+ *   The task, or NULL with rte_errno set to EINVAL if task is NULL.
+ */
+struct rte_comch_task *
+rte_comch_task_send_as_task(struct rte_comch_task_send *task);
+
+/**
+ * The connection a send task targets.
+ *
+ * @return
+ *   The connection, or NULL with rte_errno set to EINVAL if task is NULL.
+ */
+struct rte_comch_connection *
+rte_comch_task_send_get_conn(const struct rte_comch_task_send *task);
+
+/**
+ * The message of a send task.
+ *
+ * @param len Set to its length; may be NULL.
+ * @return
+ *   The message, or NULL with rte_errno set to EINVAL if task is NULL (a
+ *   zero-length message may also be NULL, with rte_errno untouched).
+ */
+const void *
+rte_comch_task_send_get_msg(const struct rte_comch_task_send *task, uint32_t *len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RTE_COMCH_CTRL_H */

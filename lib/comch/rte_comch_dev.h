@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_comch authors
+ */
+
+#ifndef RTE_COMCH_DEV_H
+#define RTE_COMCH_DEV_H
+
+/**
+ * @file
+ * Devices, representors, capabilities and device statistics.
+ *
+ * A device is opened from a devargs string "<driver>:<key>=<value>,...", for
+ * example "shm:domain=bf0,role=dpu,rep=pf0,rep=pf0vf1" on the BlueField side and
+ * "shm:domain=bf0,role=host,fn=pf0vf1" on the host side. Each driver documents its
+ * keys in its guide page.
+ *
+ * Thread safety: open and close from one thread, while no context uses the
+ * device; the query functions may be called from any thread.
+ */
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Maximum length of a driver name, including the terminating NUL. */
+#define RTE_COMCH_DRIVER_NAME_MAX 32
+/** Maximum length of a device name, including the terminating NUL. */
+#define RTE_COMCH_DEV_NAME_MAX 64
+/** Maximum length of a representor (host function) name, including the NUL. */
+#define RTE_COMCH_REP_NAME_MAX 32
+/** Maximum number of devices open at once in one process. */
+#define RTE_COMCH_MAX_DEVS 32
+
+struct rte_comch_dev;
+struct rte_comch_dev_rep;
+
+/** Which side of the channel a device is on. */
+enum rte_comch_dev_role {
+	RTE_COMCH_ROLE_HOST = 0, /**< Host side: runs clients. */
+	RTE_COMCH_ROLE_DPU = 1,  /**< BlueField Arm side: runs servers, has representors. */
+};
+
+/**
+ * Device capabilities, filled by rte_comch_dev_info_get().
+ */
+struct rte_comch_dev_info {
+	char driver_name[RTE_COMCH_DRIVER_NAME_MAX]; /**< Driver that runs the device. */
+	char name[RTE_COMCH_DEV_NAME_MAX];          /**< Device name (from the devargs). */
+	enum rte_comch_dev_role role;               /**< Host or BlueField side. */
+	uint16_t dev_id;                            /**< Index, as used by telemetry. */
+	uint32_t max_name_len;       /**< Longest server name, including the NUL. */
+	uint32_t max_msg_size;       /**< Largest control-path message the driver allows. */
+	uint32_t default_msg_size;   /**< Control-path message size used when none is set. */
+	uint32_t max_recv_queue_size; /**< Largest receive queue, in messages. */
+	uint32_t max_clients;        /**< Most clients connected to one server. */
+	uint32_t max_send_tasks;     /**< Most send tasks in one context's pool. */
+	uint8_t server_supported;    /**< 1 if servers can be created on this device. */
+	uint8_t client_supported;    /**< 1 if clients can be created on this device. */
+};
+
+/**
+ * Device-wide counters. Every field only grows, until rte_comch_dev_stats_reset().
+ */
+struct rte_comch_dev_stats {
+	uint64_t connections_opened; /**< Connections established (both sides). */
+	uint64_t connections_closed; /**< Connections that ended, for any reason. */
+	uint64_t connections_rejected; /**< Handshakes refused (limits, names, versions). */
+	uint64_t peer_errors;        /**< Peers disconnected for breaking the protocol. */
+	uint64_t msgs_sent;          /**< Control-path messages consumed by peers. */
+	uint64_t bytes_sent;         /**< Bytes of those messages. */
+	uint64_t msgs_received;      /**< Control-path messages delivered to callbacks. */
+	uint64_t bytes_received;     /**< Bytes of those messages. */
+	uint64_t send_errors;        /**< Send tasks that completed with an error. */
+};
+
+/**
+ * Open a device.
+ *
+ * @param devargs
+ *   "<driver>:<key>=<value>,..." as described above. The driver part is required.
+ * @return
+ *   The device, or NULL with rte_errno set:
+ *   - EINVAL: devargs is NULL, malformed, or has an unknown or bad key/value.
+ *   - ENODEV: no driver of that name is registered.
+ *   - ENOSPC: RTE_COMCH_MAX_DEVS devices are already open.
+ *   - EEXIST: a device with the same name is already open in this process.
+ *   - ENOMEM: out of memory.
+ *   - other: the driver's own errors, documented in its guide page.
+ */
+struct rte_comch_dev *
+rte_comch_dev_open(const char *devargs);
+
+/**
+ * Close a device.
+ *
+ * @return
+ *   0 on success; -EINVAL if dev is NULL; -EBUSY while representors, servers
+ *   or clients created on it still exist.
+ */
+int
+rte_comch_dev_close(struct rte_comch_dev *dev);
+
+/**
+ * Query a device's capabilities.
+ *
+ * @return
+ *   0 on success; -EINVAL if dev or info is NULL.
+ */
+int
+rte_comch_dev_info_get(const struct rte_comch_dev *dev, struct rte_comch_dev_info *info);
+
+/**
+ * Find an open device by its index.
+ *
+ * @return
+ *   The device, or NULL with rte_errno set to ENODEV if none has that index.
+ */
+struct rte_comch_dev *
+rte_comch_dev_get_by_id(uint16_t dev_id);
+
+/**
+ * Read device-wide counters.
+ *
+ * @return
+ *   0 on success; -EINVAL if dev or stats is NULL.
+ */
+int
+rte_comch_dev_stats_get(const struct rte_comch_dev *dev, struct rte_comch_dev_stats *stats);
+
+/**
+ * Zero device-wide counters.
+ *
+ * @return
+ *   0 on success; -EINVAL if dev is NULL.
+ */
+int
+rte_comch_dev_stats_reset(struct rte_comch_dev *dev);
+
+/**
+ * List the representors (host functions) a BlueField-side device offers.
+ *
+ * @param dev
+ *   A device opened with the DPU role.
+ * @param names
+ *   Array filled with up to n names (pointers owned by the device), or NULL to
+ *   only count.
+ * @param n
+ *   Size of the names array.
+ * @return
+ *   The number of representors (which may exceed n); -EINVAL if dev is NULL or
+ *   names is NULL with n > 0; -EPERM if dev is a host-side device.
+ */
+int
+rte_comch_dev_rep_list(const struct rte_comch_dev *dev, const char **names, unsigned int n);
+
+/**
+ * Open a representor of a BlueField-side device.
+ *
+ * @param dev
+ *   A device opened with the DPU role.
+ * @param name
+ *   Host function name, one of those rte_comch_dev_rep_list() returns.
+ * @return
+ *   The representor, or NULL with rte_errno set:
+ *   - EINVAL: dev or name is NULL.
+ *   - EPERM: dev is a host-side device.
+ *   - ENOENT: the device has no representor of that name.
+ *   - ENOMEM: out of memory.
+ */
+struct rte_comch_dev_rep *
+rte_comch_dev_rep_open(struct rte_comch_dev *dev, const char *name);
+
+/**
+ * Close a representor.
+ *
+ * @return
+ *   0 on success; -EINVAL if rep is NULL; -EBUSY while servers use it.
+ */
+int
+rte_comch_dev_rep_close(struct rte_comch_dev_rep *rep);
+
+/**
+ * Name of a representor.
+ *
+ * @return
+ *   The name, or NULL with rte_errno set to EINVAL if rep is NULL.
+ */
+const char *
+rte_comch_dev_rep_name(const struct rte_comch_dev_rep *rep);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RTE_COMCH_DEV_H */

@@ -1,0 +1,278 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_comch authors
+ */
+
+#ifndef RTE_COMCH_DRIVER_H
+#define RTE_COMCH_DRIVER_H
+
+/**
+ * @file
+ * Driver interface (internal, not installed).
+ *
+ * The library owns every object, state machine, task and callback; a driver only
+ * moves bytes and reports what happened through the comch_*() upcalls below.
+ * Upcalls are made only from driver ops that the library calls inside
+ * progress (fd handlers, conn_poll, client_tick), never from other threads.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/queue.h>
+
+#include <rte_common.h>
+#include <rte_kvargs.h>
+#include <rte_log.h>
+#include <rte_spinlock.h>
+
+#include "rte_comch.h"
+
+extern int comch_logtype;
+#define COMCH_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_ ## level, comch_logtype, "COMCH: %s(): " fmt "\n", __func__, ##__VA_ARGS__)
+
+struct rte_comch_dev_ops;
+struct rte_comch_pe;
+struct rte_mempool;
+
+/** A driver, registered from a constructor with RTE_COMCH_REGISTER_DRIVER(). */
+struct rte_comch_driver {
+	TAILQ_ENTRY(rte_comch_driver) next;
+	const char *name;               /**< Prefix in devargs, e.g. "shm". */
+	const char * const *valid_keys; /**< NULL-terminated devargs keys. */
+	/** Set up dev->priv, dev->ops, dev->info, dev->role and the representors. */
+	int (*probe)(struct rte_comch_dev *dev, const struct rte_kvargs *kvlist);
+};
+
+void comch_driver_register(struct rte_comch_driver *drv);
+
+#define RTE_COMCH_REGISTER_DRIVER(nm, drv) \
+	RTE_INIT(comch_driver_init_ ## nm) { comch_driver_register(&(drv)); }
+
+/* ------------------------------------------------------------------ objects */
+
+/** Counters that only grow; summed from live connections plus closed ones. */
+struct comch_counters {
+	uint64_t msgs_sent, bytes_sent, msgs_recv, bytes_recv;
+};
+
+struct rte_comch_dev {
+	uint16_t id;
+	enum rte_comch_dev_role role;
+	const struct rte_comch_driver *drv;
+	const struct rte_comch_dev_ops *ops;
+	void *priv;                       /**< Driver private data. */
+	struct rte_comch_dev_info info;   /**< Filled by probe (ids and names by the lib). */
+	char **rep_names;                 /**< Representors (DPU side), set by probe. */
+	unsigned int nb_reps;
+	uint32_t nb_users;                /**< Open reps + servers + clients. */
+	rte_spinlock_t lock;              /**< Guards conns and closed, for stats readers. */
+	TAILQ_HEAD(, rte_comch_connection) conns;
+	struct comch_counters closed;     /**< Totals of connections that ended. */
+	uint64_t conns_opened, conns_closed, conns_rejected, peer_errors, send_errors;
+	struct rte_comch_dev_stats base;  /**< Subtracted on read, set by stats_reset. */
+};
+
+struct rte_comch_dev_rep {
+	struct rte_comch_dev *dev;
+	const char *name;                 /**< Points into dev->rep_names. */
+	uint32_t nb_servers;
+};
+
+enum comch_ctx_type {
+	COMCH_CTX_SERVER,
+	COMCH_CTX_CLIENT,
+};
+
+/** What differs between context types; the library's own, not a driver's. */
+struct comch_ctx_ops {
+	int (*start)(struct rte_comch_ctx *ctx);
+	int (*stop)(struct rte_comch_ctx *ctx);
+	/** One round of progress; slow is true on the engine's slow tick. */
+	int (*progress)(struct rte_comch_ctx *ctx, bool slow, uint64_t now);
+	/** Whether the context has work that must not wait for a wake-up. */
+	int (*arm)(struct rte_comch_ctx *ctx);
+	void (*disarm)(struct rte_comch_ctx *ctx);
+};
+
+struct rte_comch_ctx {
+	const struct comch_ctx_ops *ops;
+	enum comch_ctx_type type;
+	enum rte_comch_ctx_state state;
+	struct rte_comch_dev *dev;
+	struct rte_comch_pe *pe;
+	TAILQ_ENTRY(rte_comch_ctx) pe_next;
+	rte_comch_ctx_state_changed_cb_t state_cb;
+	union rte_comch_data user_data;
+	uint32_t nb_inflight;
+	int last_error;
+};
+
+enum comch_task_type {
+	COMCH_TASK_SEND,
+};
+
+struct rte_comch_task {
+	struct rte_comch_ctx *ctx;
+	union rte_comch_data user_data;
+	int status;
+	uint8_t type;
+	bool allocated;   /**< Taken from the pool and not yet freed. */
+};
+
+struct rte_comch_task_send {
+	struct rte_comch_task base;
+	struct rte_comch_connection *conn;
+	const void *msg;
+	uint32_t len;
+};
+
+/** What server and client have in common: the control-path endpoint. */
+struct comch_ctrl {
+	struct rte_comch_ctx ctx;         /**< First: a ctrl is a ctx. */
+	uint32_t max_msg_size;
+	bool max_msg_size_set;
+	uint32_t recv_queue_size;
+	rte_comch_task_send_cb_t send_ok_cb;
+	rte_comch_task_send_cb_t send_err_cb;
+	uint32_t nb_send_tasks;
+	struct rte_mempool *task_pool;
+	rte_comch_event_msg_recv_cb_t recv_cb;
+	TAILQ_HEAD(, rte_comch_connection) conns;
+	uint32_t nb_conns;
+	char name[];                      /**< Server name. */
+};
+
+struct rte_comch_server {
+	struct rte_comch_dev_rep *rep;
+	rte_comch_event_conn_status_cb_t connect_cb;
+	rte_comch_event_conn_status_cb_t disconnect_cb;
+	void *priv;                       /**< Driver private data. */
+	struct comch_ctrl ctrl;           /**< Last: ends with the name. */
+};
+
+struct rte_comch_client {
+	struct rte_comch_connection *conn; /**< Set while connected. */
+	uint32_t connect_timeout_ms;
+	uint64_t connect_deadline;         /**< TSC; 0 means no deadline. */
+	void *priv;
+	struct comch_ctrl ctrl;
+};
+
+enum comch_conn_state {
+	COMCH_CONN_ESTABLISHED,
+	COMCH_CONN_DRAINING,  /**< Closed locally; waiting for the peer to take what we sent. */
+	COMCH_CONN_DEAD,      /**< Over; the library tears it down at the end of progress. */
+};
+
+struct rte_comch_connection {
+	struct comch_ctrl *ctrl;
+	TAILQ_ENTRY(rte_comch_connection) next;     /**< In ctrl->conns. */
+	TAILQ_ENTRY(rte_comch_connection) dev_next; /**< In dev->conns. */
+	enum comch_conn_state state;
+	int close_reason;               /**< Reason given to callbacks and tasks. */
+	uint32_t max_msg_size;
+	union rte_comch_data user_data;
+	struct comch_counters cnt;      /**< Single writer: the engine's lcore. */
+	uint64_t drain_deadline;        /**< TSC, while DRAINING. */
+	int task_err;                   /**< Status for tasks still in flight at the end. */
+	/** Send tasks handed to the driver, oldest first, until the peer takes them. */
+	struct rte_comch_task_send **txq;
+	uint32_t txq_mask, txq_head, txq_tail;
+	void *priv;                     /**< Driver private data. */
+};
+
+/* ------------------------------------------------------------------ driver ops */
+
+/** Handshake parameters, what the driver negotiated for a new connection. */
+struct comch_conn_params {
+	uint32_t max_msg_size;      /**< Agreed by both sides. */
+	uint32_t peer_queue_size;   /**< How many messages may be in flight towards the peer. */
+};
+
+struct rte_comch_dev_ops {
+	/** Release dev->priv and the representor names. */
+	void (*dev_close)(struct rte_comch_dev *dev);
+	/** Claim the server's name (EEXIST if taken); set server->priv. Returns -errno. */
+	int (*server_create)(struct rte_comch_server *srv);
+	void (*server_destroy)(struct rte_comch_server *srv);
+	/** Start accepting connections; the engine is srv->ctrl.ctx.pe. */
+	int (*server_start)(struct rte_comch_server *srv);
+	/** Stop accepting connections (existing ones are closed one by one). */
+	void (*server_stop)(struct rte_comch_server *srv);
+	/** Slow tick while RUNNING: expire handshakes that take too long. */
+	void (*server_tick)(struct rte_comch_server *srv, uint64_t now);
+	/** Begin connecting, asynchronously. Returns -errno on immediate failure. */
+	int (*client_start)(struct rte_comch_client *cli);
+	/**
+	 * Called on the engine's slow tick while the client is STARTING: retry.
+	 * Returns -EINPROGRESS while trying, or the last attempt's -errno (-ENOENT
+	 * when no server listens under that name).
+	 */
+	int (*client_tick)(struct rte_comch_client *cli);
+	/**
+	 * Give up connecting, or release what connecting needed: called whenever the
+	 * client leaves STARTING, whatever the outcome. Must be idempotent.
+	 */
+	void (*client_stop)(struct rte_comch_client *cli);
+	/**
+	 * Queue one message to the peer. 0, or -EAGAIN if peer_queue_size messages
+	 * are already in flight. Called for established connections only.
+	 */
+	int (*conn_send)(struct rte_comch_connection *conn, const void *msg, uint32_t len);
+	/**
+	 * Deliver up to max received messages with comch_conn_recv(), report taken
+	 * messages with comch_conn_tx_done() and failures with comch_conn_lost().
+	 * Returns the number of things that happened.
+	 */
+	unsigned int (*conn_poll)(struct rte_comch_connection *conn, unsigned int max);
+	/**
+	 * Whether the peer has taken everything sent so far (ring empty).
+	 */
+	bool (*conn_tx_idle)(struct rte_comch_connection *conn);
+	/**
+	 * End the connection: tell the peer (if alive) and release conn->priv.
+	 */
+	void (*conn_close)(struct rte_comch_connection *conn);
+	/**
+	 * Arm wake-ups for conn; return -EAGAIN if a message is already waiting.
+	 */
+	int (*conn_arm)(struct rte_comch_connection *conn);
+	/** Disarm wake-ups for conn. */
+	void (*conn_disarm)(struct rte_comch_connection *conn);
+};
+
+/* ------------------------------------------------------------------ upcalls */
+
+/** A client completed its handshake with srv. Returns the connection, NULL to refuse. */
+struct rte_comch_connection *
+comch_server_conn_new(struct rte_comch_server *srv, void *priv, const struct comch_conn_params *p);
+/** The client is connected. Returns the connection, or NULL (then the driver closes). */
+struct rte_comch_connection *
+comch_client_connected(struct rte_comch_client *cli, void *priv, const struct comch_conn_params *p);
+/** The server refused the client, or the handshake failed: reason is -errno. */
+void comch_client_connect_failed(struct rte_comch_client *cli, int reason);
+/** A message arrived (valid during the call only). */
+void comch_conn_recv(struct rte_comch_connection *conn, const void *msg, uint32_t len);
+/** The peer took the n oldest messages in flight. */
+void comch_conn_tx_done(struct rte_comch_connection *conn, uint32_t n);
+/**
+ * The connection is over: -ECONNABORTED (peer closed), -ECONNRESET (peer died),
+ * -EPROTO (peer broke the protocol). The driver stops using the peer's memory.
+ */
+void comch_conn_lost(struct rte_comch_connection *conn, int reason);
+/** Count a refused handshake or a protocol violation on the device. */
+void comch_dev_count_rejected(struct rte_comch_dev *dev);
+
+/* ------------------------------------------------------------------ engine fds */
+
+/** A file descriptor the engine watches for a driver, on its slow tick and for sleeping. */
+struct comch_pe_fd {
+	int fd;
+	void (*handler)(struct comch_pe_fd *pfd, uint32_t events);
+	void *arg;
+};
+
+int comch_pe_fd_add(struct rte_comch_pe *pe, struct comch_pe_fd *pfd);
+void comch_pe_fd_del(struct rte_comch_pe *pe, struct comch_pe_fd *pfd);
+
+#endif /* RTE_COMCH_DRIVER_H */

@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_comch authors
+ */
+
+#ifndef RTE_COMCH_PE_H
+#define RTE_COMCH_PE_H
+
+/**
+ * @file
+ * Progress engine: the poll loop that drives contexts.
+ *
+ * An engine belongs to one lcore. rte_comch_pe_progress() completes tasks,
+ * delivers events and moves contexts through their states; every callback of
+ * every context attached to the engine runs inside it, on that lcore.
+ *
+ * An engine can also sleep: rte_comch_pe_get_notification_fd() gives a file
+ * descriptor to wait on with poll/epoll; rte_comch_pe_request_notification()
+ * arms it before sleeping, so a polling engine never pays a system call for it.
+ *
+ * Thread safety: an engine and everything attached to it is used only from the
+ * lcore it was created for; progress from any other lcore is refused.
+ */
+
+#include <stdint.h>
+
+#include <rte_lcore.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct rte_comch_pe;
+struct rte_comch_ctx;
+
+/** Pass to rte_comch_pe_create() to bind the engine to the calling lcore. */
+#define RTE_COMCH_PE_LCORE_SELF LCORE_ID_ANY
+
+/**
+ * Create a progress engine.
+ *
+ * @param lcore_id
+ *   The lcore that will call progress, or RTE_COMCH_PE_LCORE_SELF for the
+ *   calling one. Non-EAL threads must first register with rte_thread_register().
+ * @return
+ *   The engine, or NULL with rte_errno set:
+ *   - EINVAL: lcore_id is not an enabled lcore, or SELF from an unregistered thread.
+ *   - ENOMEM: out of memory.
+ *   - other: the errno of a failed epoll_create1().
+ */
+struct rte_comch_pe *
+rte_comch_pe_create(unsigned int lcore_id);
+
+/**
+ * Destroy a progress engine.
+ *
+ * @return
+ *   0 on success; -EINVAL if pe is NULL; -EBUSY while contexts are attached
+ *   (destroy them first); -EDEADLK if called from inside a callback.
+ */
+int
+rte_comch_pe_destroy(struct rte_comch_pe *pe);
+
+/**
+ * Attach an idle context to an engine. A context is attached once, for life.
+ *
+ * @return
+ *   0 on success; -EINVAL if pe or ctx is NULL; -EBUSY if the context is not
+ *   idle; -EEXIST if it is already attached to an engine.
+ */
+int
+rte_comch_pe_connect_ctx(struct rte_comch_pe *pe, struct rte_comch_ctx *ctx);
+
+/**
+ * Run one round of progress over every attached context.
+ *
+ * @return
+ *   1 if anything happened (a task completed, an event fired, a state changed),
+ *   0 if nothing did; -EINVAL if pe is NULL; -EPERM if called from an lcore other
+ *   than the engine's; -EDEADLK if called from inside one of its callbacks.
+ */
+int
+rte_comch_pe_progress(struct rte_comch_pe *pe);
+
+/**
+ * The lcore an engine belongs to.
+ *
+ * @return
+ *   The lcore id, or LCORE_ID_ANY with rte_errno set to EINVAL if pe is NULL.
+ */
+unsigned int
+rte_comch_pe_get_lcore(const struct rte_comch_pe *pe);
+
+/**
+ * Count tasks submitted on this engine's contexts that have not completed yet.
+ *
+ * @return
+ *   0 on success; -EINVAL if pe or num is NULL.
+ */
+int
+rte_comch_pe_get_num_inflight_tasks(const struct rte_comch_pe *pe, uint64_t *num);
+
+/**
+ * File descriptor that becomes readable when the engine has work after
+ * rte_comch_pe_request_notification(). Owned by the engine: do not close it.
+ *
+ * @return
+ *   0 on success; -EINVAL if pe or fd is NULL.
+ */
+int
+rte_comch_pe_get_notification_fd(const struct rte_comch_pe *pe, int *fd);
+
+/**
+ * Arm notifications before sleeping on the notification fd.
+ *
+ * @return
+ *   0 if armed: the caller may sleep until the fd is readable;
+ *   -EAGAIN if work is already pending: call progress instead of sleeping;
+ *   -EINVAL if pe is NULL; -EPERM from another lcore.
+ */
+int
+rte_comch_pe_request_notification(struct rte_comch_pe *pe);
+
+/**
+ * Disarm notifications and consume the wake-up after the fd became readable.
+ * Call it before the next round of progress.
+ *
+ * @return
+ *   0 on success; -EINVAL if pe is NULL; -EPERM from another lcore.
+ */
+int
+rte_comch_pe_clear_notification(struct rte_comch_pe *pe);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RTE_COMCH_PE_H */

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_comch authors
+ */
+
+#ifndef RTE_COMCH_TASK_H
+#define RTE_COMCH_TASK_H
+
+/**
+ * @file
+ * Tasks: asynchronous operations.
+ *
+ * A task is taken from its context's pool with an *_alloc_init() call, handed to
+ * the library with rte_comch_task_submit(), and handed back through its
+ * completion or error callback, from inside progress. The callback usually frees
+ * it; it may also resubmit it. A task whose submit failed still belongs to the
+ * caller, who may retry or free it.
+ *
+ * Thread safety: a task is used only from its context's engine lcore.
+ */
+
+#include <stdint.h>
+
+#include <rte_comch.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct rte_comch_task;
+struct rte_comch_ctx;
+
+/**
+ * Submit a task.
+ *
+ * @return
+ *   0 on success: the task completes later through a callback.
+ *   -EINVAL if task is NULL; -EALREADY if it is already in flight;
+ *   -EBUSY if its context is not RUNNING; -ENOTCONN if its connection has ended;
+ *   -EAGAIN if the peer's receive queue is full: progress, then retry.
+ *   On failure the task still belongs to the caller.
+ */
+int
+rte_comch_task_submit(struct rte_comch_task *task);
+
+/**
+ * Return a task to its context's pool.
+ *
+ * @return
+ *   0 on success; -EINVAL if task is NULL; -EBUSY if it is in flight.
+ */
+int
+rte_comch_task_free(struct rte_comch_task *task);
+
+/**
+ * Result of the task's last run.
+ *
+ * @return
+ *   0 if it has not run yet or succeeded; -EINPROGRESS while it is in flight;
+ *   the negative errno value it failed with (see each task type); -EINVAL if
+ *   task is NULL.
+ */
+int
+rte_comch_task_get_status(const struct rte_comch_task *task);
+
+/**
+ * Attach user data to a task; it is passed to the task's callbacks.
+ *
+ * @return
+ *   0 on success; -EINVAL if task is NULL.
+ */
+int
+rte_comch_task_set_user_data(struct rte_comch_task *task, union rte_comch_data user_data);
+
+/**
+ * Read a task's user data.
+ *
+ * @return
+ *   0 on success; -EINVAL if task or user_data is NULL.
+ */
+int
+rte_comch_task_get_user_data(const struct rte_comch_task *task, union rte_comch_data *user_data);
+
+/**
+ * The context a task belongs to.
+ *
+ * @return
+ *   The context, or NULL with rte_errno set to EINVAL if task is NULL.
+ */
+struct rte_comch_ctx *
+rte_comch_task_get_ctx(const struct rte_comch_task *task);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RTE_COMCH_TASK_H */
