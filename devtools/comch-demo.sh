@@ -1,0 +1,28 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# Build everything, then run the main job: a BlueField-side process (server) and a
+# host-side process (client) talking over the shm driver, then a short benchmark.
+set -e
+cd "$(dirname "$0")/.."
+. devtools/comch-deps.sh
+[ -d build ] || meson setup build >/dev/null
+ninja -C build
+
+dir=$(mktemp -d /tmp/comch-demo.XXXXXX)
+trap 'kill $srv 2>/dev/null || true; rm -rf "$dir"' EXIT
+eal="--no-huge -m 512 --no-pci -l 0 --log-level=lib.comch:notice"
+
+echo "== control path: BlueField-side server and host-side client, two processes =="
+build/examples/dpdk-comch_ctrl_path_server $eal --file-prefix=demo-dpu-$$ -- \
+	-p "shm:domain=demo,role=dpu,rep=pf0,dir=$dir" -r pf0 -n demo_server \
+	-t "Hello from the BlueField" &
+srv=$!
+build/examples/dpdk-comch_ctrl_path_client $eal --file-prefix=demo-host-$$ -- \
+	-p "shm:domain=demo,role=host,fn=pf0,dir=$dir" -n demo_server \
+	-t "Hello from the host"
+wait $srv
+srv=
+
+echo
+echo "== speed: dpdk-test-comch (shm driver, both sides polling) =="
+build/app/test-comch/dpdk-test-comch

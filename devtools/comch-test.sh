@@ -1,0 +1,16 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# Build everything and run every test suite, then the fast and integration suites
+# again under AddressSanitizer.
+set -e
+cd "$(dirname "$0")/.."
+. devtools/comch-deps.sh
+[ -d build ] || meson setup build >/dev/null
+ninja -C build
+meson test -C build --suite fast --suite integration --print-errorlogs
+
+[ -d build-asan ] || meson setup build-asan -Db_sanitize=address -Db_lundef=false \
+	-Dexamples=false >/dev/null
+ninja -C build-asan
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	meson test -C build-asan --suite fast --suite integration --print-errorlogs
