@@ -8,6 +8,7 @@ cd "$(dirname "$0")/.."
 [ -d build ] || meson setup build >/dev/null
 ninja -C build
 meson test -C build --suite fast --suite integration --print-errorlogs
+./devtools/check-install.sh build
 
 [ -d build-asan ] || meson setup build-asan -Db_sanitize=address -Db_lundef=false \
 	-Dexamples=false >/dev/null

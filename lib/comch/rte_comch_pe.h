@@ -112,9 +112,15 @@ rte_comch_pe_get_notification_fd(const struct rte_comch_pe *pe, int *fd);
 /**
  * Arm notifications before sleeping on the notification fd.
  *
+ * Peers ring the engine only while it is armed, so polling costs them nothing.
+ * Completions of sent messages are found by polling, not by wake-ups: an engine
+ * with tasks in flight, or with a context connecting or stopping (which run on
+ * timers), is told to keep polling.
+ *
  * @return
  *   0 if armed: the caller may sleep until the fd is readable;
- *   -EAGAIN if work is already pending: call progress instead of sleeping;
+ *   -EAGAIN if work is pending (a message waiting, tasks in flight, a context
+ *   starting or stopping): call progress instead of sleeping;
  *   -EINVAL if pe is NULL; -EPERM from another lcore.
  */
 int

@@ -1,0 +1,23 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# Install into a scratch root and build a sample out of tree with nothing but
+# `pkg-config librte_comch`, as an outside DPDK application would.
+# Usage: check-install.sh <build dir>
+set -e
+build=$(cd "$1" && pwd)
+src=$(cd "$(dirname "$0")/.." && pwd)
+root=$(mktemp -d /tmp/comch-install.XXXXXX)
+trap 'rm -rf "$root"' EXIT
+DESTDIR="$root" meson install -C "$build" --no-rebuild >/dev/null
+# Point a copy of our .pc file at the scratch root; libdpdk's stays as installed.
+mkdir "$root/pc"
+sed "s|^prefix=|prefix=$root|" "$(find "$root" -name librte_comch.pc | head -n 1)" \
+	>"$root/pc/librte_comch.pc"
+export PKG_CONFIG_PATH="$root/pc"
+libdir=$(pkg-config --variable=libdir librte_comch)
+cc -o "$root/client" "$src/examples/comch_ctrl_path_client/main.c" \
+	$(pkg-config --cflags --libs librte_comch) -Wl,-rpath,"$libdir"
+"$root/client" --no-huge -m 64 --no-pci --no-telemetry -l 0 --file-prefix=inst-$$ \
+	--log-level=lib.eal:error -- -h >/dev/null 2>&1 || true
+ldd "$root/client" | grep -q "$root.*librte_comch"
+echo "install check: built and linked a sample against the installed librte_comch: ok"
