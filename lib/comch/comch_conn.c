@@ -128,6 +128,9 @@ comch_conn_task_send_submit(struct rte_comch_task_send *t)
 		COMCH_LOG(ERR, "submit: connection %p is closing", (void *)conn);
 		return -ENOTCONN;
 	}
+	/* Full until progress reaps completions; a driver may never overrun our queue. */
+	if (unlikely(conn->txq_tail - conn->txq_head > conn->txq_mask))
+		return -EAGAIN;
 	rc = ctrl->ctx.dev->ops->conn_send(conn, t->msg, t->len);
 	if (unlikely(rc < 0))
 		return rc;

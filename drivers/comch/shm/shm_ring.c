@@ -206,15 +206,13 @@ int
 shm_ring_send(struct shm_ring *r, const void *msg, uint32_t len)
 {
 	uint8_t *slot;
-	int rc;
 
-	if (unlikely(r->head - r->seen >= r->capacity)) {
-		rc = shm_ring_refresh_seen(r);
-		if (rc < 0)
-			return rc;
-		if (r->head - r->seen >= r->capacity)
-			return -EAGAIN;
-	}
+	/*
+	 * In flight is what the library has not been told is taken (done), not what
+	 * the peer has taken (seen): the library's queue of tasks holds exactly that.
+	 */
+	if (unlikely(r->head - r->done >= r->capacity))
+		return -EAGAIN;
 	slot = r->base + SHM_RING_SLOTS_OFF + (size_t)(r->head & r->mask) * r->slot_size;
 	*(uint32_t *)slot = len;
 	memcpy(slot + SHM_SLOT_HDR, msg, len);
