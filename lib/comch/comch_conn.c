@@ -43,6 +43,7 @@ comch_conn_create(struct comch_ctrl *ctrl, void *priv, const struct comch_conn_p
 	ctrl->nb_conns++;
 	rte_spinlock_lock(&dev->lock);
 	TAILQ_INSERT_TAIL(&dev->conns, conn, dev_next);
+	conn->id = dev->next_conn_id++;
 	dev->conns_opened++;
 	rte_spinlock_unlock(&dev->lock);
 	return conn;

@@ -251,7 +251,9 @@ comch_ctrl_progress_conns(struct comch_ctrl *ctrl, uint64_t now)
 	TAILQ_FOREACH(conn, &ctrl->conns, next) {
 		if (conn->state == COMCH_CONN_DEAD)
 			continue;
-		did += ops->conn_poll(conn, COMCH_RECV_BURST);
+		/* Closed on our side: only learn what the peer takes, deliver no more. */
+		did += ops->conn_poll(conn, conn->state == COMCH_CONN_ESTABLISHED ?
+				      COMCH_RECV_BURST : 0);
 		if (conn->state != COMCH_CONN_DRAINING)
 			continue;
 		if (conn->txq_head == conn->txq_tail && ops->conn_tx_idle(conn)) {

@@ -62,8 +62,9 @@ comch_dev_parse_driver(const char *devargs, const char **args)
 	const struct rte_comch_driver *drv;
 
 	*args = colon != NULL ? colon + 1 : "";
-	if (len == 0) {
-		COMCH_LOG(ERR, "devargs \"%s\": no driver name before ':'", devargs);
+	/* "shm" alone is a driver with no arguments; "a=b" is arguments with no driver. */
+	if (len == 0 || strcspn(devargs, "=,") < len) {
+		COMCH_LOG(ERR, "devargs \"%s\": expected <driver>:<key>=<value>,...", devargs);
 		rte_errno = EINVAL;
 		return NULL;
 	}

@@ -113,14 +113,14 @@ rte_comch_server_create(struct rte_comch_dev *dev, struct rte_comch_dev_rep *rep
 	struct comch_ctrl *ctrl;
 	int rc;
 
-	if (rep == NULL || (dev != NULL && rep->dev != dev)) {
-		COMCH_LOG(ERR, "%s", rep == NULL ? "rep is NULL" : "rep is not of this device");
-		rte_errno = EINVAL;
-		return NULL;
-	}
 	if (dev != NULL && dev->role != RTE_COMCH_ROLE_DPU) {
 		COMCH_LOG(ERR, "device %s: servers run on the BlueField side", dev->info.name);
 		rte_errno = EPERM;
+		return NULL;
+	}
+	if (rep == NULL || (dev != NULL && rep->dev != dev)) {
+		COMCH_LOG(ERR, "%s", rep == NULL ? "rep is NULL" : "rep is not of this device");
+		rte_errno = EINVAL;
 		return NULL;
 	}
 	ctrl = comch_ctrl_alloc(sizeof(*srv), offsetof(struct rte_comch_server, ctrl), dev,

@@ -9,7 +9,9 @@
  */
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <rte_telemetry.h>
 
@@ -29,9 +31,12 @@ comch_tel_devs(const char *cmd, const char *params, struct rte_tel_data *d)
 	return 0;
 }
 
-/* Parse "<id>" and lock the device table; on success the caller unlocks it. */
+/*
+ * Parse "<dev_id>" (or "<dev_id>,<more>" when rest is not NULL) and lock the
+ * device table; on success the caller unlocks it.
+ */
 static struct rte_comch_dev *
-comch_tel_dev_lock(const char *params)
+comch_tel_dev_lock(const char *params, const char **rest)
 {
 	struct rte_comch_dev *dev;
 	unsigned long id;
@@ -40,7 +45,11 @@ comch_tel_dev_lock(const char *params)
 	if (params == NULL || *params == '\0')
 		return NULL;
 	id = strtoul(params, &end, 10);
-	if (*end != '\0' || id >= RTE_COMCH_MAX_DEVS)
+	if (end == params || id >= RTE_COMCH_MAX_DEVS)
+		return NULL;
+	if (rest != NULL && *end == ',')
+		*rest = end + 1;
+	else if (*end != '\0')
 		return NULL;
 	comch_devs_lock();
 	dev = comch_dev_lookup_locked(id);
@@ -52,7 +61,7 @@ comch_tel_dev_lock(const char *params)
 static int
 comch_tel_dev_info(const char *cmd, const char *params, struct rte_tel_data *d)
 {
-	struct rte_comch_dev *dev = comch_tel_dev_lock(params);
+	struct rte_comch_dev *dev = comch_tel_dev_lock(params, NULL);
 	const struct rte_comch_dev_info *info;
 	struct rte_tel_data *reps;
 	unsigned int i;
@@ -84,7 +93,7 @@ comch_tel_dev_info(const char *cmd, const char *params, struct rte_tel_data *d)
 static int
 comch_tel_dev_stats(const char *cmd, const char *params, struct rte_tel_data *d)
 {
-	struct rte_comch_dev *dev = comch_tel_dev_lock(params);
+	struct rte_comch_dev *dev = comch_tel_dev_lock(params, NULL);
 	struct rte_comch_dev_stats st;
 
 	if (dev == NULL)
@@ -104,39 +113,62 @@ comch_tel_dev_stats(const char *cmd, const char *params, struct rte_tel_data *d)
 	return 0;
 }
 
+/* DPDK 22.11 cannot nest dicts: list connection ids here, describe one in /comch/conn. */
 static int
 comch_tel_conns(const char *cmd, const char *params, struct rte_tel_data *d)
 {
-	struct rte_comch_dev *dev = comch_tel_dev_lock(params);
+	struct rte_comch_dev *dev = comch_tel_dev_lock(params, NULL);
 	const struct rte_comch_connection *conn;
-	struct rte_tel_data *c;
 
 	if (dev == NULL)
 		return -EINVAL;
-	rte_tel_data_start_array(d, RTE_TEL_CONTAINER);
+	rte_tel_data_start_array(d, RTE_TEL_INT_VAL);
 	rte_spinlock_lock(&dev->lock);
-	TAILQ_FOREACH(conn, &dev->conns, dev_next) {
-		c = rte_tel_data_alloc();
-		if (c == NULL)
-			break;
-		rte_tel_data_start_dict(c);
-		rte_tel_data_add_dict_string(c, "server", conn->ctrl->name);
-		rte_tel_data_add_dict_string(c, "side",
-					     conn->ctrl->ctx.type == COMCH_CTX_SERVER ?
-					     "server" : "client");
-		rte_tel_data_add_dict_u64(c, "max_msg_size", conn->max_msg_size);
-		rte_tel_data_add_dict_u64(c, "sent_messages", COMCH_CNT_READ(conn->cnt.msgs_sent));
-		rte_tel_data_add_dict_u64(c, "sent_bytes", COMCH_CNT_READ(conn->cnt.bytes_sent));
-		rte_tel_data_add_dict_u64(c, "recv_messages", COMCH_CNT_READ(conn->cnt.msgs_recv));
-		rte_tel_data_add_dict_u64(c, "recv_bytes", COMCH_CNT_READ(conn->cnt.bytes_recv));
-		if (rte_tel_data_add_array_container(d, c, 0) < 0) {
-			rte_tel_data_free(c);
-			break;
-		}
-	}
+	TAILQ_FOREACH(conn, &dev->conns, dev_next)
+		rte_tel_data_add_array_int(d, conn->id);
 	rte_spinlock_unlock(&dev->lock);
 	comch_devs_unlock();
 	return 0;
+}
+
+static int
+comch_tel_conn(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	const struct rte_comch_connection *conn;
+	struct rte_comch_dev *dev;
+	const char *rest = NULL;
+	unsigned long id;
+	char *end;
+	int rc = -ENOENT;
+
+	dev = comch_tel_dev_lock(params, &rest);
+	if (dev == NULL)
+		return -EINVAL;
+	id = rest != NULL ? strtoul(rest, &end, 10) : ULONG_MAX;
+	if (rest == NULL || end == rest || *end != '\0' || id > UINT32_MAX) {
+		comch_devs_unlock();
+		return -EINVAL;
+	}
+	rte_spinlock_lock(&dev->lock);
+	TAILQ_FOREACH(conn, &dev->conns, dev_next) {
+		if (conn->id != id)
+			continue;
+		rte_tel_data_start_dict(d);
+		rte_tel_data_add_dict_int(d, "id", conn->id);
+		rte_tel_data_add_dict_string(d, "server", conn->ctrl->name);
+		rte_tel_data_add_dict_string(d, "side", conn->ctrl->ctx.type == COMCH_CTX_SERVER ?
+					     "server" : "client");
+		rte_tel_data_add_dict_u64(d, "max_msg_size", conn->max_msg_size);
+		rte_tel_data_add_dict_u64(d, "sent_messages", COMCH_CNT_READ(conn->cnt.msgs_sent));
+		rte_tel_data_add_dict_u64(d, "sent_bytes", COMCH_CNT_READ(conn->cnt.bytes_sent));
+		rte_tel_data_add_dict_u64(d, "recv_messages", COMCH_CNT_READ(conn->cnt.msgs_recv));
+		rte_tel_data_add_dict_u64(d, "recv_bytes", COMCH_CNT_READ(conn->cnt.bytes_recv));
+		rc = 0;
+		break;
+	}
+	rte_spinlock_unlock(&dev->lock);
+	comch_devs_unlock();
+	return rc;
 }
 
 RTE_INIT(comch_telemetry_init)
@@ -148,5 +180,7 @@ RTE_INIT(comch_telemetry_init)
 	rte_telemetry_register_cmd("/comch/dev_stats", comch_tel_dev_stats,
 				   "Counters of a comch device. Parameters: int dev_id");
 	rte_telemetry_register_cmd("/comch/conns", comch_tel_conns,
-				   "Connections of a comch device. Parameters: int dev_id");
+				   "Ids of the live connections of a comch device. Parameters: int dev_id");
+	rte_telemetry_register_cmd("/comch/conn", comch_tel_conn,
+				   "One connection's counters. Parameters: int dev_id, int conn_id");
 }

@@ -21,11 +21,15 @@
  * - Messages on one connection arrive in the order their tasks were submitted,
  *   each exactly once, whole.
  * - A send task completes successfully once the peer has taken the message
- *   from its receive queue and handed it to its receive callback. A task in
- *   flight when the connection ends completes with an error: -ECONNRESET if the
- *   peer died or broke the protocol, -ECONNABORTED if either side closed the
- *   connection before the peer took the message, -ETIMEDOUT if a stop waited
- *   for the peer to take it for longer than the drain timeout (1 s).
+ *   from its receive queue and handed it to its receive callback, and only
+ *   then: a message is either taken (success) or not (error), never both.
+ *   A task in flight when the connection ends completes with an error:
+ *   -ECONNRESET if the peer died or broke the protocol, -ECONNABORTED if the
+ *   peer closed the connection without taking the message, -ETIMEDOUT if our
+ *   own close waited longer than the drain timeout (1 s) for the peer to take it.
+ * - Closing a connection on one side (rte_comch_server_disconnect(), or
+ *   rte_comch_ctx_stop()) is orderly: no new sends are accepted and nothing more
+ *   is delivered from that connection, while what was already sent drains.
  * - At most the peer's receive queue size of messages are in flight on a
  *   connection; rte_comch_task_submit() returns -EAGAIN beyond that.
  *
@@ -197,9 +201,14 @@ struct rte_comch_dev_rep *
 rte_comch_server_get_device_rep(const struct rte_comch_server *server);
 
 /**
- * Disconnect one connection. The client is told; tasks in flight on the
- * connection complete with -ECONNABORTED; the disconnection callback fires
- * with -ECONNABORTED from inside progress, after which the connection is freed.
+ * Disconnect one connection, in order. From this call on, nothing the client
+ * sends is delivered on it and new submits fail with -ENOTCONN. Messages the
+ * server already sent stay in flight until the client takes them (they
+ * complete successfully) or the drain timeout of 1 s expires (they complete
+ * with -ETIMEDOUT). Then the client is told: its messages the server did not
+ * take fail on its side with -ECONNABORTED and it goes to IDLE with last error
+ * -ECONNABORTED. The server's disconnection callback fires with -ECONNABORTED
+ * from inside progress, after which the connection is freed.
  *
  * @return
  *   0 on success; -EINVAL if server or conn is NULL or conn is not the

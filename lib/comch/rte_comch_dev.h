@@ -82,7 +82,8 @@ struct rte_comch_dev_stats {
  *   "<driver>:<key>=<value>,..." as described above. The driver part is required.
  * @return
  *   The device, or NULL with rte_errno set:
- *   - EINVAL: devargs is NULL, malformed, or has an unknown or bad key/value.
+ *   - EINVAL: devargs is NULL, malformed (no "<driver>" before the first '=' or
+ *     ','), or has an unknown or bad key/value.
  *   - ENODEV: no driver of that name is registered.
  *   - ENOSPC: RTE_COMCH_MAX_DEVS devices are already open.
  *   - EEXIST: a device with the same name is already open in this process.

@@ -68,6 +68,7 @@ struct rte_comch_dev {
 	rte_spinlock_t lock;              /**< Guards conns and closed, for stats readers. */
 	TAILQ_HEAD(, rte_comch_connection) conns;
 	struct comch_counters closed;     /**< Totals of connections that ended. */
+	uint32_t next_conn_id;            /**< Telemetry names connections by these. */
 	uint64_t conns_opened, conns_closed, conns_rejected, peer_errors, send_errors;
 	struct rte_comch_dev_stats base;  /**< Subtracted on read, set by stats_reset. */
 };
@@ -169,6 +170,7 @@ struct rte_comch_connection {
 	TAILQ_ENTRY(rte_comch_connection) next;     /**< In ctrl->conns. */
 	TAILQ_ENTRY(rte_comch_connection) dev_next; /**< In dev->conns. */
 	enum comch_conn_state state;
+	uint32_t id;                    /**< Unique on its device, for telemetry. */
 	int close_reason;               /**< Reason given to callbacks and tasks. */
 	uint32_t max_msg_size;
 	union rte_comch_data user_data;
@@ -220,9 +222,10 @@ struct rte_comch_dev_ops {
 	 */
 	int (*conn_send)(struct rte_comch_connection *conn, const void *msg, uint32_t len);
 	/**
-	 * Deliver up to max received messages with comch_conn_recv(), report taken
-	 * messages with comch_conn_tx_done() and failures with comch_conn_lost().
-	 * Returns the number of things that happened.
+	 * Deliver up to max received messages with comch_conn_recv() (max is 0 on a
+	 * connection closed locally), report taken messages with comch_conn_tx_done()
+	 * and failures with comch_conn_lost(). Returns the number of things that happened.
+	 * Before reporting a connection lost, a driver reports what the peer had taken.
 	 */
 	unsigned int (*conn_poll)(struct rte_comch_connection *conn, unsigned int max);
 	/**

@@ -127,8 +127,9 @@ int
 rte_comch_pe_request_notification(struct rte_comch_pe *pe);
 
 /**
- * Disarm notifications and consume the wake-up after the fd became readable.
- * Call it before the next round of progress.
+ * Disarm notifications and consume the peers' wake-ups after the fd became
+ * readable. Call it before the next round of progress. Socket events (a new
+ * client, a peer that closed) keep the fd readable until that progress handles them.
  *
  * @return
  *   0 on success; -EINVAL if pe is NULL; -EPERM from another lcore.

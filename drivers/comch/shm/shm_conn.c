@@ -149,6 +149,22 @@ shm_conn_rx_cb(void *arg, const void *msg, uint32_t len)
 	comch_conn_recv(arg, msg, len);
 }
 
+/*
+ * Report what the peer took of ours, so that only what it never took fails.
+ * Returns -EPROTO if its consumer index is a lie.
+ */
+static int
+shm_conn_reap(struct shm_conn *sc)
+{
+	uint32_t taken;
+
+	if (shm_ring_tx_reap(&sc->tx, &taken) < 0)
+		return -EPROTO;
+	if (taken != 0)
+		comch_conn_tx_done(sc->conn, taken);
+	return 0;
+}
+
 void
 shm_conn_sock_handler(struct comch_pe_fd *pfd, uint32_t events)
 {
@@ -162,10 +178,18 @@ shm_conn_sock_handler(struct comch_pe_fd *pfd, uint32_t events)
 	if (rc == -EAGAIN)
 		return;
 	if (rc == -ECONNRESET) {
-		/* Whatever the peer finished writing before it died is still ours to take. */
-		while (shm_ring_rx_burst(&sc->rx, UINT32_MAX, shm_conn_rx_cb, sc->conn) > 0)
-			;
-		shm_conn_fail(sc, -ECONNRESET, "peer closed its socket (died?)");
+		/*
+		 * Whatever the peer finished writing before it died is still ours to take,
+		 * and whatever it took of ours before dying was delivered.
+		 */
+		if (sc->conn->state == COMCH_CONN_ESTABLISHED)
+			while (shm_ring_rx_burst(&sc->rx, UINT32_MAX, shm_conn_rx_cb,
+						 sc->conn) > 0)
+				;
+		if (shm_conn_reap(sc) < 0)
+			shm_conn_fail(sc, -EPROTO, "peer corrupted its consumer index");
+		else
+			shm_conn_fail(sc, -ECONNRESET, "peer closed its socket (died?)");
 		return;
 	}
 	if (rc < 0) {
@@ -173,7 +197,7 @@ shm_conn_sock_handler(struct comch_pe_fd *pfd, uint32_t events)
 		return;
 	}
 	shm_close_fds(fds, nb_fds);
-	if (m.type == SHM_MSG_BYE && nb_fds == 0)
+	if (m.type == SHM_MSG_BYE && nb_fds == 0 && shm_conn_reap(sc) == 0)
 		shm_conn_fail(sc, m.status == EPROTO ? -EPROTO : -ECONNABORTED,
 			      "peer closed the connection");
 	else
@@ -207,12 +231,12 @@ shm_conn_poll(struct rte_comch_connection *conn, unsigned int max)
 
 	if (unlikely(sc->state != SHM_CONN_UP))
 		return 0;
-	n = shm_ring_rx_burst(&sc->rx, max, shm_conn_rx_cb, conn);
+	n = max == 0 ? 0 : shm_ring_rx_burst(&sc->rx, max, shm_conn_rx_cb, conn);
 	if (unlikely(n < 0)) {
 		shm_conn_fail(sc, -EPROTO, "peer corrupted our receive ring");
 		return 1;
 	}
-	if (sc->state != SHM_CONN_UP)
+	if (sc->state != SHM_CONN_UP || sc->tx.done == sc->tx.head)
 		return n;
 	if (unlikely(shm_ring_tx_reap(&sc->tx, &taken) < 0)) {
 		shm_conn_fail(sc, -EPROTO, "peer corrupted its consumer index");
@@ -236,7 +260,8 @@ shm_conn_close(struct rte_comch_connection *conn)
 {
 	struct shm_conn *sc = conn->priv;
 
-	if (sc->state == SHM_CONN_UP)
+	/* A drain that timed out: count what was taken at the last moment as delivered. */
+	if (sc->state == SHM_CONN_UP && shm_conn_reap(sc) == 0)
 		(void)shm_conn_send_msg(sc, SHM_MSG_BYE, 0);
 	shm_conn_free(sc);
 	conn->priv = NULL;
@@ -256,7 +281,10 @@ void
 shm_conn_disarm(struct rte_comch_connection *conn)
 {
 	struct shm_conn *sc = conn->priv;
+	eventfd_t v;
 
-	if (sc->state == SHM_CONN_UP)
-		shm_ring_disarm(&sc->rx);
+	if (sc->state != SHM_CONN_UP)
+		return;
+	shm_ring_disarm(&sc->rx);
+	(void)eventfd_read(sc->rx.efd, &v); /* the wake-up, if any: consumed */
 }
