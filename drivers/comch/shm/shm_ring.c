@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <rte_atomic.h>
 #include <rte_common.h>
 
 #include "shm_internal.h"
@@ -219,7 +220,7 @@ shm_ring_send(struct shm_ring *r, const void *msg, uint32_t len)
 	r->head++;
 	__atomic_store_n(r->prod, r->head, __ATOMIC_RELEASE);
 	/* Pairs with the receiver's fence in shm_ring_arm(): one of us sees the other. */
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
 	if (unlikely(__atomic_load_n(r->armed, __ATOMIC_RELAXED) != 0))
 		(void)eventfd_write(r->efd, 1);
 	return 0;
@@ -282,7 +283,7 @@ int
 shm_ring_arm(struct shm_ring *r)
 {
 	__atomic_store_n(r->armed, 1, __ATOMIC_RELAXED);
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
 	return shm_ring_rx_pending(r) ? -EAGAIN : 0;
 }
 

@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_comch authors
+ */
+
+#ifndef BENCH_H
+#define BENCH_H
+
+/*
+ * dpdk-test-comch: shared types.
+ *
+ * A run is a plan: a list of tests, each one mode (ctrl-lat, ctrl-stream...) at one
+ * message size over one transport (comch, or a baseline). Both sides build the same
+ * plan from the same options and walk it in order, one connection per test, so
+ * they never need to agree on anything at run time beyond the test number.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stddef.h>
+
+#define BENCH_PROG "dpdk-test-comch"
+
+/* Most message sizes in one --size list. */
+#define BENCH_MAX_SIZES 16
+/* Smallest message: the header (sequence number, kind, length) must fit. */
+#define BENCH_MIN_SIZE 16
+/* Largest message: the control path's limit on the shm driver. */
+#define BENCH_MAX_SIZE (1u << 20)
+/* Control messages (stream results) need this much room whatever --size is. */
+#define BENCH_CTRL_MSG_ROOM 64
+/* How long a side waits for its peer to show up (connect, accept), in seconds. */
+#define BENCH_CONNECT_TIMEOUT_S 30
+/* How long a side waits for an answer once connected, in seconds. */
+#define BENCH_REPLY_TIMEOUT_S 10
+
+enum bench_side {
+	BENCH_SIDE_BOTH = 0, /* the parent: runs both sides as child processes */
+	BENCH_SIDE_SERVER,   /* BlueField side: comch server, socket listener */
+	BENCH_SIDE_CLIENT,   /* host side: comch client, measures */
+};
+
+/* Transports, in the order they run for each mode and size. */
+enum bench_transport {
+	BENCH_TR_COMCH = 0, /* rte_comch control path */
+	BENCH_TR_UNIX,      /* baseline: Unix SOCK_SEQPACKET, blocking calls */
+	BENCH_TR_UNIX_POLL, /* baseline: same socket, non-blocking calls in a busy loop */
+	BENCH_TR_MAX,
+};
+
+/* How a mode's results read: the output layer prints each kind its own way. */
+enum bench_kind {
+	BENCH_KIND_LAT = 1, /* round trips: percentiles */
+	BENCH_KIND_STREAM,  /* one-way flood: rates */
+};
+
+struct bench_opts {
+	uint32_t modes;                  /* bit i: bench_modes[i] selected */
+	uint32_t transports;             /* bit per enum bench_transport */
+	uint32_t sizes[BENCH_MAX_SIZES]; /* message sizes, in bytes */
+	unsigned int nb_sizes;
+	uint64_t iterations;             /* measured round trips (latency modes) */
+	uint64_t warmup;                 /* unmeasured operations before measuring */
+	double duration;                 /* seconds per stream test */
+	uint32_t recv_queue;             /* comch receive queue size, both sides */
+	double timeout;                  /* parent watchdog, seconds; 0: derived from the plan */
+	const char *csv;                 /* CSV output file, or NULL */
+	enum bench_side side;
+	const char *dir;                 /* runtime directory (shm dir=, sockets) */
+	const char *devargs;             /* device devargs override (one side runs) */
+	unsigned int server_lcore;
+	unsigned int client_lcore;
+	int report_fd;                   /* internal: pipe to the parent, or -1 */
+	int eal_argc;                    /* extra EAL arguments, after "--" */
+	char **eal_argv;
+};
+
+/* One entry of the plan. */
+struct bench_test {
+	unsigned int id;                 /* position in the plan: names servers and sockets */
+	const struct bench_mode *mode;
+	enum bench_transport transport;
+	uint32_t size;
+};
+
+/* Latency percentiles reported, in this order. */
+enum bench_pct {
+	BENCH_PCT_MIN = 0,
+	BENCH_PCT_P50,
+	BENCH_PCT_P90,
+	BENCH_PCT_P99,
+	BENCH_PCT_P999,
+	BENCH_PCT_MAX,
+	BENCH_PCT_NB,
+};
+
+/*
+ * What one side reports about one test. Fixed size and well under PIPE_BUF, so a
+ * child's write to the report pipe is atomic and the parent reads whole records.
+ */
+struct bench_result {
+	uint32_t magic;
+	uint16_t test_id;                /* BENCH_TEST_NONE: a failure outside any test */
+	uint8_t side;                    /* enum bench_side */
+	uint8_t kind;                    /* enum bench_kind */
+	uint8_t skipped;                 /* not measured, for the reason in error; not a failure */
+	char mode[24];
+	char transport[16];
+	uint32_t size;
+	int32_t status;                  /* 0, or a negative errno value */
+	char error[192];                 /* why status is not 0 */
+	uint64_t ops;                    /* measured round trips or messages */
+	uint64_t verified;               /* messages checked by the receiving side */
+	uint64_t eagain;                 /* sends refused because the peer was full */
+	double lat_ns[BENCH_PCT_NB];
+	double mean_ns;
+	double seconds;
+	double msgs_per_s;
+	double mb_per_s;
+	double cyc_per_msg;              /* sender's cycles per message, all included */
+	double send_cyc;                 /* cycles of one successful send call */
+	uint64_t tsc_hz;                 /* the side's TSC frequency */
+};
+
+#define BENCH_RESULT_MAGIC 0x43484d42u /* "BMHC" */
+#define BENCH_TEST_NONE 0xffff
+
+/* Per-process state of one side. */
+struct bench_ctx {
+	const struct bench_opts *opts;
+	enum bench_side side;
+	uint64_t tsc_hz;
+	void *comch;                     /* bench_comch.c: device, representor, engine */
+};
+
+/*
+ * How one side of one mode runs over one transport. Returns 0 or a negative errno
+ * value; on failure res->error says why.
+ */
+typedef int (*bench_run_t)(struct bench_ctx *bc, const struct bench_test *t,
+			   struct bench_result *res);
+
+struct bench_runner {
+	bench_run_t server;
+	bench_run_t client;
+};
+
+struct bench_mode {
+	const char *name;
+	const char *help;
+	enum bench_kind kind;
+	/* NULL where the mode has no implementation over that transport. */
+	const struct bench_runner *runners[BENCH_TR_MAX];
+};
+
+/* bench_modes.c */
+extern const struct bench_mode *const bench_modes[];
+extern const unsigned int bench_nb_modes;
+const char *bench_transport_name(enum bench_transport tr);
+int bench_transport_parse(const char *name);
+unsigned int bench_plan_build(const struct bench_opts *o, struct bench_test *plan,
+			      unsigned int max);
+
+/* bench_opts.c */
+int bench_opts_parse(struct bench_opts *o, int argc, char **argv);
+void bench_opts_usage(void);
+char **bench_opts_child_argv(const struct bench_opts *o, const char *exe, enum bench_side side,
+			     int report_fd);
+
+/* bench_side.c */
+int bench_side_run(const struct bench_opts *o);
+/* Fill res's identity fields for test t, as seen by side. */
+void bench_result_init(struct bench_result *res, const struct bench_test *t,
+		       enum bench_side side);
+/* Mark res as skipped, for a reason outside the program (a system limit). */
+void bench_skip(struct bench_result *res, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Record a failure in res (the first one wins) and return status. */
+int bench_fail(struct bench_result *res, int status, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Remove a directory tree (a run's own files only). */
+void bench_rm_tree(const char *path);
+/* The EAL runtime directory of the side started as process pid. */
+void bench_eal_dir(char *buf, size_t len, enum bench_side side, int pid);
+
+/* bench_parent.c */
+int bench_parent_run(const struct bench_opts *o);
+
+#endif /* BENCH_H */

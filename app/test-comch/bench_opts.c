@@ -1,0 +1,450 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_comch authors
+ */
+
+/*
+ * Command line: application options first, then optionally "--" and extra EAL
+ * arguments. The EAL arguments proper are built by each side (bench_side.c), so
+ * that the parent never initialises EAL and can fork safely.
+ */
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+
+#define DEFAULT_SIZE 64
+#define DEFAULT_ITERATIONS 10000
+#define DEFAULT_WARMUP 1000
+#define DEFAULT_DURATION 1.0
+/* Same as the library's default (RTE_COMCH_DEFAULT_RECV_QUEUE_SIZE). */
+#define DEFAULT_RECV_QUEUE 64
+#define MAX_RECV_QUEUE 65536
+/* Every round trip is kept (8 bytes) for exact percentiles. */
+#define MAX_ITERATIONS 100000000
+
+enum {
+	OPT_MODE = 256,
+	OPT_SIZE,
+	OPT_ITERATIONS,
+	OPT_WARMUP,
+	OPT_DURATION,
+	OPT_RECV_QUEUE,
+	OPT_TRANSPORT,
+	OPT_CSV,
+	OPT_SIDE,
+	OPT_DIR,
+	OPT_DEVARGS,
+	OPT_SERVER_LCORE,
+	OPT_CLIENT_LCORE,
+	OPT_TIMEOUT,
+	OPT_REPORT_FD,
+	OPT_HELP,
+};
+
+static const struct option long_opts[] = {
+	{ "mode", required_argument, NULL, OPT_MODE },
+	{ "size", required_argument, NULL, OPT_SIZE },
+	{ "iterations", required_argument, NULL, OPT_ITERATIONS },
+	{ "warmup", required_argument, NULL, OPT_WARMUP },
+	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "recv-queue", required_argument, NULL, OPT_RECV_QUEUE },
+	{ "transport", required_argument, NULL, OPT_TRANSPORT },
+	{ "csv", required_argument, NULL, OPT_CSV },
+	{ "side", required_argument, NULL, OPT_SIDE },
+	{ "dir", required_argument, NULL, OPT_DIR },
+	{ "devargs", required_argument, NULL, OPT_DEVARGS },
+	{ "server-lcore", required_argument, NULL, OPT_SERVER_LCORE },
+	{ "client-lcore", required_argument, NULL, OPT_CLIENT_LCORE },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "report-fd", required_argument, NULL, OPT_REPORT_FD },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ NULL, 0, NULL, 0 },
+};
+
+void
+bench_opts_usage(void)
+{
+	unsigned int i;
+
+	printf("Usage: %s [options] [-- extra EAL arguments]\n\n", BENCH_PROG);
+	printf("Measures the rte_comch control path against a Unix-socket baseline.\n"
+	       "Without --side, runs both sides itself: a server (BlueField side) and a\n"
+	       "client (host side) process, and prints the results of both.\n"
+	       "Without options, runs a short suite: every mode at 64 bytes, with baselines.\n\n");
+	printf("Options:\n"
+	       "  --mode LIST         modes to run, comma separated, or \"all\" (default all):\n");
+	for (i = 0; i < bench_nb_modes; i++)
+		printf("                        %-12s %s\n", bench_modes[i]->name,
+		       bench_modes[i]->help);
+	printf("  --size LIST         message sizes in bytes, comma separated, %u to %u\n"
+	       "                      (default %u)\n"
+	       "  --iterations N      measured round trips per latency test (default %u)\n"
+	       "  --warmup N          unmeasured round trips (latency) or messages (stream)\n"
+	       "                      before measuring (default %u)\n"
+	       "  --duration SEC      length of each stream test, in seconds (default %.1f)\n"
+	       "  --recv-queue N      comch receive queue size of both sides, in messages\n"
+	       "                      (default %u)\n"
+	       "  --transport LIST    transports, comma separated, or \"all\" (default comch,unix):\n"
+	       "                        comch      rte_comch control path (shm driver)\n"
+	       "                        unix       baseline: Unix SOCK_SEQPACKET, blocking calls\n"
+	       "                        unix-poll  baseline: same socket, non-blocking calls\n"
+	       "                                   in a busy loop, as comch polls\n"
+	       "  --csv FILE          also write one CSV row per result to FILE\n"
+	       "  --side server|client\n"
+	       "                      run one side only, in this process (two terminals);\n"
+	       "                      give both sides the same options\n"
+	       "  --dir DIR           runtime directory for the shm driver and the sockets\n"
+	       "                      (default: a private temporary directory; with --side,\n"
+	       "                      $XDG_RUNTIME_DIR/dpdk-test-comch or /tmp/dpdk-test-comch-UID)\n"
+	       "  --devargs STR       comch device of this side, instead of the shm device built\n"
+	       "                      from --dir (only with --side)\n"
+	       "  --server-lcore N    lcore (CPU) of the server side (default 0)\n"
+	       "  --client-lcore N    lcore (CPU) of the client side (default 1)\n"
+	       "  --timeout SEC       stop everything and fail after SEC seconds\n"
+	       "                      (default: derived from the plan)\n"
+	       "  --report-fd FD      internal: the pipe a child side reports to its parent on\n"
+	       "  -h, --help          this text\n\n",
+	       BENCH_MIN_SIZE, BENCH_MAX_SIZE, DEFAULT_SIZE, DEFAULT_ITERATIONS,
+	       DEFAULT_WARMUP, DEFAULT_DURATION, DEFAULT_RECV_QUEUE);
+	printf("Each side initialises EAL with: -l LCORE --no-huge -m 512 --no-pci\n"
+	       "--file-prefix=test-comch-SIDE-PID --log-level=lib.eal:warning\n"
+	       "--log-level=lib.telemetry:error, then the extra EAL arguments\n"
+	       "(e.g. -- --log-level=lib.comch:debug).\n");
+}
+
+static int
+parse_u64(const char *s, const char *what, uint64_t min, uint64_t max, uint64_t *v)
+{
+	char *end;
+	unsigned long long x;
+
+	errno = 0;
+	x = strtoull(s, &end, 0);
+	if (errno != 0 || end == s || *end != '\0' || s[0] == '-' || x < min || x > max) {
+		fprintf(stderr, "%s: bad %s '%s' (expected %" PRIu64 " to %" PRIu64 ")\n",
+			BENCH_PROG, what, s, min, max);
+		return -EINVAL;
+	}
+	*v = x;
+	return 0;
+}
+
+static int
+parse_seconds(const char *s, const char *what, double *v)
+{
+	char *end;
+	double x;
+
+	errno = 0;
+	x = strtod(s, &end);
+	if (errno != 0 || end == s || *end != '\0' || !isfinite(x) || x <= 0 || x > 1e6) {
+		fprintf(stderr, "%s: bad %s '%s' (expected seconds > 0)\n", BENCH_PROG, what, s);
+		return -EINVAL;
+	}
+	*v = x;
+	return 0;
+}
+
+/* Split a comma separated list; calls fn on each item. */
+static int
+parse_list(const char *list, int (*fn)(struct bench_opts *o, const char *item),
+	   struct bench_opts *o)
+{
+	char buf[256];
+	char *item, *save = NULL;
+	int ret;
+
+	if (strlen(list) >= sizeof(buf) || list[0] == '\0') {
+		fprintf(stderr, "%s: bad list '%s'\n", BENCH_PROG, list);
+		return -EINVAL;
+	}
+	strcpy(buf, list);
+	for (item = strtok_r(buf, ",", &save); item != NULL; item = strtok_r(NULL, ",", &save)) {
+		ret = fn(o, item);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+static int
+add_mode(struct bench_opts *o, const char *name)
+{
+	unsigned int i;
+
+	if (strcmp(name, "all") == 0) {
+		o->modes = (1u << bench_nb_modes) - 1;
+		return 0;
+	}
+	for (i = 0; i < bench_nb_modes; i++) {
+		if (strcmp(name, bench_modes[i]->name) == 0) {
+			o->modes |= 1u << i;
+			return 0;
+		}
+	}
+	fprintf(stderr, "%s: unknown mode '%s' (see --help)\n", BENCH_PROG, name);
+	return -EINVAL;
+}
+
+static int
+add_transport(struct bench_opts *o, const char *name)
+{
+	int tr;
+
+	if (strcmp(name, "all") == 0) {
+		o->transports = (1u << BENCH_TR_MAX) - 1;
+		return 0;
+	}
+	tr = bench_transport_parse(name);
+	if (tr < 0) {
+		fprintf(stderr, "%s: unknown transport '%s' (see --help)\n", BENCH_PROG, name);
+		return -EINVAL;
+	}
+	o->transports |= 1u << tr;
+	return 0;
+}
+
+static int
+add_size(struct bench_opts *o, const char *s)
+{
+	uint64_t v;
+
+	if (o->nb_sizes == BENCH_MAX_SIZES) {
+		fprintf(stderr, "%s: at most %u sizes\n", BENCH_PROG, BENCH_MAX_SIZES);
+		return -EINVAL;
+	}
+	if (parse_u64(s, "size", BENCH_MIN_SIZE, BENCH_MAX_SIZE, &v) < 0)
+		return -EINVAL;
+	o->sizes[o->nb_sizes++] = v;
+	return 0;
+}
+
+static int
+parse_side(const char *s, enum bench_side *side)
+{
+	if (strcmp(s, "server") == 0)
+		*side = BENCH_SIDE_SERVER;
+	else if (strcmp(s, "client") == 0)
+		*side = BENCH_SIDE_CLIENT;
+	else {
+		fprintf(stderr, "%s: bad --side '%s' (server or client)\n", BENCH_PROG, s);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int
+bench_opts_parse(struct bench_opts *o, int argc, char **argv)
+{
+	uint64_t v;
+	int opt, ret = 0;
+
+	memset(o, 0, sizeof(*o));
+	o->iterations = DEFAULT_ITERATIONS;
+	o->warmup = DEFAULT_WARMUP;
+	o->duration = DEFAULT_DURATION;
+	o->recv_queue = DEFAULT_RECV_QUEUE;
+	o->side = BENCH_SIDE_BOTH;
+	o->server_lcore = 0;
+	o->client_lcore = 1;
+	o->report_fd = -1;
+
+	/* "+": stop at the first non-option, so that nothing after "--" is touched. */
+	while (ret == 0 && (opt = getopt_long(argc, argv, "+h", long_opts, NULL)) != -1) {
+		switch (opt) {
+		case OPT_MODE:
+			ret = parse_list(optarg, add_mode, o);
+			break;
+		case OPT_SIZE:
+			ret = parse_list(optarg, add_size, o);
+			break;
+		case OPT_ITERATIONS:
+			ret = parse_u64(optarg, "iterations", 1, MAX_ITERATIONS,
+					&o->iterations);
+			break;
+		case OPT_WARMUP:
+			ret = parse_u64(optarg, "warmup", 0, UINT64_C(1) << 32, &o->warmup);
+			break;
+		case OPT_DURATION:
+			ret = parse_seconds(optarg, "duration", &o->duration);
+			break;
+		case OPT_RECV_QUEUE:
+			ret = parse_u64(optarg, "recv-queue", 1, MAX_RECV_QUEUE, &v);
+			o->recv_queue = v;
+			break;
+		case OPT_TRANSPORT:
+			ret = parse_list(optarg, add_transport, o);
+			break;
+		case OPT_CSV:
+			o->csv = optarg;
+			break;
+		case OPT_SIDE:
+			ret = parse_side(optarg, &o->side);
+			break;
+		case OPT_DIR:
+			o->dir = optarg;
+			break;
+		case OPT_DEVARGS:
+			o->devargs = optarg;
+			break;
+		case OPT_SERVER_LCORE:
+			ret = parse_u64(optarg, "server-lcore", 0, 1023, &v);
+			o->server_lcore = v;
+			break;
+		case OPT_CLIENT_LCORE:
+			ret = parse_u64(optarg, "client-lcore", 0, 1023, &v);
+			o->client_lcore = v;
+			break;
+		case OPT_TIMEOUT:
+			ret = parse_seconds(optarg, "timeout", &o->timeout);
+			break;
+		case OPT_REPORT_FD:
+			ret = parse_u64(optarg, "report-fd", 3, 1023, &v);
+			o->report_fd = v;
+			break;
+		case 'h':
+		case OPT_HELP:
+			bench_opts_usage();
+			return 1;
+		default:
+			fprintf(stderr, "Try '%s --help'.\n", BENCH_PROG);
+			return -EINVAL;
+		}
+	}
+	if (ret < 0)
+		return ret;
+
+	if (optind < argc) {
+		if (strcmp(argv[optind - 1], "--") != 0) {
+			fprintf(stderr, "%s: unexpected argument '%s' (EAL arguments go after --)\n",
+				BENCH_PROG, argv[optind]);
+			return -EINVAL;
+		}
+		o->eal_argc = argc - optind;
+		o->eal_argv = &argv[optind];
+	}
+	if (o->modes == 0)
+		o->modes = (1u << bench_nb_modes) - 1;
+	if (o->transports == 0)
+		o->transports = (1u << BENCH_TR_COMCH) | (1u << BENCH_TR_UNIX);
+	if (o->nb_sizes == 0)
+		o->sizes[o->nb_sizes++] = DEFAULT_SIZE;
+	if (o->devargs != NULL && o->side == BENCH_SIDE_BOTH) {
+		fprintf(stderr, "%s: --devargs needs --side (each side has its own device)\n",
+			BENCH_PROG);
+		return -EINVAL;
+	}
+	if (o->report_fd >= 0 && o->side == BENCH_SIDE_BOTH) {
+		fprintf(stderr, "%s: --report-fd needs --side\n", BENCH_PROG);
+		return -EINVAL;
+	}
+	if (o->side == BENCH_SIDE_BOTH && o->server_lcore == o->client_lcore)
+		fprintf(stderr, "%s: warning: both sides on lcore %u: polling sides will "
+			"share one CPU\n", BENCH_PROG, o->server_lcore);
+	return 0;
+}
+
+/* Append a copy of "name" and of a formatted value to the argument vector. */
+static int
+push(char **argv, int *argc, int max, const char *s)
+{
+	if (*argc >= max - 1)
+		return -ENOSPC;
+	argv[*argc] = strdup(s);
+	if (argv[*argc] == NULL)
+		return -ENOMEM;
+	(*argc)++;
+	argv[*argc] = NULL;
+	return 0;
+}
+
+static int
+pushf(char **argv, int *argc, int max, const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+static int
+pushf(char **argv, int *argc, int max, const char *name, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	int ret;
+
+	ret = push(argv, argc, max, name);
+	if (ret < 0)
+		return ret;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	return push(argv, argc, max, buf);
+}
+
+/*
+ * The argument vector a child side is executed with: the parsed options written
+ * back canonically, so both children see exactly what the parent understood.
+ * The CSV file and the watchdog stay with the parent.
+ */
+char **
+bench_opts_child_argv(const struct bench_opts *o, const char *exe, enum bench_side side,
+		      int report_fd)
+{
+	char modes[256] = "", transports[64] = "", sizes[256] = "";
+	int max = 40 + o->eal_argc, argc = 0, ret = 0, i;
+	unsigned int m;
+	char **argv;
+	size_t len;
+
+	argv = calloc(max, sizeof(*argv));
+	if (argv == NULL)
+		return NULL;
+	for (m = 0; m < bench_nb_modes; m++)
+		if (o->modes & (1u << m)) {
+			len = strlen(modes);
+			snprintf(modes + len, sizeof(modes) - len, "%s%s", len ? "," : "",
+				 bench_modes[m]->name);
+		}
+	for (i = 0; i < BENCH_TR_MAX; i++)
+		if (o->transports & (1u << i)) {
+			len = strlen(transports);
+			snprintf(transports + len, sizeof(transports) - len, "%s%s",
+				 len ? "," : "", bench_transport_name(i));
+		}
+	for (m = 0; m < o->nb_sizes; m++) {
+		len = strlen(sizes);
+		snprintf(sizes + len, sizeof(sizes) - len, "%s%" PRIu32, len ? "," : "",
+			 o->sizes[m]);
+	}
+
+	ret |= push(argv, &argc, max, exe);
+	ret |= pushf(argv, &argc, max, "--side", "%s",
+		     side == BENCH_SIDE_SERVER ? "server" : "client");
+	ret |= pushf(argv, &argc, max, "--report-fd", "%d", report_fd);
+	ret |= pushf(argv, &argc, max, "--dir", "%s", o->dir);
+	ret |= pushf(argv, &argc, max, "--mode", "%s", modes);
+	ret |= pushf(argv, &argc, max, "--transport", "%s", transports);
+	ret |= pushf(argv, &argc, max, "--size", "%s", sizes);
+	ret |= pushf(argv, &argc, max, "--iterations", "%" PRIu64, o->iterations);
+	ret |= pushf(argv, &argc, max, "--warmup", "%" PRIu64, o->warmup);
+	ret |= pushf(argv, &argc, max, "--duration", "%.17g", o->duration);
+	ret |= pushf(argv, &argc, max, "--recv-queue", "%" PRIu32, o->recv_queue);
+	ret |= pushf(argv, &argc, max, "--server-lcore", "%u", o->server_lcore);
+	ret |= pushf(argv, &argc, max, "--client-lcore", "%u", o->client_lcore);
+	if (o->eal_argc > 0) {
+		ret |= push(argv, &argc, max, "--");
+		for (i = 0; i < o->eal_argc; i++)
+			ret |= push(argv, &argc, max, o->eal_argv[i]);
+	}
+	if (ret != 0) {
+		for (i = 0; i < argc; i++)
+			free(argv[i]);
+		free(argv);
+		return NULL;
+	}
+	return argv;
+}

@@ -1,0 +1,343 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_comch authors
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include <rte_comch.h>
+
+#include "bench_output.h"
+
+static const char *
+side_name(int side)
+{
+	if (side == BENCH_SIDE_BOTH)
+		return "parent";
+	return side == BENCH_SIDE_SERVER ? "server" : "client";
+}
+
+/* The result a side sent for test i, or NULL if none arrived. */
+static const struct bench_result *
+get(const struct bench_results *rs, unsigned int i, enum bench_side side)
+{
+	const struct bench_result *r;
+
+	r = side == BENCH_SIDE_SERVER ? &rs->server[i] : &rs->client[i];
+	return r->magic == BENCH_RESULT_MAGIC ? r : NULL;
+}
+
+static bool
+expects(enum bench_side who, enum bench_side side)
+{
+	return who == BENCH_SIDE_BOTH || who == side;
+}
+
+/* A test passed if every side expected sent a result and none failed. */
+static bool
+test_ok(const struct bench_results *rs, unsigned int i, enum bench_side who)
+{
+	const struct bench_result *c = get(rs, i, BENCH_SIDE_CLIENT);
+	const struct bench_result *s = get(rs, i, BENCH_SIDE_SERVER);
+
+	if (expects(who, BENCH_SIDE_CLIENT) && (c == NULL || c->status != 0))
+		return false;
+	if (expects(who, BENCH_SIDE_SERVER) && (s == NULL || s->status != 0))
+		return false;
+	return true;
+}
+
+static void
+print_run_header(FILE *f, const struct bench_opts *o, const struct bench_results *rs,
+		 unsigned int nb)
+{
+	bool lat = false, stream = false;
+	uint64_t hz = 0;
+	unsigned int i;
+
+	for (i = 0; i < nb && hz == 0; i++)
+		if (get(rs, i, BENCH_SIDE_CLIENT) != NULL)
+			hz = get(rs, i, BENCH_SIDE_CLIENT)->tsc_hz;
+	fprintf(f, "%s (rte_comch %s): server on lcore %u, client on lcore %u", BENCH_PROG,
+		RTE_COMCH_VERSION, o->server_lcore, o->client_lcore);
+	if (hz != 0)
+		fprintf(f, ", TSC %.3f GHz", hz / 1e9);
+	fprintf(f, "\n");
+	for (i = 0; i < bench_nb_modes; i++) {
+		if ((o->modes & (1u << i)) == 0)
+			continue;
+		if (bench_modes[i]->kind == BENCH_KIND_LAT)
+			lat = true;
+		else
+			stream = true;
+	}
+	if (lat)
+		fprintf(f, "latency: %" PRIu64 " round trips after %" PRIu64 " warm-up; ",
+			o->iterations, o->warmup);
+	if (stream)
+		fprintf(f, "stream: %.2f s after %" PRIu64 " warm-up messages; ", o->duration,
+			o->warmup);
+	fprintf(f, "comch recv queue %" PRIu32 "\n", o->recv_queue);
+}
+
+static void
+print_group_header(FILE *f, const struct bench_test *t)
+{
+	char title[48];
+
+	snprintf(title, sizeof(title), "%s %" PRIu32 " B", t->mode->name, t->size);
+	if (t->mode->kind == BENCH_KIND_LAT)
+		fprintf(f, "\n%-22s %10s %9s %9s %9s %9s %9s %9s\n", title, "round trips",
+			"min ns", "p50 ns", "p90 ns", "p99 ns", "p99.9 ns", "max ns");
+	else
+		fprintf(f, "\n%-22s %10s %9s %9s %9s %9s %11s\n", title, "messages",
+			"kmsg/s", "MB/s", "cpu cyc", "send cyc", "queue full");
+}
+
+static void
+print_row(FILE *f, const struct bench_test *t, const struct bench_results *rs, unsigned int i,
+	  enum bench_side who, bool earlier_failed)
+{
+	const struct bench_result *c = get(rs, i, BENCH_SIDE_CLIENT);
+	const struct bench_result *s = get(rs, i, BENCH_SIDE_SERVER);
+	const char *tr = bench_transport_name(t->transport);
+
+	if (c != NULL && c->status == 0 && c->skipped) {
+		fprintf(f, "  %-20s skipped: %s\n", tr, c->error);
+	} else if (c != NULL && c->status == 0) {
+		if (t->mode->kind == BENCH_KIND_LAT)
+			fprintf(f, "  %-20s %10" PRIu64 " %9.0f %9.0f %9.0f %9.0f %9.0f %9.0f\n",
+				tr, c->ops, c->lat_ns[BENCH_PCT_MIN], c->lat_ns[BENCH_PCT_P50],
+				c->lat_ns[BENCH_PCT_P90], c->lat_ns[BENCH_PCT_P99],
+				c->lat_ns[BENCH_PCT_P999], c->lat_ns[BENCH_PCT_MAX]);
+		else
+			fprintf(f, "  %-20s %10" PRIu64 " %9.1f %9.1f %9.1f %9.1f %11" PRIu64 "\n",
+				tr, c->ops, c->msgs_per_s / 1e3, c->mb_per_s, c->cyc_per_msg,
+				c->send_cyc, c->eagain);
+	} else if (c != NULL) {
+		fprintf(f, "  %-20s FAILED (client): %s\n", tr, c->error);
+	} else if (earlier_failed) {
+		fprintf(f, "  %-20s not run: the run stops at the first failure\n", tr);
+		return;
+	} else {
+		fprintf(f, "  %-20s FAILED (client): no result\n", tr);
+	}
+	if (expects(who, BENCH_SIDE_SERVER) && s != NULL && s->status != 0)
+		fprintf(f, "  %-20s FAILED (server): %s\n", tr, s->error);
+	else if (expects(who, BENCH_SIDE_SERVER) && s == NULL)
+		fprintf(f, "  %-20s FAILED (server): no result\n", tr);
+}
+
+/* "0.91 us" below 10 us, "40.1 us" above: two significant digits at least. */
+static void
+fmt_us(char *buf, size_t len, double ns)
+{
+	snprintf(buf, len, ns < 10000 ? "%.2f us" : "%.1f us", ns / 1000);
+}
+
+static void
+fmt_rate(char *buf, size_t len, double per_s)
+{
+	if (per_s >= 1e6)
+		snprintf(buf, len, "%.2f Mmsg/s", per_s / 1e6);
+	else if (per_s >= 1e3)
+		snprintf(buf, len, "%.1f kmsg/s", per_s / 1e3);
+	else
+		snprintf(buf, len, "%.0f msg/s", per_s);
+}
+
+static void
+print_ratio(FILE *f, const char *what, const char *base, double comch_v, const char *comch_s,
+	    double base_v, const char *base_s, bool lower_is_better)
+{
+	double r;
+
+	if (comch_v <= 0 || base_v <= 0)
+		return;
+	r = lower_is_better ? base_v / comch_v : comch_v / base_v;
+	fprintf(f, "  %s: comch %s, %s %s, %.1fx %s\n", what, comch_s, base, base_s,
+		r >= 1 ? r : 1 / r, r >= 1 ? "faster" : "slower");
+}
+
+/* Compare comch with each baseline of the same mode and size. */
+static void
+print_ratios(FILE *f, const struct bench_test *plan, unsigned int first, unsigned int end,
+	     const struct bench_results *rs, enum bench_side who)
+{
+	const struct bench_result *c = NULL, *b;
+	char cs[32], bs[32];
+	unsigned int i;
+
+	for (i = first; i < end; i++)
+		if (plan[i].transport == BENCH_TR_COMCH && test_ok(rs, i, who))
+			c = get(rs, i, BENCH_SIDE_CLIENT);
+	if (c == NULL || c->skipped)
+		return;
+	for (i = first; i < end; i++) {
+		const char *name = bench_transport_name(plan[i].transport);
+
+		if (plan[i].transport == BENCH_TR_COMCH || !test_ok(rs, i, who))
+			continue;
+		b = get(rs, i, BENCH_SIDE_CLIENT);
+		if (b == NULL || b->skipped)
+			continue;
+		if (plan[i].mode->kind == BENCH_KIND_LAT) {
+			fmt_us(cs, sizeof(cs), c->lat_ns[BENCH_PCT_P50]);
+			fmt_us(bs, sizeof(bs), b->lat_ns[BENCH_PCT_P50]);
+			print_ratio(f, "p50 rtt", name, c->lat_ns[BENCH_PCT_P50], cs,
+				    b->lat_ns[BENCH_PCT_P50], bs, true);
+			fmt_us(cs, sizeof(cs), c->lat_ns[BENCH_PCT_P99]);
+			fmt_us(bs, sizeof(bs), b->lat_ns[BENCH_PCT_P99]);
+			print_ratio(f, "p99 rtt", name, c->lat_ns[BENCH_PCT_P99], cs,
+				    b->lat_ns[BENCH_PCT_P99], bs, true);
+		} else {
+			fmt_rate(cs, sizeof(cs), c->msgs_per_s);
+			fmt_rate(bs, sizeof(bs), b->msgs_per_s);
+			print_ratio(f, "msg rate", name, c->msgs_per_s, cs, b->msgs_per_s, bs,
+				    false);
+			snprintf(cs, sizeof(cs), "%.0f cyc/msg", c->cyc_per_msg);
+			snprintf(bs, sizeof(bs), "%.0f cyc/msg", b->cyc_per_msg);
+			print_ratio(f, "sender cost", name, c->cyc_per_msg, cs, b->cyc_per_msg, bs,
+				    true);
+		}
+	}
+}
+
+/* A lone server has no measurements: it says what it checked. */
+static unsigned int
+print_server_only(FILE *f, const struct bench_test *plan, unsigned int nb,
+		  const struct bench_results *rs)
+{
+	const struct bench_result *s;
+	unsigned int i, failed = 0;
+
+	fprintf(f, "%s: server side\n", BENCH_PROG);
+	for (i = 0; i < nb; i++) {
+		s = get(rs, i, BENCH_SIDE_SERVER);
+		fprintf(f, "  %-12s %7" PRIu32 " B  %-10s ", plan[i].mode->name, plan[i].size,
+			bench_transport_name(plan[i].transport));
+		if (s == NULL)
+			fprintf(f, "not run\n");
+		else if (s->status != 0)
+			fprintf(f, "FAILED: %s\n", s->error);
+		else
+			fprintf(f, "%" PRIu64 " messages received and checked\n", s->verified);
+		if (s == NULL || s->status != 0)
+			failed++;
+	}
+	return failed;
+}
+
+unsigned int
+bench_output_print(FILE *f, const struct bench_opts *o, const struct bench_test *plan,
+		   unsigned int nb, const struct bench_results *rs, enum bench_side who)
+{
+	unsigned int i, first = 0, failed = 0, not_run = 0, skipped = 0;
+
+	if (who == BENCH_SIDE_SERVER) {
+		failed = print_server_only(f, plan, nb, rs);
+	} else {
+		print_run_header(f, o, rs, nb);
+		for (i = 0; i < nb; i++) {
+			if (i == 0 || plan[i].mode != plan[i - 1].mode ||
+			    plan[i].size != plan[i - 1].size) {
+				if (i != 0)
+					print_ratios(f, plan, first, i, rs, who);
+				first = i;
+				print_group_header(f, &plan[i]);
+			}
+			print_row(f, &plan[i], rs, i, who, failed != 0);
+			if (get(rs, i, BENCH_SIDE_CLIENT) != NULL &&
+			    get(rs, i, BENCH_SIDE_CLIENT)->skipped)
+				skipped++;
+			if (!test_ok(rs, i, who) && failed != 0 &&
+			    get(rs, i, BENCH_SIDE_CLIENT) == NULL)
+				not_run++;
+			else if (!test_ok(rs, i, who))
+				failed++;
+		}
+		if (nb != 0)
+			print_ratios(f, plan, first, nb, rs, who);
+	}
+	if (rs->nb_extra != 0)
+		fprintf(f, "\n");
+	for (i = 0; i < rs->nb_extra; i++)
+		fprintf(f, "FAILED (%s): %s\n", side_name(rs->extra[i].side), rs->extra[i].error);
+	if (failed == 0 && rs->nb_extra == 0 && skipped == 0)
+		fprintf(f, "\nResult: %s%u test%s passed, every message checked\n",
+			nb > 1 ? "all " : "", nb, nb > 1 ? "s" : "");
+	else if (failed == 0 && rs->nb_extra == 0)
+		fprintf(f, "\nResult: %u tests passed, every message checked; %u skipped\n",
+			nb - skipped, skipped);
+	else
+		fprintf(f, "\nResult: FAILED: %u of %u tests failed, %u not run\n", failed, nb,
+			not_run);
+	return failed + not_run + rs->nb_extra;
+}
+
+static void
+csv_row(FILE *f, const struct bench_result *r)
+{
+	const char *p;
+
+	fprintf(f, "%s,%s,%" PRIu32 ",%s,%" PRId32 ",%" PRIu64 ",%" PRIu64 ",", r->mode,
+		r->transport, r->size, side_name(r->side), r->status, r->ops, r->verified);
+	if (r->skipped)
+		fprintf(f, ",,,,,,,,,,,,,");
+	else if (r->status == 0 && r->kind == BENCH_KIND_LAT && r->side == BENCH_SIDE_CLIENT)
+		fprintf(f, "%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.6f,,,,,,", r->lat_ns[0],
+			r->lat_ns[1], r->lat_ns[2], r->lat_ns[3], r->lat_ns[4], r->lat_ns[5],
+			r->mean_ns, r->seconds);
+	else if (r->status == 0 && r->kind == BENCH_KIND_STREAM && r->side == BENCH_SIDE_CLIENT)
+		fprintf(f, ",,,,,,,%.6f,%.1f,%.3f,%.1f,%.1f,%" PRIu64 ",", r->seconds,
+			r->msgs_per_s, r->mb_per_s, r->cyc_per_msg, r->send_cyc, r->eagain);
+	else
+		fprintf(f, ",,,,,,,,,,,,,");
+	fputc('"', f);
+	if (r->skipped)
+		fputs("skipped: ", f);
+	for (p = r->error; *p != '\0'; p++) {
+		if (*p == '"')
+			fputc('"', f);
+		fputc(*p, f);
+	}
+	fputs("\"\n", f);
+}
+
+int
+bench_output_csv(const char *path, const struct bench_test *plan, unsigned int nb,
+		 const struct bench_results *rs, enum bench_side who)
+{
+	const struct bench_result *r;
+	unsigned int i;
+	FILE *f;
+	int ret = 0;
+
+	f = fopen(path, "w");
+	if (f == NULL) {
+		ret = -errno;
+		fprintf(stderr, "%s: cannot write %s: %s\n", BENCH_PROG, path, strerror(errno));
+		return ret;
+	}
+	fprintf(f, "mode,transport,size,side,status,ops,verified,min_ns,p50_ns,p90_ns,p99_ns,"
+		"p999_ns,max_ns,mean_ns,seconds,msgs_per_s,mb_per_s,cycles_per_msg,"
+		"send_cycles,eagain,error\n");
+	for (i = 0; i < nb; i++) {
+		/* The client's row carries the measurements; the server's only its checks. */
+		r = get(rs, i, BENCH_SIDE_CLIENT);
+		if (r != NULL && expects(who, BENCH_SIDE_CLIENT))
+			csv_row(f, r);
+		r = get(rs, i, BENCH_SIDE_SERVER);
+		if (r != NULL && (who == BENCH_SIDE_SERVER || r->status != 0))
+			csv_row(f, r);
+	}
+	for (i = 0; i < rs->nb_extra; i++)
+		csv_row(f, &rs->extra[i]);
+	if (fclose(f) != 0) {
+		ret = -errno;
+		fprintf(stderr, "%s: cannot write %s: %s\n", BENCH_PROG, path, strerror(errno));
+	}
+	(void)plan;
+	return ret;
+}

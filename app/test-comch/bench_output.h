@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_comch authors
+ */
+
+#ifndef BENCH_OUTPUT_H
+#define BENCH_OUTPUT_H
+
+#include <stdio.h>
+
+#include "bench.h"
+#include "bench_report.h"
+
+/*
+ * Print the human-readable table: per mode and size, one row per transport and
+ * the comch-to-baseline ratios, then every failure. who says which sides'
+ * results to expect (BOTH in the parent). Returns the number of failures.
+ */
+unsigned int bench_output_print(FILE *f, const struct bench_opts *o,
+				const struct bench_test *plan, unsigned int nb,
+				const struct bench_results *rs, enum bench_side who);
+
+/* Write one CSV row per result to path. 0 or a negative errno value. */
+int bench_output_csv(const char *path, const struct bench_test *plan, unsigned int nb,
+		     const struct bench_results *rs, enum bench_side who);
+
+#endif /* BENCH_OUTPUT_H */

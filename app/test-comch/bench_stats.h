@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_comch authors
+ */
+
+#ifndef BENCH_STATS_H
+#define BENCH_STATS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "bench.h"
+
+/* Most latency samples kept (8 bytes each). */
+#define BENCH_MAX_SAMPLES UINT64_C(100000000)
+
+/*
+ * Whether to time send number seq: about one in 16, spread pseudo-randomly so
+ * that the samples do not line up with any periodic stall (queue refills).
+ */
+static inline bool
+bench_sample_send(uint64_t seq)
+{
+	return (seq * UINT64_C(0x9e3779b97f4a7c15)) >> 60 == 0;
+}
+
+/* Allocate (and touch) room for n samples; NULL with res->error set on failure. */
+uint64_t *bench_samples_alloc(uint64_t n, struct bench_result *res);
+
+/*
+ * Fill res's latency fields from n round-trip samples in TSC cycles. Sorts the
+ * samples; percentiles are nearest-rank.
+ */
+void bench_stats_lat(struct bench_result *res, uint64_t *samples, uint64_t n, uint64_t tsc_hz);
+
+/* CPU time used by the calling thread so far, in seconds (sleeps do not count). */
+double bench_cpu_seconds(void);
+
+/*
+ * Fill res's stream fields: msgs messages of size bytes in cycles TSC cycles,
+ * during which the sending thread used cpu_s seconds of CPU; send_cycles over
+ * send_samples successful send calls.
+ */
+void bench_stats_stream(struct bench_result *res, uint64_t msgs, uint32_t size, uint64_t cycles,
+			double cpu_s, uint64_t send_cycles, uint64_t send_samples,
+			uint64_t tsc_hz);
+
+#endif /* BENCH_STATS_H */

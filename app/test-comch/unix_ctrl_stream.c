@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_comch authors
+ */
+
+/*
+ * ctrl-stream baseline, client side: the same DATA flood as over comch, for the
+ * same duration, ended the same way (END answered by RESULT), so both rates
+ * count only messages the server has received and checked.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_cycles.h>
+
+#include "bench_msg.h"
+#include "bench_runners.h"
+#include "bench_stats.h"
+#include "bench_unix.h"
+
+struct stream_state {
+	struct bu_conn c;
+	uint8_t *buf;
+	uint32_t cap;
+	uint64_t send_cycles;
+	uint64_t send_samples;
+};
+
+static int
+send_msg(struct stream_state *st, uint32_t kind, uint64_t seq, uint32_t len)
+{
+	uint64_t c0 = 0;
+	int ret;
+
+	bench_msg_fill(st->buf, len, kind, seq);
+	if (bench_sample_send(seq))
+		c0 = rte_rdtsc();
+	ret = bu_send(&st->c, st->buf, len);
+	if (c0 != 0 && ret == 0) {
+		st->send_cycles += rte_rdtsc() - c0;
+		st->send_samples++;
+	}
+	return ret;
+}
+
+/* Send SYNC or END, return the reply's length (in st->buf) or a negative errno. */
+static int
+round_trip(struct stream_state *st, uint32_t kind, uint64_t seq)
+{
+	int n, ret;
+
+	ret = send_msg(st, kind, seq, BENCH_MSG_HDR_LEN);
+	if (ret < 0)
+		return ret;
+	n = bu_recv(&st->c, st->buf, st->cap, false);
+	if (n == 0)
+		return bench_fail(st->c.res, -ECONNRESET, "server closed the connection");
+	return n;
+}
+
+int
+unix_ctrl_stream_client(struct bench_ctx *bc, const struct bench_test *t,
+			struct bench_result *res)
+{
+	const struct bench_opts *o = bc->opts;
+	struct stream_state st = { .cap = RTE_MAX(t->size, (uint32_t)BENCH_CTRL_MSG_ROOM) };
+	uint64_t seq = 0, t_start = 0, t_end, t_stop = 0, eagain = 0;
+	struct bench_msg_result result;
+	struct bench_msg_hdr hdr = { 0 };
+	double cpu_start = 0, cpu_stop = 0;
+	int ret, n = 0, limit = 0;
+
+	st.buf = malloc(st.cap);
+	if (st.buf == NULL)
+		return bench_fail(res, -ENOMEM, "out of memory");
+	ret = bu_connect(&st.c, bc, t, res);
+	if (ret == 0 && bu_fit(&st.c, t->size, &limit) < 0) {
+		bench_skip(res, "a %" PRIu32 "-byte datagram does not fit a Unix socket here "
+			   "(send buffer %d bytes, see net.core.wmem_max)", t->size, limit);
+		goto out;
+	}
+	for (; ret == 0 && seq < o->warmup; seq++)
+		ret = send_msg(&st, BENCH_MSG_DATA, seq, t->size);
+	if (ret == 0) {
+		n = round_trip(&st, BENCH_MSG_SYNC, seq);
+		ret = n < 0 ? n : bench_msg_check(st.buf, n, BENCH_MSG_SYNC_ACK, seq,
+						  BENCH_MSG_HDR_LEN, res);
+	}
+	st.send_cycles = 0;
+	st.send_samples = 0;
+	eagain = st.c.eagain;
+	cpu_start = bench_cpu_seconds();
+	t_start = rte_rdtsc();
+	t_end = t_start + (uint64_t)(o->duration * bc->tsc_hz);
+	for (; ret == 0 && rte_rdtsc() < t_end; seq++)
+		ret = send_msg(&st, BENCH_MSG_DATA, seq, t->size);
+	if (ret == 0) {
+		n = round_trip(&st, BENCH_MSG_END, seq);
+		ret = n < 0 ? n : 0;
+	}
+	t_stop = rte_rdtsc();
+	cpu_stop = bench_cpu_seconds();
+	if (ret == 0) {
+		if (bench_msg_peek(st.buf, n, &hdr) < 0 || hdr.kind != BENCH_MSG_RESULT ||
+		    n != (int)BENCH_MSG_RESULT_LEN || hdr.seq != seq) {
+			bench_fail(res, -EBADMSG, "expected RESULT for %" PRIu64 " messages, got "
+				   "%s seq %" PRIu64 " of %d bytes", seq,
+				   bench_msg_kind_name(hdr.kind), hdr.seq, n);
+		} else {
+			memcpy(&result, st.buf + BENCH_MSG_HDR_LEN, sizeof(result));
+			if (result.received != seq || result.bytes != seq * t->size)
+				bench_fail(res, -EBADMSG, "sent %" PRIu64 " messages, server "
+					   "received %" PRIu64 " (%" PRIu64 " bytes)", seq,
+					   result.received, result.bytes);
+			res->verified = result.received;
+		}
+	}
+out:
+	bu_close(&st.c);
+	if (res->status == 0 && !res->skipped) {
+		bench_stats_stream(res, seq - o->warmup, t->size, t_stop - t_start,
+				   cpu_stop - cpu_start, st.send_cycles, st.send_samples,
+				   bc->tsc_hz);
+		res->eagain = st.c.eagain - eagain;
+	}
+	free(st.buf);
+	return res->status;
+}
