@@ -13,11 +13,11 @@ trap 'kill $srv 2>/dev/null || true; rm -rf "$dir"' EXIT
 eal="--no-huge -m 512 --no-pci -l 0 --log-level=lib.comch:notice"
 
 echo "== control path: BlueField-side server and host-side client, two processes =="
-build/examples/dpdk-comch_ctrl_path_server $eal --file-prefix=demo-dpu-$$ -- \
+build/examples/comch_ctrl_path_server/dpdk-comch_ctrl_path_server $eal --file-prefix=demo-dpu-$$ -- \
 	-p "shm:domain=demo,role=dpu,rep=pf0,dir=$dir" -r pf0 -n demo_server \
 	-t "Hello from the BlueField" &
 srv=$!
-build/examples/dpdk-comch_ctrl_path_client $eal --file-prefix=demo-host-$$ -- \
+build/examples/comch_ctrl_path_client/dpdk-comch_ctrl_path_client $eal --file-prefix=demo-host-$$ -- \
 	-p "shm:domain=demo,role=host,fn=pf0,dir=$dir" -n demo_server \
 	-t "Hello from the host"
 wait $srv
