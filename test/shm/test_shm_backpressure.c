@@ -23,14 +23,14 @@
 #include <cmocka.h>
 
 #include <rte_cycles.h>
-#include <rte_eal.h>
 
 #include <rte_comch.h>
+
+#include "comch_test_common.h"
 
 #define QUEUE 16
 #define ROUNDS 8
 
-static char dir[] = "/tmp/comch-bp.XXXXXX";
 static struct rte_comch_dev *dpu, *host;
 static struct rte_comch_dev_rep *rep;
 static struct rte_comch_server *srv;
@@ -146,21 +146,13 @@ test_queue_bound_holds_until_reaped(void **state)
 static int
 setup(void **state)
 {
-	char prefix[64], args[2][128];
-	char *argv[] = {
-		"test_shm_backpressure", "--no-huge", "-m", "512", "--no-pci", "-l", "0",
-		prefix, NULL,
-	};
 	enum rte_comch_ctx_state st = RTE_COMCH_CTX_STATE_IDLE;
 	int i;
 
-	snprintf(prefix, sizeof(prefix), "--file-prefix=bp-%d", getpid());
-	if (rte_eal_init(RTE_DIM(argv) - 1, argv) < 0 || mkdtemp(dir) == NULL)
+	if (ct_group_setup(state) < 0)
 		return -1;
-	snprintf(args[0], sizeof(args[0]), "shm:domain=bp,role=dpu,dir=%s", dir);
-	snprintf(args[1], sizeof(args[1]), "shm:domain=bp,role=host,dir=%s", dir);
-	dpu = rte_comch_dev_open(args[0]);
-	host = rte_comch_dev_open(args[1]);
+	dpu = ct_dev_open("domain=bp,role=dpu");
+	host = ct_dev_open("domain=bp,role=host");
 	rep = dpu != NULL ? rte_comch_dev_rep_open(dpu, "pf0") : NULL;
 	srv = rep != NULL ? rte_comch_server_create(dpu, rep, "bp") : NULL;
 	cli = host != NULL ? rte_comch_client_create(host, "bp") : NULL;
@@ -201,8 +193,7 @@ teardown(void **state)
 	rte_comch_dev_rep_close(rep);
 	rte_comch_dev_close(dpu);
 	rte_comch_dev_close(host);
-	rte_eal_cleanup();
-	return 0;
+	return ct_group_teardown(state);
 }
 
 int

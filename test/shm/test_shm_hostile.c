@@ -27,13 +27,13 @@
 #include <cmocka.h>
 
 #include <rte_cycles.h>
-#include <rte_eal.h>
 #include <rte_errno.h>
 
 #include <bsd/string.h>
 
 #include <rte_comch.h>
 
+#include "comch_test_common.h"
 #include "shm_internal.h"
 
 /* shm_ring.c and shm_sock.c are compiled into this test; they log here. */
@@ -41,8 +41,6 @@ int shm_logtype;
 
 #define SERVER_NAME "victim"
 
-static char dir[] = "/tmp/comch-hostile.XXXXXX";
-static char devargs_dpu[128], devargs_host[128];
 static struct rte_comch_dev *dpu, *host;
 static struct rte_comch_dev_rep *rep;
 static struct rte_comch_server *srv;
@@ -129,7 +127,7 @@ raw_connect(void)
 	char sockdir[PATH_MAX];
 	int fd;
 
-	snprintf(sockdir, sizeof(sockdir), "%s/hostile", dir);
+	snprintf(sockdir, sizeof(sockdir), "%s/hostile", ct_dir());
 	assert_int_equal(shm_path(addr.sun_path, sizeof(addr.sun_path), sockdir, "pf0",
 				  SERVER_NAME, "sock"), 0);
 	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
@@ -492,21 +490,10 @@ test_handshake_timeout(void **state)
 static int
 setup(void **state)
 {
-	char prefix[64];
-	char *argv[] = {
-		"test_shm_hostile", "--no-huge", "-m", "512", "--no-pci", "-l", "0",
-		prefix, "--log-level=pmd.comch.shm:info", NULL,
-	};
-
-	snprintf(prefix, sizeof(prefix), "--file-prefix=hostile-%d", getpid());
-	if (rte_eal_init(RTE_DIM(argv) - 1, argv) < 0)
+	if (ct_group_setup(state) < 0)
 		return -1;
-	if (mkdtemp(dir) == NULL)
-		return -1;
-	snprintf(devargs_dpu, sizeof(devargs_dpu), "shm:domain=hostile,role=dpu,dir=%s", dir);
-	snprintf(devargs_host, sizeof(devargs_host), "shm:domain=hostile,role=host,dir=%s", dir);
-	dpu = rte_comch_dev_open(devargs_dpu);
-	host = rte_comch_dev_open(devargs_host);
+	dpu = ct_dev_open("domain=hostile,role=dpu");
+	host = ct_dev_open("domain=hostile,role=host");
 	rep = dpu != NULL ? rte_comch_dev_rep_open(dpu, "pf0") : NULL;
 	srv = rep != NULL ? rte_comch_server_create(dpu, rep, SERVER_NAME) : NULL;
 	pe = rte_comch_pe_create(RTE_COMCH_PE_LCORE_SELF);
@@ -531,8 +518,7 @@ teardown(void **state)
 	rte_comch_dev_rep_close(rep);
 	rte_comch_dev_close(dpu);
 	rte_comch_dev_close(host);
-	rte_eal_cleanup();
-	return 0;
+	return ct_group_teardown(state);
 }
 
 static void

@@ -1,0 +1,501 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_comch authors
+ */
+
+/*
+ * Connections: getters, user data, per-connection and per-device counters
+ * (exact counts and bytes), stats reset, server_disconnect and what both ends
+ * see, tasks in flight when a connection ends, submit on an ended connection.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include <rte_errno.h>
+
+#include "comch_test_common.h"
+
+static void
+test_conn_getters(void **state)
+{
+	union rte_comch_data ud = { .u64 = 0 };
+	struct rte_comch_connection *c2 = NULL;
+	struct ct_cfg cfg = { .srv_msg_size = 512 };
+	struct ct_pair p;
+	uint32_t v = 0;
+
+	(void)state;
+	ct_pair_up(&p, &cfg);
+	assert_int_equal(rte_comch_client_get_connection(p.cli.client, &c2), 0);
+	assert_ptr_equal(c2, p.cconn);
+	assert_ptr_not_equal(p.cconn, p.sconn);
+
+	assert_ptr_equal(rte_comch_connection_get_server(p.sconn), p.srv.server);
+	assert_ptr_equal(rte_comch_connection_get_client(p.cconn), p.cli.client);
+	assert_ptr_equal(rte_comch_connection_get_ctx(p.sconn), p.srv.ctx);
+	assert_ptr_equal(rte_comch_connection_get_ctx(p.cconn), p.cli.ctx);
+	rte_errno = 0;
+	assert_null(rte_comch_connection_get_server(p.cconn));
+	assert_int_equal(rte_errno, ENOENT);
+	rte_errno = 0;
+	assert_null(rte_comch_connection_get_client(p.sconn));
+	assert_int_equal(rte_errno, ENOENT);
+	rte_errno = 0;
+	assert_null(rte_comch_connection_get_server(NULL));
+	assert_int_equal(rte_errno, EINVAL);
+	rte_errno = 0;
+	assert_null(rte_comch_connection_get_client(NULL));
+	assert_int_equal(rte_errno, EINVAL);
+	rte_errno = 0;
+	assert_null(rte_comch_connection_get_ctx(NULL));
+	assert_int_equal(rte_errno, EINVAL);
+
+	assert_int_equal(rte_comch_connection_update_info(NULL), -EINVAL);
+	assert_int_equal(rte_comch_connection_update_info(p.sconn), 0);
+	assert_int_equal(rte_comch_connection_update_info(p.cconn), 0);
+
+	assert_int_equal(rte_comch_connection_get_max_msg_size(NULL, &v), -EINVAL);
+	assert_int_equal(rte_comch_connection_get_max_msg_size(p.sconn, NULL), -EINVAL);
+	assert_int_equal(rte_comch_connection_get_max_msg_size(p.sconn, &v), 0);
+	assert_int_equal(v, 512);
+	assert_int_equal(rte_comch_connection_get_max_msg_size(p.cconn, &v), 0);
+	assert_int_equal(v, 512);
+	assert_int_equal(rte_comch_client_get_max_msg_size(p.cli.client, &v), 0);
+	assert_int_equal(v, 512);
+
+	/* user data: zero at first, independent on each end */
+	assert_int_equal(rte_comch_connection_get_user_data(p.sconn, &ud), 0);
+	assert_true(ud.u64 == 0);
+	assert_int_equal(rte_comch_connection_set_user_data(NULL, ud), -EINVAL);
+	assert_int_equal(rte_comch_connection_get_user_data(NULL, &ud), -EINVAL);
+	assert_int_equal(rte_comch_connection_get_user_data(p.sconn, NULL), -EINVAL);
+	ud.u64 = 0xabcdef0123ULL;
+	assert_int_equal(rte_comch_connection_set_user_data(p.sconn, ud), 0);
+	ud.ptr = &p;
+	assert_int_equal(rte_comch_connection_set_user_data(p.cconn, ud), 0);
+	assert_int_equal(rte_comch_connection_get_user_data(p.sconn, &ud), 0);
+	assert_true(ud.u64 == 0xabcdef0123ULL);
+	assert_int_equal(rte_comch_connection_get_user_data(p.cconn, &ud), 0);
+	assert_ptr_equal(ud.ptr, &p);
+	ct_pair_close(&p);
+}
+
+static void
+check_conn_stats(struct rte_comch_connection *conn, uint64_t sm, uint64_t sb, uint64_t rm,
+		 uint64_t rb)
+{
+	struct rte_comch_conn_stats st;
+
+	memset(&st, 0xff, sizeof(st));
+	assert_int_equal(rte_comch_connection_get_stats(conn, &st), 0);
+	assert_int_equal(st.sent_messages, sm);
+	assert_int_equal(st.sent_bytes, sb);
+	assert_int_equal(st.recv_messages, rm);
+	assert_int_equal(st.recv_bytes, rb);
+}
+
+static void
+check_dev_stats(struct rte_comch_dev *dev, const struct rte_comch_dev_stats *exp)
+{
+	struct rte_comch_dev_stats st;
+
+	memset(&st, 0xff, sizeof(st));
+	assert_int_equal(rte_comch_dev_stats_get(dev, &st), 0);
+	assert_int_equal(st.connections_opened, exp->connections_opened);
+	assert_int_equal(st.connections_closed, exp->connections_closed);
+	assert_int_equal(st.connections_rejected, exp->connections_rejected);
+	assert_int_equal(st.peer_errors, exp->peer_errors);
+	assert_int_equal(st.msgs_sent, exp->msgs_sent);
+	assert_int_equal(st.bytes_sent, exp->bytes_sent);
+	assert_int_equal(st.msgs_received, exp->msgs_received);
+	assert_int_equal(st.bytes_received, exp->bytes_received);
+	assert_int_equal(st.send_errors, exp->send_errors);
+}
+
+static void
+test_conn_and_dev_stats(void **state)
+{
+	struct rte_comch_dev_stats host_exp = { 0 }, dpu_exp = { 0 };
+	struct rte_comch_conn_stats st;
+	struct ct_pair p;
+	uint8_t msg[1000];
+	uint32_t i;
+
+	(void)state;
+	ct_pair_up(&p, NULL);
+	assert_int_equal(rte_comch_connection_get_stats(NULL, &st), -EINVAL);
+	assert_int_equal(rte_comch_connection_get_stats(p.sconn, NULL), -EINVAL);
+	check_conn_stats(p.sconn, 0, 0, 0, 0);
+	check_conn_stats(p.cconn, 0, 0, 0, 0);
+	host_exp.connections_opened = 1;
+	dpu_exp.connections_opened = 1;
+	check_dev_stats(p.host, &host_exp);
+	check_dev_stats(p.dpu, &dpu_exp);
+
+	/* client sends 5 messages of 100..500 bytes (1500), server 3 of 1000 */
+	for (i = 0; i < 5; i++) {
+		ct_msg_fill(msg, 100 * (i + 1), 1, i);
+		assert_int_equal(ct_send(&p.cli, p.cconn, msg, 100 * (i + 1), NULL), 0);
+		assert_int_equal(ct_wait_count(p.pe, &p.cli.nb_send_ok, i + 1, CT_TIMEOUT_MS), 0);
+	}
+	for (i = 0; i < 3; i++) {
+		ct_msg_fill(msg, sizeof(msg), 2, i);
+		assert_int_equal(ct_send(&p.srv, p.sconn, msg, sizeof(msg), NULL), 0);
+		assert_int_equal(ct_wait_count(p.pe, &p.srv.nb_send_ok, i + 1, CT_TIMEOUT_MS), 0);
+	}
+	ct_progress_for(p.pe, 10);
+	assert_int_equal(p.srv.nb_recv, 5);
+	assert_int_equal(p.cli.nb_recv, 3);
+	check_conn_stats(p.cconn, 5, 1500, 3, 3000);
+	check_conn_stats(p.sconn, 3, 3000, 5, 1500);
+	host_exp.msgs_sent = 5;
+	host_exp.bytes_sent = 1500;
+	host_exp.msgs_received = 3;
+	host_exp.bytes_received = 3000;
+	dpu_exp.msgs_sent = 3;
+	dpu_exp.bytes_sent = 3000;
+	dpu_exp.msgs_received = 5;
+	dpu_exp.bytes_received = 1500;
+	check_dev_stats(p.host, &host_exp);
+	check_dev_stats(p.dpu, &dpu_exp);
+
+	/* reset zeroes the device counters, not the connection's */
+	assert_int_equal(rte_comch_dev_stats_reset(p.host), 0);
+	memset(&host_exp, 0, sizeof(host_exp));
+	check_dev_stats(p.host, &host_exp);
+	check_dev_stats(p.dpu, &dpu_exp);
+	check_conn_stats(p.cconn, 5, 1500, 3, 3000);
+
+	/* counting resumes from zero */
+	ct_msg_fill(msg, 64, 1, 5);
+	assert_int_equal(ct_send(&p.cli, p.cconn, msg, 64, NULL), 0);
+	assert_int_equal(ct_wait_count(p.pe, &p.cli.nb_send_ok, 6, CT_TIMEOUT_MS), 0);
+	host_exp.msgs_sent = 1;
+	host_exp.bytes_sent = 64;
+	check_dev_stats(p.host, &host_exp);
+	dpu_exp.msgs_received = 6;
+	dpu_exp.bytes_received = 1564;
+	check_dev_stats(p.dpu, &dpu_exp);
+
+	/* closed connections stay counted */
+	ct_ctx_stop_wait(p.pe, p.cli.ctx);
+	assert_int_equal(ct_wait_count(p.pe, &p.srv.nb_disconnect, 1, CT_TIMEOUT_MS), 0);
+	host_exp.connections_closed = 1;
+	dpu_exp.connections_closed = 1;
+	check_dev_stats(p.host, &host_exp);
+	check_dev_stats(p.dpu, &dpu_exp);
+	assert_int_equal(p.srv.bad_msgs, 0);
+	assert_int_equal(p.cli.bad_msgs, 0);
+	ct_pair_close(&p);
+}
+
+/* In the disconnect callback: the connection is ending, submit is refused. */
+struct disc_probe {
+	struct rte_comch_task_send *task;
+	int update_info;
+	int submit;
+	int disconnect_again;
+};
+
+static void
+disc_probe_hook(struct ct_side *s, struct rte_comch_connection *conn, int status)
+{
+	struct disc_probe *d = s->arg;
+
+	d->update_info = rte_comch_connection_update_info(conn);
+	d->disconnect_again = rte_comch_server_disconnect(s->server, conn);
+	if (d->task != NULL) {
+		d->submit = rte_comch_task_submit(rte_comch_task_send_as_task(d->task));
+		rte_comch_task_free(rte_comch_task_send_as_task(d->task));
+		d->task = NULL;
+	}
+}
+
+static void
+test_server_disconnect(void **state)
+{
+	struct disc_probe d = { .update_info = 1, .submit = 1, .disconnect_again = 1 };
+	struct rte_comch_dev_stats ds;
+	struct ct_pair p, q;
+	uint8_t msg[64];
+
+	(void)state;
+	ct_pair_up(&p, NULL);
+	ct_pair_up(&q, NULL);
+	p.srv.arg = &d;
+	p.srv.on_disconnect = disc_probe_hook;
+	ct_msg_fill(msg, sizeof(msg), 0, 0);
+	assert_int_equal(rte_comch_server_task_send_alloc_init(p.srv.server, p.sconn, msg,
+		sizeof(msg), &d.task), 0);
+
+	assert_int_equal(rte_comch_server_disconnect(NULL, p.sconn), -EINVAL);
+	assert_int_equal(rte_comch_server_disconnect(p.srv.server, NULL), -EINVAL);
+	assert_int_equal(rte_comch_server_disconnect(p.srv.server, p.cconn), -EINVAL);
+	assert_int_equal(rte_comch_server_disconnect(p.srv.server, q.sconn), -EINVAL);
+
+	assert_int_equal(rte_comch_server_disconnect(p.srv.server, p.sconn), 0);
+	/* already ending: no second disconnect, no new send */
+	assert_int_equal(rte_comch_server_disconnect(p.srv.server, p.sconn), -ENOTCONN);
+	assert_int_equal(ct_send(&p.srv, p.sconn, msg, sizeof(msg), NULL), -ENOTCONN);
+	assert_int_equal(rte_comch_connection_update_info(p.sconn), -ECONNABORTED);
+	assert_int_equal(ct_wait_count(p.pe, &p.srv.nb_disconnect, 1, CT_TIMEOUT_MS), 0);
+	assert_int_equal(p.srv.disc_status[0], -ECONNABORTED);
+	assert_int_equal(d.update_info, -ECONNABORTED);
+	assert_int_equal(d.disconnect_again, -ENOTCONN);
+	assert_int_equal(d.submit, -ENOTCONN);
+
+	/* the client ends by itself, with the reason */
+	assert_int_equal(ct_wait_state(p.pe, p.cli.ctx, RTE_COMCH_CTX_STATE_IDLE,
+				       CT_TIMEOUT_MS), 0);
+	assert_int_equal(rte_comch_ctx_get_last_error(p.cli.ctx), -ECONNABORTED);
+	/* the server keeps running and serving the other pair */
+	ct_progress_for(p.pe, 20);
+	assert_int_equal(p.srv.nb_disconnect, 1);
+	assert_int_equal(rte_comch_dev_stats_get(p.dpu, &ds), 0);
+	assert_int_equal(ds.connections_closed, 1);
+	assert_int_equal(ds.send_errors, 0);
+	/* the same client can connect again */
+	ct_pair_connect(&p);
+	assert_int_equal(p.srv.nb_connect, 2);
+	assert_int_equal(rte_comch_ctx_get_last_error(p.cli.ctx), 0);
+	ct_pair_close(&q);
+	ct_pair_close(&p);
+}
+
+static void
+test_disconnect_inflight_tasks(void **state)
+{
+	struct rte_comch_dev_stats ds;
+	uint8_t msg[4][64];
+	struct ct_pair p;
+	uint32_t i;
+
+	(void)state;
+	ct_pair_up(&p, NULL);
+	/* 3 from the client and 2 from the server, none taken by the peer yet */
+	for (i = 0; i < 3; i++) {
+		ct_msg_fill(msg[i], sizeof(msg[i]), 1, i);
+		assert_int_equal(ct_send(&p.cli, p.cconn, msg[i], sizeof(msg[i]), NULL), 0);
+	}
+	for (i = 0; i < 2; i++)
+		assert_int_equal(ct_send(&p.srv, p.sconn, msg[i], sizeof(msg[i]), NULL), 0);
+	assert_int_equal(rte_comch_server_disconnect(p.srv.server, p.sconn), 0);
+	assert_int_equal(ct_wait_state(p.pe, p.cli.ctx, RTE_COMCH_CTX_STATE_IDLE,
+				       CT_TIMEOUT_MS), 0);
+	assert_int_equal(ct_wait_count(p.pe, &p.srv.nb_disconnect, 1, CT_TIMEOUT_MS), 0);
+	ct_progress_for(p.pe, 50);
+	assert_int_equal(p.srv.disc_status[0], -ECONNABORTED);
+	assert_int_equal(rte_comch_ctx_get_last_error(p.cli.ctx), -ECONNABORTED);
+	/* every task completed once; a message arrived iff its task succeeded */
+	assert_int_equal(p.cli.nb_send_ok + p.cli.nb_send_err, 3);
+	assert_int_equal(p.srv.nb_send_ok + p.srv.nb_send_err, 2);
+	assert_int_equal(p.cli.nb_send_ok, p.srv.nb_recv);
+	assert_int_equal(p.srv.nb_send_ok, p.cli.nb_recv);
+	assert_int_equal(p.srv.bad_msgs, 0);
+	assert_int_equal(p.cli.bad_msgs, 0);
+	for (i = 0; i < p.cli.nb_send_err; i++)
+		assert_int_equal(p.cli.err_status[i], -ECONNABORTED);
+	assert_int_equal(rte_comch_dev_stats_get(p.host, &ds), 0);
+	assert_int_equal(ds.send_errors, p.cli.nb_send_err);
+	/* rte_comch_server_disconnect() is orderly: what the server sent drains
+	 * (taken by the client, so successful); nothing the client sent is
+	 * delivered after the call, so the client's 3 fail with -ECONNABORTED */
+	assert_int_equal(p.srv.nb_send_ok, 2);
+	assert_int_equal(p.srv.nb_send_err, 0);
+	assert_int_equal(p.cli.nb_recv, 2);
+	assert_int_equal(p.srv.nb_recv, 0);
+	assert_int_equal(p.cli.nb_send_err, 3);
+	assert_int_equal(rte_comch_dev_stats_get(p.dpu, &ds), 0);
+	assert_int_equal(ds.send_errors, 0);
+	assert_int_equal(ds.msgs_sent, 2);
+	assert_int_equal(ds.msgs_received, 0);
+	assert_int_equal(rte_comch_dev_stats_get(p.host, &ds), 0);
+	assert_int_equal(ds.send_errors, 3);
+	ct_pair_close(&p);
+}
+
+static void
+test_client_stop_inflight_drains(void **state)
+{
+	uint8_t msg[8][64];
+	struct ct_pair p;
+	uint32_t i;
+
+	(void)state;
+	ct_pair_up(&p, NULL);
+	for (i = 0; i < 8; i++) {
+		ct_msg_fill(msg[i], sizeof(msg[i]), 1, i);
+		assert_int_equal(ct_send(&p.cli, p.cconn, msg[i], sizeof(msg[i]), NULL), 0);
+	}
+	/* stop lets in-flight messages drain: the server takes all 8 */
+	assert_int_equal(rte_comch_ctx_stop(p.cli.ctx), -EINPROGRESS);
+	assert_int_equal(ct_wait_state(p.pe, p.cli.ctx, RTE_COMCH_CTX_STATE_IDLE,
+				       CT_TIMEOUT_MS), 0);
+	assert_int_equal(ct_wait_count(p.pe, &p.srv.nb_disconnect, 1, CT_TIMEOUT_MS), 0);
+	assert_int_equal(p.srv.nb_recv, 8);
+	assert_int_equal(p.srv.bad_msgs, 0);
+	assert_int_equal(p.cli.nb_send_ok, 8);
+	assert_int_equal(p.cli.nb_send_err, 0);
+	assert_int_equal(p.srv.disc_status[0], -ECONNABORTED);
+	assert_int_equal(rte_comch_ctx_get_last_error(p.cli.ctx), 0);
+	ct_pair_close(&p);
+}
+
+/*
+ * A message the peer took counts as sent even when the peer closes right
+ * after: the sender must not report it failed (it arrived exactly once).
+ * Two engines, so the sender does not progress while the receiver takes.
+ */
+static void
+test_peer_close_after_taking(void **state)
+{
+	uint8_t msg[5][64];
+	struct ct_pair p;
+	uint32_t i;
+
+	(void)state;
+	ct_pair_open_split(&p, NULL);
+	ct_pair_connect(&p);
+	/* server -> client, then the client stops at once */
+	for (i = 0; i < 5; i++) {
+		ct_msg_fill(msg[i], sizeof(msg[i]), 2, i);
+		assert_int_equal(ct_send(&p.srv, p.sconn, msg[i], sizeof(msg[i]), NULL), 0);
+	}
+	assert_int_equal(ct_wait_count(p.cpe, &p.cli.nb_recv, 5, CT_TIMEOUT_MS), 0);
+	ct_ctx_stop_wait(p.cpe, p.cli.ctx);
+	assert_int_equal(ct_wait_count(p.pe, &p.srv.nb_disconnect, 1, CT_TIMEOUT_MS), 0);
+	ct_progress_for(p.pe, 20);
+	assert_int_equal(p.srv.disc_status[0], -ECONNABORTED);
+	assert_int_equal(p.srv.nb_send_err, 0);
+	assert_int_equal(p.srv.nb_send_ok, 5);
+
+	/* client -> server, then the server disconnects at once */
+	ct_pair_connect(&p);
+	for (i = 0; i < 5; i++)
+		assert_int_equal(ct_send(&p.cli, p.cconn, msg[i], sizeof(msg[i]), NULL), 0);
+	assert_int_equal(ct_wait_count(p.pe, &p.srv.nb_recv, 5, CT_TIMEOUT_MS), 0);
+	assert_int_equal(rte_comch_server_disconnect(p.srv.server, p.sconn), 0);
+	ct_progress_for(p.pe, 20);
+	assert_int_equal(ct_wait_state(p.cpe, p.cli.ctx, RTE_COMCH_CTX_STATE_IDLE,
+				       CT_TIMEOUT_MS), 0);
+	assert_int_equal(rte_comch_ctx_get_last_error(p.cli.ctx), -ECONNABORTED);
+	assert_int_equal(p.cli.nb_send_err, 0);
+	assert_int_equal(p.cli.nb_send_ok, 5);
+	ct_pair_close(&p);
+}
+
+/* A stop waits at most the drain timeout (1 s) for the peer to take what was sent. */
+static void
+test_stop_drain_timeout(void **state)
+{
+	uint8_t msg[3][64];
+	struct ct_pair p;
+	uint64_t t0, ms;
+	uint32_t i;
+
+	(void)state;
+	ct_pair_open_split(&p, NULL);
+	ct_pair_connect(&p);
+	ct_progress_for(p.pe, 10);
+	for (i = 0; i < 3; i++) {
+		ct_msg_fill(msg[i], sizeof(msg[i]), 1, i);
+		assert_int_equal(ct_send(&p.cli, p.cconn, msg[i], sizeof(msg[i]), NULL), 0);
+	}
+	t0 = ct_now_ms();
+	assert_int_equal(rte_comch_ctx_stop(p.cli.ctx), -EINPROGRESS);
+	/* the server's engine does not run: nobody takes the messages */
+	assert_int_equal(ct_wait_state(p.cpe, p.cli.ctx, RTE_COMCH_CTX_STATE_IDLE, 5000), 0);
+	ms = ct_now_ms() - t0;
+	assert_true(ms >= 900 && ms < 3000);
+	assert_int_equal(p.cli.nb_send_ok, 0);
+	assert_int_equal(p.cli.nb_send_err, 3);
+	for (i = 0; i < 3; i++)
+		assert_int_equal(p.cli.err_status[i], -ETIMEDOUT);
+	/* the server learns the client left; what failed is not delivered */
+	assert_int_equal(ct_wait_count(p.pe, &p.srv.nb_disconnect, 1, CT_TIMEOUT_MS), 0);
+	ct_progress_for(p.pe, 20);
+	assert_int_equal(p.srv.nb_recv, 0);
+	ct_pair_close(&p);
+}
+
+/* server_disconnect drains what the server sent for at most 1 s, then gives up. */
+static void
+test_server_disconnect_drain_timeout(void **state)
+{
+	uint8_t msg[2][64];
+	struct ct_pair p;
+	uint64_t t0, ms;
+	uint32_t i;
+
+	(void)state;
+	ct_pair_open_split(&p, NULL);
+	ct_pair_connect(&p);
+	for (i = 0; i < 2; i++) {
+		ct_msg_fill(msg[i], sizeof(msg[i]), 2, i);
+		assert_int_equal(ct_send(&p.srv, p.sconn, msg[i], sizeof(msg[i]), NULL), 0);
+	}
+	t0 = ct_now_ms();
+	assert_int_equal(rte_comch_server_disconnect(p.srv.server, p.sconn), 0);
+	/* the client's engine does not run: nobody takes them */
+	assert_int_equal(ct_wait_count(p.pe, &p.srv.nb_disconnect, 1, 5000), 0);
+	ms = ct_now_ms() - t0;
+	assert_true(ms >= 900 && ms < 3000);
+	assert_int_equal(p.srv.nb_send_ok, 0);
+	assert_int_equal(p.srv.nb_send_err, 2);
+	assert_int_equal(p.srv.err_status[0], -ETIMEDOUT);
+	assert_int_equal(p.srv.err_status[1], -ETIMEDOUT);
+	assert_int_equal(p.srv.disc_status[0], -ECONNABORTED);
+	/* the client then learns it, and does not deliver what failed */
+	assert_int_equal(ct_wait_state(p.cpe, p.cli.ctx, RTE_COMCH_CTX_STATE_IDLE,
+				       CT_TIMEOUT_MS), 0);
+	assert_int_equal(rte_comch_ctx_get_last_error(p.cli.ctx), -ECONNABORTED);
+	assert_int_equal(p.cli.nb_recv, 0);
+	ct_pair_close(&p);
+}
+
+/* A client that stops delivers nothing more; what it did not take fails at the server. */
+static void
+test_client_stop_not_taken(void **state)
+{
+	uint8_t msg[3][64];
+	struct ct_pair p;
+	uint32_t i;
+
+	(void)state;
+	ct_pair_open_split(&p, NULL);
+	ct_pair_connect(&p);
+	for (i = 0; i < 3; i++) {
+		ct_msg_fill(msg[i], sizeof(msg[i]), 2, i);
+		assert_int_equal(ct_send(&p.srv, p.sconn, msg[i], sizeof(msg[i]), NULL), 0);
+	}
+	ct_ctx_stop_wait(p.cpe, p.cli.ctx);
+	ct_progress_for(p.cpe, 20);
+	assert_int_equal(p.cli.nb_recv, 0);
+	assert_int_equal(rte_comch_ctx_get_last_error(p.cli.ctx), 0);
+	assert_int_equal(ct_wait_count(p.pe, &p.srv.nb_disconnect, 1, CT_TIMEOUT_MS), 0);
+	ct_progress_for(p.pe, 20);
+	assert_int_equal(p.srv.disc_status[0], -ECONNABORTED);
+	assert_int_equal(p.srv.nb_send_ok, 0);
+	assert_int_equal(p.srv.nb_send_err, 3);
+	for (i = 0; i < 3; i++)
+		assert_int_equal(p.srv.err_status[i], -ECONNABORTED);
+	ct_pair_close(&p);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_conn_getters),
+		cmocka_unit_test(test_conn_and_dev_stats),
+		cmocka_unit_test(test_server_disconnect),
+		cmocka_unit_test(test_disconnect_inflight_tasks),
+		cmocka_unit_test(test_client_stop_inflight_drains),
+		cmocka_unit_test(test_peer_close_after_taking),
+		cmocka_unit_test(test_stop_drain_timeout),
+		cmocka_unit_test(test_server_disconnect_drain_timeout),
+		cmocka_unit_test(test_client_stop_not_taken),
+	};
+
+	return CT_RUN("comch_conn", tests);
+}

@@ -1,0 +1,393 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_comch authors
+ */
+
+/*
+ * Devices and representors: open/close, devargs parsing, capabilities,
+ * lookup by id, representor list/open/close/name and their errors.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_errno.h>
+
+#include "comch_test_common.h"
+
+static void
+expect_open_fails(const char *devargs, int err)
+{
+	struct rte_comch_dev *dev;
+
+	rte_errno = 0;
+	dev = rte_comch_dev_open(devargs);
+	if (dev != NULL) {
+		rte_comch_dev_close(dev);
+		fail_msg("open \"%s\" succeeded, expected errno %d", devargs, err);
+	}
+	if (rte_errno != err)
+		fail_msg("open \"%s\": rte_errno %d, expected %d", devargs, rte_errno, err);
+}
+
+static void
+test_dev_open_bad_devargs(void **state)
+{
+	char d[32], buf[512];
+
+	(void)state;
+	ct_domain(d, sizeof(d));
+	expect_open_fails(NULL, EINVAL);
+	/* empty driver part */
+	snprintf(buf, sizeof(buf), ":domain=%s,role=host,dir=%s", d, ct_dir());
+	expect_open_fails(buf, EINVAL);
+	/* unknown driver */
+	snprintf(buf, sizeof(buf), "nosuchdrv:domain=%s,role=host,dir=%s", d, ct_dir());
+	expect_open_fails(buf, ENODEV);
+	/* unknown key */
+	snprintf(buf, sizeof(buf), "shm:domain=%s,role=host,colour=blue,dir=%s", d, ct_dir());
+	expect_open_fails(buf, EINVAL);
+	/* bad role, missing role */
+	snprintf(buf, sizeof(buf), "shm:domain=%s,role=nic,dir=%s", d, ct_dir());
+	expect_open_fails(buf, EINVAL);
+	snprintf(buf, sizeof(buf), "shm:domain=%s,dir=%s", d, ct_dir());
+	expect_open_fails(buf, EINVAL);
+	/* missing, bad or too long domain */
+	snprintf(buf, sizeof(buf), "shm:role=host,dir=%s", ct_dir());
+	expect_open_fails(buf, EINVAL);
+	snprintf(buf, sizeof(buf), "shm:domain=a/b,role=host,dir=%s", ct_dir());
+	expect_open_fails(buf, EINVAL);
+	snprintf(buf, sizeof(buf), "shm:domain=%s,role=host,dir=%s",
+		 "d0123456789012345678901234567890", ct_dir()); /* 32 chars */
+	expect_open_fails(buf, EINVAL);
+	/* fn is for hosts only, rep for DPUs only */
+	snprintf(buf, sizeof(buf), "shm:domain=%s,role=dpu,fn=pf0,dir=%s", d, ct_dir());
+	expect_open_fails(buf, EINVAL);
+	snprintf(buf, sizeof(buf), "shm:domain=%s,role=host,rep=pf0,dir=%s", d, ct_dir());
+	expect_open_fails(buf, EINVAL);
+}
+
+/* No "<driver>:" prefix at all: malformed devargs (the driver part is required). */
+static void
+test_dev_open_missing_driver(void **state)
+{
+	char d[32], buf[512];
+
+	(void)state;
+	ct_domain(d, sizeof(d));
+	snprintf(buf, sizeof(buf), "domain=%s,role=host,dir=%s", d, ct_dir());
+	expect_open_fails(buf, EINVAL);
+}
+
+/* DESIGN.md: domain, fn and rep names are [A-Za-z0-9_.-], at most 24 characters. */
+static void
+test_dev_name_lengths(void **state)
+{
+	static const char n24[] = "d01234567890123456789012";
+	static const char n25[] = "d012345678901234567890123";
+	struct rte_comch_dev_info info;
+	struct rte_comch_dev *dpu, *host;
+	char buf[512], name[80];
+	const char *reps[1];
+
+	(void)state;
+	assert_int_equal(strlen(n24), 24);
+	assert_int_equal(strlen(n25), 25);
+	dpu = ct_dev_open("domain=%s,role=dpu,rep=%s", n24, n24);
+	assert_non_null(dpu);
+	assert_int_equal(rte_comch_dev_rep_list(dpu, reps, 1), 1);
+	assert_string_equal(reps[0], n24);
+	host = ct_dev_open("domain=%s,role=host,fn=%s", n24, n24);
+	assert_non_null(host);
+	assert_int_equal(rte_comch_dev_info_get(host, &info), 0);
+	snprintf(name, sizeof(name), "shm_%s_host_%s", n24, n24);
+	assert_string_equal(info.name, name);
+	assert_int_equal(rte_comch_dev_close(host), 0);
+	assert_int_equal(rte_comch_dev_close(dpu), 0);
+
+	snprintf(buf, sizeof(buf), "shm:domain=%s,role=dpu,dir=%s", n25, ct_dir());
+	expect_open_fails(buf, EINVAL);
+	snprintf(buf, sizeof(buf), "shm:domain=x,role=host,fn=%s,dir=%s", n25, ct_dir());
+	expect_open_fails(buf, EINVAL);
+	snprintf(buf, sizeof(buf), "shm:domain=x,role=dpu,rep=%s,dir=%s", n25, ct_dir());
+	expect_open_fails(buf, EINVAL);
+	snprintf(buf, sizeof(buf), "shm:domain=x,role=host,fn=a/b,dir=%s", ct_dir());
+	expect_open_fails(buf, EINVAL);
+	snprintf(buf, sizeof(buf), "shm:domain=x,role=host,fn=,dir=%s", ct_dir());
+	expect_open_fails(buf, EINVAL);
+}
+
+static void
+test_dev_open_close_info(void **state)
+{
+	struct rte_comch_dev_info hi, di;
+	struct rte_comch_dev *host, *dpu;
+	char d[32], name[64];
+
+	(void)state;
+	ct_domain(d, sizeof(d));
+	host = ct_dev_open("domain=%s,role=host", d); /* fn defaults to pf0 */
+	assert_non_null(host);
+	dpu = ct_dev_open("domain=%s,role=dpu", d); /* rep defaults to pf0 */
+	assert_non_null(dpu);
+
+	assert_int_equal(rte_comch_dev_info_get(NULL, &hi), -EINVAL);
+	assert_int_equal(rte_comch_dev_info_get(host, NULL), -EINVAL);
+	assert_int_equal(rte_comch_dev_info_get(host, &hi), 0);
+	assert_int_equal(rte_comch_dev_info_get(dpu, &di), 0);
+
+	assert_string_equal(hi.driver_name, "shm");
+	snprintf(name, sizeof(name), "shm_%s_host_pf0", d);
+	assert_string_equal(hi.name, name);
+	assert_int_equal(hi.role, RTE_COMCH_ROLE_HOST);
+	assert_int_equal(hi.max_name_len, 128);
+	assert_int_equal(hi.max_msg_size, 1024 * 1024);
+	assert_int_equal(hi.default_msg_size, 4080);
+	assert_int_equal(hi.default_msg_size, RTE_COMCH_DEFAULT_MSG_SIZE);
+	assert_int_equal(hi.max_recv_queue_size, 4096);
+	assert_int_equal(hi.max_clients, 512);
+	assert_int_equal(hi.max_send_tasks, 65536);
+	assert_int_equal(hi.server_supported, 0);
+	assert_int_equal(hi.client_supported, 1);
+
+	assert_string_equal(di.driver_name, "shm");
+	snprintf(name, sizeof(name), "shm_%s_dpu", d);
+	assert_string_equal(di.name, name);
+	assert_int_equal(di.role, RTE_COMCH_ROLE_DPU);
+	assert_int_equal(di.server_supported, 1);
+	assert_int_equal(di.client_supported, 0);
+	assert_int_not_equal(di.dev_id, hi.dev_id);
+
+	/* lookup by id */
+	assert_ptr_equal(rte_comch_dev_get_by_id(hi.dev_id), host);
+	assert_ptr_equal(rte_comch_dev_get_by_id(di.dev_id), dpu);
+	rte_errno = 0;
+	assert_null(rte_comch_dev_get_by_id(UINT16_MAX));
+	assert_int_equal(rte_errno, ENODEV);
+
+	assert_int_equal(rte_comch_dev_close(NULL), -EINVAL);
+	assert_int_equal(rte_comch_dev_close(host), 0);
+	/* a closed device's id no longer resolves */
+	rte_errno = 0;
+	assert_null(rte_comch_dev_get_by_id(hi.dev_id));
+	assert_int_equal(rte_errno, ENODEV);
+	assert_int_equal(rte_comch_dev_close(dpu), 0);
+}
+
+static void
+test_dev_duplicate_name(void **state)
+{
+	struct rte_comch_dev *a, *b, *c;
+	char d[32], buf[512];
+
+	(void)state;
+	ct_domain(d, sizeof(d));
+	a = ct_dev_open("domain=%s,role=host,fn=pf0vf1", d);
+	assert_non_null(a);
+	snprintf(buf, sizeof(buf), "shm:domain=%s,role=host,fn=pf0vf1,dir=%s", d, ct_dir());
+	expect_open_fails(buf, EEXIST);
+	/* another function on the same domain is another device */
+	b = ct_dev_open("domain=%s,role=host,fn=pf0vf2", d);
+	assert_non_null(b);
+	c = ct_dev_open("domain=%s,role=dpu,rep=pf0vf1,rep=pf0vf2", d);
+	assert_non_null(c);
+	snprintf(buf, sizeof(buf), "shm:domain=%s,role=dpu,dir=%s", d, ct_dir());
+	expect_open_fails(buf, EEXIST);
+	assert_int_equal(rte_comch_dev_close(a), 0);
+	/* the name is free again once closed */
+	a = ct_dev_open("domain=%s,role=host,fn=pf0vf1", d);
+	assert_non_null(a);
+	assert_int_equal(rte_comch_dev_close(a), 0);
+	assert_int_equal(rte_comch_dev_close(b), 0);
+	assert_int_equal(rte_comch_dev_close(c), 0);
+}
+
+static void
+test_dev_max_devs(void **state)
+{
+	struct rte_comch_dev *devs[RTE_COMCH_MAX_DEVS];
+	char d[32], buf[512];
+	unsigned int i;
+
+	(void)state;
+	ct_domain(d, sizeof(d));
+	for (i = 0; i < RTE_COMCH_MAX_DEVS; i++) {
+		devs[i] = ct_dev_open("domain=%s,role=host,fn=f%u", d, i);
+		if (devs[i] == NULL)
+			fail_msg("open device %u of %u: rte_errno %d", i,
+				 RTE_COMCH_MAX_DEVS, rte_errno);
+	}
+	snprintf(buf, sizeof(buf), "shm:domain=%s,role=host,fn=extra,dir=%s", d, ct_dir());
+	expect_open_fails(buf, ENOSPC);
+	assert_int_equal(rte_comch_dev_close(devs[7]), 0);
+	devs[7] = ct_dev_open("domain=%s,role=host,fn=extra", d);
+	assert_non_null(devs[7]);
+	for (i = 0; i < RTE_COMCH_MAX_DEVS; i++)
+		assert_int_equal(rte_comch_dev_close(devs[i]), 0);
+}
+
+static void
+test_dev_rep_list(void **state)
+{
+	struct rte_comch_dev *dpu, *dpu1, *host;
+	const char *names[4] = { NULL, NULL, NULL, NULL };
+	char d[32];
+
+	(void)state;
+	ct_domain(d, sizeof(d));
+	dpu = ct_dev_open("domain=%s,role=dpu,rep=pf0,rep=pf0vf1,rep=sf3", d);
+	assert_non_null(dpu);
+	dpu1 = ct_dev_open("domain=%sb,role=dpu", d);
+	assert_non_null(dpu1);
+	host = ct_dev_open("domain=%s,role=host", d);
+	assert_non_null(host);
+
+	assert_int_equal(rte_comch_dev_rep_list(NULL, names, 4), -EINVAL);
+	assert_int_equal(rte_comch_dev_rep_list(dpu, NULL, 4), -EINVAL);
+	assert_int_equal(rte_comch_dev_rep_list(host, names, 4), -EPERM);
+	assert_int_equal(rte_comch_dev_rep_list(dpu, NULL, 0), 3);
+	assert_int_equal(rte_comch_dev_rep_list(dpu, names, 4), 3);
+	assert_string_equal(names[0], "pf0");
+	assert_string_equal(names[1], "pf0vf1");
+	assert_string_equal(names[2], "sf3");
+	assert_null(names[3]);
+	/* a short array gets the first names and the full count */
+	memset(names, 0, sizeof(names));
+	assert_int_equal(rte_comch_dev_rep_list(dpu, names, 1), 3);
+	assert_string_equal(names[0], "pf0");
+	assert_null(names[1]);
+	/* default: one representor, pf0 */
+	assert_int_equal(rte_comch_dev_rep_list(dpu1, names, 4), 1);
+	assert_string_equal(names[0], "pf0");
+
+	assert_int_equal(rte_comch_dev_close(host), 0);
+	assert_int_equal(rte_comch_dev_close(dpu1), 0);
+	assert_int_equal(rte_comch_dev_close(dpu), 0);
+}
+
+static void
+test_dev_rep_open_close(void **state)
+{
+	struct rte_comch_dev *dpu, *host;
+	struct rte_comch_dev_rep *rep, *rep2;
+	struct rte_comch_client *cli;
+	char d[32];
+
+	(void)state;
+	ct_domain(d, sizeof(d));
+	dpu = ct_dev_open("domain=%s,role=dpu,rep=pf0,rep=pf0vf1", d);
+	assert_non_null(dpu);
+	host = ct_dev_open("domain=%s,role=host", d);
+	assert_non_null(host);
+
+	rte_errno = 0;
+	assert_null(rte_comch_dev_rep_open(NULL, "pf0"));
+	assert_int_equal(rte_errno, EINVAL);
+	rte_errno = 0;
+	assert_null(rte_comch_dev_rep_open(dpu, NULL));
+	assert_int_equal(rte_errno, EINVAL);
+	rte_errno = 0;
+	assert_null(rte_comch_dev_rep_open(host, "pf0"));
+	assert_int_equal(rte_errno, EPERM);
+	rte_errno = 0;
+	assert_null(rte_comch_dev_rep_open(dpu, "pf1"));
+	assert_int_equal(rte_errno, ENOENT);
+
+	rep = rte_comch_dev_rep_open(dpu, "pf0vf1");
+	assert_non_null(rep);
+	assert_string_equal(rte_comch_dev_rep_name(rep), "pf0vf1");
+	rte_errno = 0;
+	assert_null(rte_comch_dev_rep_name(NULL));
+	assert_int_equal(rte_errno, EINVAL);
+	rep2 = rte_comch_dev_rep_open(dpu, "pf0");
+	assert_non_null(rep2);
+	assert_string_equal(rte_comch_dev_rep_name(rep2), "pf0");
+
+	/* a device with open representors cannot close */
+	assert_int_equal(rte_comch_dev_close(dpu), -EBUSY);
+	assert_int_equal(rte_comch_dev_rep_close(NULL), -EINVAL);
+	assert_int_equal(rte_comch_dev_rep_close(rep), 0);
+	assert_int_equal(rte_comch_dev_close(dpu), -EBUSY);
+	assert_int_equal(rte_comch_dev_rep_close(rep2), 0);
+
+	/* a host device with a client cannot close */
+	cli = rte_comch_client_create(host, "x");
+	assert_non_null(cli);
+	assert_int_equal(rte_comch_dev_close(host), -EBUSY);
+	assert_int_equal(rte_comch_client_destroy(cli), 0);
+
+	assert_int_equal(rte_comch_dev_close(host), 0);
+	assert_int_equal(rte_comch_dev_close(dpu), 0);
+}
+
+static void
+test_dev_rep_busy_with_server(void **state)
+{
+	struct rte_comch_dev *dpu;
+	struct rte_comch_dev_rep *rep;
+	struct rte_comch_server *srv;
+	char d[32];
+
+	(void)state;
+	ct_domain(d, sizeof(d));
+	dpu = ct_dev_open("domain=%s,role=dpu", d);
+	assert_non_null(dpu);
+	rep = rte_comch_dev_rep_open(dpu, "pf0");
+	assert_non_null(rep);
+	srv = rte_comch_server_create(dpu, rep, "busy");
+	assert_non_null(srv);
+	assert_int_equal(rte_comch_dev_rep_close(rep), -EBUSY);
+	assert_int_equal(rte_comch_dev_close(dpu), -EBUSY);
+	assert_int_equal(rte_comch_server_destroy(srv), 0);
+	assert_int_equal(rte_comch_dev_rep_close(rep), 0);
+	assert_int_equal(rte_comch_dev_close(dpu), 0);
+}
+
+static void
+test_dev_stats_args(void **state)
+{
+	struct rte_comch_dev_stats st;
+	struct rte_comch_dev *dev;
+	char d[32];
+
+	(void)state;
+	ct_domain(d, sizeof(d));
+	dev = ct_dev_open("domain=%s,role=host", d);
+	assert_non_null(dev);
+	assert_int_equal(rte_comch_dev_stats_get(NULL, &st), -EINVAL);
+	assert_int_equal(rte_comch_dev_stats_get(dev, NULL), -EINVAL);
+	assert_int_equal(rte_comch_dev_stats_reset(NULL), -EINVAL);
+	memset(&st, 0xff, sizeof(st));
+	assert_int_equal(rte_comch_dev_stats_get(dev, &st), 0);
+	/* a fresh device has all counters at zero */
+	assert_int_equal(st.connections_opened, 0);
+	assert_int_equal(st.connections_closed, 0);
+	assert_int_equal(st.connections_rejected, 0);
+	assert_int_equal(st.peer_errors, 0);
+	assert_int_equal(st.msgs_sent, 0);
+	assert_int_equal(st.bytes_sent, 0);
+	assert_int_equal(st.msgs_received, 0);
+	assert_int_equal(st.bytes_received, 0);
+	assert_int_equal(st.send_errors, 0);
+	assert_int_equal(rte_comch_dev_stats_reset(dev), 0);
+	assert_int_equal(rte_comch_dev_close(dev), 0);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_dev_open_bad_devargs),
+		cmocka_unit_test(test_dev_open_missing_driver),
+		cmocka_unit_test(test_dev_name_lengths),
+		cmocka_unit_test(test_dev_open_close_info),
+		cmocka_unit_test(test_dev_duplicate_name),
+		cmocka_unit_test(test_dev_max_devs),
+		cmocka_unit_test(test_dev_rep_list),
+		cmocka_unit_test(test_dev_rep_open_close),
+		cmocka_unit_test(test_dev_rep_busy_with_server),
+		cmocka_unit_test(test_dev_stats_args),
+	};
+
+	return CT_RUN("comch_dev", tests);
+}

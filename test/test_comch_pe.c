@@ -1,0 +1,434 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_comch authors
+ */
+
+/*
+ * Progress engines: create/destroy, lcore ownership (-EPERM from another
+ * lcore), re-entrance (-EDEADLK from callbacks), context attachment,
+ * in-flight counters and the notification fd.
+ */
+
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <string.h>
+
+#include <rte_errno.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+
+#include "comch_test_common.h"
+
+#define WORKER_LCORE 1
+
+static void
+test_pe_create_destroy(void **state)
+{
+	struct rte_comch_pe *pe, *pe1;
+
+	(void)state;
+	pe = rte_comch_pe_create(RTE_COMCH_PE_LCORE_SELF);
+	assert_non_null(pe);
+	assert_int_equal(rte_comch_pe_get_lcore(pe), rte_lcore_id());
+	assert_int_equal(rte_comch_pe_get_lcore(pe), rte_get_main_lcore());
+
+	pe1 = rte_comch_pe_create(WORKER_LCORE);
+	assert_non_null(pe1);
+	assert_int_equal(rte_comch_pe_get_lcore(pe1), WORKER_LCORE);
+
+	/* lcore 2 is not enabled (-l 0-1), RTE_MAX_LCORE does not exist */
+	rte_errno = 0;
+	assert_null(rte_comch_pe_create(2));
+	assert_int_equal(rte_errno, EINVAL);
+	rte_errno = 0;
+	assert_null(rte_comch_pe_create(RTE_MAX_LCORE));
+	assert_int_equal(rte_errno, EINVAL);
+
+	rte_errno = 0;
+	assert_int_equal(rte_comch_pe_get_lcore(NULL), LCORE_ID_ANY);
+	assert_int_equal(rte_errno, EINVAL);
+
+	assert_int_equal(rte_comch_pe_destroy(NULL), -EINVAL);
+	assert_int_equal(rte_comch_pe_destroy(pe1), 0);
+	assert_int_equal(rte_comch_pe_destroy(pe), 0);
+}
+
+static void *
+create_self_thread(void *arg)
+{
+	int *err = arg;
+	struct rte_comch_pe *pe;
+
+	rte_errno = 0;
+	pe = rte_comch_pe_create(RTE_COMCH_PE_LCORE_SELF);
+	*err = rte_errno;
+	if (pe != NULL) {
+		rte_comch_pe_destroy(pe);
+		*err = -1;
+	}
+	return NULL;
+}
+
+static void
+test_pe_create_self_unregistered(void **state)
+{
+	pthread_t th;
+	int err = 0;
+
+	(void)state;
+	assert_int_equal(pthread_create(&th, NULL, create_self_thread, &err), 0);
+	assert_int_equal(pthread_join(th, NULL), 0);
+	assert_int_equal(err, EINVAL);
+}
+
+struct remote_call {
+	struct rte_comch_pe *pe;
+	int progress;
+	int request;
+	int clear;
+};
+
+static int
+remote_calls(void *arg)
+{
+	struct remote_call *rc = arg;
+
+	rc->progress = rte_comch_pe_progress(rc->pe);
+	rc->request = rte_comch_pe_request_notification(rc->pe);
+	rc->clear = rte_comch_pe_clear_notification(rc->pe);
+	return rc->progress;
+}
+
+static void
+test_pe_wrong_lcore(void **state)
+{
+	struct remote_call rc;
+	struct rte_comch_pe *pe, *pe1;
+
+	(void)state;
+	assert_int_equal(rte_comch_pe_progress(NULL), -EINVAL);
+	pe = rte_comch_pe_create(RTE_COMCH_PE_LCORE_SELF);
+	assert_non_null(pe);
+	pe1 = rte_comch_pe_create(WORKER_LCORE);
+	assert_non_null(pe1);
+
+	/* main lcore owns pe: nothing attached, nothing happens */
+	assert_int_equal(rte_comch_pe_progress(pe), 0);
+
+	/* main lcore does not own pe1 */
+	assert_int_equal(rte_comch_pe_progress(pe1), -EPERM);
+	assert_int_equal(rte_comch_pe_request_notification(pe1), -EPERM);
+	assert_int_equal(rte_comch_pe_clear_notification(pe1), -EPERM);
+
+	/* lcore 1 does not own pe */
+	memset(&rc, 0, sizeof(rc));
+	rc.pe = pe;
+	assert_int_equal(rte_eal_remote_launch(remote_calls, &rc, WORKER_LCORE), 0);
+	assert_int_equal(rte_eal_wait_lcore(WORKER_LCORE), -EPERM);
+	assert_int_equal(rc.progress, -EPERM);
+	assert_int_equal(rc.request, -EPERM);
+	assert_int_equal(rc.clear, -EPERM);
+
+	/* but it owns pe1 */
+	memset(&rc, 0, sizeof(rc));
+	rc.pe = pe1;
+	assert_int_equal(rte_eal_remote_launch(remote_calls, &rc, WORKER_LCORE), 0);
+	assert_int_equal(rte_eal_wait_lcore(WORKER_LCORE), 0);
+	assert_int_equal(rc.progress, 0);
+	assert_int_equal(rc.request, 0);
+	assert_int_equal(rc.clear, 0);
+
+	assert_int_equal(rte_comch_pe_destroy(pe1), 0);
+	assert_int_equal(rte_comch_pe_destroy(pe), 0);
+}
+
+static void
+test_pe_connect_ctx(void **state)
+{
+	struct rte_comch_pe *pe, *pe2;
+	struct rte_comch_dev *host;
+	struct rte_comch_client *cli;
+	struct rte_comch_ctx *ctx;
+	char d[32];
+
+	(void)state;
+	ct_domain(d, sizeof(d));
+	host = ct_dev_open("domain=%s,role=host", d);
+	assert_non_null(host);
+	cli = rte_comch_client_create(host, "nobody");
+	assert_non_null(cli);
+	ctx = rte_comch_client_as_ctx(cli);
+	assert_non_null(ctx);
+	pe = rte_comch_pe_create(RTE_COMCH_PE_LCORE_SELF);
+	assert_non_null(pe);
+	pe2 = rte_comch_pe_create(RTE_COMCH_PE_LCORE_SELF);
+	assert_non_null(pe2);
+
+	assert_int_equal(rte_comch_pe_connect_ctx(NULL, ctx), -EINVAL);
+	assert_int_equal(rte_comch_pe_connect_ctx(pe, NULL), -EINVAL);
+	assert_int_equal(rte_comch_pe_connect_ctx(pe, ctx), 0);
+	assert_int_equal(rte_comch_pe_connect_ctx(pe, ctx), -EEXIST);
+	assert_int_equal(rte_comch_pe_connect_ctx(pe2, ctx), -EEXIST);
+
+	/* an engine with an attached context cannot go */
+	assert_int_equal(rte_comch_pe_destroy(pe), -EBUSY);
+	assert_int_equal(rte_comch_pe_destroy(pe2), 0);
+	assert_int_equal(rte_comch_client_destroy(cli), 0);
+	assert_int_equal(rte_comch_pe_destroy(pe), 0);
+	assert_int_equal(rte_comch_dev_close(host), 0);
+}
+
+static void
+test_pe_inflight(void **state)
+{
+	struct ct_pair p;
+	uint8_t msg[3][64];
+	uint64_t pe_n = 99;
+	uint32_t ctx_n = 99;
+	unsigned int i;
+
+	(void)state;
+	ct_pair_up(&p, NULL);
+	assert_int_equal(rte_comch_pe_get_num_inflight_tasks(NULL, &pe_n), -EINVAL);
+	assert_int_equal(rte_comch_pe_get_num_inflight_tasks(p.pe, NULL), -EINVAL);
+	assert_int_equal(rte_comch_ctx_get_num_inflight_tasks(NULL, &ctx_n), -EINVAL);
+	assert_int_equal(rte_comch_ctx_get_num_inflight_tasks(p.cli.ctx, NULL), -EINVAL);
+	assert_int_equal(rte_comch_pe_get_num_inflight_tasks(p.pe, &pe_n), 0);
+	assert_int_equal(pe_n, 0);
+
+	for (i = 0; i < 3; i++) {
+		ct_msg_fill(msg[i], sizeof(msg[i]), 1, i);
+		assert_int_equal(ct_send(&p.cli, p.cconn, msg[i], sizeof(msg[i]), NULL), 0);
+	}
+	assert_int_equal(ct_send(&p.srv, p.sconn, msg[0], sizeof(msg[0]), NULL), 0);
+	assert_int_equal(rte_comch_pe_get_num_inflight_tasks(p.pe, &pe_n), 0);
+	assert_int_equal(pe_n, 4);
+	assert_int_equal(rte_comch_ctx_get_num_inflight_tasks(p.cli.ctx, &ctx_n), 0);
+	assert_int_equal(ctx_n, 3);
+	assert_int_equal(rte_comch_ctx_get_num_inflight_tasks(p.srv.ctx, &ctx_n), 0);
+	assert_int_equal(ctx_n, 1);
+
+	/* progress says 1 when it delivered or completed something */
+	assert_int_equal(rte_comch_pe_progress(p.pe), 1);
+	assert_int_equal(ct_wait_count(p.pe, &p.cli.nb_send_ok, 3, CT_TIMEOUT_MS), 0);
+	assert_int_equal(ct_wait_count(p.pe, &p.srv.nb_send_ok, 1, CT_TIMEOUT_MS), 0);
+	/* and 0 once there is nothing left to do */
+	ct_progress_for(p.pe, 5);
+	assert_int_equal(rte_comch_pe_progress(p.pe), 0);
+	assert_int_equal(rte_comch_pe_get_num_inflight_tasks(p.pe, &pe_n), 0);
+	assert_int_equal(pe_n, 0);
+	assert_int_equal(rte_comch_ctx_get_num_inflight_tasks(p.cli.ctx, &ctx_n), 0);
+	assert_int_equal(ctx_n, 0);
+	assert_int_equal(p.srv.nb_recv, 3);
+	assert_int_equal(p.cli.nb_recv, 1);
+	ct_pair_close(&p);
+}
+
+/* Re-entrance: progress and destroy from inside callbacks are refused. */
+struct reenter {
+	struct rte_comch_pe *pe;
+	int progress_ret;
+	int destroy_ret;
+	int state_progress_ret;
+	uint32_t calls;
+};
+
+static void
+reenter_recv(struct ct_side *s, struct rte_comch_connection *conn, const uint8_t *msg,
+	     uint32_t len)
+{
+	struct reenter *r = s->arg;
+
+	r->calls++;
+	r->progress_ret = rte_comch_pe_progress(r->pe);
+	r->destroy_ret = rte_comch_pe_destroy(r->pe);
+}
+
+static void
+reenter_state(struct ct_side *s, enum rte_comch_ctx_state prev, enum rte_comch_ctx_state next)
+{
+	struct reenter *r = s->arg;
+
+	/* STARTING -> RUNNING is reported from inside progress */
+	if (next == RTE_COMCH_CTX_STATE_RUNNING && r->pe != NULL)
+		r->state_progress_ret = rte_comch_pe_progress(r->pe);
+}
+
+static void
+test_pe_deadlock(void **state)
+{
+	struct reenter r = { .progress_ret = 1, .destroy_ret = 1, .state_progress_ret = 1 };
+	struct ct_pair p;
+	uint8_t msg[32];
+
+	(void)state;
+	ct_pair_open(&p, NULL);
+	r.pe = p.pe;
+	p.srv.arg = &r;
+	p.srv.on_recv = reenter_recv;
+	p.cli.arg = &r;
+	p.cli.on_state = reenter_state;
+	ct_pair_connect(&p);
+	assert_int_equal(r.state_progress_ret, -EDEADLK);
+
+	ct_msg_fill(msg, sizeof(msg), 0, 0);
+	assert_int_equal(ct_send(&p.cli, p.cconn, msg, sizeof(msg), NULL), 0);
+	assert_int_equal(ct_wait_count(p.pe, &p.srv.nb_recv, 1, CT_TIMEOUT_MS), 0);
+	assert_int_equal(r.calls, 1);
+	assert_int_equal(r.progress_ret, -EDEADLK);
+	assert_int_equal(r.destroy_ret, -EDEADLK);
+	/* the engine still works after the refused calls */
+	assert_int_equal(ct_wait_count(p.pe, &p.cli.nb_send_ok, 1, CT_TIMEOUT_MS), 0);
+	assert_int_equal(p.srv.bad_msgs, 0);
+	ct_pair_close(&p);
+}
+
+static int
+fd_readable(int fd, int timeout_ms)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+	return poll(&pfd, 1, timeout_ms);
+}
+
+/* Progress until the engine accepts to be armed. */
+static int
+arm(struct rte_comch_pe *pe)
+{
+	uint64_t deadline = ct_now_ms() + CT_TIMEOUT_MS;
+	int ret;
+
+	while ((ret = rte_comch_pe_request_notification(pe)) == -EAGAIN) {
+		if (ct_now_ms() > deadline)
+			return -ETIMEDOUT;
+		rte_comch_pe_progress(pe);
+	}
+	return ret;
+}
+
+static void
+test_pe_notification(void **state)
+{
+	struct ct_pair p;
+	uint8_t msg[48];
+	int fd = -1, fd2 = -1;
+
+	(void)state;
+	ct_pair_up(&p, NULL);
+	assert_int_equal(rte_comch_pe_get_notification_fd(NULL, &fd), -EINVAL);
+	assert_int_equal(rte_comch_pe_get_notification_fd(p.pe, NULL), -EINVAL);
+	assert_int_equal(rte_comch_pe_request_notification(NULL), -EINVAL);
+	assert_int_equal(rte_comch_pe_clear_notification(NULL), -EINVAL);
+	assert_int_equal(rte_comch_pe_get_notification_fd(p.pe, &fd), 0);
+	assert_true(fd >= 0);
+	assert_int_equal(rte_comch_pe_get_notification_fd(p.pe, &fd2), 0);
+	assert_int_equal(fd, fd2);
+
+	/* armed, idle engine: the fd stays quiet */
+	ct_progress_for(p.pe, 20);
+	assert_int_equal(arm(p.pe), 0);
+	assert_int_equal(fd_readable(fd, 50), 0);
+
+	/* client -> server: the server's arrival wakes the engine */
+	ct_msg_fill(msg, sizeof(msg), 0, 0);
+	assert_int_equal(ct_send(&p.cli, p.cconn, msg, sizeof(msg), NULL), 0);
+	assert_int_equal(fd_readable(fd, 2000), 1);
+	/* clear consumes the peer's wake-up */
+	assert_int_equal(rte_comch_pe_clear_notification(p.pe), 0);
+	assert_int_equal(fd_readable(fd, 0), 0);
+	assert_int_equal(ct_wait_count(p.pe, &p.srv.nb_recv, 1, CT_TIMEOUT_MS), 0);
+	assert_int_equal(ct_wait_count(p.pe, &p.cli.nb_send_ok, 1, CT_TIMEOUT_MS), 0);
+
+	/* server -> client */
+	ct_progress_for(p.pe, 20);
+	assert_int_equal(arm(p.pe), 0);
+	assert_int_equal(fd_readable(fd, 50), 0);
+	assert_int_equal(ct_send(&p.srv, p.sconn, msg, sizeof(msg), NULL), 0);
+	assert_int_equal(fd_readable(fd, 2000), 1);
+	assert_int_equal(rte_comch_pe_clear_notification(p.pe), 0);
+	assert_int_equal(ct_wait_count(p.pe, &p.cli.nb_recv, 1, CT_TIMEOUT_MS), 0);
+	assert_int_equal(ct_wait_count(p.pe, &p.srv.nb_send_ok, 1, CT_TIMEOUT_MS), 0);
+
+	/* a message already waiting: arming is refused, progress delivers it */
+	ct_progress_for(p.pe, 20);
+	ct_msg_fill(msg, sizeof(msg), 0, 1);
+	assert_int_equal(ct_send(&p.cli, p.cconn, msg, sizeof(msg), NULL), 0);
+	assert_int_equal(rte_comch_pe_request_notification(p.pe), -EAGAIN);
+	assert_int_equal(ct_wait_count(p.pe, &p.srv.nb_recv, 2, CT_TIMEOUT_MS), 0);
+	assert_int_equal(p.srv.bad_msgs, 0);
+	assert_int_equal(p.cli.bad_msgs, 0);
+	ct_pair_close(&p);
+}
+
+/*
+ * Server and client on two engines of the same lcore: the receiving engine has
+ * nothing in flight, so only the arrival itself can refuse arming or wake it.
+ */
+static void
+test_pe_notification_two_engines(void **state)
+{
+	struct rte_comch_pe *pe2;
+	struct ct_pair p;
+	uint8_t msg[48];
+	int fd = -1, fd2 = -1;
+
+	(void)state;
+	ct_pair_open_split(&p, NULL);
+	ct_pair_connect(&p);
+	pe2 = p.cpe;
+	assert_int_equal(rte_comch_pe_get_notification_fd(p.pe, &fd), 0);
+	assert_int_equal(rte_comch_pe_get_notification_fd(pe2, &fd2), 0);
+	assert_int_not_equal(fd, fd2);
+
+	/* server engine armed; the client (other engine) sends: it wakes up */
+	ct_progress_for(p.pe, 20);
+	assert_int_equal(arm(p.pe), 0);
+	assert_int_equal(fd_readable(fd, 50), 0);
+	ct_msg_fill(msg, sizeof(msg), 0, 0);
+	assert_int_equal(ct_send(&p.cli, p.cconn, msg, sizeof(msg), NULL), 0);
+	assert_int_equal(fd_readable(fd, 2000), 1);
+	assert_int_equal(rte_comch_pe_clear_notification(p.pe), 0);
+	assert_int_equal(ct_wait_count(p.pe, &p.srv.nb_recv, 1, CT_TIMEOUT_MS), 0);
+	assert_int_equal(ct_wait_count(pe2, &p.cli.nb_send_ok, 1, CT_TIMEOUT_MS), 0);
+
+	/* a message already waiting on the server engine: arming it is refused */
+	ct_progress_for(p.pe, 20);
+	ct_msg_fill(msg, sizeof(msg), 0, 1);
+	assert_int_equal(ct_send(&p.cli, p.cconn, msg, sizeof(msg), NULL), 0);
+	assert_int_equal(rte_comch_pe_request_notification(p.pe), -EAGAIN);
+	assert_int_equal(ct_wait_count(p.pe, &p.srv.nb_recv, 2, CT_TIMEOUT_MS), 0);
+	assert_int_equal(ct_wait_count(pe2, &p.cli.nb_send_ok, 2, CT_TIMEOUT_MS), 0);
+	/* nothing waiting any more: armed again */
+	assert_int_equal(arm(p.pe), 0);
+	assert_int_equal(rte_comch_pe_clear_notification(p.pe), 0);
+
+	/* client engine armed; the server sends */
+	assert_int_equal(arm(pe2), 0);
+	assert_int_equal(fd_readable(fd2, 50), 0);
+	assert_int_equal(ct_send(&p.srv, p.sconn, msg, sizeof(msg), NULL), 0);
+	assert_int_equal(fd_readable(fd2, 2000), 1);
+	assert_int_equal(rte_comch_pe_clear_notification(pe2), 0);
+	assert_int_equal(fd_readable(fd2, 0), 0);
+	assert_int_equal(ct_wait_count(pe2, &p.cli.nb_recv, 1, CT_TIMEOUT_MS), 0);
+	assert_int_equal(ct_wait_count(p.pe, &p.srv.nb_send_ok, 1, CT_TIMEOUT_MS), 0);
+	assert_int_equal(p.srv.bad_msgs, 0);
+
+	ct_pair_close(&p);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pe_create_destroy),
+		cmocka_unit_test(test_pe_create_self_unregistered),
+		cmocka_unit_test(test_pe_wrong_lcore),
+		cmocka_unit_test(test_pe_connect_ctx),
+		cmocka_unit_test(test_pe_inflight),
+		cmocka_unit_test(test_pe_deadlock),
+		cmocka_unit_test(test_pe_notification),
+		cmocka_unit_test(test_pe_notification_two_engines),
+	};
+
+	return CT_RUN("comch_pe", tests);
+}
