@@ -20,6 +20,8 @@
  *   servers and clients.
  * - rte_comch_task: an asynchronous operation taken from a context's pool.
  * - rte_comch_server, rte_comch_client, rte_comch_connection: the control path.
+ * - rte_comch_mmap, rte_comch_buf, rte_comch_buf_pool: registered memory and
+ *   buffers, for the fast path.
  *
  * Error model:
  * - Functions returning int return 0 on success or a negative errno value.
@@ -42,6 +44,8 @@
  * | rte_comch_pe           | used only by the lcore it was created for                  |
  * | contexts, connections, | used only by the lcore of the engine they are attached to  |
  * | tasks                  | (no locks: the engine is the unit of parallelism)          |
+ * | rte_comch_mmap         | configure, start, stop, destroy from one thread            |
+ * | buffer pools, refcounts| any lcore                                                  |
  * | telemetry              | reads counters from the telemetry thread, lock-free        |
  */
 
@@ -71,5 +75,6 @@ union rte_comch_data {
 #include <rte_comch_ctx.h>
 #include <rte_comch_task.h>
 #include <rte_comch_ctrl.h>
+#include <rte_comch_mmap.h>
 
 #endif /* RTE_COMCH_H */

@@ -183,6 +183,17 @@ struct rte_comch_connection {
 	void *priv;                     /**< Driver private data. */
 };
 
+/** Registered memory; drivers share memfd-backed ranges with the peer. */
+struct rte_comch_mmap {
+	void *addr;
+	size_t len;
+	uint32_t perms;
+	bool has_range;
+	bool started;
+	int memfd;        /**< >= 0 if the mmap allocated the memory: a peer can map it. */
+	uint32_t refs;    /**< Buffers and consumers using it (atomic: any lcore). */
+};
+
 /* ------------------------------------------------------------------ driver ops */
 
 /** Handshake parameters, what the driver negotiated for a new connection. */

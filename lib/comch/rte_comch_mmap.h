@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_comch authors
+ */
+
+#ifndef RTE_COMCH_MMAP_H
+#define RTE_COMCH_MMAP_H
+
+/**
+ * @file
+ * Memory registration (rte_comch_mmap) and buffers (rte_comch_buf) for the fast path.
+ *
+ * An mmap registers one range of memory, set once, with permissions saying who
+ * may touch it: the local process, or the peer across the channel ("PCI",
+ * after the PCIe link a BlueField uses), read-only or read/write. A buffer
+ * describes a piece of a started mmap: the whole piece (head, len) and the bytes
+ * in use (data, data_len). Buffers come from a pool and are reference counted; an
+ * mmap cannot be stopped or destroyed while buffers refer to it.
+ *
+ * Memory the peer writes into (a consumer's receive buffers) must be memory the
+ * peer can map: rte_comch_mmap_alloc_memrange() allocates such memory. A range
+ * set with rte_comch_mmap_set_memrange() is ordinary process memory; drivers
+ * that cannot share it refuse it where sharing is needed (see each driver's page).
+ * Buffers cannot be chained: a buffer is always one contiguous range.
+ *
+ * Thread safety: configure, start, stop and destroy an mmap from one thread.
+ * Buffer pools and buffer reference counts are safe from any lcore; a buffer's
+ * data pointer and length belong to whoever holds it.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rte_bitops.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The local process may read and write the memory. */
+#define RTE_COMCH_MMAP_PERM_LOCAL_READ_WRITE RTE_BIT32(0)
+/** The peer may read the memory. */
+#define RTE_COMCH_MMAP_PERM_PCI_READ_ONLY RTE_BIT32(1)
+/** The peer may read and write the memory (a consumer's receive buffers). */
+#define RTE_COMCH_MMAP_PERM_PCI_READ_WRITE RTE_BIT32(2)
+
+struct rte_comch_mmap;
+struct rte_comch_buf_pool;
+
+/**
+ * A buffer: a piece of a started mmap. Read the fields freely; change them only
+ * with the functions below.
+ */
+struct rte_comch_buf {
+	void *head;                      /**< Start of the piece. */
+	size_t len;                      /**< Length of the piece. */
+	void *data;                      /**< Start of the bytes in use, within the piece. */
+	size_t data_len;                 /**< Number of bytes in use. */
+	struct rte_comch_mmap *mmap;     /**< The mmap the piece belongs to. */
+	struct rte_comch_buf_pool *pool; /**< The pool the buffer returns to. */
+	uint16_t refcnt;                 /**< References; at 0 the buffer is back in its pool. */
+};
+
+/**
+ * Create an mmap, with no memory and LOCAL_READ_WRITE permission.
+ *
+ * @return
+ *   The mmap, or NULL with rte_errno set to ENOMEM.
+ */
+struct rte_comch_mmap *
+rte_comch_mmap_create(void);
+
+/**
+ * Register a range of process memory. Once per mmap, before start.
+ *
+ * @return
+ *   0 on success; -EINVAL if mmap or addr is NULL or len is 0; -EEXIST if the mmap
+ *   already has memory; -EBUSY if it is started.
+ */
+int
+rte_comch_mmap_set_memrange(struct rte_comch_mmap *mmap, void *addr, size_t len);
+
+/**
+ * Allocate len bytes of zeroed memory that a peer process can map, owned by the
+ * mmap and freed with it, and register it. Once per mmap, before start.
+ *
+ * @return
+ *   0 on success; -EINVAL if mmap is NULL or len is 0; -EEXIST if the mmap already
+ *   has memory; -EBUSY if it is started; -ENOMEM (or the errno of memfd_create,
+ *   ftruncate or mmap) if the memory cannot be had.
+ */
+int
+rte_comch_mmap_alloc_memrange(struct rte_comch_mmap *mmap, size_t len);
+
+/**
+ * Read the registered range.
+ *
+ * @return
+ *   0 on success; -EINVAL if an argument is NULL; -ENOENT if no memory is registered.
+ */
+int
+rte_comch_mmap_get_memrange(const struct rte_comch_mmap *mmap, void **addr, size_t *len);
+
+/**
+ * Set the permissions, a mask of RTE_COMCH_MMAP_PERM_*. Only before start.
+ *
+ * @return
+ *   0 on success; -EINVAL if mmap is NULL, perms is 0, has unknown bits, or
+ *   asks for both PCI_READ_ONLY and PCI_READ_WRITE; -EBUSY if the mmap is started.
+ */
+int
+rte_comch_mmap_set_permissions(struct rte_comch_mmap *mmap, uint32_t perms);
+
+/**
+ * Read the permissions.
+ *
+ * @return
+ *   0 on success; -EINVAL if an argument is NULL.
+ */
+int
+rte_comch_mmap_get_permissions(const struct rte_comch_mmap *mmap, uint32_t *perms);
+
+/**
+ * Start an mmap: buffers can now be taken from it and it can be given to a
+ * consumer. Its memory and permissions can no longer change.
+ *
+ * @return
+ *   0 on success; -EINVAL if mmap is NULL; -ENOENT if no memory is registered;
+ *   -EBUSY if it is already started.
+ */
+int
+rte_comch_mmap_start(struct rte_comch_mmap *mmap);
+
+/**
+ * Stop an mmap.
+ *
+ * @return
+ *   0 on success; -EINVAL if mmap is NULL; -EALREADY if it is not started;
+ *   -EBUSY while buffers or consumers refer to it.
+ */
+int
+rte_comch_mmap_stop(struct rte_comch_mmap *mmap);
+
+/**
+ * Destroy an mmap, freeing the memory it allocated (not memory it was given).
+ *
+ * @return
+ *   0 on success; -EINVAL if mmap is NULL; -EBUSY if it is started.
+ */
+int
+rte_comch_mmap_destroy(struct rte_comch_mmap *mmap);
+
+/**
+ * Create a pool of buffer descriptors (the memory comes from mmaps).
+ *
+ * @param num Number of buffers, at least 1.
+ * @return
+ *   The pool, or NULL with rte_errno set: EINVAL if num is 0; ENOMEM.
+ */
+struct rte_comch_buf_pool *
+rte_comch_buf_pool_create(uint32_t num);
+
+/**
+ * Destroy a pool.
+ *
+ * @return
+ *   0 on success; -EINVAL if pool is NULL; -EBUSY while buffers are out of it.
+ */
+int
+rte_comch_buf_pool_destroy(struct rte_comch_buf_pool *pool);
+
+/**
+ * Take a buffer for the piece [addr, addr + len) of a started mmap, with no
+ * data in use (data = addr, data_len = 0): a buffer to receive into.
+ *
+ * @return
+ *   0 on success; -EINVAL for a NULL argument or a piece not inside the mmap;
+ *   -EPERM if the mmap is not started; -ENOMEM if the pool is empty.
+ */
+int
+rte_comch_buf_pool_get_by_addr(struct rte_comch_buf_pool *pool, struct rte_comch_mmap *mmap,
+			       void *addr, size_t len, struct rte_comch_buf **buf);
+
+/**
+ * Take a buffer for the piece [data, data + len) of a started mmap, all of it
+ * in use (data_len = len): a buffer to send from.
+ *
+ * @return
+ *   As rte_comch_buf_pool_get_by_addr().
+ */
+int
+rte_comch_buf_pool_get_by_data(struct rte_comch_buf_pool *pool, struct rte_comch_mmap *mmap,
+			       void *data, size_t len, struct rte_comch_buf **buf);
+
+/**
+ * Set the bytes in use.
+ *
+ * @return
+ *   0 on success; -EINVAL if buf is NULL or [data, data + data_len) is not
+ *   inside [head, head + len).
+ */
+int
+rte_comch_buf_set_data(struct rte_comch_buf *buf, void *data, size_t data_len);
+
+/**
+ * Mark no bytes in use (data_len = 0), keeping the data pointer.
+ *
+ * @return
+ *   0 on success; -EINVAL if buf is NULL.
+ */
+int
+rte_comch_buf_reset_data_len(struct rte_comch_buf *buf);
+
+/**
+ * Take one more reference.
+ *
+ * @param refcnt Set to the new count; may be NULL.
+ * @return
+ *   0 on success; -EINVAL if buf is NULL or not taken from a pool;
+ *   -EOVERFLOW at UINT16_MAX references.
+ */
+int
+rte_comch_buf_inc_refcount(struct rte_comch_buf *buf, uint16_t *refcnt);
+
+/**
+ * Drop one reference; at zero the buffer goes back to its pool and no longer
+ * holds its mmap.
+ *
+ * @param refcnt Set to the new count; may be NULL.
+ * @return
+ *   0 on success; -EINVAL if buf is NULL or has no reference left (freed twice).
+ */
+int
+rte_comch_buf_dec_refcount(struct rte_comch_buf *buf, uint16_t *refcnt);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RTE_COMCH_MMAP_H */

@@ -1,0 +1,260 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_comch authors
+ */
+
+/* Memory registration, buffers and buffer pools: every call and every documented error. */
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <rte_errno.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+
+#include <rte_comch.h>
+
+#include "comch_test_common.h"
+
+/* The registered range, with room on both sides to probe pieces that stick out. */
+static uint8_t backing[64 + 4096 + 64];
+#define mem (backing + 64)
+#define MEM_LEN 4096
+
+static void
+test_mmap_config(void **state)
+{
+	struct rte_comch_mmap *m = rte_comch_mmap_create();
+	uint32_t perms;
+	size_t len;
+	void *addr;
+
+	assert_non_null(m);
+	assert_int_equal(rte_comch_mmap_get_permissions(m, &perms), 0);
+	assert_int_equal(perms, RTE_COMCH_MMAP_PERM_LOCAL_READ_WRITE);
+	assert_int_equal(rte_comch_mmap_get_memrange(m, &addr, &len), -ENOENT);
+	assert_int_equal(rte_comch_mmap_start(m), -ENOENT);
+
+	assert_int_equal(rte_comch_mmap_set_memrange(NULL, mem, MEM_LEN), -EINVAL);
+	assert_int_equal(rte_comch_mmap_set_memrange(m, NULL, MEM_LEN), -EINVAL);
+	assert_int_equal(rte_comch_mmap_set_memrange(m, mem, 0), -EINVAL);
+	assert_int_equal(rte_comch_mmap_set_memrange(m, mem, MEM_LEN), 0);
+	assert_int_equal(rte_comch_mmap_set_memrange(m, mem, MEM_LEN), -EEXIST);
+	assert_int_equal(rte_comch_mmap_alloc_memrange(m, 4096), -EEXIST);
+	assert_int_equal(rte_comch_mmap_get_memrange(m, &addr, &len), 0);
+	assert_ptr_equal(addr, mem);
+	assert_int_equal(len, MEM_LEN);
+	assert_int_equal(rte_comch_mmap_get_memrange(m, NULL, &len), -EINVAL);
+
+	assert_int_equal(rte_comch_mmap_set_permissions(NULL, 1), -EINVAL);
+	assert_int_equal(rte_comch_mmap_set_permissions(m, 0), -EINVAL);
+	assert_int_equal(rte_comch_mmap_set_permissions(m, RTE_BIT32(9)), -EINVAL);
+	assert_int_equal(rte_comch_mmap_set_permissions(m, RTE_COMCH_MMAP_PERM_PCI_READ_ONLY |
+						       RTE_COMCH_MMAP_PERM_PCI_READ_WRITE), -EINVAL);
+	perms = RTE_COMCH_MMAP_PERM_LOCAL_READ_WRITE | RTE_COMCH_MMAP_PERM_PCI_READ_WRITE;
+	assert_int_equal(rte_comch_mmap_set_permissions(m, perms), 0);
+	assert_int_equal(rte_comch_mmap_get_permissions(m, NULL), -EINVAL);
+	assert_int_equal(rte_comch_mmap_get_permissions(m, &perms), 0);
+	assert_int_equal(perms, RTE_COMCH_MMAP_PERM_LOCAL_READ_WRITE |
+			 RTE_COMCH_MMAP_PERM_PCI_READ_WRITE);
+
+	assert_int_equal(rte_comch_mmap_start(NULL), -EINVAL);
+	assert_int_equal(rte_comch_mmap_start(m), 0);
+	assert_int_equal(rte_comch_mmap_start(m), -EBUSY);
+	assert_int_equal(rte_comch_mmap_set_permissions(m, RTE_COMCH_MMAP_PERM_LOCAL_READ_WRITE),
+			 -EBUSY);
+	assert_int_equal(rte_comch_mmap_destroy(m), -EBUSY);
+	assert_int_equal(rte_comch_mmap_stop(NULL), -EINVAL);
+	assert_int_equal(rte_comch_mmap_stop(m), 0);
+	assert_int_equal(rte_comch_mmap_stop(m), -EALREADY);
+	assert_int_equal(rte_comch_mmap_destroy(NULL), -EINVAL);
+	assert_int_equal(rte_comch_mmap_destroy(m), 0);
+}
+
+static void
+test_mmap_started_memory_is_fixed(void **state)
+{
+	struct rte_comch_mmap *m = rte_comch_mmap_create();
+	struct rte_comch_mmap *empty = rte_comch_mmap_create();
+
+	assert_int_equal(rte_comch_mmap_set_memrange(m, mem, MEM_LEN), 0);
+	assert_int_equal(rte_comch_mmap_start(m), 0);
+	/* Started with memory: neither call may change it. */
+	assert_int_equal(rte_comch_mmap_set_memrange(m, mem, 16), -EBUSY);
+	assert_int_equal(rte_comch_mmap_alloc_memrange(m, 4096), -EBUSY);
+	assert_int_equal(rte_comch_mmap_alloc_memrange(NULL, 4096), -EINVAL);
+	assert_int_equal(rte_comch_mmap_alloc_memrange(empty, 0), -EINVAL);
+	assert_int_equal(rte_comch_mmap_stop(m), 0);
+	assert_int_equal(rte_comch_mmap_destroy(m), 0);
+	assert_int_equal(rte_comch_mmap_destroy(empty), 0);
+}
+
+static void
+test_mmap_alloc_memrange(void **state)
+{
+	const size_t len = 16u << 20;
+	struct rte_comch_mmap *m = rte_comch_mmap_create();
+	uint8_t *p;
+	size_t got, i;
+
+	assert_int_equal(rte_comch_mmap_alloc_memrange(m, len), 0);
+	assert_int_equal(rte_comch_mmap_get_memrange(m, (void **)&p, &got), 0);
+	assert_int_equal(got, len);
+	for (i = 0; i < len; i += 4096)
+		assert_int_equal(p[i], 0);
+	memset(p, 0xa5, len);
+	assert_int_equal(p[len - 1], 0xa5);
+	assert_int_equal(rte_comch_mmap_destroy(m), 0);
+}
+
+static void
+test_buf_pool(void **state)
+{
+	struct rte_comch_mmap *m = rte_comch_mmap_create();
+	struct rte_comch_buf_pool *pool;
+	struct rte_comch_buf *a, *b, *c;
+
+	assert_null(rte_comch_buf_pool_create(0));
+	assert_int_equal(rte_errno, EINVAL);
+	pool = rte_comch_buf_pool_create(2);
+	assert_non_null(pool);
+	assert_int_equal(rte_comch_mmap_set_memrange(m, mem, MEM_LEN), 0);
+
+	assert_int_equal(rte_comch_buf_pool_get_by_addr(pool, m, mem, 64, &a), -EPERM);
+	assert_int_equal(rte_comch_mmap_start(m), 0);
+	assert_int_equal(rte_comch_buf_pool_get_by_addr(NULL, m, mem, 64, &a), -EINVAL);
+	assert_int_equal(rte_comch_buf_pool_get_by_addr(pool, NULL, mem, 64, &a), -EINVAL);
+	assert_int_equal(rte_comch_buf_pool_get_by_addr(pool, m, NULL, 64, &a), -EINVAL);
+	assert_int_equal(rte_comch_buf_pool_get_by_addr(pool, m, mem, 64, NULL), -EINVAL);
+	/* Pieces that stick out of the mmap, by one byte either way. */
+	assert_int_equal(rte_comch_buf_pool_get_by_addr(pool, m, mem - 1, 64, &a), -EINVAL);
+	assert_int_equal(rte_comch_buf_pool_get_by_addr(pool, m, mem + 1, MEM_LEN, &a),
+			 -EINVAL);
+	assert_int_equal(rte_comch_buf_pool_get_by_data(pool, m, mem + 8, SIZE_MAX, &a), -EINVAL);
+
+	assert_int_equal(rte_comch_buf_pool_get_by_addr(pool, m, mem + 64, 128, &a), 0);
+	assert_ptr_equal(a->head, mem + 64);
+	assert_ptr_equal(a->data, mem + 64);
+	assert_int_equal(a->len, 128);
+	assert_int_equal(a->data_len, 0);
+	assert_int_equal(a->refcnt, 1);
+	assert_ptr_equal(a->mmap, m);
+	assert_int_equal(rte_comch_buf_pool_get_by_data(pool, m, mem, MEM_LEN, &b), 0);
+	assert_int_equal(b->data_len, MEM_LEN);
+	assert_int_equal(rte_comch_buf_pool_get_by_data(pool, m, mem, 8, &c), -ENOMEM);
+
+	/* Buffers hold the mmap and the pool. */
+	assert_int_equal(rte_comch_mmap_stop(m), -EBUSY);
+	assert_int_equal(rte_comch_buf_pool_destroy(pool), -EBUSY);
+	assert_int_equal(rte_comch_buf_pool_destroy(NULL), -EINVAL);
+	assert_int_equal(rte_comch_buf_dec_refcount(a, NULL), 0);
+	assert_int_equal(rte_comch_mmap_stop(m), -EBUSY);
+	assert_int_equal(rte_comch_buf_dec_refcount(b, NULL), 0);
+	assert_int_equal(rte_comch_buf_dec_refcount(b, NULL), -EINVAL);
+	assert_int_equal(rte_comch_mmap_stop(m), 0);
+	assert_int_equal(rte_comch_buf_pool_destroy(pool), 0);
+	assert_int_equal(rte_comch_mmap_destroy(m), 0);
+}
+
+static void
+test_buf_data(void **state)
+{
+	struct rte_comch_mmap *m = rte_comch_mmap_create();
+	struct rte_comch_buf_pool *pool = rte_comch_buf_pool_create(1);
+	struct rte_comch_buf *b;
+
+	assert_int_equal(rte_comch_mmap_set_memrange(m, mem, MEM_LEN), 0);
+	assert_int_equal(rte_comch_mmap_start(m), 0);
+	assert_int_equal(rte_comch_buf_pool_get_by_addr(pool, m, mem + 100, 200, &b), 0);
+	assert_int_equal(rte_comch_buf_set_data(b, mem + 150, 150), 0);
+	assert_ptr_equal(b->data, mem + 150);
+	assert_int_equal(b->data_len, 150);
+	assert_int_equal(rte_comch_buf_set_data(b, mem + 150, 151), -EINVAL);
+	assert_int_equal(rte_comch_buf_set_data(b, mem + 99, 1), -EINVAL);
+	assert_int_equal(rte_comch_buf_set_data(b, mem + 300, 0), 0);
+	assert_int_equal(rte_comch_buf_set_data(NULL, mem, 1), -EINVAL);
+	assert_int_equal(rte_comch_buf_set_data(b, NULL, 1), -EINVAL);
+	assert_int_equal(rte_comch_buf_set_data(b, mem + 120, 10), 0);
+	assert_int_equal(rte_comch_buf_reset_data_len(b), 0);
+	assert_ptr_equal(b->data, mem + 120);
+	assert_int_equal(b->data_len, 0);
+	assert_int_equal(rte_comch_buf_reset_data_len(NULL), -EINVAL);
+	assert_int_equal(rte_comch_buf_dec_refcount(b, NULL), 0);
+	assert_int_equal(rte_comch_buf_pool_destroy(pool), 0);
+	assert_int_equal(rte_comch_mmap_stop(m), 0);
+	assert_int_equal(rte_comch_mmap_destroy(m), 0);
+}
+
+#define REF_ROUNDS 200000
+
+static int
+ref_worker(void *arg)
+{
+	struct rte_comch_buf *b = arg;
+	int i;
+
+	for (i = 0; i < REF_ROUNDS; i++) {
+		if (rte_comch_buf_inc_refcount(b, NULL) != 0 ||
+		    rte_comch_buf_dec_refcount(b, NULL) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static void
+test_buf_refcount(void **state)
+{
+	struct rte_comch_mmap *m = rte_comch_mmap_create();
+	struct rte_comch_buf_pool *pool = rte_comch_buf_pool_create(1);
+	struct rte_comch_buf *b;
+	unsigned int worker = rte_get_next_lcore(-1, 1, 0);
+	uint16_t rc;
+
+	assert_int_equal(rte_comch_mmap_set_memrange(m, mem, MEM_LEN), 0);
+	assert_int_equal(rte_comch_mmap_start(m), 0);
+	assert_int_equal(rte_comch_buf_pool_get_by_data(pool, m, mem, 16, &b), 0);
+	assert_int_equal(rte_comch_buf_inc_refcount(b, &rc), 0);
+	assert_int_equal(rc, 2);
+	assert_int_equal(rte_comch_buf_inc_refcount(NULL, &rc), -EINVAL);
+	assert_int_equal(rte_comch_buf_dec_refcount(NULL, &rc), -EINVAL);
+
+	/* Two lcores take and drop references at once: none is lost. */
+	assert_true(worker < RTE_MAX_LCORE);
+	assert_int_equal(rte_eal_remote_launch(ref_worker, b, worker), 0);
+	assert_int_equal(ref_worker(b), 0);
+	assert_int_equal(rte_eal_wait_lcore(worker), 0);
+	assert_int_equal(b->refcnt, 2);
+
+	assert_int_equal(rte_comch_buf_dec_refcount(b, &rc), 0);
+	assert_int_equal(rc, 1);
+	/* Held by two: the pool cannot be destroyed until the last reference goes. */
+	assert_int_equal(rte_comch_buf_pool_destroy(pool), -EBUSY);
+	b->refcnt = UINT16_MAX;
+	assert_int_equal(rte_comch_buf_inc_refcount(b, &rc), -EOVERFLOW);
+	b->refcnt = 1;
+	assert_int_equal(rte_comch_buf_dec_refcount(b, &rc), 0);
+	assert_int_equal(rc, 0);
+	assert_int_equal(rte_comch_buf_pool_destroy(pool), 0);
+	assert_int_equal(rte_comch_mmap_stop(m), 0);
+	assert_int_equal(rte_comch_mmap_destroy(m), 0);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_mmap_config),
+		cmocka_unit_test(test_mmap_started_memory_is_fixed),
+		cmocka_unit_test(test_mmap_alloc_memrange),
+		cmocka_unit_test(test_buf_pool),
+		cmocka_unit_test(test_buf_data),
+		cmocka_unit_test(test_buf_refcount),
+	};
+
+	return CT_RUN("mmap and buffers", tests);
+}
