@@ -38,6 +38,7 @@ comch_client_stop(struct rte_comch_ctx *ctx)
 {
 	struct comch_ctrl *ctrl = container_of(ctx, struct comch_ctrl, ctx);
 	struct rte_comch_client *cli = comch_ctrl_client(ctrl);
+	int rc;
 
 	if (ctx->state == RTE_COMCH_CTX_STATE_STARTING) {
 		ctx->dev->ops->client_stop(cli);
@@ -45,6 +46,9 @@ comch_client_stop(struct rte_comch_ctx *ctx)
 		comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_IDLE);
 		return 0;
 	}
+	rc = comch_ctrl_check_no_fast(ctrl, "stop");
+	if (rc < 0)
+		return rc;
 	comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_STOPPING);
 	comch_ctrl_close_all(ctrl, -ECONNABORTED);
 	return -EINPROGRESS;
@@ -290,4 +294,15 @@ rte_comch_client_event_msg_recv_register(struct rte_comch_client *client,
 	if (comch_client_check(client) == NULL)
 		return -EINVAL;
 	return comch_ctrl_event_msg_recv_register(&client->ctrl, cb);
+}
+
+int
+rte_comch_client_event_consumer_register(struct rte_comch_client *client,
+					 rte_comch_event_consumer_cb_t new_consumer_cb,
+					 rte_comch_event_consumer_cb_t expired_consumer_cb)
+{
+	if (comch_client_check(client) == NULL)
+		return -EINVAL;
+	return comch_ctrl_event_consumer_register(&client->ctrl, new_consumer_cb,
+						  expired_consumer_cb);
 }

@@ -13,6 +13,7 @@
 #include <rte_common.h>
 #include <rte_cycles.h>
 #include <rte_errno.h>
+#include <rte_ring.h>
 
 #include "comch_private.h"
 
@@ -39,6 +40,8 @@ comch_conn_create(struct comch_ctrl *ctrl, void *priv, const struct comch_conn_p
 	conn->priv = priv;
 	conn->max_msg_size = p->max_msg_size;
 	conn->state = COMCH_CONN_ESTABLISHED;
+	TAILQ_INIT(&conn->producers);
+	TAILQ_INIT(&conn->consumers);
 	TAILQ_INSERT_TAIL(&ctrl->conns, conn, next);
 	ctrl->nb_conns++;
 	rte_spinlock_lock(&dev->lock);
@@ -83,6 +86,8 @@ comch_conn_teardown(struct rte_comch_connection *conn)
 	uint32_t failed = conn->txq_tail - conn->txq_head;
 	struct rte_comch_task_send *t;
 
+	/* Producers and consumers on other lcores stop using the link first. */
+	comch_fast_conn_ended(conn);
 	dev->ops->conn_close(conn);
 	/* The task's own callback may resubmit it: that fails with -ENOTCONN now. */
 	while (conn->txq_head != conn->txq_tail) {
@@ -109,9 +114,21 @@ comch_conn_teardown(struct rte_comch_connection *conn)
 		comch_server_conn_ended(comch_ctrl_server(ctrl), conn);
 	else
 		comch_client_conn_ended(comch_ctrl_client(ctrl), conn);
+	/* Producers and consumers still hold it: the last one to go frees it. */
+	if (conn->nb_fast != 0)
+		conn->zombie = true;
+	else
+		comch_conn_free(conn);
+	return 1;
+}
+
+void
+comch_conn_free(struct rte_comch_connection *conn)
+{
+	conn->ctrl->ctx.dev->ops->conn_free(conn);
+	rte_ring_free(conn->fp_req);
 	free(conn->txq);
 	free(conn);
-	return 1;
 }
 
 int

@@ -60,11 +60,25 @@ comch_ctrl_alloc(size_t outer_size, size_t ctrl_offset, struct rte_comch_dev *de
 }
 
 /* Checks before the outer object is freed: idle, and every task back in the pool. */
+/* Teardown order: producers and consumers go before their connections' contexts. */
+int
+comch_ctrl_check_no_fast(const struct comch_ctrl *ctrl, const char *what)
+{
+	if (ctrl->nb_fast != 0) {
+		COMCH_LOG(ERR, "%s: %u producers or consumers still exist on its connections: "
+			  "destroy them first", what, ctrl->nb_fast);
+		return -EBUSY;
+	}
+	return 0;
+}
+
 int
 comch_ctrl_release(struct comch_ctrl *ctrl)
 {
 	int rc = comch_ctx_check_idle(&ctrl->ctx, "destroy");
 
+	if (rc == 0)
+		rc = comch_ctrl_check_no_fast(ctrl, "destroy");
 	if (rc < 0)
 		return rc;
 	if (comch_pe_in_cb(ctrl->ctx.pe)) {
@@ -151,6 +165,23 @@ comch_ctrl_task_send_set_conf(struct comch_ctrl *ctrl, rte_comch_task_send_cb_t 
 }
 
 int
+comch_ctrl_event_consumer_register(struct comch_ctrl *ctrl, rte_comch_event_consumer_cb_t new_cb,
+				   rte_comch_event_consumer_cb_t expired_cb)
+{
+	int rc = comch_ctx_check_idle(&ctrl->ctx, "event_consumer_register");
+
+	if (rc < 0)
+		return rc;
+	if (new_cb == NULL || expired_cb == NULL) {
+		COMCH_LOG(ERR, "%s consumer callback is NULL", new_cb == NULL ? "new" : "expired");
+		return -EINVAL;
+	}
+	ctrl->new_consumer_cb = new_cb;
+	ctrl->expired_consumer_cb = expired_cb;
+	return 0;
+}
+
+int
 comch_ctrl_event_msg_recv_register(struct comch_ctrl *ctrl, rte_comch_event_msg_recv_cb_t cb)
 {
 	int rc = comch_ctx_check_idle(&ctrl->ctx, "event_msg_recv_register");
@@ -169,9 +200,6 @@ comch_ctrl_event_msg_recv_register(struct comch_ctrl *ctrl, rte_comch_event_msg_
 int
 comch_ctrl_prepare_start(struct comch_ctrl *ctrl)
 {
-	static uint32_t pool_seq;
-	char name[RTE_MEMPOOL_NAMESIZE];
-
 	if (ctrl->send_ok_cb == NULL) {
 		COMCH_LOG(ERR, "start: configure send tasks first (task_send_set_conf)");
 		return -EINVAL;
@@ -182,18 +210,9 @@ comch_ctrl_prepare_start(struct comch_ctrl *ctrl)
 	}
 	if (ctrl->task_pool != NULL)
 		return 0;
-	snprintf(name, sizeof(name), "comch_tx_%u",
-		 __atomic_fetch_add(&pool_seq, 1, __ATOMIC_RELAXED));
-	ctrl->task_pool = rte_mempool_create(name, ctrl->nb_send_tasks,
-					     sizeof(struct rte_comch_task_send), 0, 0,
-					     NULL, NULL, NULL, NULL, SOCKET_ID_ANY,
-					     RTE_MEMPOOL_F_SP_PUT | RTE_MEMPOOL_F_SC_GET);
-	if (ctrl->task_pool == NULL) {
-		COMCH_LOG(ERR, "start: cannot create a pool of %u send tasks: %s",
-			  ctrl->nb_send_tasks, rte_strerror(rte_errno));
-		return -ENOMEM;
-	}
-	return 0;
+	ctrl->task_pool = comch_task_pool_create(ctrl->nb_send_tasks,
+						 sizeof(struct rte_comch_task_send));
+	return ctrl->task_pool == NULL ? -ENOMEM : 0;
 }
 
 int
@@ -251,6 +270,7 @@ comch_ctrl_progress_conns(struct comch_ctrl *ctrl, uint64_t now)
 	TAILQ_FOREACH(conn, &ctrl->conns, next) {
 		if (conn->state == COMCH_CONN_DEAD)
 			continue;
+		did += comch_fast_serve(conn, false);
 		/* Closed on our side: only learn what the peer takes, deliver no more. */
 		did += ops->conn_poll(conn, conn->state == COMCH_CONN_ESTABLISHED ?
 				      COMCH_RECV_BURST : 0);

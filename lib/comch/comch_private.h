@@ -46,6 +46,10 @@ struct comch_ctrl *comch_ctrl_alloc(size_t outer_size, size_t ctrl_offset,
 				    struct rte_comch_dev *dev, enum comch_ctx_type type,
 				    const struct comch_ctx_ops *ops, const char *name);
 int comch_ctrl_release(struct comch_ctrl *ctrl);
+int comch_ctrl_check_no_fast(const struct comch_ctrl *ctrl, const char *what);
+int comch_ctrl_event_consumer_register(struct comch_ctrl *ctrl,
+				       rte_comch_event_consumer_cb_t new_cb,
+				       rte_comch_event_consumer_cb_t expired_cb);
 int comch_ctrl_set_max_msg_size(struct comch_ctrl *ctrl, uint32_t size);
 int comch_ctrl_set_recv_queue_size(struct comch_ctrl *ctrl, uint32_t size);
 int comch_ctrl_task_send_set_conf(struct comch_ctrl *ctrl, rte_comch_task_send_cb_t ok_cb,
@@ -67,6 +71,21 @@ void comch_conn_close_local(struct rte_comch_connection *conn, int reason);
 /** End of a dead or drained connection: tasks, events, memory. Returns 1. */
 int comch_conn_teardown(struct rte_comch_connection *conn);
 int comch_conn_task_send_submit(struct rte_comch_task_send *task);
+
+/* comch_fast.c: the fast path's side of a connection */
+int comch_fast_attach(struct rte_comch_connection *conn, uint32_t count, uint32_t max,
+		      const char *what);
+void comch_fast_detach(struct rte_comch_connection *conn);
+int comch_fast_request(struct rte_comch_consumer *c, bool expire);
+int comch_fast_serve(struct rte_comch_connection *conn, bool dead);
+void comch_fast_conn_ended(struct rte_comch_connection *conn);
+bool comch_fast_conn_dead(const struct rte_comch_connection *conn);
+struct rte_mempool *comch_task_pool_create(uint32_t num, size_t elt_size);
+/** Release a connection's memory (after teardown, once no producer/consumer holds it). */
+void comch_conn_free(struct rte_comch_connection *conn);
+/** Flush a fast-path context's tasks and stop it, on its own lcore. */
+int comch_producer_submit(struct rte_comch_producer_task_send *t);
+int comch_consumer_submit(struct rte_comch_consumer_task_post_recv *t);
 
 /* comch_server.c / comch_client.c: the end of a connection, as each side sees it */
 void comch_server_conn_ended(struct rte_comch_server *srv, struct rte_comch_connection *conn);

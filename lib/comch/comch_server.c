@@ -38,6 +38,10 @@ static int
 comch_server_stop(struct rte_comch_ctx *ctx)
 {
 	struct comch_ctrl *ctrl = container_of(ctx, struct comch_ctrl, ctx);
+	int rc = comch_ctrl_check_no_fast(ctrl, "stop");
+
+	if (rc < 0)
+		return rc;
 
 	ctx->dev->ops->server_stop(comch_ctrl_server(ctrl));
 	comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_STOPPING);
@@ -243,6 +247,11 @@ rte_comch_server_disconnect(struct rte_comch_server *server, struct rte_comch_co
 		COMCH_LOG(ERR, "connection %p is already ending", (void *)conn);
 		return -ENOTCONN;
 	}
+	if (conn->nb_fast != 0) {
+		COMCH_LOG(ERR, "connection %p: %u producers or consumers still exist on it: "
+			  "destroy them first", (void *)conn, conn->nb_fast);
+		return -EBUSY;
+	}
 	comch_conn_close_local(conn, -ECONNABORTED);
 	return 0;
 }
@@ -295,4 +304,15 @@ rte_comch_server_event_connection_status_changed_register(
 	server->connect_cb = connect_cb;
 	server->disconnect_cb = disconnect_cb;
 	return 0;
+}
+
+int
+rte_comch_server_event_consumer_register(struct rte_comch_server *server,
+					 rte_comch_event_consumer_cb_t new_consumer_cb,
+					 rte_comch_event_consumer_cb_t expired_consumer_cb)
+{
+	if (comch_server_check(server) == NULL)
+		return -EINVAL;
+	return comch_ctrl_event_consumer_register(&server->ctrl, new_consumer_cb,
+						  expired_consumer_cb);
 }

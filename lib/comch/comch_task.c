@@ -25,6 +25,10 @@ rte_comch_task_submit(struct rte_comch_task *task)
 	switch (task->type) {
 	case COMCH_TASK_SEND:
 		return comch_conn_task_send_submit((struct rte_comch_task_send *)task);
+	case COMCH_TASK_PRODUCER_SEND:
+		return comch_producer_submit((struct rte_comch_producer_task_send *)task);
+	case COMCH_TASK_POST_RECV:
+		return comch_consumer_submit((struct rte_comch_consumer_task_post_recv *)task);
 	default:
 		COMCH_LOG(ERR, "task %p has unknown type %u", (void *)task, task->type);
 		return -EINVAL;

@@ -22,6 +22,7 @@
  * - rte_comch_server, rte_comch_client, rte_comch_connection: the control path.
  * - rte_comch_mmap, rte_comch_buf, rte_comch_buf_pool: registered memory and
  *   buffers, for the fast path.
+ * - rte_comch_producer, rte_comch_consumer: the fast path on a connection.
  *
  * Error model:
  * - Functions returning int return 0 on success or a negative errno value.
@@ -44,6 +45,8 @@
  * | rte_comch_pe           | used only by the lcore it was created for                  |
  * | contexts, connections, | used only by the lcore of the engine they are attached to  |
  * | tasks                  | (no locks: the engine is the unit of parallelism)          |
+ * | producers, consumers   | created and destroyed on their connection's engine lcore;  |
+ * |                        | started, stopped, submitted, progressed on their own       |
  * | rte_comch_mmap         | configure, start, stop, destroy from one thread            |
  * | buffer pools, refcounts| any lcore                                                  |
  * | telemetry              | reads counters from the telemetry thread, lock-free        |
@@ -76,5 +79,7 @@ union rte_comch_data {
 #include <rte_comch_task.h>
 #include <rte_comch_ctrl.h>
 #include <rte_comch_mmap.h>
+#include <rte_comch_producer.h>
+#include <rte_comch_consumer.h>
 
 #endif /* RTE_COMCH_H */

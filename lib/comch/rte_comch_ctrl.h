@@ -94,6 +94,16 @@ typedef void (*rte_comch_event_msg_recv_cb_t)(struct rte_comch_connection *conn,
  */
 typedef void (*rte_comch_event_conn_status_cb_t)(struct rte_comch_connection *conn, int status);
 
+/**
+ * New or expired consumer callback: a consumer on the other side of conn was
+ * started (producers may now send to it) or stopped (they may no longer).
+ *
+ * @param conn        The connection.
+ * @param consumer_id The consumer's id.
+ */
+typedef void (*rte_comch_event_consumer_cb_t)(struct rte_comch_connection *conn,
+					      uint32_t consumer_id);
+
 /** Per-connection counters, read with rte_comch_connection_get_stats(). */
 struct rte_comch_conn_stats {
 	uint64_t sent_messages;  /**< Messages the peer has taken. */
@@ -201,6 +211,18 @@ struct rte_comch_dev_rep *
 rte_comch_server_get_device_rep(const struct rte_comch_server *server);
 
 /**
+ * Register the new and expired consumer callbacks (fast path; optional). Only
+ * while IDLE. They run on the server's engine.
+ *
+ * @return
+ *   0 on success; -EINVAL if any argument is NULL; -EBUSY if not IDLE.
+ */
+int
+rte_comch_server_event_consumer_register(struct rte_comch_server *server,
+					 rte_comch_event_consumer_cb_t new_consumer_cb,
+					 rte_comch_event_consumer_cb_t expired_consumer_cb);
+
+/**
  * Disconnect one connection, in order. From this call on, nothing the client
  * sends is delivered on it and new submits fail with -ENOTCONN. Messages the
  * server already sent stay in flight until the client takes them (they
@@ -212,7 +234,8 @@ rte_comch_server_get_device_rep(const struct rte_comch_server *server);
  *
  * @return
  *   0 on success; -EINVAL if server or conn is NULL or conn is not the
- *   server's; -ENOTCONN if the connection is already ending.
+ *   server's; -ENOTCONN if the connection is already ending; -EBUSY while
+ *   producers or consumers exist on it (destroy them first).
  */
 int
 rte_comch_server_disconnect(struct rte_comch_server *server, struct rte_comch_connection *conn);
@@ -399,6 +422,18 @@ rte_comch_client_task_send_alloc_init(struct rte_comch_client *client,
 int
 rte_comch_client_event_msg_recv_register(struct rte_comch_client *client,
 					 rte_comch_event_msg_recv_cb_t cb);
+
+/**
+ * Register the new and expired consumer callbacks (fast path; optional). Only
+ * while IDLE. They run on the client's engine.
+ *
+ * @return
+ *   0 on success; -EINVAL if any argument is NULL; -EBUSY if not IDLE.
+ */
+int
+rte_comch_client_event_consumer_register(struct rte_comch_client *client,
+					 rte_comch_event_consumer_cb_t new_consumer_cb,
+					 rte_comch_event_consumer_cb_t expired_consumer_cb);
 
 /* -------------------------------------------------------------- connection */
 

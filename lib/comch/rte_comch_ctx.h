@@ -80,7 +80,9 @@ rte_comch_ctx_start(struct rte_comch_ctx *ctx);
  * @return
  *   0 if the context is already IDLE on return; -EINPROGRESS if it is STOPPING
  *   and will reach IDLE through progress; -EINVAL if ctx is NULL; -EBUSY if it
- *   is IDLE or already STOPPING.
+ *   is IDLE or already STOPPING, or if it is a server or client with producers
+ *   or consumers on its connections (destroy those first: the teardown order
+ *   is producers and consumers, then connections, then servers and clients).
  */
 int
 rte_comch_ctx_stop(struct rte_comch_ctx *ctx);

@@ -58,6 +58,13 @@ struct rte_comch_dev_info {
 	uint32_t max_send_tasks;     /**< Most send tasks in one context's pool. */
 	uint8_t server_supported;    /**< 1 if servers can be created on this device. */
 	uint8_t client_supported;    /**< 1 if clients can be created on this device. */
+	uint8_t producer_supported;  /**< 1 if the fast path's producers are supported. */
+	uint8_t consumer_supported;  /**< 1 if the fast path's consumers are supported. */
+	uint32_t max_fast_tasks;     /**< Most tasks in one producer's or consumer's pool. */
+	uint64_t max_buf_size;       /**< Largest fast-path message (buffer data). */
+	uint32_t max_producers;      /**< Most producers on one connection (one side). */
+	uint32_t max_consumers;      /**< Most consumers on one connection (one side). */
+	uint32_t max_imm_data_len;   /**< Longest immediate data of a fast-path message. */
 };
 
 /**

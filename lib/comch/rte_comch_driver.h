@@ -33,6 +33,7 @@ extern int comch_logtype;
 struct rte_comch_dev_ops;
 struct rte_comch_pe;
 struct rte_mempool;
+struct rte_ring;
 
 /** A driver, registered from a constructor with RTE_COMCH_REGISTER_DRIVER(). */
 struct rte_comch_driver {
@@ -82,6 +83,8 @@ struct rte_comch_dev_rep {
 enum comch_ctx_type {
 	COMCH_CTX_SERVER,
 	COMCH_CTX_CLIENT,
+	COMCH_CTX_PRODUCER,
+	COMCH_CTX_CONSUMER,
 };
 
 /** What differs between context types; the library's own, not a driver's. */
@@ -110,6 +113,8 @@ struct rte_comch_ctx {
 
 enum comch_task_type {
 	COMCH_TASK_SEND,
+	COMCH_TASK_POST_RECV,
+	COMCH_TASK_PRODUCER_SEND,
 };
 
 struct rte_comch_task {
@@ -138,8 +143,11 @@ struct comch_ctrl {
 	uint32_t nb_send_tasks;
 	struct rte_mempool *task_pool;
 	rte_comch_event_msg_recv_cb_t recv_cb;
+	rte_comch_event_consumer_cb_t new_consumer_cb;
+	rte_comch_event_consumer_cb_t expired_consumer_cb;
 	TAILQ_HEAD(, rte_comch_connection) conns;
 	uint32_t nb_conns;
+	uint32_t nb_fast;                 /**< Producers and consumers on its connections. */
 	char name[];                      /**< Server name. */
 };
 
@@ -181,6 +189,65 @@ struct rte_comch_connection {
 	struct rte_comch_task_send **txq;
 	uint32_t txq_mask, txq_head, txq_tail;
 	void *priv;                     /**< Driver private data. */
+	/* Fast path: lists and counts change on this connection's lcore only. */
+	TAILQ_HEAD(, rte_comch_producer) producers;
+	TAILQ_HEAD(, rte_comch_consumer) consumers;
+	uint32_t nb_fast;               /**< Producers + consumers; the struct outlives the link. */
+	struct rte_ring *fp_req;        /**< Consumers' (un)registration, from their lcores. */
+	int fp_dead;                    /**< Atomic: set once the connection has ended. */
+	bool zombie;                    /**< Torn down; freed with its last producer/consumer. */
+};
+
+/* ------------------------------------------------------------------ fast path */
+
+struct rte_comch_producer {
+	struct rte_comch_ctx ctx;       /**< First: a producer is a ctx. */
+	struct rte_comch_connection *conn;
+	TAILQ_ENTRY(rte_comch_producer) next;
+	uint32_t id;
+	rte_comch_producer_task_send_cb_t ok_cb;
+	rte_comch_producer_task_send_cb_t err_cb;
+	uint32_t nb_tasks;
+	struct rte_mempool *task_pool;
+	/** Sends done at submit, their callbacks due in the next progress. */
+	struct rte_comch_producer_task_send **done;
+	uint32_t done_mask, done_head, done_tail;
+};
+
+struct rte_comch_producer_task_send {
+	struct rte_comch_task base;
+	struct rte_comch_buf *buf;
+	uint32_t consumer_id;
+	uint32_t imm_len;
+	uint8_t imm[RTE_COMCH_MAX_IMM_DATA_LEN];
+};
+
+struct rte_comch_consumer {
+	struct rte_comch_ctx ctx;       /**< First: a consumer is a ctx. */
+	struct rte_comch_connection *conn;
+	struct rte_comch_mmap *mmap;
+	TAILQ_ENTRY(rte_comch_consumer) next;
+	uint32_t id;
+	uint32_t imm_len;
+	rte_comch_consumer_task_post_recv_cb_t ok_cb;
+	rte_comch_consumer_task_post_recv_cb_t err_cb;
+	uint32_t nb_tasks;
+	struct rte_mempool *task_pool;
+	/** Posted tasks, oldest first: the driver fills them in this order. */
+	struct rte_comch_consumer_task_post_recv **posted;
+	uint32_t posted_mask, posted_head, posted_tail;
+	int reg;            /**< Atomic, from the connection's lcore: 1 advertised, < 0 failed. */
+	int expired;        /**< Atomic, from the connection's lcore: the peer will not write. */
+	bool expire_asked;
+	void *priv;         /**< Driver private data. */
+};
+
+struct rte_comch_consumer_task_post_recv {
+	struct rte_comch_task base;
+	struct rte_comch_buf *buf;
+	uint32_t imm_len;
+	uint32_t producer_id;
+	uint8_t imm[RTE_COMCH_MAX_IMM_DATA_LEN];
 };
 
 /** Registered memory; drivers share memfd-backed ranges with the peer. */
@@ -253,6 +320,29 @@ struct rte_comch_dev_ops {
 	int (*conn_arm)(struct rte_comch_connection *conn);
 	/** Disarm wake-ups for conn. */
 	void (*conn_disarm)(struct rte_comch_connection *conn);
+	/** Free what conn_close kept for producers and consumers still holding conn. */
+	void (*conn_free)(struct rte_comch_connection *conn);
+
+	/* Fast path. Connection lcore: consumer_create/destroy/advertise/expire. */
+	/** Check the consumer's mmap can be shared; set consumer->priv. -ENOTSUP if not. */
+	int (*consumer_create)(struct rte_comch_consumer *c);
+	void (*consumer_destroy)(struct rte_comch_consumer *c);
+	/** Tell the peer (new-consumer): after this, producers there may write. */
+	int (*consumer_advertise)(struct rte_comch_consumer *c);
+	/** Tell the peer it expired; it answers with comch_conn_consumer_acked(). */
+	int (*consumer_expire)(struct rte_comch_consumer *c);
+	/* Consumer's own lcore. */
+	/** Post a buffer (addr NULL, len 0: immediate data only). */
+	int (*consumer_post)(struct rte_comch_consumer *c, void *addr, size_t len);
+	/**
+	 * Report up to max filled buffers, oldest first, with comch_consumer_recv().
+	 * Returns how many, or -EPROTO if the peer corrupted them.
+	 */
+	int (*consumer_poll)(struct rte_comch_consumer *c, unsigned int max);
+	/* Producer's own lcore. */
+	/** Copy one message into the consumer's next posted buffer: see rte_comch_task_submit(). */
+	int (*producer_send)(struct rte_comch_producer *p, uint32_t consumer_id, const void *data,
+			     size_t len, const uint8_t *imm, uint32_t imm_len);
 };
 
 /* ------------------------------------------------------------------ upcalls */
@@ -274,6 +364,15 @@ void comch_conn_tx_done(struct rte_comch_connection *conn, uint32_t n);
  * -EPROTO (peer broke the protocol). The driver stops using the peer's memory.
  */
 void comch_conn_lost(struct rte_comch_connection *conn, int reason);
+/** The peer started a consumer (connection lcore). */
+void comch_conn_consumer_new(struct rte_comch_connection *conn, uint32_t id);
+/** The peer stopped a consumer (connection lcore). */
+void comch_conn_consumer_expired(struct rte_comch_connection *conn, uint32_t id);
+/** The peer confirmed it will not write into our consumer id (connection lcore). */
+void comch_conn_consumer_acked(struct rte_comch_connection *conn, uint32_t id);
+/** A posted buffer was filled (consumer lcore, inside consumer_poll). */
+void comch_consumer_recv(struct rte_comch_consumer *c, size_t data_len, const uint8_t *imm,
+			 uint32_t imm_len, uint32_t producer_id);
 /** Count a refused handshake or a protocol violation on the device. */
 void comch_dev_count_rejected(struct rte_comch_dev *dev);
 

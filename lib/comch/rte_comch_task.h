@@ -36,8 +36,14 @@ struct rte_comch_ctx;
  *   0 on success: the task completes later through a callback.
  *   -EINVAL if task is NULL; -EALREADY if it is already in flight;
  *   -EBUSY if its context is not RUNNING; -ENOTCONN if its connection has ended;
- *   -EAGAIN if the peer's receive queue is full: progress, then retry.
- *   On failure the task still belongs to the caller.
+ *   -EAGAIN if the other side has no room yet: for a control-path send, the
+ *   peer's receive queue is full; for a producer send, the consumer has no
+ *   buffer posted. Progress, then retry.
+ *   For a producer send also: -ENOENT for an unknown or expired consumer id;
+ *   -EMSGSIZE if the data is longer than the buffer it would land in, or the
+ *   immediate data longer than the consumer accepts.
+ *   For a post-recv: -ENOSPC if num_tasks buffers are already posted.
+ *   On failure the task still belongs to the caller, and nothing was sent.
  */
 int
 rte_comch_task_submit(struct rte_comch_task *task);

@@ -69,12 +69,21 @@ shm_conn_unwatch(struct shm_conn *sc)
 	}
 }
 
+/* Everything that touches the peer goes: fds, rings, the peer's consumers. */
+static void
+shm_conn_release(struct shm_conn *sc)
+{
+	shm_conn_unwatch(sc);
+	shm_fast_conn_down(sc);
+	shm_ring_release(&sc->rx);
+	shm_ring_release(&sc->tx);
+}
+
 void
 shm_conn_free(struct shm_conn *sc)
 {
-	shm_conn_unwatch(sc);
-	shm_ring_release(&sc->rx);
-	shm_ring_release(&sc->tx);
+	shm_conn_release(sc);
+	free(sc->remote);
 	free(sc);
 }
 
@@ -114,6 +123,9 @@ shm_conn_attach_tx(struct shm_conn *sc, int *fds, unsigned int nb_fds)
 int
 shm_conn_up(struct shm_conn *sc)
 {
+	sc->remote = calloc(SHM_MAX_FAST, sizeof(*sc->remote));
+	if (sc->remote == NULL)
+		return -ENOMEM;
 	sc->bell.fd = sc->rx.efd;
 	sc->bell.handler = shm_conn_bell_handler;
 	sc->bell.arg = sc;
@@ -196,12 +208,19 @@ shm_conn_sock_handler(struct comch_pe_fd *pfd, uint32_t events)
 		shm_conn_fail(sc, -EPROTO, "unreadable control message");
 		return;
 	}
+	if (m.type != SHM_MSG_BYE) {
+		rc = shm_fast_on_msg(sc, &m, fds, nb_fds);
+		if (rc < 0)
+			shm_conn_fail(sc, rc == -EPROTO ? -EPROTO : -ECONNRESET,
+				      "bad fast-path message");
+		return;
+	}
 	shm_close_fds(fds, nb_fds);
-	if (m.type == SHM_MSG_BYE && nb_fds == 0 && shm_conn_reap(sc) == 0)
+	if (nb_fds == 0 && shm_conn_reap(sc) == 0)
 		shm_conn_fail(sc, m.status == EPROTO ? -EPROTO : -ECONNABORTED,
 			      "peer closed the connection");
 	else
-		shm_conn_fail(sc, -EPROTO, "unexpected control message on an open connection");
+		shm_conn_fail(sc, -EPROTO, "malformed close message");
 }
 
 /* ------------------------------------------------------------------ ops */
@@ -231,6 +250,10 @@ shm_conn_poll(struct rte_comch_connection *conn, unsigned int max)
 
 	if (unlikely(sc->state != SHM_CONN_UP))
 		return 0;
+	if (unlikely(__atomic_load_n(&sc->fp_violation, __ATOMIC_ACQUIRE) != 0)) {
+		shm_conn_fail(sc, -EPROTO, "peer broke the fast-path protocol");
+		return 1;
+	}
 	n = max == 0 ? 0 : shm_ring_rx_burst(&sc->rx, max, shm_conn_rx_cb, conn);
 	if (unlikely(n < 0)) {
 		shm_conn_fail(sc, -EPROTO, "peer corrupted our receive ring");
@@ -263,7 +286,18 @@ shm_conn_close(struct rte_comch_connection *conn)
 	/* A drain that timed out: count what was taken at the last moment as delivered. */
 	if (sc->state == SHM_CONN_UP && shm_conn_reap(sc) == 0)
 		(void)shm_conn_send_msg(sc, SHM_MSG_BYE, 0);
-	shm_conn_free(sc);
+	sc->state = SHM_CONN_DOWN;
+	/* Producers on other lcores may still look at sc: it is freed in conn_free. */
+	shm_conn_release(sc);
+}
+
+void
+shm_conn_free_op(struct rte_comch_connection *conn)
+{
+	struct shm_conn *sc = conn->priv;
+
+	free(sc->remote);
+	free(sc);
 	conn->priv = NULL;
 }
 

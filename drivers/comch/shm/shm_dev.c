@@ -194,6 +194,14 @@ static const struct rte_comch_dev_ops shm_dev_ops = {
 	.conn_close = shm_conn_close,
 	.conn_arm = shm_conn_arm,
 	.conn_disarm = shm_conn_disarm,
+	.conn_free = shm_conn_free_op,
+	.consumer_create = shm_consumer_create,
+	.consumer_destroy = shm_consumer_destroy,
+	.consumer_advertise = shm_consumer_advertise,
+	.consumer_expire = shm_consumer_expire,
+	.consumer_post = shm_consumer_post,
+	.consumer_poll = shm_consumer_poll,
+	.producer_send = shm_producer_send,
 };
 
 static void
@@ -213,6 +221,13 @@ shm_dev_fill_info(struct rte_comch_dev *dev, const struct shm_args *a)
 	info->max_send_tasks = SHM_MAX_SEND_TASKS;
 	info->server_supported = dev->role == RTE_COMCH_ROLE_DPU;
 	info->client_supported = dev->role == RTE_COMCH_ROLE_HOST;
+	info->producer_supported = 1;
+	info->consumer_supported = 1;
+	info->max_fast_tasks = SHM_MAX_FAST_TASKS;
+	info->max_buf_size = SHM_MAX_BUF_SIZE;
+	info->max_producers = SHM_MAX_FAST;
+	info->max_consumers = SHM_MAX_FAST;
+	info->max_imm_data_len = RTE_COMCH_MAX_IMM_DATA_LEN;
 }
 
 static int

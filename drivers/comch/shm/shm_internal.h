@@ -30,6 +30,10 @@ extern int shm_logtype;
 #define SHM_MAX_REPS 64
 #define SHM_NAME_MAX 25 /* domain, function and representor names, with the NUL */
 #define SHM_HANDSHAKE_TIMEOUT_MS 2000
+#define SHM_MAX_FAST 256              /* producers, and consumers, per connection side */
+#define SHM_MAX_FAST_TASKS 65536
+#define SHM_MAX_BUF_SIZE (1ull << 30)
+#define SHM_MAX_MMAP_BYTES (1ull << 40) /* a peer's consumer memory we agree to map */
 
 struct shm_dev {
 	char dir[PATH_MAX];   /* <base>/<domain> */
@@ -47,6 +51,9 @@ enum shm_msg_type {
 	SHM_MSG_READY = 3,   /* client -> server: client's ring (2 fds) */
 	SHM_MSG_REJECT = 4,  /* server -> client: status says why */
 	SHM_MSG_BYE = 5,     /* either way: orderly close, status says why */
+	SHM_MSG_CONSUMER_NEW = 6,     /* id, slots, imm_len, len + (consumer memory, post ring) */
+	SHM_MSG_CONSUMER_EXPIRED = 7, /* id: do not write into it any more */
+	SHM_MSG_CONSUMER_ACK = 8,     /* id: we will not */
 };
 
 /* Every control message has this exact size; anything else is a protocol error. */
@@ -57,7 +64,10 @@ struct shm_msg {
 	int32_t status;          /* positive errno for REJECT and BYE */
 	uint32_t max_msg_size;   /* HELLO: required or 0; ACCEPT: agreed */
 	uint32_t recv_queue_size; /* the sender's receive queue (its ring's capacity) */
+	uint32_t id;             /* CONSUMER_*: consumer id */
+	uint32_t imm_len;        /* CONSUMER_NEW: immediate data the consumer accepts */
 	uint32_t reserved;
+	uint64_t len;            /* CONSUMER_NEW: size of the consumer's memory */
 	char name[SHM_MAX_NAME_LEN]; /* HELLO: exact server name */
 };
 
@@ -122,6 +132,64 @@ int shm_msg_recv(int fd, struct shm_msg *m, int *fds, unsigned int max_fds,
 void shm_msg_init(struct shm_msg *m, enum shm_msg_type type);
 void shm_close_fds(int *fds, unsigned int n);
 
+/* ------------------------------------------------------------------ fast path */
+
+#define SHM_FP_MAGIC 0x50545346u /* "FSTP" */
+#define SHM_FP_POSTED_OFF SHM_LINE
+#define SHM_FP_TAKEN_OFF (2 * SHM_LINE)
+#define SHM_FP_SLOTS_OFF (3 * SHM_LINE)
+
+struct shm_fp_hdr {
+	uint32_t magic;
+	uint32_t version;
+	uint32_t nb_slots;
+	uint32_t imm_len;
+};
+
+/* A posted buffer: the consumer writes where, the producer what it wrote. */
+struct shm_fp_slot {
+	uint64_t off;         /* consumer: offset of the buffer in its memory */
+	uint64_t len;         /* consumer: its length */
+	uint64_t data_len;    /* producer: bytes written */
+	uint32_t imm_len;     /* producer */
+	uint32_t producer_id; /* producer */
+	uint8_t imm[32];      /* producer */
+};
+
+/* The post ring of one of our consumers, and our copies of what we posted. */
+struct shm_consumer {
+	int memfd;
+	uint8_t *base;
+	size_t bytes;
+	struct shm_fp_slot *slots;
+	uint32_t *posted_p, *taken_p;
+	uint32_t mask, posted, done;
+	uint64_t *posted_len;
+	uint8_t *mem;         /* the consumer's mmap */
+};
+
+/* A consumer of the peer, as our producers see it; the lock serialises them. */
+struct shm_remote_consumer {
+	rte_spinlock_t lock;
+	bool alive;
+	uint8_t *mem;
+	size_t mem_len;
+	uint8_t *ring;
+	size_t ring_bytes;
+	struct shm_fp_slot *slots;
+	uint32_t *posted_p, *taken_p;
+	uint32_t mask, nb_slots, taken, imm_len;
+};
+
+int shm_consumer_create(struct rte_comch_consumer *c);
+void shm_consumer_destroy(struct rte_comch_consumer *c);
+int shm_consumer_advertise(struct rte_comch_consumer *c);
+int shm_consumer_expire(struct rte_comch_consumer *c);
+int shm_consumer_post(struct rte_comch_consumer *c, void *addr, size_t len);
+int shm_consumer_poll(struct rte_comch_consumer *c, unsigned int max);
+int shm_producer_send(struct rte_comch_producer *p, uint32_t consumer_id, const void *data,
+		      size_t len, const uint8_t *imm, uint32_t imm_len);
+
 /* ------------------------------------------------------------------ connections */
 
 enum shm_conn_state {
@@ -146,6 +214,8 @@ struct shm_conn {
 	struct shm_ring tx;            /* the peer's: we write */
 	LIST_ENTRY(shm_conn) next;     /* server: pending handshakes */
 	void *owner;                   /* server or client */
+	struct shm_remote_consumer *remote; /* SHM_MAX_FAST, by id, once UP */
+	int fp_violation;              /* atomic: a fast-path peer lied; drop it */
 };
 
 struct shm_conn *shm_conn_new(struct rte_comch_dev *dev, struct rte_comch_pe *pe, int sock,
@@ -171,6 +241,10 @@ int shm_conn_send(struct rte_comch_connection *conn, const void *msg, uint32_t l
 unsigned int shm_conn_poll(struct rte_comch_connection *conn, unsigned int max);
 bool shm_conn_tx_idle(struct rte_comch_connection *conn);
 void shm_conn_close(struct rte_comch_connection *conn);
+void shm_conn_free_op(struct rte_comch_connection *conn);
+int shm_fast_on_msg(struct shm_conn *sc, const struct shm_msg *m, int *fds,
+		    unsigned int nb_fds);
+void shm_fast_conn_down(struct shm_conn *sc);
 int shm_conn_arm(struct rte_comch_connection *conn);
 void shm_conn_disarm(struct rte_comch_connection *conn);
 

@@ -1,0 +1,418 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_comch authors
+ */
+
+/*
+ * Fast path of the shm driver.
+ *
+ * A consumer advertises two memfds to the peer: its mmap's memory and a post
+ * ring (sealed, ours). It posts buffers as (offset, length) slots; a producer on
+ * the peer takes the next slot under a per-consumer lock, copies its message
+ * straight into that buffer (the one copy), writes length, immediate data and
+ * its id into the slot, and moves the taken index. Each side checks what the
+ * other wrote before using it: the producer that the slot lies inside the
+ * memory it mapped, the consumer that lengths and indexes stay within what it
+ * posted. On expiry the peer unmaps under the lock and acknowledges, so the
+ * consumer knows no producer writes into its buffers any more.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <rte_common.h>
+#include <rte_spinlock.h>
+
+#include "shm_internal.h"
+
+static size_t
+shm_fp_ring_bytes(uint32_t nb_slots)
+{
+	return RTE_ALIGN_CEIL(SHM_FP_SLOTS_OFF + (size_t)nb_slots * sizeof(struct shm_fp_slot),
+			      (size_t)sysconf(_SC_PAGESIZE));
+}
+
+static void
+shm_consumer_ring_release(struct shm_consumer *sh)
+{
+	if (sh->base != NULL)
+		munmap(sh->base, sh->bytes);
+	if (sh->memfd >= 0)
+		close(sh->memfd);
+	free(sh->posted_len);
+	sh->base = NULL;
+	sh->memfd = -1;
+	sh->posted_len = NULL;
+}
+
+int
+shm_consumer_create(struct rte_comch_consumer *c)
+{
+	struct shm_consumer *sh;
+
+	if (c->mmap->memfd < 0) {
+		SHM_LOG(ERR, "consumer: the peer cannot map this mmap's memory: allocate it with "
+			"rte_comch_mmap_alloc_memrange()");
+		return -ENOTSUP;
+	}
+	sh = calloc(1, sizeof(*sh));
+	if (sh == NULL)
+		return -ENOMEM;
+	sh->memfd = -1;
+	sh->mem = c->mmap->addr;
+	c->priv = sh;
+	return 0;
+}
+
+void
+shm_consumer_destroy(struct rte_comch_consumer *c)
+{
+	struct shm_consumer *sh = c->priv;
+
+	shm_consumer_ring_release(sh);
+	free(sh);
+	c->priv = NULL;
+}
+
+/* A fresh post ring for each start: nothing of an earlier run is left in it. */
+static int
+shm_consumer_ring_create(struct rte_comch_consumer *c, struct shm_consumer *sh)
+{
+	uint32_t nb_slots = rte_align32pow2(c->nb_tasks);
+	struct shm_fp_hdr *hdr;
+
+	shm_consumer_ring_release(sh);
+	sh->bytes = shm_fp_ring_bytes(nb_slots);
+	sh->posted_len = calloc(nb_slots, sizeof(*sh->posted_len));
+	sh->memfd = memfd_create("comch-post", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (sh->posted_len == NULL || sh->memfd < 0 || ftruncate(sh->memfd, sh->bytes) < 0 ||
+	    fcntl(sh->memfd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) < 0)
+		goto fail;
+	sh->base = mmap(NULL, sh->bytes, PROT_READ | PROT_WRITE, MAP_SHARED, sh->memfd, 0);
+	if (sh->base == MAP_FAILED) {
+		sh->base = NULL;
+		goto fail;
+	}
+	hdr = (struct shm_fp_hdr *)sh->base;
+	hdr->magic = SHM_FP_MAGIC;
+	hdr->version = SHM_PROTO_VERSION;
+	hdr->nb_slots = nb_slots;
+	hdr->imm_len = c->imm_len;
+	sh->posted_p = (uint32_t *)(sh->base + SHM_FP_POSTED_OFF);
+	sh->taken_p = (uint32_t *)(sh->base + SHM_FP_TAKEN_OFF);
+	sh->slots = (struct shm_fp_slot *)(sh->base + SHM_FP_SLOTS_OFF);
+	sh->mask = nb_slots - 1;
+	sh->posted = 0;
+	sh->done = 0;
+	return 0;
+fail:
+	SHM_LOG(ERR, "consumer %u: cannot create its post ring: %s", c->id, strerror(errno));
+	shm_consumer_ring_release(sh);
+	return -ENOMEM;
+}
+
+int
+shm_consumer_advertise(struct rte_comch_consumer *c)
+{
+	struct shm_conn *sc = c->conn->priv;
+	struct shm_consumer *sh = c->priv;
+	struct shm_msg m;
+	int fds[2], rc;
+
+	if (sc->state != SHM_CONN_UP)
+		return -ENOTCONN;
+	rc = shm_consumer_ring_create(c, sh);
+	if (rc < 0)
+		return rc;
+	shm_msg_init(&m, SHM_MSG_CONSUMER_NEW);
+	m.id = c->id;
+	m.recv_queue_size = sh->mask + 1;
+	m.imm_len = c->imm_len;
+	m.len = c->mmap->len;
+	fds[0] = c->mmap->memfd;
+	fds[1] = sh->memfd;
+	rc = shm_msg_send(sc->sock.fd, &m, fds, 2);
+	if (rc < 0)
+		SHM_LOG(ERR, "consumer %u: cannot tell the peer: %s", c->id, strerror(-rc));
+	return rc;
+}
+
+int
+shm_consumer_expire(struct rte_comch_consumer *c)
+{
+	struct shm_conn *sc = c->conn->priv;
+	struct shm_msg m;
+
+	if (sc->state != SHM_CONN_UP)
+		return -ENOTCONN;
+	shm_msg_init(&m, SHM_MSG_CONSUMER_EXPIRED);
+	m.id = c->id;
+	return shm_msg_send(sc->sock.fd, &m, NULL, 0);
+}
+
+int
+shm_consumer_post(struct rte_comch_consumer *c, void *addr, size_t len)
+{
+	struct shm_consumer *sh = c->priv;
+	uint32_t i = sh->posted & sh->mask;
+
+	sh->slots[i].off = addr != NULL ? (uint64_t)((uint8_t *)addr - sh->mem) : 0;
+	sh->slots[i].len = len;
+	sh->posted_len[i] = len;
+	sh->posted++;
+	__atomic_store_n(sh->posted_p, sh->posted, __ATOMIC_RELEASE);
+	return 0;
+}
+
+static int
+shm_consumer_violation(struct rte_comch_consumer *c, const char *why)
+{
+	struct shm_conn *sc = c->conn->priv;
+
+	SHM_LOG(ERR, "consumer %u: %s", c->id, why);
+	__atomic_store_n(&sc->fp_violation, 1, __ATOMIC_RELEASE);
+	return -EPROTO;
+}
+
+int
+shm_consumer_poll(struct rte_comch_consumer *c, unsigned int max)
+{
+	struct shm_consumer *sh = c->priv;
+	uint32_t taken = __atomic_load_n(sh->taken_p, __ATOMIC_ACQUIRE);
+	const struct shm_fp_slot *slot;
+	uint32_t n, i, imm_len, pid;
+	uint64_t data_len;
+
+	if (taken == sh->done)
+		return 0;
+	if ((uint32_t)(taken - sh->done) > (uint32_t)(sh->posted - sh->done))
+		return shm_consumer_violation(c, "peer claims buffers we never posted");
+	n = RTE_MIN(taken - sh->done, max);
+	for (i = 0; i < n; i++) {
+		slot = &sh->slots[sh->done & sh->mask];
+		/* Read once: the peer may change them under us. */
+		data_len = __atomic_load_n(&slot->data_len, __ATOMIC_RELAXED);
+		imm_len = __atomic_load_n(&slot->imm_len, __ATOMIC_RELAXED);
+		pid = __atomic_load_n(&slot->producer_id, __ATOMIC_RELAXED);
+		if (data_len > sh->posted_len[sh->done & sh->mask] || imm_len > c->imm_len)
+			return shm_consumer_violation(c, "peer wrote more than the buffer holds");
+		sh->done++;
+		comch_consumer_recv(c, data_len, slot->imm, imm_len, pid);
+	}
+	return n;
+}
+
+/* ------------------------------------------------------------------ peer's consumers */
+
+static void
+shm_remote_unmap(struct shm_remote_consumer *rc)
+{
+	if (rc->mem != NULL)
+		munmap(rc->mem, rc->mem_len);
+	if (rc->ring != NULL)
+		munmap(rc->ring, rc->ring_bytes);
+	rc->mem = NULL;
+	rc->ring = NULL;
+	rc->alive = false;
+}
+
+/* Map one of the peer's memfds, sealed against shrinking and of exactly len bytes. */
+static void *
+shm_fast_map_peer(int fd, size_t len, const char *what)
+{
+	struct stat st;
+	void *p;
+	int seals = fcntl(fd, F_GET_SEALS);
+
+	if (seals < 0 || (seals & (F_SEAL_SHRINK | F_SEAL_GROW)) != (F_SEAL_SHRINK | F_SEAL_GROW) ||
+	    fstat(fd, &st) < 0 || (size_t)st.st_size != len) {
+		SHM_LOG(ERR, "peer consumer: its %s is not a sealed memfd of %zu bytes", what, len);
+		return NULL;
+	}
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static int
+shm_fast_on_new(struct shm_conn *sc, const struct shm_msg *m, int *fds, unsigned int nb_fds)
+{
+	struct shm_remote_consumer *rc;
+	const struct shm_fp_hdr *hdr;
+	uint32_t nb_slots = m->recv_queue_size;
+	size_t ring_bytes;
+	uint8_t *mem, *ring;
+
+	if (nb_fds != 2 || m->id >= SHM_MAX_FAST || sc->remote[m->id].alive ||
+	    nb_slots == 0 || nb_slots > rte_align32pow2(SHM_MAX_FAST_TASKS) ||
+	    !rte_is_power_of_2(nb_slots) || m->imm_len > RTE_COMCH_MAX_IMM_DATA_LEN ||
+	    m->len == 0 || m->len > SHM_MAX_MMAP_BYTES) {
+		SHM_LOG(ERR, "peer announced a consumer out of range (id %u, %u slots)",
+			m->id, nb_slots);
+		return -EPROTO;
+	}
+	ring_bytes = shm_fp_ring_bytes(nb_slots);
+	mem = shm_fast_map_peer(fds[0], m->len, "memory");
+	ring = mem != NULL ? shm_fast_map_peer(fds[1], ring_bytes, "post ring") : NULL;
+	if (ring == NULL) {
+		if (mem != NULL)
+			munmap(mem, m->len);
+		return -EPROTO;
+	}
+	hdr = (const struct shm_fp_hdr *)ring;
+	rc = &sc->remote[m->id];
+	rte_spinlock_lock(&rc->lock);
+	rc->mem = mem;
+	rc->mem_len = m->len;
+	rc->ring = ring;
+	rc->ring_bytes = ring_bytes;
+	rc->slots = (struct shm_fp_slot *)(ring + SHM_FP_SLOTS_OFF);
+	rc->posted_p = (uint32_t *)(ring + SHM_FP_POSTED_OFF);
+	rc->taken_p = (uint32_t *)(ring + SHM_FP_TAKEN_OFF);
+	rc->nb_slots = nb_slots;
+	rc->mask = nb_slots - 1;
+	rc->imm_len = m->imm_len;
+	rc->taken = 0;
+	rc->alive = hdr->magic == SHM_FP_MAGIC && hdr->nb_slots == nb_slots &&
+		    __atomic_load_n(rc->taken_p, __ATOMIC_RELAXED) == 0;
+	if (!rc->alive)
+		shm_remote_unmap(rc);
+	rte_spinlock_unlock(&rc->lock);
+	if (!rc->alive) {
+		SHM_LOG(ERR, "peer consumer %u: its post ring does not match what it announced",
+			m->id);
+		return -EPROTO;
+	}
+	comch_conn_consumer_new(sc->conn, m->id);
+	return 0;
+}
+
+static int
+shm_fast_on_expired(struct shm_conn *sc, uint32_t id)
+{
+	struct shm_remote_consumer *rc;
+	struct shm_msg ack;
+
+	if (id >= SHM_MAX_FAST || !sc->remote[id].alive) {
+		SHM_LOG(ERR, "peer expired consumer %u, which it never announced", id);
+		return -EPROTO;
+	}
+	rc = &sc->remote[id];
+	/* Taking the lock waits out a producer in the middle of a copy. */
+	rte_spinlock_lock(&rc->lock);
+	shm_remote_unmap(rc);
+	rte_spinlock_unlock(&rc->lock);
+	comch_conn_consumer_expired(sc->conn, id);
+	shm_msg_init(&ack, SHM_MSG_CONSUMER_ACK);
+	ack.id = id;
+	return shm_msg_send(sc->sock.fd, &ack, NULL, 0) < 0 ? -ECONNRESET : 0;
+}
+
+/* A fast-path message on an open connection: 0, or -EPROTO/-ECONNRESET to drop it. */
+int
+shm_fast_on_msg(struct shm_conn *sc, const struct shm_msg *m, int *fds, unsigned int nb_fds)
+{
+	int rc;
+
+	switch (m->type) {
+	case SHM_MSG_CONSUMER_NEW:
+		rc = shm_fast_on_new(sc, m, fds, nb_fds);
+		break;
+	case SHM_MSG_CONSUMER_EXPIRED:
+		rc = nb_fds == 0 ? shm_fast_on_expired(sc, m->id) : -EPROTO;
+		break;
+	case SHM_MSG_CONSUMER_ACK:
+		rc = nb_fds == 0 ? 0 : -EPROTO;
+		if (rc == 0)
+			comch_conn_consumer_acked(sc->conn, m->id);
+		break;
+	default:
+		rc = -EPROTO;
+	}
+	shm_close_fds(fds, nb_fds);
+	return rc;
+}
+
+/* The connection is down: no producer of ours may touch the peer's memory again. */
+void
+shm_fast_conn_down(struct shm_conn *sc)
+{
+	unsigned int i;
+
+	if (sc->remote == NULL)
+		return;
+	for (i = 0; i < SHM_MAX_FAST; i++) {
+		rte_spinlock_lock(&sc->remote[i].lock);
+		shm_remote_unmap(&sc->remote[i]);
+		rte_spinlock_unlock(&sc->remote[i].lock);
+	}
+}
+
+/* ------------------------------------------------------------------ producer */
+
+static int
+shm_producer_violation(struct shm_conn *sc, struct shm_remote_consumer *rc, uint32_t id,
+		       const char *why)
+{
+	SHM_LOG(ERR, "peer consumer %u: %s", id, why);
+	shm_remote_unmap(rc);
+	__atomic_store_n(&sc->fp_violation, 1, __ATOMIC_RELEASE);
+	return -ENOTCONN;
+}
+
+int
+shm_producer_send(struct rte_comch_producer *p, uint32_t consumer_id, const void *data,
+		  size_t len, const uint8_t *imm, uint32_t imm_len)
+{
+	struct shm_conn *sc = p->conn->priv;
+	struct shm_remote_consumer *rc;
+	struct shm_fp_slot *slot;
+	uint64_t off, blen;
+	uint32_t posted;
+	int ret = 0;
+
+	if (unlikely(consumer_id >= SHM_MAX_FAST || sc->remote == NULL))
+		return -ENOENT;
+	rc = &sc->remote[consumer_id];
+	rte_spinlock_lock(&rc->lock);
+	if (unlikely(!rc->alive)) {
+		ret = -ENOENT;
+		goto out;
+	}
+	posted = __atomic_load_n(rc->posted_p, __ATOMIC_ACQUIRE);
+	if (unlikely((uint32_t)(posted - rc->taken) > rc->nb_slots)) {
+		ret = shm_producer_violation(sc, rc, consumer_id, "posted index out of range");
+		goto out;
+	}
+	if (posted == rc->taken) {
+		ret = -EAGAIN;
+		goto out;
+	}
+	slot = &rc->slots[rc->taken & rc->mask];
+	/* Read once and check: the consumer may change them under us. */
+	off = __atomic_load_n(&slot->off, __ATOMIC_RELAXED);
+	blen = __atomic_load_n(&slot->len, __ATOMIC_RELAXED);
+	if (unlikely(off > rc->mem_len || blen > rc->mem_len - off)) {
+		ret = shm_producer_violation(sc, rc, consumer_id, "buffer outside its memory");
+		goto out;
+	}
+	if (len > blen || imm_len > rc->imm_len) {
+		ret = -EMSGSIZE;
+		goto out;
+	}
+	if (len > 0)
+		memcpy(rc->mem + off, data, len);
+	slot->data_len = len;
+	slot->imm_len = imm_len;
+	slot->producer_id = p->id;
+	if (imm_len > 0)
+		memcpy(slot->imm, imm, imm_len);
+	rc->taken++;
+	__atomic_store_n(rc->taken_p, rc->taken, __ATOMIC_RELEASE);
+out:
+	rte_spinlock_unlock(&rc->lock);
+	return ret;
+}

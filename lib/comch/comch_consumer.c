@@ -1,0 +1,534 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_comch authors
+ */
+
+/*
+ * Consumer: posts buffers of its mmap for producers on the other side to fill.
+ * Starting and stopping need the peer (told by the connection's engine): a
+ * consumer is RUNNING once advertised, and IDLE again once the peer confirmed
+ * it will not write into its buffers any more.
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_errno.h>
+#include <rte_mempool.h>
+
+#include "comch_private.h"
+
+#define COMCH_CONSUMER_BURST 32
+
+static struct rte_comch_consumer *
+comch_consumer_of(struct rte_comch_ctx *ctx)
+{
+	return container_of(ctx, struct rte_comch_consumer, ctx);
+}
+
+static int
+comch_consumer_start(struct rte_comch_ctx *ctx)
+{
+	struct rte_comch_consumer *c = comch_consumer_of(ctx);
+	uint32_t qsize;
+	int rc;
+
+	if (c->ok_cb == NULL) {
+		COMCH_LOG(ERR, "consumer start: configure post-recv tasks first");
+		return -EINVAL;
+	}
+	if (comch_fast_conn_dead(c->conn)) {
+		COMCH_LOG(ERR, "consumer start: the connection has ended");
+		return -ENOTCONN;
+	}
+	if (c->task_pool == NULL) {
+		qsize = rte_align32pow2(c->nb_tasks);
+		c->posted = calloc(qsize, sizeof(*c->posted));
+		c->task_pool = comch_task_pool_create(c->nb_tasks,
+			sizeof(struct rte_comch_consumer_task_post_recv));
+		if (c->posted == NULL || c->task_pool == NULL) {
+			free(c->posted);
+			c->posted = NULL;
+			rte_mempool_free(c->task_pool);
+			c->task_pool = NULL;
+			return -ENOMEM;
+		}
+		c->posted_mask = qsize - 1;
+	}
+	c->posted_head = c->posted_tail = 0;
+	__atomic_store_n(&c->reg, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&c->expired, 0, __ATOMIC_RELAXED);
+	c->expire_asked = false;
+	rc = comch_fast_request(c, false);
+	if (rc < 0) {
+		COMCH_LOG(ERR, "consumer %u: the connection's request ring is full", c->id);
+		return rc;
+	}
+	comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_STARTING);
+	return -EINPROGRESS;
+}
+
+static int
+comch_consumer_stop(struct rte_comch_ctx *ctx)
+{
+	comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_STOPPING);
+	return -EINPROGRESS; /* the peer must confirm; progress does the rest */
+}
+
+/* Hand every posted task back with status. */
+static void
+comch_consumer_flush(struct rte_comch_consumer *c, int status)
+{
+	struct rte_comch_consumer_task_post_recv *t;
+
+	while (c->posted_head != c->posted_tail) {
+		t = c->posted[c->posted_head++ & c->posted_mask];
+		t->base.status = status;
+		c->ctx.nb_inflight--;
+		comch_pe_add_inflight(c->ctx.pe, -1);
+		comch_pe_enter_cb(c->ctx.pe);
+		c->err_cb(t, t->base.user_data, c->ctx.user_data);
+		comch_pe_leave_cb(c->ctx.pe);
+	}
+}
+
+/* Over without the peer's help (connection gone, or a lying peer): back to IDLE. */
+static void
+comch_consumer_fail(struct rte_comch_consumer *c, int reason)
+{
+	c->ctx.last_error = reason;
+	if (c->ctx.state == RTE_COMCH_CTX_STATE_RUNNING)
+		comch_ctx_set_state(&c->ctx, RTE_COMCH_CTX_STATE_STOPPING);
+	comch_consumer_flush(c, -ECONNRESET);
+	comch_ctx_set_state(&c->ctx, RTE_COMCH_CTX_STATE_IDLE);
+}
+
+static int
+comch_consumer_poll(struct rte_comch_consumer *c)
+{
+	int n = c->ctx.dev->ops->consumer_poll(c, COMCH_CONSUMER_BURST);
+
+	if (unlikely(n < 0)) {
+		COMCH_LOG(ERR, "consumer %u: the peer corrupted what it wrote: dropping it", c->id);
+		comch_consumer_fail(c, n);
+		return 1;
+	}
+	return n;
+}
+
+static int
+comch_consumer_progress(struct rte_comch_ctx *ctx, bool slow, uint64_t now)
+{
+	struct rte_comch_consumer *c = comch_consumer_of(ctx);
+	int reg;
+
+	switch (ctx->state) {
+	case RTE_COMCH_CTX_STATE_STARTING:
+		reg = __atomic_load_n(&c->reg, __ATOMIC_ACQUIRE);
+		if (reg == 1) {
+			comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_RUNNING);
+			return 1;
+		}
+		if (reg < 0 || comch_fast_conn_dead(c->conn)) {
+			comch_consumer_fail(c, reg < 0 ? reg : -ECONNRESET);
+			return 1;
+		}
+		return 0;
+	case RTE_COMCH_CTX_STATE_RUNNING:
+		if (unlikely(comch_fast_conn_dead(c->conn))) {
+			/* Whatever the peer finished before it went is still ours. */
+			while (c->ctx.state == RTE_COMCH_CTX_STATE_RUNNING &&
+			       comch_consumer_poll(c) > 0)
+				;
+			if (c->ctx.state == RTE_COMCH_CTX_STATE_RUNNING)
+				comch_consumer_fail(c, -ECONNRESET);
+			return 1;
+		}
+		return comch_consumer_poll(c) > 0;
+	case RTE_COMCH_CTX_STATE_STOPPING:
+		if (!c->expire_asked && !comch_fast_conn_dead(c->conn))
+			c->expire_asked = comch_fast_request(c, true) == 0;
+		if (__atomic_load_n(&c->expired, __ATOMIC_ACQUIRE) == 0 &&
+		    !comch_fast_conn_dead(c->conn))
+			return comch_consumer_poll(c) > 0;
+		/* The peer will not write again: take what it wrote, return the rest. */
+		while (c->ctx.state == RTE_COMCH_CTX_STATE_STOPPING && comch_consumer_poll(c) > 0)
+			;
+		if (c->ctx.state == RTE_COMCH_CTX_STATE_STOPPING) {
+			comch_consumer_flush(c, comch_fast_conn_dead(c->conn) ? -ECONNRESET :
+					     -ECONNABORTED);
+			comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_IDLE);
+		}
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static int
+comch_consumer_arm(struct rte_comch_ctx *ctx)
+{
+	struct rte_comch_consumer *c = comch_consumer_of(ctx);
+
+	/* Filled buffers are found by polling: no sleeping while buffers are posted. */
+	if (ctx->state != RTE_COMCH_CTX_STATE_RUNNING || c->posted_head != c->posted_tail)
+		return -EAGAIN;
+	return 0;
+}
+
+static void
+comch_consumer_disarm(struct rte_comch_ctx *ctx)
+{
+}
+
+static const struct comch_ctx_ops comch_consumer_ops = {
+	.start = comch_consumer_start,
+	.stop = comch_consumer_stop,
+	.progress = comch_consumer_progress,
+	.arm = comch_consumer_arm,
+	.disarm = comch_consumer_disarm,
+};
+
+int
+comch_consumer_submit(struct rte_comch_consumer_task_post_recv *t)
+{
+	struct rte_comch_consumer *c = comch_consumer_of(t->base.ctx);
+	const struct rte_comch_buf *buf = t->buf;
+	int rc;
+
+	if (unlikely(c->ctx.state != RTE_COMCH_CTX_STATE_RUNNING)) {
+		COMCH_LOG(ERR, "consumer %u: not running", c->id);
+		return -EBUSY;
+	}
+	if (unlikely(comch_fast_conn_dead(c->conn)))
+		return -ENOTCONN;
+	if (unlikely(c->posted_tail - c->posted_head >= c->nb_tasks)) {
+		COMCH_LOG(ERR, "consumer %u: %u buffers are posted already", c->id, c->nb_tasks);
+		return -ENOSPC;
+	}
+	rc = c->ctx.dev->ops->consumer_post(c, buf != NULL ? buf->head : NULL,
+					    buf != NULL ? buf->len : 0);
+	if (unlikely(rc < 0))
+		return rc;
+	c->posted[c->posted_tail++ & c->posted_mask] = t;
+	t->base.status = -EINPROGRESS;
+	t->imm_len = 0;
+	c->ctx.nb_inflight++;
+	comch_pe_add_inflight(c->ctx.pe, 1);
+	return 0;
+}
+
+void
+comch_consumer_recv(struct rte_comch_consumer *c, size_t data_len, const uint8_t *imm,
+		    uint32_t imm_len, uint32_t producer_id)
+{
+	struct rte_comch_consumer_task_post_recv *t;
+
+	t = c->posted[c->posted_head++ & c->posted_mask];
+	if (t->buf != NULL) {
+		t->buf->data = t->buf->head;
+		t->buf->data_len = data_len;
+	}
+	memcpy(t->imm, imm, imm_len);
+	t->imm_len = imm_len;
+	t->producer_id = producer_id;
+	t->base.status = 0;
+	c->ctx.nb_inflight--;
+	comch_pe_add_inflight(c->ctx.pe, -1);
+	comch_pe_enter_cb(c->ctx.pe);
+	c->ok_cb(t, t->base.user_data, c->ctx.user_data);
+	comch_pe_leave_cb(c->ctx.pe);
+}
+
+/* The smallest id no consumer of conn has; also counts them. */
+static uint32_t
+comch_consumer_free_id(const struct rte_comch_connection *conn, uint32_t *count)
+{
+	const struct rte_comch_consumer *c;
+	uint32_t id;
+	bool used;
+
+	*count = 0;
+	TAILQ_FOREACH(c, &conn->consumers, next)
+		(*count)++;
+	for (id = 0; ; id++) {
+		used = false;
+		TAILQ_FOREACH(c, &conn->consumers, next)
+			used |= c->id == id;
+		if (!used)
+			return id;
+	}
+}
+
+struct rte_comch_consumer *
+rte_comch_consumer_create(struct rte_comch_connection *conn, struct rte_comch_mmap *mmap)
+{
+	struct rte_comch_consumer *c;
+	uint32_t id = 0, count = 0;
+	int rc;
+
+	if (mmap == NULL) {
+		COMCH_LOG(ERR, "mmap is NULL");
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	if (!mmap->started || (mmap->perms & RTE_COMCH_MMAP_PERM_PCI_READ_WRITE) == 0) {
+		COMCH_LOG(ERR, "consumer_create: the mmap must be started, with PCI_READ_WRITE");
+		rte_errno = EPERM;
+		return NULL;
+	}
+	if (conn != NULL)
+		id = comch_consumer_free_id(conn, &count);
+	rc = comch_fast_attach(conn, count,
+			       conn != NULL ? conn->ctrl->ctx.dev->info.max_consumers : 0,
+			       "consumer_create");
+	if (rc < 0) {
+		rte_errno = -rc;
+		return NULL;
+	}
+	c = calloc(1, sizeof(*c));
+	if (c == NULL) {
+		comch_fast_detach(conn);
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	comch_ctx_init(&c->ctx, &comch_consumer_ops, COMCH_CTX_CONSUMER, conn->ctrl->ctx.dev);
+	c->conn = conn;
+	c->mmap = mmap;
+	c->id = id;
+	c->nb_tasks = RTE_MIN((uint32_t)RTE_COMCH_DEFAULT_SEND_TASKS,
+			      conn->ctrl->ctx.dev->info.max_fast_tasks);
+	rc = c->ctx.dev->ops->consumer_create(c);
+	if (rc < 0) {
+		free(c);
+		comch_fast_detach(conn);
+		rte_errno = -rc;
+		return NULL;
+	}
+	__atomic_fetch_add(&mmap->refs, 1, __ATOMIC_RELAXED);
+	TAILQ_INSERT_TAIL(&conn->consumers, c, next);
+	return c;
+}
+
+int
+rte_comch_consumer_destroy(struct rte_comch_consumer *consumer)
+{
+	int rc;
+
+	if (consumer == NULL) {
+		COMCH_LOG(ERR, "consumer is NULL");
+		return -EINVAL;
+	}
+	rc = comch_ctx_check_idle(&consumer->ctx, "consumer destroy");
+	if (rc < 0)
+		return rc;
+	if (consumer->task_pool != NULL && rte_mempool_in_use_count(consumer->task_pool) != 0) {
+		COMCH_LOG(ERR, "consumer destroy: %u post-recv tasks were not freed",
+			  rte_mempool_in_use_count(consumer->task_pool));
+		return -EBUSY;
+	}
+	comch_pe_detach(&consumer->ctx);
+	consumer->ctx.dev->ops->consumer_destroy(consumer);
+	rte_mempool_free(consumer->task_pool);
+	free(consumer->posted);
+	__atomic_fetch_sub(&consumer->mmap->refs, 1, __ATOMIC_RELEASE);
+	TAILQ_REMOVE(&consumer->conn->consumers, consumer, next);
+	comch_fast_detach(consumer->conn);
+	free(consumer);
+	return 0;
+}
+
+struct rte_comch_ctx *
+rte_comch_consumer_as_ctx(struct rte_comch_consumer *consumer)
+{
+	if (consumer == NULL) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	return &consumer->ctx;
+}
+
+int
+rte_comch_consumer_get_id(const struct rte_comch_consumer *consumer, uint32_t *id)
+{
+	if (consumer == NULL || id == NULL) {
+		COMCH_LOG(ERR, "%s is NULL", consumer == NULL ? "consumer" : "id");
+		return -EINVAL;
+	}
+	*id = consumer->id;
+	return 0;
+}
+
+int
+rte_comch_consumer_set_imm_data_len(struct rte_comch_consumer *consumer, uint32_t len)
+{
+	int rc;
+
+	if (consumer == NULL || len > consumer->ctx.dev->info.max_imm_data_len) {
+		COMCH_LOG(ERR, "consumer is NULL or immediate data length %u is above the "
+			  "device's max", len);
+		return -EINVAL;
+	}
+	rc = comch_ctx_check_idle(&consumer->ctx, "consumer set_imm_data_len");
+	if (rc == 0)
+		consumer->imm_len = len;
+	return rc;
+}
+
+int
+rte_comch_consumer_get_imm_data_len(const struct rte_comch_consumer *consumer, uint32_t *len)
+{
+	if (consumer == NULL || len == NULL) {
+		COMCH_LOG(ERR, "%s is NULL", consumer == NULL ? "consumer" : "len");
+		return -EINVAL;
+	}
+	*len = consumer->imm_len;
+	return 0;
+}
+
+int
+rte_comch_consumer_task_post_recv_set_conf(struct rte_comch_consumer *consumer,
+					   rte_comch_consumer_task_post_recv_cb_t completion_cb,
+					   rte_comch_consumer_task_post_recv_cb_t error_cb,
+					   uint32_t num_tasks)
+{
+	int rc;
+
+	if (consumer == NULL || completion_cb == NULL || error_cb == NULL) {
+		COMCH_LOG(ERR, "consumer or a callback is NULL");
+		return -EINVAL;
+	}
+	rc = comch_ctx_check_idle(&consumer->ctx, "consumer task_post_recv_set_conf");
+	if (rc < 0)
+		return rc;
+	if (num_tasks == 0 || num_tasks > consumer->ctx.dev->info.max_fast_tasks) {
+		COMCH_LOG(ERR, "number of post-recv tasks %u is not in 1..%u", num_tasks,
+			  consumer->ctx.dev->info.max_fast_tasks);
+		return -EINVAL;
+	}
+	if (consumer->task_pool != NULL && num_tasks != consumer->nb_tasks) {
+		if (rte_mempool_in_use_count(consumer->task_pool) != 0) {
+			COMCH_LOG(ERR, "cannot resize the post-recv pool while tasks are taken");
+			return -EBUSY;
+		}
+		rte_mempool_free(consumer->task_pool);
+		free(consumer->posted);
+		consumer->task_pool = NULL;
+		consumer->posted = NULL;
+	}
+	consumer->ok_cb = completion_cb;
+	consumer->err_cb = error_cb;
+	consumer->nb_tasks = num_tasks;
+	return 0;
+}
+
+static int
+comch_consumer_check_buf(const struct rte_comch_consumer *c, const struct rte_comch_buf *buf)
+{
+	if (buf != NULL && buf->mmap != c->mmap) {
+		COMCH_LOG(ERR, "consumer %u: the buffer is not of the consumer's mmap", c->id);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int
+rte_comch_consumer_task_post_recv_alloc_init(struct rte_comch_consumer *consumer,
+					     struct rte_comch_buf *buf,
+					     struct rte_comch_consumer_task_post_recv **task)
+{
+	struct rte_comch_consumer_task_post_recv *t;
+	int rc;
+
+	if (unlikely(consumer == NULL || task == NULL)) {
+		COMCH_LOG(ERR, "%s is NULL", consumer == NULL ? "consumer" : "task");
+		return -EINVAL;
+	}
+	rc = comch_consumer_check_buf(consumer, buf);
+	if (unlikely(rc < 0))
+		return rc;
+	if (unlikely(consumer->ctx.state != RTE_COMCH_CTX_STATE_RUNNING)) {
+		COMCH_LOG(ERR, "consumer %u: not running", consumer->id);
+		return -EBUSY;
+	}
+	if (unlikely(rte_mempool_get(consumer->task_pool, (void **)&t) < 0))
+		return -ENOMEM;
+	t->base.ctx = &consumer->ctx;
+	t->base.user_data.u64 = 0;
+	t->base.status = 0;
+	t->base.type = COMCH_TASK_POST_RECV;
+	t->base.allocated = true;
+	t->buf = buf;
+	t->imm_len = 0;
+	t->producer_id = UINT32_MAX;
+	*task = t;
+	return 0;
+}
+
+struct rte_comch_task *
+rte_comch_consumer_task_post_recv_as_task(struct rte_comch_consumer_task_post_recv *task)
+{
+	if (task == NULL) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	return &task->base;
+}
+
+struct rte_comch_buf *
+rte_comch_consumer_task_post_recv_get_buf(const struct rte_comch_consumer_task_post_recv *task)
+{
+	if (task == NULL) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	return task->buf;
+}
+
+int
+rte_comch_consumer_task_post_recv_set_buf(struct rte_comch_consumer_task_post_recv *task,
+					  struct rte_comch_buf *buf)
+{
+	int rc;
+
+	if (task == NULL) {
+		COMCH_LOG(ERR, "task is NULL");
+		return -EINVAL;
+	}
+	if (task->base.status == -EINPROGRESS) {
+		COMCH_LOG(ERR, "task %p is in flight", (void *)task);
+		return -EBUSY;
+	}
+	rc = comch_consumer_check_buf(comch_consumer_of(task->base.ctx), buf);
+	if (rc == 0)
+		task->buf = buf;
+	return rc;
+}
+
+const uint8_t *
+rte_comch_consumer_task_post_recv_get_imm_data(
+	const struct rte_comch_consumer_task_post_recv *task, uint32_t *len)
+{
+	if (task == NULL) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	if (len != NULL)
+		*len = task->imm_len;
+	return task->imm;
+}
+
+int
+rte_comch_consumer_task_post_recv_get_producer_id(
+	const struct rte_comch_consumer_task_post_recv *task, uint32_t *id)
+{
+	if (task == NULL || id == NULL) {
+		COMCH_LOG(ERR, "%s is NULL", task == NULL ? "task" : "id");
+		return -EINVAL;
+	}
+	if (task->base.status != 0 || task->producer_id == UINT32_MAX)
+		return -ENOENT;
+	*id = task->producer_id;
+	return 0;
+}

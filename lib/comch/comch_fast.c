@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_comch authors
+ */
+
+/*
+ * The fast path's side of a connection. Producers and consumers run on their
+ * own lcores; what must happen on the connection's lcore (telling the peer
+ * about a consumer) reaches it through an rte_ring, and what the connection's
+ * lcore learns (advertised, expired, connection gone) goes back through atomic
+ * flags. A connection that ends while producers or consumers exist is torn
+ * down but stays allocated until the last of them is destroyed.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <rte_errno.h>
+#include <rte_mempool.h>
+#include <rte_ring.h>
+
+#include "comch_private.h"
+
+/* Room for a register and an expire request of every consumer at once. */
+#define COMCH_FP_REQ_RING 1024
+#define COMCH_FP_REQ_EXPIRE 1ul /* low pointer bit: expire, not register */
+
+/* Checks common to producer_create and consumer_create; allocates the request ring. */
+int
+comch_fast_attach(struct rte_comch_connection *conn, uint32_t count, uint32_t max,
+		  const char *what)
+{
+	static uint32_t ring_seq;
+	char name[RTE_RING_NAMESIZE];
+
+	if (conn == NULL) {
+		COMCH_LOG(ERR, "conn is NULL");
+		return -EINVAL;
+	}
+	if (conn->state != COMCH_CONN_ESTABLISHED) {
+		COMCH_LOG(ERR, "%s: the connection is not established", what);
+		return -ENOTCONN;
+	}
+	if (count >= max) {
+		COMCH_LOG(ERR, "%s: the connection has %u already, the most it can", what, max);
+		return -ENOSPC;
+	}
+	if (conn->fp_req == NULL) {
+		snprintf(name, sizeof(name), "comch_fp_%u",
+			 __atomic_fetch_add(&ring_seq, 1, __ATOMIC_RELAXED));
+		conn->fp_req = rte_ring_create(name, COMCH_FP_REQ_RING, SOCKET_ID_ANY,
+					       RING_F_SC_DEQ);
+		if (conn->fp_req == NULL) {
+			COMCH_LOG(ERR, "%s: cannot create a request ring: %s", what,
+				  rte_strerror(rte_errno));
+			return -ENOMEM;
+		}
+	}
+	conn->nb_fast++;
+	conn->ctrl->nb_fast++;
+	return 0;
+}
+
+/* The last producer or consumer of a connection is gone: free it if it ended. */
+void
+comch_fast_detach(struct rte_comch_connection *conn)
+{
+	conn->nb_fast--;
+	conn->ctrl->nb_fast--;
+	if (conn->zombie && conn->nb_fast == 0)
+		comch_conn_free(conn);
+}
+
+int
+comch_fast_request(struct rte_comch_consumer *c, bool expire)
+{
+	uintptr_t req = (uintptr_t)c | (expire ? COMCH_FP_REQ_EXPIRE : 0);
+
+	return rte_ring_mp_enqueue(c->conn->fp_req, (void *)req) == 0 ? 0 : -EAGAIN;
+}
+
+/*
+ * Connection lcore: run the consumers' requests. With dead set (the connection
+ * is gone), answer them without the peer.
+ */
+int
+comch_fast_serve(struct rte_comch_connection *conn, bool dead)
+{
+	const struct rte_comch_dev_ops *ops = conn->ctrl->ctx.dev->ops;
+	struct rte_comch_consumer *c;
+	uintptr_t req;
+	void *obj;
+	int n = 0, rc;
+
+	if (conn->fp_req == NULL)
+		return 0;
+	while (rte_ring_sc_dequeue(conn->fp_req, &obj) == 0) {
+		req = (uintptr_t)obj;
+		c = (struct rte_comch_consumer *)(req & ~COMCH_FP_REQ_EXPIRE);
+		n++;
+		if (req & COMCH_FP_REQ_EXPIRE) {
+			if (dead || ops->consumer_expire(c) < 0)
+				__atomic_store_n(&c->expired, 1, __ATOMIC_RELEASE);
+		} else {
+			rc = dead ? -ECONNRESET : ops->consumer_advertise(c);
+			__atomic_store_n(&c->reg, rc == 0 ? 1 : rc, __ATOMIC_RELEASE);
+		}
+	}
+	return n;
+}
+
+/* The connection ended: producers and consumers see it from their lcores. */
+void
+comch_fast_conn_ended(struct rte_comch_connection *conn)
+{
+	__atomic_store_n(&conn->fp_dead, 1, __ATOMIC_RELEASE);
+	comch_fast_serve(conn, true);
+}
+
+bool
+comch_fast_conn_dead(const struct rte_comch_connection *conn)
+{
+	return __atomic_load_n(&conn->fp_dead, __ATOMIC_ACQUIRE) != 0;
+}
+
+/* A task pool for one context; one lcore takes and returns its tasks. */
+struct rte_mempool *
+comch_task_pool_create(uint32_t num, size_t elt_size)
+{
+	static uint32_t pool_seq;
+	char name[RTE_MEMPOOL_NAMESIZE];
+	struct rte_mempool *mp;
+
+	snprintf(name, sizeof(name), "comch_task_%u",
+		 __atomic_fetch_add(&pool_seq, 1, __ATOMIC_RELAXED));
+	mp = rte_mempool_create(name, num, elt_size, 0, 0, NULL, NULL, NULL, NULL,
+				SOCKET_ID_ANY, RTE_MEMPOOL_F_SP_PUT | RTE_MEMPOOL_F_SC_GET);
+	if (mp == NULL)
+		COMCH_LOG(ERR, "cannot create a pool of %u tasks: %s", num,
+			  rte_strerror(rte_errno));
+	return mp;
+}
+
+/* ------------------------------------------------------------------ upcalls */
+
+static void
+comch_fast_consumer_event(struct rte_comch_connection *conn, uint32_t id, bool is_new)
+{
+	struct comch_ctrl *ctrl = conn->ctrl;
+	rte_comch_event_consumer_cb_t cb = is_new ? ctrl->new_consumer_cb :
+						    ctrl->expired_consumer_cb;
+
+	if (cb == NULL)
+		return;
+	comch_pe_enter_cb(ctrl->ctx.pe);
+	cb(conn, id);
+	comch_pe_leave_cb(ctrl->ctx.pe);
+}
+
+void
+comch_conn_consumer_new(struct rte_comch_connection *conn, uint32_t id)
+{
+	comch_fast_consumer_event(conn, id, true);
+}
+
+void
+comch_conn_consumer_expired(struct rte_comch_connection *conn, uint32_t id)
+{
+	comch_fast_consumer_event(conn, id, false);
+}
+
+void
+comch_conn_consumer_acked(struct rte_comch_connection *conn, uint32_t id)
+{
+	struct rte_comch_consumer *c;
+
+	TAILQ_FOREACH(c, &conn->consumers, next) {
+		if (c->id == id) {
+			__atomic_store_n(&c->expired, 1, __ATOMIC_RELEASE);
+			return;
+		}
+	}
+	COMCH_LOG(WARNING, "peer acknowledged the expiry of unknown consumer %u", id);
+}

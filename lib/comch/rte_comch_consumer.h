@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_comch authors
+ */
+
+#ifndef RTE_COMCH_CONSUMER_H
+#define RTE_COMCH_CONSUMER_H
+
+/**
+ * @file
+ * Fast path, receiving side: the consumer.
+ *
+ * A consumer lives on an established connection and receives into buffers of
+ * its mmap (which must allow RTE_COMCH_MMAP_PERM_PCI_READ_WRITE: the peer writes
+ * into it). It posts buffers with post-recv tasks; a producer on the other side
+ * of the connection writes its data, and up to the consumer's immediate data
+ * length of immediate data, straight into the next posted buffer, in the order
+ * it sent them. A post-recv task completes only then, with the data length,
+ * the immediate data and the producer's id readable from it. A task posted with
+ * no buffer receives immediate data only.
+ *
+ * Life cycle: create (IDLE), configure, attach to an engine, start
+ * (-EINPROGRESS: STARTING until the peer has been told, through the
+ * connection's engine; the peer then sees a new-consumer event with this
+ * consumer's id), RUNNING, stop (the peer sees an expired-consumer event; once
+ * it has confirmed it will not write again, posted tasks complete with
+ * -ECONNABORTED and the consumer is IDLE). If the connection ends, posted tasks
+ * complete with -ECONNRESET and the consumer goes to IDLE by itself with that
+ * last error.
+ *
+ * Thread safety: create and destroy a consumer on the lcore of its connection's
+ * engine (or before lcores run); start, stop, submit and progress it on the
+ * lcore of its own engine, which may be another one.
+ */
+
+#include <stdint.h>
+
+#include <rte_comch.h>
+#include <rte_comch_ctrl.h>
+#include <rte_comch_mmap.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct rte_comch_consumer;
+struct rte_comch_consumer_task_post_recv;
+
+/** Longest immediate data any driver carries. */
+#define RTE_COMCH_MAX_IMM_DATA_LEN 32
+
+/**
+ * Post-recv task completion or error callback.
+ *
+ * @param task           The task; rte_comch_task_get_status() gives the result.
+ * @param task_user_data The task's user data.
+ * @param ctx_user_data  The consumer context's user data.
+ */
+typedef void (*rte_comch_consumer_task_post_recv_cb_t)(
+	struct rte_comch_consumer_task_post_recv *task, union rte_comch_data task_user_data,
+	union rte_comch_data ctx_user_data);
+
+/**
+ * Create a consumer on a connection, receiving into mmap.
+ *
+ * @return
+ *   The consumer, or NULL with rte_errno set:
+ *   - EINVAL: conn or mmap is NULL.
+ *   - ENOTCONN: the connection is not established.
+ *   - EPERM: mmap is not started, or lacks RTE_COMCH_MMAP_PERM_PCI_READ_WRITE.
+ *   - ENOTSUP: the driver cannot let the peer write into this mmap's memory (the
+ *     shm driver needs memory from rte_comch_mmap_alloc_memrange()).
+ *   - ENOSPC: the connection has the device's max_consumers already.
+ *   - ENOMEM: out of memory.
+ */
+struct rte_comch_consumer *
+rte_comch_consumer_create(struct rte_comch_connection *conn, struct rte_comch_mmap *mmap);
+
+/**
+ * Destroy a consumer.
+ *
+ * @return
+ *   0 on success; -EINVAL if consumer is NULL; -EBUSY if it is not IDLE or
+ *   post-recv tasks taken from its pool have not been freed.
+ */
+int
+rte_comch_consumer_destroy(struct rte_comch_consumer *consumer);
+
+/**
+ * The consumer's context.
+ *
+ * @return
+ *   The context, or NULL with rte_errno set to EINVAL if consumer is NULL.
+ */
+struct rte_comch_ctx *
+rte_comch_consumer_as_ctx(struct rte_comch_consumer *consumer);
+
+/**
+ * The consumer's id, unique on its connection: producers on the other side
+ * address it with this id.
+ *
+ * @return
+ *   0 on success; -EINVAL if an argument is NULL.
+ */
+int
+rte_comch_consumer_get_id(const struct rte_comch_consumer *consumer, uint32_t *id);
+
+/**
+ * Set how many bytes of immediate data the consumer accepts with each message
+ * (default 0). Only while IDLE.
+ *
+ * @return
+ *   0 on success; -EINVAL if consumer is NULL or len is above the device's
+ *   max_imm_data_len; -EBUSY if not IDLE.
+ */
+int
+rte_comch_consumer_set_imm_data_len(struct rte_comch_consumer *consumer, uint32_t len);
+
+/**
+ * Read the immediate data length.
+ *
+ * @return
+ *   0 on success; -EINVAL if an argument is NULL.
+ */
+int
+rte_comch_consumer_get_imm_data_len(const struct rte_comch_consumer *consumer, uint32_t *len);
+
+/**
+ * Configure post-recv tasks. Mandatory; only while IDLE.
+ *
+ * @param num_tasks Pool size, 1 to the device's max_fast_tasks; also how many
+ *                  buffers can be posted at once.
+ * @return
+ *   0 on success; -EINVAL for a NULL argument or a bad num_tasks; -EBUSY if
+ *   not IDLE.
+ */
+int
+rte_comch_consumer_task_post_recv_set_conf(struct rte_comch_consumer *consumer,
+					   rte_comch_consumer_task_post_recv_cb_t completion_cb,
+					   rte_comch_consumer_task_post_recv_cb_t error_cb,
+					   uint32_t num_tasks);
+
+/**
+ * Take a post-recv task from the pool.
+ *
+ * @param buf A buffer of the consumer's mmap to receive into (its whole piece,
+ *            head to head + len, is offered), or NULL to receive immediate data
+ *            only.
+ * @return
+ *   0 on success; -EINVAL for a NULL consumer or task, or a buffer not of the
+ *   consumer's mmap; -EBUSY if the consumer is not RUNNING; -ENOMEM if the pool
+ *   is empty.
+ */
+int
+rte_comch_consumer_task_post_recv_alloc_init(struct rte_comch_consumer *consumer,
+					     struct rte_comch_buf *buf,
+					     struct rte_comch_consumer_task_post_recv **task);
+
+/**
+ * The generic task behind a post-recv task.
+ *
+ * @return
+ *   The task, or NULL with rte_errno set to EINVAL if task is NULL.
+ */
+struct rte_comch_task *
+rte_comch_consumer_task_post_recv_as_task(struct rte_comch_consumer_task_post_recv *task);
+
+/**
+ * The task's buffer. After a successful completion, its data is at head and
+ * data_len is the number of bytes the producer wrote.
+ *
+ * @return
+ *   The buffer (NULL for an immediate-only task), or NULL with rte_errno set
+ *   to EINVAL if task is NULL.
+ */
+struct rte_comch_buf *
+rte_comch_consumer_task_post_recv_get_buf(const struct rte_comch_consumer_task_post_recv *task);
+
+/**
+ * Change the task's buffer before submitting it again.
+ *
+ * @return
+ *   0 on success; -EINVAL if task is NULL or buf is not of the consumer's mmap;
+ *   -EBUSY if the task is in flight.
+ */
+int
+rte_comch_consumer_task_post_recv_set_buf(struct rte_comch_consumer_task_post_recv *task,
+					  struct rte_comch_buf *buf);
+
+/**
+ * The immediate data received with the message, valid until the task is
+ * submitted again or freed.
+ *
+ * @param len Set to its length (0 if none); may be NULL.
+ * @return
+ *   The immediate data, or NULL with rte_errno set to EINVAL if task is NULL.
+ */
+const uint8_t *
+rte_comch_consumer_task_post_recv_get_imm_data(
+	const struct rte_comch_consumer_task_post_recv *task, uint32_t *len);
+
+/**
+ * The id of the producer whose message completed the task.
+ *
+ * @return
+ *   0 on success; -EINVAL if an argument is NULL; -ENOENT if the task has not
+ *   completed successfully.
+ */
+int
+rte_comch_consumer_task_post_recv_get_producer_id(
+	const struct rte_comch_consumer_task_post_recv *task, uint32_t *id);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RTE_COMCH_CONSUMER_H */

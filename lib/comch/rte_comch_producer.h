@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_comch authors
+ */
+
+#ifndef RTE_COMCH_PRODUCER_H
+#define RTE_COMCH_PRODUCER_H
+
+/**
+ * @file
+ * Fast path, sending side: the producer.
+ *
+ * A producer lives on an established connection and sends to consumers on the
+ * other side, by their ids (learnt from new-consumer events). A send task
+ * carries a buffer (from any started mmap) and/or up to 32 bytes of immediate
+ * data; the driver copies them straight into the next buffer the target
+ * consumer posted. Messages to one consumer arrive in the order they were
+ * sent. A send completes, through its callback in the producer's progress,
+ * once the data is in the consumer's buffer and the consumer has been told.
+ *
+ * Submit refuses at once, leaving nothing half-delivered and the task with the
+ * caller: -EAGAIN if the consumer has no buffer posted yet (progress and retry:
+ * nothing is dropped); -EMSGSIZE if the data is longer than the buffer it would
+ * land in, or the immediate data longer than the consumer accepts; -ENOENT if
+ * the consumer id is unknown or expired; -ENOTCONN if the connection ended.
+ *
+ * Thread safety: create and destroy a producer on the lcore of its
+ * connection's engine (or before lcores run); start, stop, submit and progress
+ * it on the lcore of its own engine. Producers on different lcores may send to
+ * the same consumer.
+ */
+
+#include <stdint.h>
+
+#include <rte_comch.h>
+#include <rte_comch_ctrl.h>
+#include <rte_comch_mmap.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct rte_comch_producer;
+struct rte_comch_producer_task_send;
+
+/**
+ * Producer send task completion or error callback.
+ *
+ * @param task           The task; rte_comch_task_get_status() gives the result.
+ * @param task_user_data The task's user data.
+ * @param ctx_user_data  The producer context's user data.
+ */
+typedef void (*rte_comch_producer_task_send_cb_t)(struct rte_comch_producer_task_send *task,
+						  union rte_comch_data task_user_data,
+						  union rte_comch_data ctx_user_data);
+
+/**
+ * Create a producer on a connection.
+ *
+ * @return
+ *   The producer, or NULL with rte_errno set: EINVAL if conn is NULL; ENOTCONN
+ *   if the connection is not established; ENOSPC if the connection has the
+ *   device's max_producers already; ENOMEM.
+ */
+struct rte_comch_producer *
+rte_comch_producer_create(struct rte_comch_connection *conn);
+
+/**
+ * Destroy a producer.
+ *
+ * @return
+ *   0 on success; -EINVAL if producer is NULL; -EBUSY if it is not IDLE or send
+ *   tasks taken from its pool have not been freed.
+ */
+int
+rte_comch_producer_destroy(struct rte_comch_producer *producer);
+
+/**
+ * The producer's context. Started, it is RUNNING at once.
+ *
+ * @return
+ *   The context, or NULL with rte_errno set to EINVAL if producer is NULL.
+ */
+struct rte_comch_ctx *
+rte_comch_producer_as_ctx(struct rte_comch_producer *producer);
+
+/**
+ * The producer's id, unique on its connection, given to consumers with each message.
+ *
+ * @return
+ *   0 on success; -EINVAL if an argument is NULL.
+ */
+int
+rte_comch_producer_get_id(const struct rte_comch_producer *producer, uint32_t *id);
+
+/**
+ * Configure send tasks. Mandatory; only while IDLE.
+ *
+ * @return
+ *   0 on success; -EINVAL for a NULL argument or num_tasks not in 1 to the
+ *   device's max_fast_tasks; -EBUSY if not IDLE.
+ */
+int
+rte_comch_producer_task_send_set_conf(struct rte_comch_producer *producer,
+				      rte_comch_producer_task_send_cb_t completion_cb,
+				      rte_comch_producer_task_send_cb_t error_cb,
+				      uint32_t num_tasks);
+
+/**
+ * Take a send task from the pool and set it up. The buffer's data and the
+ * immediate data are read at submit.
+ *
+ * @param buf         Data to send (its data, data_len), or NULL for immediate data only.
+ * @param imm_data    Immediate data, or NULL if imm_len is 0.
+ * @param imm_len     0 to RTE_COMCH_MAX_IMM_DATA_LEN bytes.
+ * @param consumer_id Target consumer on the other side.
+ * @return
+ *   0 on success; -EINVAL for a NULL producer or task, or NULL imm_data with
+ *   imm_len > 0; -EMSGSIZE if imm_len is above the device's max_imm_data_len or
+ *   the buffer's data above its max_buf_size; -EBUSY if the producer is not
+ *   RUNNING; -ENOMEM if the pool is empty.
+ */
+int
+rte_comch_producer_task_send_alloc_init(struct rte_comch_producer *producer,
+					struct rte_comch_buf *buf, const uint8_t *imm_data,
+					uint32_t imm_len, uint32_t consumer_id,
+					struct rte_comch_producer_task_send **task);
+
+/**
+ * The generic task behind a producer send task.
+ *
+ * @return
+ *   The task, or NULL with rte_errno set to EINVAL if task is NULL.
+ */
+struct rte_comch_task *
+rte_comch_producer_task_send_as_task(struct rte_comch_producer_task_send *task);
+
+/**
+ * The task's buffer.
+ *
+ * @return
+ *   The buffer (NULL for immediate data only), or NULL with rte_errno set to
+ *   EINVAL if task is NULL.
+ */
+struct rte_comch_buf *
+rte_comch_producer_task_send_get_buf(const struct rte_comch_producer_task_send *task);
+
+/**
+ * Change the task's buffer (NULL: immediate data only).
+ *
+ * @return
+ *   0 on success; -EINVAL if task is NULL; -EMSGSIZE if the buffer's data is
+ *   above max_buf_size; -EBUSY if the task is in flight.
+ */
+int
+rte_comch_producer_task_send_set_buf(struct rte_comch_producer_task_send *task,
+				     struct rte_comch_buf *buf);
+
+/**
+ * The task's immediate data.
+ *
+ * @param len Set to its length; may be NULL.
+ * @return
+ *   The immediate data (a copy kept in the task), or NULL with rte_errno set
+ *   to EINVAL if task is NULL.
+ */
+const uint8_t *
+rte_comch_producer_task_send_get_imm_data(const struct rte_comch_producer_task_send *task,
+					  uint32_t *len);
+
+/**
+ * Change the task's immediate data (copied into the task).
+ *
+ * @return
+ *   0 on success; -EINVAL if task is NULL or imm_data is NULL with len > 0;
+ *   -EMSGSIZE above max_imm_data_len; -EBUSY if the task is in flight.
+ */
+int
+rte_comch_producer_task_send_set_imm_data(struct rte_comch_producer_task_send *task,
+					  const uint8_t *imm_data, uint32_t len);
+
+/**
+ * The task's target consumer.
+ *
+ * @return
+ *   0 on success; -EINVAL if an argument is NULL.
+ */
+int
+rte_comch_producer_task_send_get_consumer_id(const struct rte_comch_producer_task_send *task,
+					     uint32_t *consumer_id);
+
+/**
+ * Change the task's target consumer.
+ *
+ * @return
+ *   0 on success; -EINVAL if task is NULL; -EBUSY if the task is in flight.
+ */
+int
+rte_comch_producer_task_send_set_consumer_id(struct rte_comch_producer_task_send *task,
+					     uint32_t consumer_id);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RTE_COMCH_PRODUCER_H */
