@@ -20,6 +20,8 @@
 #include "comch_private.h"
 
 #define COMCH_CONSUMER_BURST 32
+/* A peer that does not confirm an expiry by then is dropped. */
+#define COMCH_EXPIRE_TIMEOUT_MS 1000
 
 static struct rte_comch_consumer *
 comch_consumer_of(struct rte_comch_ctx *ctx)
@@ -147,11 +149,18 @@ comch_consumer_progress(struct rte_comch_ctx *ctx, bool slow, uint64_t now)
 		}
 		return comch_consumer_poll(c) > 0;
 	case RTE_COMCH_CTX_STATE_STOPPING:
-		if (!c->expire_asked && !comch_fast_conn_dead(c->conn))
+		if (!c->expire_asked && !comch_fast_conn_dead(c->conn)) {
 			c->expire_asked = comch_fast_request(c, true) == 0;
+			c->expire_deadline = now + comch_ms_to_tsc(COMCH_EXPIRE_TIMEOUT_MS);
+		}
 		if (__atomic_load_n(&c->expired, __ATOMIC_ACQUIRE) == 0 &&
-		    !comch_fast_conn_dead(c->conn))
+		    !comch_fast_conn_dead(c->conn)) {
+			if (c->expire_asked && now > c->expire_deadline &&
+			    __atomic_exchange_n(&c->conn->fp_abort, 1, __ATOMIC_ACQ_REL) == 0)
+				COMCH_LOG(ERR, "consumer %u: the peer did not confirm its expiry in "
+					  "time: dropping the connection", c->id);
 			return comch_consumer_poll(c) > 0;
+		}
 		/* The peer will not write again: take what it wrote, return the rest. */
 		while (c->ctx.state == RTE_COMCH_CTX_STATE_STOPPING && comch_consumer_poll(c) > 0)
 			;

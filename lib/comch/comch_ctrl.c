@@ -271,6 +271,10 @@ comch_ctrl_progress_conns(struct comch_ctrl *ctrl, uint64_t now)
 		if (conn->state == COMCH_CONN_DEAD)
 			continue;
 		did += comch_fast_serve(conn, false);
+		if (unlikely(__atomic_load_n(&conn->fp_abort, __ATOMIC_ACQUIRE) != 0)) {
+			comch_conn_lost(conn, -EPROTO);
+			continue;
+		}
 		/* Closed on our side: only learn what the peer takes, deliver no more. */
 		did += ops->conn_poll(conn, conn->state == COMCH_CONN_ESTABLISHED ?
 				      COMCH_RECV_BURST : 0);

@@ -23,7 +23,8 @@
  * connection's engine; the peer then sees a new-consumer event with this
  * consumer's id), RUNNING, stop (the peer sees an expired-consumer event; once
  * it has confirmed it will not write again, posted tasks complete with
- * -ECONNABORTED and the consumer is IDLE). If the connection ends, posted tasks
+ * -ECONNABORTED and the consumer is IDLE; a peer that does not confirm within
+ * 1 s is dropped as broken, -EPROTO, and the consumer ends as below). If the connection ends, posted tasks
  * complete with -ECONNRESET and the consumer goes to IDLE by itself with that
  * last error.
  *

@@ -195,6 +195,7 @@ struct rte_comch_connection {
 	uint32_t nb_fast;               /**< Producers + consumers; the struct outlives the link. */
 	struct rte_ring *fp_req;        /**< Consumers' (un)registration, from their lcores. */
 	int fp_dead;                    /**< Atomic: set once the connection has ended. */
+	int fp_abort;                   /**< Atomic: a consumer's peer broke the protocol. */
 	bool zombie;                    /**< Torn down; freed with its last producer/consumer. */
 };
 
@@ -239,6 +240,7 @@ struct rte_comch_consumer {
 	int reg;            /**< Atomic, from the connection's lcore: 1 advertised, < 0 failed. */
 	int expired;        /**< Atomic, from the connection's lcore: the peer will not write. */
 	bool expire_asked;
+	uint64_t expire_deadline; /**< TSC: the peer must confirm the expiry by then. */
 	void *priv;         /**< Driver private data. */
 };
 

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_comch authors
+ */
+
+#ifndef SHM_RAW_PEER_H
+#define SHM_RAW_PEER_H
+
+/*
+ * A real shm server on one engine, and a raw peer that speaks the wire protocol
+ * by hand: the stage of the hostile-peer tests. Setup and teardown are cmocka
+ * group fixtures; the counters are reset by before_each.
+ */
+
+#include <stdint.h>
+
+#include <rte_comch.h>
+
+#include "shm_internal.h"
+
+#define SERVER_NAME "victim"
+
+extern struct rte_comch_dev *dpu, *host;
+extern struct rte_comch_dev_rep *rep;
+extern struct rte_comch_server *srv;
+extern struct rte_comch_pe *pe;
+/** Status of the server's last disconnection callback (1: none yet). */
+extern int last_disconnect;
+extern unsigned int nb_connects, nb_server_msgs, nb_client_msgs;
+/** The server's newest connection. */
+extern struct rte_comch_connection *last_conn;
+/** Ids of the server's last new/expired consumer events (-1: none). */
+extern int last_new_consumer, last_expired_consumer;
+
+void task_free_cb(struct rte_comch_task_send *t, union rte_comch_data a, union rte_comch_data b);
+/** Progress the server's engine for ms milliseconds. */
+void pump(unsigned int ms);
+uint64_t rejected(void);
+uint64_t peer_errors(void);
+void assert_server_running(void);
+/** A socket connected to the server, nothing said yet. */
+int raw_connect(void);
+/** What the server sent back: a message type, or 0 once it closed the socket. */
+int raw_reply(int fd, struct shm_msg *m, int *fds, unsigned int *nb_fds);
+void raw_hello(int fd, uint32_t queue);
+/** HELLO, then the server's ACCEPT: returns its ring's fds. */
+void raw_hello_accept(int fd, int *fds, struct shm_msg *accept);
+/** A well-behaved client: connect, send, get the echo back, stop. */
+void good_client_roundtrip(void);
+
+/** A peer that completes the handshake properly, then may lie through shared memory. */
+struct raw_peer {
+	int fd;
+	struct shm_ring rx;  /* ours: the server writes */
+	struct shm_ring tx;  /* the server's: we write */
+};
+
+void raw_peer_connect(struct raw_peer *p);
+/** The server must drop p with -EPROTO, count it, and still serve a good client. */
+void raw_peer_expect_dropped(struct raw_peer *p, uint64_t errors_before);
+
+int setup(void **state);
+int teardown(void **state);
+int before_each(void **state);
+
+#endif /* SHM_RAW_PEER_H */

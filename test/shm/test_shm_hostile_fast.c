@@ -1,0 +1,545 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_comch authors
+ */
+
+/*
+ * A hostile peer on the fast path. As a consumer it announces memory it did
+ * not seal, ids out of range, and posts buffers outside its memory or more than
+ * its ring holds: the server's producer must refuse to write anything and drop
+ * the connection. As a producer it claims buffers that were never posted and
+ * writes lengths larger than the buffer: the server's consumer must not trust
+ * them, fail, and the connection must drop. A faithful raw peer checks the
+ * layout the driver writes, so the hostile cases test what they claim.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include <rte_common.h>
+
+#include "shm_raw_peer.h"
+
+#define MEM_LEN (64u << 10)
+#define NB_SLOTS 8
+
+/* A consumer played by the test: its memory and post ring, as the peer sees them. */
+struct raw_consumer {
+	int memfd, ringfd;
+	uint8_t *mem, *ring;
+	size_t ring_bytes;
+	struct shm_fp_slot *slots;
+	uint32_t *posted, *taken;
+};
+
+static int
+sealed_memfd(size_t len, bool seal)
+{
+	int fd = memfd_create("raw", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, len), 0);
+	if (seal)
+		assert_int_equal(fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW), 0);
+	return fd;
+}
+
+static void *
+map_fd(int fd, size_t len)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+
+	assert_true(p != MAP_FAILED);
+	return p;
+}
+
+static void
+raw_consumer_init(struct raw_consumer *rc, bool seal_mem)
+{
+	struct shm_fp_hdr *hdr;
+
+	rc->ring_bytes = RTE_ALIGN_CEIL(SHM_FP_SLOTS_OFF + NB_SLOTS * sizeof(struct shm_fp_slot),
+					(size_t)sysconf(_SC_PAGESIZE));
+	rc->memfd = sealed_memfd(MEM_LEN, seal_mem);
+	rc->ringfd = sealed_memfd(rc->ring_bytes, true);
+	rc->mem = map_fd(rc->memfd, MEM_LEN);
+	rc->ring = map_fd(rc->ringfd, rc->ring_bytes);
+	hdr = (struct shm_fp_hdr *)rc->ring;
+	hdr->magic = SHM_FP_MAGIC;
+	hdr->version = SHM_PROTO_VERSION;
+	hdr->nb_slots = NB_SLOTS;
+	hdr->imm_len = 8;
+	rc->posted = (uint32_t *)(rc->ring + SHM_FP_POSTED_OFF);
+	rc->taken = (uint32_t *)(rc->ring + SHM_FP_TAKEN_OFF);
+	rc->slots = (struct shm_fp_slot *)(rc->ring + SHM_FP_SLOTS_OFF);
+}
+
+static void
+raw_consumer_fini(struct raw_consumer *rc)
+{
+	munmap(rc->mem, MEM_LEN);
+	munmap(rc->ring, rc->ring_bytes);
+	close(rc->memfd);
+	close(rc->ringfd);
+}
+
+static void
+raw_consumer_announce(struct raw_peer *p, struct raw_consumer *rc, uint32_t id)
+{
+	struct shm_msg m;
+	int fds[2] = { rc->memfd, rc->ringfd };
+
+	shm_msg_init(&m, SHM_MSG_CONSUMER_NEW);
+	m.id = id;
+	m.recv_queue_size = NB_SLOTS;
+	m.imm_len = 8;
+	m.len = MEM_LEN;
+	assert_int_equal(shm_msg_send(p->fd, &m, fds, 2), 0);
+}
+
+static void
+raw_post(struct raw_consumer *rc, uint64_t off, uint64_t len)
+{
+	uint32_t i = __atomic_load_n(rc->posted, __ATOMIC_RELAXED);
+
+	rc->slots[i % NB_SLOTS].off = off;
+	rc->slots[i % NB_SLOTS].len = len;
+	__atomic_store_n(rc->posted, i + 1, __ATOMIC_RELEASE);
+}
+
+static void
+prod_done(struct rte_comch_producer_task_send *t, union rte_comch_data a, union rte_comch_data b)
+{
+	rte_comch_task_free(rte_comch_producer_task_send_as_task(t));
+}
+
+static struct rte_comch_producer *
+server_producer(void)
+{
+	struct rte_comch_producer *prod = rte_comch_producer_create(last_conn);
+
+	assert_non_null(prod);
+	assert_int_equal(rte_comch_producer_task_send_set_conf(prod, prod_done, prod_done, 8), 0);
+	assert_int_equal(rte_comch_pe_connect_ctx(pe, rte_comch_producer_as_ctx(prod)), 0);
+	assert_int_equal(rte_comch_ctx_start(rte_comch_producer_as_ctx(prod)), 0);
+	return prod;
+}
+
+static int
+server_send(struct rte_comch_producer *prod, uint32_t id, const char *text)
+{
+	struct rte_comch_producer_task_send *t;
+	int rc;
+
+	assert_int_equal(rte_comch_producer_task_send_alloc_init(prod, NULL, (const uint8_t *)text,
+								 strlen(text), id, &t), 0);
+	rc = rte_comch_task_submit(rte_comch_producer_task_send_as_task(t));
+	if (rc != 0)
+		rte_comch_task_free(rte_comch_producer_task_send_as_task(t));
+	return rc;
+}
+
+static void
+server_producer_destroy(struct rte_comch_producer *prod)
+{
+	rte_comch_ctx_stop(rte_comch_producer_as_ctx(prod));
+	pump(2);
+	assert_int_equal(rte_comch_producer_destroy(prod), 0);
+}
+
+/* A raw consumer, announced; the server has seen it. */
+static void
+consumer_peer(struct raw_peer *p, struct raw_consumer *rc)
+{
+	raw_peer_connect(p);
+	raw_consumer_init(rc, true);
+	raw_consumer_announce(p, rc, 3);
+	pump(5);
+	assert_int_equal(last_new_consumer, 3);
+}
+
+static void
+test_faithful_consumer_gets_the_layout(void **state)
+{
+	static uint8_t data[100];
+	struct rte_comch_mmap *lm = rte_comch_mmap_create();
+	struct rte_comch_buf_pool *pool = rte_comch_buf_pool_create(1);
+	struct rte_comch_producer_task_send *t;
+	struct rte_comch_producer *prod;
+	struct rte_comch_buf *buf;
+	struct raw_consumer rc;
+	struct raw_peer p;
+	uint32_t pid;
+
+	consumer_peer(&p, &rc);
+	prod = server_producer();
+	memset(data, 0x5a, sizeof(data));
+	assert_int_equal(rte_comch_mmap_set_memrange(lm, data, sizeof(data)), 0);
+	assert_int_equal(rte_comch_mmap_start(lm), 0);
+	assert_int_equal(rte_comch_buf_pool_get_by_data(pool, lm, data, sizeof(data), &buf), 0);
+	assert_int_equal(rte_comch_producer_task_send_alloc_init(prod, buf, (const uint8_t *)"12345678",
+								 8, 3, &t), 0);
+	assert_int_equal(rte_comch_task_submit(rte_comch_producer_task_send_as_task(t)), -EAGAIN);
+	raw_post(&rc, 4096, 200);
+	assert_int_equal(rte_comch_task_submit(rte_comch_producer_task_send_as_task(t)), 0);
+	assert_int_equal(__atomic_load_n(rc.taken, __ATOMIC_ACQUIRE), 1);
+	assert_int_equal(rc.slots[0].data_len, sizeof(data));
+	assert_int_equal(rc.slots[0].imm_len, 8);
+	assert_memory_equal(rc.slots[0].imm, "12345678", 8);
+	assert_int_equal(rte_comch_producer_get_id(prod, &pid), 0);
+	assert_int_equal(rc.slots[0].producer_id, pid);
+	assert_memory_equal(rc.mem + 4096, data, sizeof(data));
+	assert_int_equal(rc.mem[4095], 0);
+	assert_int_equal(rc.mem[4096 + sizeof(data)], 0);
+	pump(2);
+	server_producer_destroy(prod);
+	assert_int_equal(rte_comch_buf_dec_refcount(buf, NULL), 0);
+	assert_int_equal(rte_comch_buf_pool_destroy(pool), 0);
+	assert_int_equal(rte_comch_mmap_stop(lm), 0);
+	assert_int_equal(rte_comch_mmap_destroy(lm), 0);
+	assert_int_equal(rte_comch_server_disconnect(srv, last_conn), 0);
+	pump(10);
+	close(p.fd);
+	shm_ring_release(&p.rx);
+	shm_ring_release(&p.tx);
+	raw_consumer_fini(&rc);
+}
+
+/* The consumer lies about a posted buffer: nothing may be written, the link drops. */
+static void
+hostile_post(uint64_t off, uint64_t len, uint32_t posted_jump)
+{
+	uint64_t before = peer_errors();
+	struct rte_comch_producer *prod;
+	struct raw_consumer rc;
+	struct raw_peer p;
+	size_t i;
+
+	consumer_peer(&p, &rc);
+	prod = server_producer();
+	if (posted_jump != 0)
+		__atomic_store_n(rc.posted, posted_jump, __ATOMIC_RELEASE);
+	else
+		raw_post(&rc, off, len);
+	assert_int_equal(server_send(prod, 3, "x"), -ENOTCONN);
+	for (i = 0; i < MEM_LEN; i++)
+		assert_int_equal(rc.mem[i], 0);
+	assert_int_equal(__atomic_load_n(rc.taken, __ATOMIC_ACQUIRE), 0);
+	/* The connection goes; the producer still holds it until destroyed. */
+	raw_peer_expect_dropped(&p, before);
+	assert_int_equal(server_send(prod, 3, "x"), -ENOTCONN);
+	server_producer_destroy(prod);
+	raw_consumer_fini(&rc);
+}
+
+static void
+test_post_outside_memory(void **state)
+{
+	hostile_post(MEM_LEN - 8, 4096, 0);
+}
+
+static void
+test_post_offset_wraps(void **state)
+{
+	hostile_post(UINT64_MAX - 10, 100, 0);
+}
+
+static void
+test_posted_index_past_ring(void **state)
+{
+	hostile_post(0, 0, NB_SLOTS + 3);
+}
+
+/* Announcements the server must refuse outright. */
+static void
+bad_announce(bool seal_mem, uint32_t id, uint32_t slots)
+{
+	uint64_t before = peer_errors();
+	struct raw_consumer rc;
+	struct raw_peer p;
+	struct shm_msg m;
+	int fds[2];
+
+	raw_peer_connect(&p);
+	raw_consumer_init(&rc, seal_mem);
+	fds[0] = rc.memfd;
+	fds[1] = rc.ringfd;
+	shm_msg_init(&m, SHM_MSG_CONSUMER_NEW);
+	m.id = id;
+	m.recv_queue_size = slots;
+	m.imm_len = 8;
+	m.len = MEM_LEN;
+	assert_int_equal(shm_msg_send(p.fd, &m, fds, 2), 0);
+	raw_peer_expect_dropped(&p, before);
+	assert_int_equal(last_new_consumer, -1);
+	raw_consumer_fini(&rc);
+}
+
+static void
+test_announce_unsealed_memory(void **state)
+{
+	bad_announce(false, 0, NB_SLOTS);
+}
+
+static void
+test_announce_id_out_of_range(void **state)
+{
+	bad_announce(true, SHM_MAX_FAST, NB_SLOTS);
+}
+
+static void
+test_announce_ring_size_lies(void **state)
+{
+	bad_announce(true, 0, NB_SLOTS * 4);
+}
+
+static void
+test_expire_unknown_consumer(void **state)
+{
+	uint64_t before = peer_errors();
+	struct raw_peer p;
+	struct shm_msg m;
+
+	raw_peer_connect(&p);
+	shm_msg_init(&m, SHM_MSG_CONSUMER_EXPIRED);
+	m.id = 7;
+	assert_int_equal(shm_msg_send(p.fd, &m, NULL, 0), 0);
+	raw_peer_expect_dropped(&p, before);
+}
+
+/* --- the test as a producer, writing into a consumer of the server --- */
+
+static unsigned int cons_ok, cons_err;
+
+static void
+cons_done(struct rte_comch_consumer_task_post_recv *t, union rte_comch_data a,
+	  union rte_comch_data b)
+{
+	struct rte_comch_buf *buf = rte_comch_consumer_task_post_recv_get_buf(t);
+
+	if (rte_comch_task_get_status(rte_comch_consumer_task_post_recv_as_task(t)) == 0)
+		cons_ok++;
+	else
+		cons_err++;
+	rte_comch_buf_dec_refcount(buf, NULL);
+	rte_comch_task_free(rte_comch_consumer_task_post_recv_as_task(t));
+}
+
+struct server_consumer {
+	struct rte_comch_mmap *mmap;
+	struct rte_comch_buf_pool *pool;
+	struct rte_comch_consumer *c;
+	uint32_t id;
+	/* The server's consumer, as the test (its peer) maps it. */
+	uint8_t *mem, *ring;
+	size_t ring_bytes;
+	struct shm_fp_slot *slots;
+	uint32_t *posted, *taken;
+};
+
+/* A consumer on the server with two 4 KiB buffers posted, mapped by the raw peer. */
+static void
+server_consumer(struct raw_peer *p, struct server_consumer *sc)
+{
+	const uint32_t perms = RTE_COMCH_MMAP_PERM_LOCAL_READ_WRITE |
+			       RTE_COMCH_MMAP_PERM_PCI_READ_WRITE;
+	struct rte_comch_consumer_task_post_recv *t;
+	struct rte_comch_buf *buf;
+	enum rte_comch_ctx_state st;
+	unsigned int nb_fds, i;
+	struct shm_msg m;
+	uint8_t *base;
+	int fds[4];
+
+	cons_ok = cons_err = 0;
+	raw_peer_connect(p);
+	sc->mmap = rte_comch_mmap_create();
+	assert_int_equal(rte_comch_mmap_alloc_memrange(sc->mmap, MEM_LEN), 0);
+	assert_int_equal(rte_comch_mmap_set_permissions(sc->mmap, perms), 0);
+	assert_int_equal(rte_comch_mmap_start(sc->mmap), 0);
+	sc->pool = rte_comch_buf_pool_create(4);
+	sc->c = rte_comch_consumer_create(last_conn, sc->mmap);
+	assert_non_null(sc->c);
+	assert_int_equal(rte_comch_consumer_get_id(sc->c, &sc->id), 0);
+	assert_int_equal(rte_comch_consumer_task_post_recv_set_conf(sc->c, cons_done, cons_done,
+								    NB_SLOTS), 0);
+	assert_int_equal(rte_comch_pe_connect_ctx(pe, rte_comch_consumer_as_ctx(sc->c)), 0);
+	assert_int_equal(rte_comch_ctx_start(rte_comch_consumer_as_ctx(sc->c)), -EINPROGRESS);
+	assert_int_equal(raw_reply(p->fd, &m, fds, &nb_fds), SHM_MSG_CONSUMER_NEW);
+	assert_int_equal(nb_fds, 2);
+	assert_int_equal(m.len, MEM_LEN);
+	sc->ring_bytes = RTE_ALIGN_CEIL(SHM_FP_SLOTS_OFF + m.recv_queue_size *
+					sizeof(struct shm_fp_slot), (size_t)sysconf(_SC_PAGESIZE));
+	sc->mem = map_fd(fds[0], MEM_LEN);
+	sc->ring = map_fd(fds[1], sc->ring_bytes);
+	close(fds[0]);
+	close(fds[1]);
+	sc->posted = (uint32_t *)(sc->ring + SHM_FP_POSTED_OFF);
+	sc->taken = (uint32_t *)(sc->ring + SHM_FP_TAKEN_OFF);
+	sc->slots = (struct shm_fp_slot *)(sc->ring + SHM_FP_SLOTS_OFF);
+	pump(2);
+	assert_int_equal(rte_comch_ctx_get_state(rte_comch_consumer_as_ctx(sc->c), &st), 0);
+	assert_int_equal(st, RTE_COMCH_CTX_STATE_RUNNING);
+	base = rte_comch_mmap_get_memrange(sc->mmap, (void **)&base, &(size_t){0}) == 0 ? base : NULL;
+	for (i = 0; i < 2; i++) {
+		assert_int_equal(rte_comch_buf_pool_get_by_addr(sc->pool, sc->mmap,
+								base + i * 4096, 4096, &buf), 0);
+		assert_int_equal(rte_comch_consumer_task_post_recv_alloc_init(sc->c, buf, &t), 0);
+		assert_int_equal(rte_comch_task_submit(
+			rte_comch_consumer_task_post_recv_as_task(t)), 0);
+	}
+	assert_int_equal(__atomic_load_n(sc->posted, __ATOMIC_ACQUIRE), 2);
+}
+
+/* Stop the server's consumer; a faithful peer confirms the expiry, a silent one does not. */
+static void
+server_consumer_stop(struct raw_peer *p, struct server_consumer *sc, bool confirm)
+{
+	enum rte_comch_ctx_state st;
+	unsigned int nb_fds;
+	struct shm_msg m;
+	int fds[4];
+
+	assert_int_equal(rte_comch_ctx_stop(rte_comch_consumer_as_ctx(sc->c)), -EINPROGRESS);
+	assert_int_equal(raw_reply(p->fd, &m, fds, &nb_fds), SHM_MSG_CONSUMER_EXPIRED);
+	assert_int_equal(m.id, sc->id);
+	pump(20);
+	assert_int_equal(rte_comch_ctx_get_state(rte_comch_consumer_as_ctx(sc->c), &st), 0);
+	assert_int_equal(st, RTE_COMCH_CTX_STATE_STOPPING);
+	if (confirm) {
+		shm_msg_init(&m, SHM_MSG_CONSUMER_ACK);
+		m.id = sc->id;
+		assert_int_equal(shm_msg_send(p->fd, &m, NULL, 0), 0);
+		pump(5);
+	} else {
+		pump(1100);
+	}
+	assert_int_equal(rte_comch_ctx_get_state(rte_comch_consumer_as_ctx(sc->c), &st), 0);
+	assert_int_equal(st, RTE_COMCH_CTX_STATE_IDLE);
+}
+
+static void
+server_consumer_fini(struct server_consumer *sc)
+{
+	assert_int_equal(rte_comch_consumer_destroy(sc->c), 0);
+	assert_int_equal(rte_comch_buf_pool_destroy(sc->pool), 0);
+	assert_int_equal(rte_comch_mmap_stop(sc->mmap), 0);
+	assert_int_equal(rte_comch_mmap_destroy(sc->mmap), 0);
+	munmap(sc->mem, MEM_LEN);
+	munmap(sc->ring, sc->ring_bytes);
+}
+
+static void
+test_faithful_producer_is_delivered(void **state)
+{
+	struct server_consumer sc;
+	struct raw_peer p;
+
+	server_consumer(&p, &sc);
+	memcpy(sc.mem + sc.slots[0].off, "hello", 5);
+	sc.slots[0].data_len = 5;
+	sc.slots[0].imm_len = 0;
+	sc.slots[0].producer_id = 9;
+	__atomic_store_n(sc.taken, 1, __ATOMIC_RELEASE);
+	pump(2);
+	assert_int_equal(cons_ok, 1);
+	assert_int_equal(cons_err, 0);
+	assert_int_equal(rte_comch_server_disconnect(srv, last_conn), -EBUSY);
+	server_consumer_stop(&p, &sc, true);
+	server_consumer_fini(&sc);
+	/* Stopped in order: the last posted buffer came back with -ECONNABORTED. */
+	assert_int_equal(cons_err, 1);
+	assert_int_equal(last_expired_consumer, -1); /* the server's own consumer */
+	assert_int_equal(rte_comch_server_disconnect(srv, last_conn), 0);
+	pump(10);
+	close(p.fd);
+	shm_ring_release(&p.rx);
+	shm_ring_release(&p.tx);
+}
+
+static void
+test_expiry_never_confirmed(void **state)
+{
+	uint64_t before = peer_errors();
+	struct server_consumer sc;
+	struct raw_peer p;
+
+	server_consumer(&p, &sc);
+	last_disconnect = 1;
+	/* Silent: after 1 s the server gives up on the peer, and the consumer is idle. */
+	server_consumer_stop(&p, &sc, false);
+	assert_int_equal(cons_err, 2);
+	assert_int_equal(last_disconnect, -EPROTO);
+	assert_int_equal(peer_errors(), before + 1);
+	close(p.fd);
+	shm_ring_release(&p.rx);
+	shm_ring_release(&p.tx);
+	server_consumer_fini(&sc);
+	good_client_roundtrip();
+}
+
+/* The producer lies: the consumer must not deliver, and the link drops. */
+static void
+hostile_fill(uint32_t taken, uint64_t data_len, uint32_t imm_len)
+{
+	uint64_t before = peer_errors();
+	struct server_consumer sc;
+	struct raw_peer p;
+
+	server_consumer(&p, &sc);
+	sc.slots[0].data_len = data_len;
+	sc.slots[0].imm_len = imm_len;
+	__atomic_store_n(sc.taken, taken, __ATOMIC_RELEASE);
+	raw_peer_expect_dropped(&p, before);
+	assert_int_equal(cons_ok, 0);
+	assert_int_equal(cons_err, 2);
+	assert_int_equal(rte_comch_ctx_get_last_error(rte_comch_consumer_as_ctx(sc.c)), -EPROTO);
+	server_consumer_fini(&sc);
+}
+
+static void
+test_fill_more_than_posted(void **state)
+{
+	hostile_fill(5, 1, 0);
+}
+
+static void
+test_fill_longer_than_buffer(void **state)
+{
+	hostile_fill(1, 4097, 0);
+}
+
+static void
+test_fill_immediate_too_long(void **state)
+{
+	hostile_fill(1, 1, 33);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_faithful_consumer_gets_the_layout, before_each),
+		cmocka_unit_test_setup(test_post_outside_memory, before_each),
+		cmocka_unit_test_setup(test_post_offset_wraps, before_each),
+		cmocka_unit_test_setup(test_posted_index_past_ring, before_each),
+		cmocka_unit_test_setup(test_announce_unsealed_memory, before_each),
+		cmocka_unit_test_setup(test_announce_id_out_of_range, before_each),
+		cmocka_unit_test_setup(test_announce_ring_size_lies, before_each),
+		cmocka_unit_test_setup(test_expire_unknown_consumer, before_each),
+		cmocka_unit_test_setup(test_faithful_producer_is_delivered, before_each),
+		cmocka_unit_test_setup(test_expiry_never_confirmed, before_each),
+		cmocka_unit_test_setup(test_fill_more_than_posted, before_each),
+		cmocka_unit_test_setup(test_fill_longer_than_buffer, before_each),
+		cmocka_unit_test_setup(test_fill_immediate_too_long, before_each),
+	};
+
+	return cmocka_run_group_tests_name("shm hostile fast-path peer", tests, setup, teardown);
+}
