@@ -114,12 +114,25 @@ comch_conn_teardown(struct rte_comch_connection *conn)
 		comch_server_conn_ended(comch_ctrl_server(ctrl), conn);
 	else
 		comch_client_conn_ended(comch_ctrl_client(ctrl), conn);
-	/* Producers and consumers still hold it: the last one to go frees it. */
-	if (conn->nb_fast != 0)
-		conn->zombie = true;
-	else
-		comch_conn_free(conn);
+	/* Tasks, producers or consumers still point at it: the last one to go frees it. */
+	conn->zombie = true;
+	comch_conn_release_check(conn);
 	return 1;
+}
+
+/* Free a torn-down connection once nothing points at it any more. */
+void
+comch_conn_release_check(struct rte_comch_connection *conn)
+{
+	if (conn->zombie && conn->nb_fast == 0 && conn->nb_tasks == 0)
+		comch_conn_free(conn);
+}
+
+void
+comch_conn_task_released(struct rte_comch_connection *conn)
+{
+	conn->nb_tasks--;
+	comch_conn_release_check(conn);
 }
 
 void

@@ -233,6 +233,10 @@ comch_ctrl_task_send_alloc_init(struct comch_ctrl *ctrl, struct rte_comch_connec
 		COMCH_LOG(ERR, "send task: context is not running");
 		return -EBUSY;
 	}
+	if (unlikely(conn->state != COMCH_CONN_ESTABLISHED)) {
+		COMCH_LOG(DEBUG, "send task: connection %p is closing", (void *)conn);
+		return -ENOTCONN;
+	}
 	if (unlikely(len > conn->max_msg_size)) {
 		COMCH_LOG(ERR, "message of %u bytes is above the connection's max of %u",
 			  len, conn->max_msg_size);
@@ -250,6 +254,7 @@ comch_ctrl_task_send_alloc_init(struct comch_ctrl *ctrl, struct rte_comch_connec
 	t->conn = conn;
 	t->msg = msg;
 	t->len = len;
+	conn->nb_tasks++; /* the task points at conn: it stays allocated until the task goes */
 	*task = t;
 	return 0;
 }

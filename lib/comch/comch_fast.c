@@ -67,8 +67,7 @@ comch_fast_detach(struct rte_comch_connection *conn)
 {
 	conn->nb_fast--;
 	conn->ctrl->nb_fast--;
-	if (conn->zombie && conn->nb_fast == 0)
-		comch_conn_free(conn);
+	comch_conn_release_check(conn);
 }
 
 int

@@ -83,6 +83,10 @@ bool comch_fast_conn_dead(const struct rte_comch_connection *conn);
 struct rte_mempool *comch_task_pool_create(uint32_t num, size_t elt_size);
 /** Release a connection's memory (after teardown, once no producer/consumer holds it). */
 void comch_conn_free(struct rte_comch_connection *conn);
+/** Free a torn-down connection if no task, producer or consumer points at it. */
+void comch_conn_release_check(struct rte_comch_connection *conn);
+/** A send task that pointed at conn was freed. */
+void comch_conn_task_released(struct rte_comch_connection *conn);
 /** Flush a fast-path context's tasks and stop it, on its own lcore. */
 int comch_producer_submit(struct rte_comch_producer_task_send *t);
 int comch_consumer_submit(struct rte_comch_consumer_task_post_recv *t);

@@ -22,6 +22,10 @@ rte_comch_task_submit(struct rte_comch_task *task)
 		COMCH_LOG(ERR, "task %p is already in flight", (void *)task);
 		return -EALREADY;
 	}
+	if (unlikely(!task->allocated)) {
+		COMCH_LOG(ERR, "task %p was freed", (void *)task);
+		return -EINVAL;
+	}
 	switch (task->type) {
 	case COMCH_TASK_SEND:
 		return comch_conn_task_send_submit((struct rte_comch_task_send *)task);
@@ -51,6 +55,8 @@ rte_comch_task_free(struct rte_comch_task *task)
 		return -EINVAL;
 	}
 	task->allocated = false;
+	if (task->type == COMCH_TASK_SEND)
+		comch_conn_task_released(((struct rte_comch_task_send *)task)->conn);
 	rte_mempool_put(rte_mempool_from_obj(task), task);
 	return 0;
 }

@@ -87,7 +87,9 @@ typedef void (*rte_comch_event_msg_recv_cb_t)(struct rte_comch_connection *conn,
  * Connection status callback (server side).
  *
  * @param conn   The connection. After a disconnection callback returns, the
- *               connection is freed: do not keep the pointer.
+ *               connection is over: it stays allocated only while send
+ *               tasks, producers or consumers still point at it, and is freed
+ *               with the last of them. Do not keep the pointer otherwise.
  * @param status For a new connection, 0. For a disconnection: -ECONNABORTED if
  *               either side closed it in order, -ECONNRESET if the peer died,
  *               -EPROTO if the peer broke the protocol and was dropped.
@@ -259,11 +261,14 @@ rte_comch_server_task_send_set_conf(struct rte_comch_server *server,
  * Take a send task from the server's pool and set it up. The message is not
  * copied until submit, and must stay unchanged until the task completes.
  *
+ * The task holds the connection: if it ends, the connection stays valid
+ * (ended) until the task is freed, and submitting the task gives -ENOTCONN.
+ *
  * @return
  *   0 on success; -EINVAL for a NULL server, conn or task, a NULL msg with
- *   len > 0, or conn not of this server; -EMSGSIZE if len is above the max
- *   message size; -EBUSY if the server is not RUNNING; -ENOMEM if the pool is
- *   empty.
+ *   len > 0, or conn not of this server; -ENOTCONN if the connection is
+ *   closing or closed; -EMSGSIZE if len is above the max message size; -EBUSY
+ *   if the server is not RUNNING; -ENOMEM if the pool is empty.
  */
 int
 rte_comch_server_task_send_alloc_init(struct rte_comch_server *server,

@@ -193,6 +193,7 @@ struct rte_comch_connection {
 	TAILQ_HEAD(, rte_comch_producer) producers;
 	TAILQ_HEAD(, rte_comch_consumer) consumers;
 	uint32_t nb_fast;               /**< Producers + consumers; the struct outlives the link. */
+	uint32_t nb_tasks;              /**< Send tasks allocated for it; they hold it too. */
 	struct rte_ring *fp_req;        /**< Consumers' (un)registration, from their lcores. */
 	int fp_dead;                    /**< Atomic: set once the connection has ended. */
 	int fp_abort;                   /**< Atomic: a consumer's peer broke the protocol. */

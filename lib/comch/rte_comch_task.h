@@ -34,7 +34,7 @@ struct rte_comch_ctx;
  *
  * @return
  *   0 on success: the task completes later through a callback.
- *   -EINVAL if task is NULL; -EALREADY if it is already in flight;
+ *   -EINVAL if task is NULL or was freed; -EALREADY if it is already in flight;
  *   -EBUSY if its context is not RUNNING; -ENOTCONN if its connection has ended;
  *   -EAGAIN if the other side has no room yet: for a control-path send, the
  *   peer's receive queue is full; for a producer send, the consumer has no

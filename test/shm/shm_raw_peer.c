@@ -243,7 +243,7 @@ raw_peer_connect(struct raw_peer *p)
 	shm_msg_init(&m, SHM_MSG_READY);
 	m.recv_queue_size = 8;
 	fds[0] = p->rx.memfd;
-	fds[1] = p->rx.efd;
+	fds[1] = p->rx.peer_bell;
 	assert_int_equal(shm_msg_send(p->fd, &m, fds, 2), 0);
 	for (i = 0; i < 2000 && nb_connects == before; i++)
 		pump(1);

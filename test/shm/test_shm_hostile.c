@@ -156,7 +156,21 @@ test_ready_wrong_size(void **state)
 
 	/* A sealed ring made for 4 messages, announced as 8. */
 	assert_int_equal(shm_ring_create(&r, 4, RTE_COMCH_DEFAULT_MSG_SIZE), 0);
-	ready_with(dup(r.memfd), dup(r.efd));
+	ready_with(dup(r.memfd), dup(r.peer_bell));
+	shm_ring_release(&r);
+}
+
+static void
+test_ready_eventfd_doorbell(void **state)
+{
+	struct shm_ring r;
+
+	/*
+	 * An eventfd shares its blocking flag with whoever holds it: a peer could
+	 * make our writes to it block. Only a datagram socket is accepted.
+	 */
+	assert_int_equal(shm_ring_create(&r, 8, RTE_COMCH_DEFAULT_MSG_SIZE), 0);
+	ready_with(dup(r.memfd), eventfd(0, EFD_CLOEXEC));
 	shm_ring_release(&r);
 }
 
@@ -251,6 +265,7 @@ main(void)
 		cmocka_unit_test_setup(test_ready_unsealed_memfd, before_each),
 		cmocka_unit_test_setup(test_ready_wrong_size, before_each),
 		cmocka_unit_test_setup(test_ready_fake_doorbell, before_each),
+		cmocka_unit_test_setup(test_ready_eventfd_doorbell, before_each),
 		cmocka_unit_test_setup(test_ring_index_past_capacity, before_each),
 		cmocka_unit_test_setup(test_ring_length_too_big, before_each),
 		cmocka_unit_test_setup(test_ring_consumer_index_lies, before_each),

@@ -87,11 +87,12 @@ shm_client_on_accept(struct rte_comch_client *cli, struct shm_conn *sc,
 	shm_msg_init(&ready, SHM_MSG_READY);
 	ready.recv_queue_size = cli->ctrl.recv_queue_size;
 	rfds[0] = sc->rx.memfd;
-	rfds[1] = sc->rx.efd;
+	rfds[1] = sc->rx.peer_bell;
 	if (shm_msg_send(sc->sock.fd, &ready, rfds, 2) < 0 || shm_conn_up(sc) < 0) {
 		shm_client_failed(cli, -ECONNRESET, "server left during the handshake");
 		return;
 	}
+	shm_ring_handed_over(&sc->rx);
 	cs->sc = NULL;
 	p.max_msg_size = sc->max_msg;
 	p.peer_queue_size = sc->peer_queue;

@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
 #include <unistd.h>
 
 #include <rte_cycles.h>
@@ -21,9 +20,9 @@
 static void
 shm_conn_bell_handler(struct comch_pe_fd *pfd, uint32_t events)
 {
-	eventfd_t v;
+	struct shm_conn *sc = pfd->arg;
 
-	(void)eventfd_read(pfd->fd, &v);
+	shm_ring_bell_drain(&sc->rx);
 }
 
 struct shm_conn *
@@ -39,8 +38,8 @@ shm_conn_new(struct rte_comch_dev *dev, struct rte_comch_pe *pe, int sock,
 	sc->dev = dev;
 	sc->pe = pe;
 	sc->owner = owner;
-	sc->rx.memfd = sc->rx.efd = -1;
-	sc->tx.memfd = sc->tx.efd = -1;
+	sc->rx.memfd = sc->rx.efd = sc->rx.peer_bell = -1;
+	sc->tx.memfd = sc->tx.efd = sc->tx.peer_bell = -1;
 	sc->bell.fd = -1;
 	sc->sock.fd = sock;
 	sc->sock.handler = handler;
@@ -315,10 +314,9 @@ void
 shm_conn_disarm(struct rte_comch_connection *conn)
 {
 	struct shm_conn *sc = conn->priv;
-	eventfd_t v;
 
 	if (sc->state != SHM_CONN_UP)
 		return;
 	shm_ring_disarm(&sc->rx);
-	(void)eventfd_read(sc->rx.efd, &v); /* the wake-up, if any: consumed */
+	shm_ring_bell_drain(&sc->rx); /* the wake-up, if any: consumed */
 }

@@ -138,6 +138,9 @@ shm_consumer_advertise(struct rte_comch_consumer *c)
 	rc = shm_msg_send(sc->sock.fd, &m, fds, 2);
 	if (rc < 0)
 		SHM_LOG(ERR, "consumer %u: cannot tell the peer: %s", c->id, strerror(-rc));
+	/* The peer has it mapped now (or never will): the mapping is all we need. */
+	close(sh->memfd);
+	sh->memfd = -1;
 	return rc;
 }
 

@@ -106,13 +106,18 @@ struct shm_ring {
 	uint32_t head;       /* sender: next to write; receiver: next to read */
 	uint32_t seen;       /* sender: latest validated consumer index */
 	uint32_t done;       /* sender: consumer index already reported as taken */
-	int memfd;
-	int efd;             /* doorbell eventfd */
+	int memfd;           /* ours until sent to the peer, the peer's until mapped: then -1 */
+	int efd;             /* doorbell socket: receiver's end (ours) or sender's end (peer's) */
+	int peer_bell;       /* our ring: the sending end, until given to the peer */
 };
 
 int shm_ring_create(struct shm_ring *r, uint32_t capacity, uint32_t max_msg);
 int shm_ring_attach(struct shm_ring *r, int memfd, int efd, uint32_t capacity, uint32_t max_msg);
 void shm_ring_release(struct shm_ring *r);
+/** Our ring was given to the peer: close the descriptors only it needed. */
+void shm_ring_handed_over(struct shm_ring *r);
+/** Consume wake-ups on our ring's doorbell, never blocking. */
+void shm_ring_bell_drain(const struct shm_ring *r);
 int shm_ring_send(struct shm_ring *r, const void *msg, uint32_t len);
 int shm_ring_tx_reap(struct shm_ring *r, uint32_t *n);
 int shm_ring_arm(struct shm_ring *r);

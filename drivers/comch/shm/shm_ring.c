@@ -16,7 +16,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/eventfd.h>
+#include <sys/socket.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -65,9 +65,12 @@ shm_ring_create(struct shm_ring *r, uint32_t capacity, uint32_t max_msg)
 	struct shm_ring_hdr *hdr;
 	int rc;
 
+	int sv[2];
+
 	memset(r, 0, sizeof(*r));
 	r->memfd = -1;
 	r->efd = -1;
+	r->peer_bell = -1;
 	rc = shm_ring_geometry(r, capacity, max_msg);
 	if (rc < 0)
 		return rc;
@@ -79,9 +82,15 @@ shm_ring_create(struct shm_ring *r, uint32_t capacity, uint32_t max_msg)
 	/* The peer maps this too: sealed, it cannot shrink it under us (SIGBUS). */
 	if (fcntl(r->memfd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) < 0)
 		goto fail;
-	r->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	if (r->efd < 0)
+	/*
+	 * The doorbell is a datagram socket pair, not an eventfd: our end is a file
+	 * description the peer never holds, so it cannot change its flags, and every
+	 * call on either end says MSG_DONTWAIT. A peer can never make us block.
+	 */
+	if (socketpair(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, sv) < 0)
 		goto fail;
+	r->efd = sv[0];
+	r->peer_bell = sv[1];
 	rc = shm_ring_map(r);
 	if (rc < 0) {
 		errno = -rc;
@@ -103,19 +112,17 @@ fail:
 	return rc;
 }
 
-/* A doorbell must be an eventfd: writing to anything else could block or have effects. */
+/* A doorbell from the peer must be a Unix datagram socket: we only ever send on it. */
 static bool
-shm_fd_is_eventfd(int fd)
+shm_fd_is_bell(int fd)
 {
-	char path[64], target[64];
-	ssize_t n;
+	int type, domain;
+	socklen_t len = sizeof(int);
 
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	n = readlink(path, target, sizeof(target) - 1);
-	if (n < 0)
+	if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &len) < 0 || type != SOCK_DGRAM)
 		return false;
-	target[n] = '\0';
-	return strcmp(target, "anon_inode:[eventfd]") == 0;
+	len = sizeof(int);
+	return getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &domain, &len) == 0 && domain == AF_UNIX;
 }
 
 int
@@ -128,6 +135,7 @@ shm_ring_attach(struct shm_ring *r, int memfd, int efd, uint32_t capacity, uint3
 	memset(r, 0, sizeof(*r));
 	r->memfd = memfd;
 	r->efd = efd;
+	r->peer_bell = -1;
 	rc = shm_ring_geometry(r, capacity, max_msg);
 	if (rc < 0) {
 		SHM_LOG(ERR, "peer ring: capacity %u or message size %u out of range",
@@ -143,8 +151,8 @@ shm_ring_attach(struct shm_ring *r, int memfd, int efd, uint32_t capacity, uint3
 		SHM_LOG(ERR, "peer ring: size is not the %zu bytes agreed", r->bytes);
 		return -EPROTO;
 	}
-	if (!shm_fd_is_eventfd(efd)) {
-		SHM_LOG(ERR, "peer ring: doorbell is not an eventfd");
+	if (!shm_fd_is_bell(efd)) {
+		SHM_LOG(ERR, "peer ring: doorbell is not a Unix datagram socket");
 		return -EPROTO;
 	}
 	rc = shm_ring_map(r);
@@ -152,6 +160,9 @@ shm_ring_attach(struct shm_ring *r, int memfd, int efd, uint32_t capacity, uint3
 		SHM_LOG(ERR, "peer ring: mmap: %s", strerror(-rc));
 		return rc;
 	}
+	/* Mapped: the mapping outlives the descriptor. */
+	close(r->memfd);
+	r->memfd = -1;
 	hdr = (const struct shm_ring_hdr *)r->base;
 	if (hdr->magic != SHM_RING_MAGIC || hdr->version != SHM_PROTO_VERSION ||
 	    hdr->capacity != capacity || hdr->nb_slots != r->mask + 1 ||
@@ -175,17 +186,38 @@ shm_ring_attach(struct shm_ring *r, int memfd, int efd, uint32_t capacity, uint3
 }
 
 void
+shm_ring_handed_over(struct shm_ring *r)
+{
+	if (r->memfd >= 0)
+		close(r->memfd);
+	if (r->peer_bell >= 0)
+		close(r->peer_bell);
+	r->memfd = -1;
+	r->peer_bell = -1;
+}
+
+void
 shm_ring_release(struct shm_ring *r)
 {
 	if (r->base != NULL)
 		munmap(r->base, r->bytes);
-	if (r->memfd >= 0)
-		close(r->memfd);
+	shm_ring_handed_over(r);
 	if (r->efd >= 0)
 		close(r->efd);
 	r->base = NULL;
-	r->memfd = -1;
 	r->efd = -1;
+}
+
+void
+shm_ring_bell_drain(const struct shm_ring *r)
+{
+	char buf[64];
+	int i;
+
+	/* Bounded: a peer ringing without pause must not keep us here. */
+	for (i = 0; i < 64; i++)
+		if (recv(r->efd, buf, sizeof(buf), MSG_DONTWAIT) < 0)
+			break;
 }
 
 /* Refresh the consumer index, refusing one that moves back or past what we wrote. */
@@ -222,7 +254,7 @@ shm_ring_send(struct shm_ring *r, const void *msg, uint32_t len)
 	/* Pairs with the receiver's fence in shm_ring_arm(): one of us sees the other. */
 	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
 	if (unlikely(__atomic_load_n(r->armed, __ATOMIC_RELAXED) != 0))
-		(void)eventfd_write(r->efd, 1);
+		(void)send(r->efd, "", 1, MSG_DONTWAIT | MSG_NOSIGNAL);
 	return 0;
 }
 

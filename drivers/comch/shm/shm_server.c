@@ -167,12 +167,13 @@ shm_server_on_hello(struct rte_comch_server *srv, struct shm_conn *sc, const str
 	reply.max_msg_size = sc->max_msg;
 	reply.recv_queue_size = ctrl->recv_queue_size;
 	fds[0] = sc->rx.memfd;
-	fds[1] = sc->rx.efd;
+	fds[1] = sc->rx.peer_bell;
 	if (shm_msg_send(sc->sock.fd, &reply, fds, 2) < 0) {
 		SHM_LOG(NOTICE, "server \"%s\": client left during the handshake", ctrl->name);
 		shm_server_drop_pending(srv->priv, sc);
 		return;
 	}
+	shm_ring_handed_over(&sc->rx);
 	sc->state = SHM_CONN_WAIT_READY;
 }
 
@@ -251,6 +252,9 @@ shm_server_accept_handler(struct comch_pe_fd *pfd, uint32_t events)
 	int i, fd;
 
 	for (i = 0; i < SHM_ACCEPT_BURST; i++) {
+		/* Half-open handshakes cost descriptors: no more of them than clients allowed. */
+		if (ss->nb_pending >= srv->ctrl.ctx.dev->info.max_clients)
+			return;
 		fd = accept4(ss->listen.fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 		if (fd < 0)
 			return;
