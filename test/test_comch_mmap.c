@@ -244,6 +244,81 @@ test_buf_refcount(void **state)
 	assert_int_equal(rte_comch_mmap_destroy(m), 0);
 }
 
+/* Stop on one lcore, buffers taken on another: a stopped mmap is never held. */
+struct stop_race {
+	struct rte_comch_mmap *m;
+	struct rte_comch_buf_pool *pool;
+	uint32_t held;          /* buffers the worker holds */
+	uint32_t done;
+	uint32_t violations;    /* buffers got while the main lcore had the mmap stopped */
+	uint32_t stopped;
+};
+
+static int
+stop_race_worker(void *arg)
+{
+	struct stop_race *r = arg;
+	struct rte_comch_buf *b;
+
+	while (!__atomic_load_n(&r->done, __ATOMIC_ACQUIRE)) {
+		if (rte_comch_buf_pool_get_by_addr(r->pool, r->m, mem, 64, &b) != 0)
+			continue;
+		if (__atomic_load_n(&r->stopped, __ATOMIC_ACQUIRE))
+			__atomic_fetch_add(&r->violations, 1, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&r->held, 1, __ATOMIC_RELEASE);
+		__atomic_fetch_sub(&r->held, 1, __ATOMIC_RELEASE);
+		rte_comch_buf_dec_refcount(b, NULL);
+	}
+	return 0;
+}
+
+static void
+test_mmap_stop_races_buffer_get(void **state)
+{
+	struct stop_race r = { .m = rte_comch_mmap_create(), .pool = rte_comch_buf_pool_create(4) };
+	unsigned int worker = rte_get_next_lcore(-1, 1, 0);
+	unsigned int i, stops = 0;
+
+	assert_int_equal(rte_comch_mmap_set_memrange(r.m, mem, MEM_LEN), 0);
+	assert_int_equal(rte_comch_mmap_start(r.m), 0);
+	assert_int_equal(rte_eal_remote_launch(stop_race_worker, &r, worker), 0);
+	for (i = 0; i < 200000; i++) {
+		if (rte_comch_mmap_stop(r.m) != 0)
+			continue;
+		stops++;
+		__atomic_store_n(&r.stopped, 1, __ATOMIC_RELEASE);
+		/* Stopped: the worker cannot get a buffer now. */
+		assert_int_equal(__atomic_load_n(&r.held, __ATOMIC_ACQUIRE), 0);
+		__atomic_store_n(&r.stopped, 0, __ATOMIC_RELEASE);
+		assert_int_equal(rte_comch_mmap_start(r.m), 0);
+	}
+	__atomic_store_n(&r.done, 1, __ATOMIC_RELEASE);
+	assert_int_equal(rte_eal_wait_lcore(worker), 0);
+	assert_int_equal(r.violations, 0);
+	assert_true(stops > 0);
+	assert_int_equal(rte_comch_mmap_stop(r.m), 0);
+	assert_int_equal(rte_comch_buf_pool_destroy(r.pool), 0);
+	assert_int_equal(rte_comch_mmap_destroy(r.m), 0);
+}
+
+static void
+test_buf_no_resurrection(void **state)
+{
+	struct rte_comch_mmap *m = rte_comch_mmap_create();
+	struct rte_comch_buf_pool *pool = rte_comch_buf_pool_create(1);
+	struct rte_comch_buf *b;
+
+	assert_int_equal(rte_comch_mmap_set_memrange(m, mem, MEM_LEN), 0);
+	assert_int_equal(rte_comch_mmap_start(m), 0);
+	assert_int_equal(rte_comch_buf_pool_get_by_addr(pool, m, mem, 64, &b), 0);
+	assert_int_equal(rte_comch_buf_dec_refcount(b, NULL), 0);
+	/* Back in the pool: a new reference would let the pool hand it out twice. */
+	assert_int_equal(rte_comch_buf_inc_refcount(b, NULL), -EINVAL);
+	assert_int_equal(rte_comch_mmap_stop(m), 0);
+	assert_int_equal(rte_comch_buf_pool_destroy(pool), 0);
+	assert_int_equal(rte_comch_mmap_destroy(m), 0);
+}
+
 int
 main(void)
 {
@@ -254,6 +329,8 @@ main(void)
 		cmocka_unit_test(test_buf_pool),
 		cmocka_unit_test(test_buf_data),
 		cmocka_unit_test(test_buf_refcount),
+		cmocka_unit_test(test_mmap_stop_races_buffer_get),
+		cmocka_unit_test(test_buf_no_resurrection),
 	};
 
 	return CT_RUN("mmap and buffers", tests);

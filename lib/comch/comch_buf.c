@@ -87,20 +87,20 @@ comch_buf_get(struct rte_comch_buf_pool *pool, struct rte_comch_mmap *mmap, void
 		COMCH_LOG(ERR, "an argument is NULL");
 		return -EINVAL;
 	}
-	if (unlikely(!mmap->started)) {
-		COMCH_LOG(ERR, "mmap %p is not started", (void *)mmap);
-		return -EPERM;
-	}
 	if (unlikely(!comch_range_inside(mmap->addr, mmap->len, addr, len))) {
 		COMCH_LOG(ERR, "piece %p+%zu is not inside mmap %p+%zu",
 			  addr, len, mmap->addr, mmap->len);
 		return -EINVAL;
 	}
+	if (unlikely(comch_mmap_hold(mmap) < 0)) {
+		COMCH_LOG(ERR, "mmap %p is not started", (void *)mmap);
+		return -EPERM;
+	}
 	if (unlikely(rte_mempool_get(pool->mp, (void **)&b) < 0)) {
+		comch_mmap_release(mmap);
 		COMCH_LOG(DEBUG, "buffer pool is empty");
 		return -ENOMEM;
 	}
-	__atomic_fetch_add(&mmap->refs, 1, __ATOMIC_RELAXED);
 	b->head = addr;
 	b->len = len;
 	b->data = addr;
@@ -165,6 +165,11 @@ rte_comch_buf_inc_refcount(struct rte_comch_buf *buf, uint16_t *refcnt)
 	}
 	old = __atomic_load_n(&buf->refcnt, __ATOMIC_RELAXED);
 	do {
+		if (old == 0) {
+			COMCH_LOG(ERR, "buffer %p is back in its pool: no reference to add",
+				  (void *)buf);
+			return -EINVAL;
+		}
 		if (old == UINT16_MAX) {
 			COMCH_LOG(ERR, "buffer %p has %u references already", (void *)buf, old);
 			return -EOVERFLOW;
@@ -199,7 +204,7 @@ rte_comch_buf_dec_refcount(struct rte_comch_buf *buf, uint16_t *refcnt)
 	if (old == 1) {
 		mmap = buf->mmap;
 		rte_mempool_put(buf->pool->mp, buf);
-		__atomic_fetch_sub(&mmap->refs, 1, __ATOMIC_RELEASE);
+		comch_mmap_release(mmap);
 	}
 	return 0;
 }

@@ -282,7 +282,7 @@ rte_comch_consumer_create(struct rte_comch_connection *conn, struct rte_comch_mm
 		rte_errno = EINVAL;
 		return NULL;
 	}
-	if (!mmap->started || (mmap->perms & RTE_COMCH_MMAP_PERM_PCI_READ_WRITE) == 0) {
+	if ((mmap->perms & RTE_COMCH_MMAP_PERM_PCI_READ_WRITE) == 0 || comch_mmap_hold(mmap) < 0) {
 		COMCH_LOG(ERR, "consumer_create: the mmap must be started, with PCI_READ_WRITE");
 		rte_errno = EPERM;
 		return NULL;
@@ -293,12 +293,14 @@ rte_comch_consumer_create(struct rte_comch_connection *conn, struct rte_comch_mm
 			       conn != NULL ? conn->ctrl->ctx.dev->info.max_consumers : 0,
 			       "consumer_create");
 	if (rc < 0) {
+		comch_mmap_release(mmap);
 		rte_errno = -rc;
 		return NULL;
 	}
 	c = calloc(1, sizeof(*c));
 	if (c == NULL) {
 		comch_fast_detach(conn);
+		comch_mmap_release(mmap);
 		rte_errno = ENOMEM;
 		return NULL;
 	}
@@ -312,10 +314,10 @@ rte_comch_consumer_create(struct rte_comch_connection *conn, struct rte_comch_mm
 	if (rc < 0) {
 		free(c);
 		comch_fast_detach(conn);
+		comch_mmap_release(mmap);
 		rte_errno = -rc;
 		return NULL;
 	}
-	__atomic_fetch_add(&mmap->refs, 1, __ATOMIC_RELAXED);
 	TAILQ_INSERT_TAIL(&conn->consumers, c, next);
 	return c;
 }
@@ -341,7 +343,7 @@ rte_comch_consumer_destroy(struct rte_comch_consumer *consumer)
 	consumer->ctx.dev->ops->consumer_destroy(consumer);
 	rte_mempool_free(consumer->task_pool);
 	free(consumer->posted);
-	__atomic_fetch_sub(&consumer->mmap->refs, 1, __ATOMIC_RELEASE);
+	comch_mmap_release(consumer->mmap);
 	TAILQ_REMOVE(&consumer->conn->consumers, consumer, next);
 	comch_fast_detach(consumer->conn);
 	free(consumer);

@@ -15,6 +15,10 @@
 
 #include "comch_private.h"
 
+#ifndef F_SEAL_FUTURE_WRITE
+#define F_SEAL_FUTURE_WRITE 0x0010 /* Linux 5.1 */
+#endif
+
 #define COMCH_MMAP_PERMS (RTE_COMCH_MMAP_PERM_LOCAL_READ_WRITE | \
 			  RTE_COMCH_MMAP_PERM_PCI_READ_ONLY | RTE_COMCH_MMAP_PERM_PCI_READ_WRITE)
 
@@ -40,7 +44,7 @@ comch_mmap_check_range(const struct rte_comch_mmap *mmap, size_t len)
 		COMCH_LOG(ERR, "%s", mmap == NULL ? "mmap is NULL" : "memory range is empty");
 		return -EINVAL;
 	}
-	if (mmap->started) {
+	if (comch_mmap_started(mmap)) {
 		COMCH_LOG(ERR, "mmap %p is started: its memory is fixed", (const void *)mmap);
 		return -EBUSY;
 	}
@@ -86,8 +90,9 @@ rte_comch_mmap_alloc_memrange(struct rte_comch_mmap *mmap, size_t len)
 		return rc;
 	/* A memfd, so that a driver can hand the same pages to the peer. */
 	fd = memfd_create("comch-mmap", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	/* No F_SEAL_SEAL: start may still have to add F_SEAL_FUTURE_WRITE. */
 	if (fd < 0 || ftruncate(fd, len) < 0 ||
-	    fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) < 0) {
+	    fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW) < 0) {
 		rc = -errno;
 		goto fail;
 	}
@@ -133,7 +138,7 @@ rte_comch_mmap_set_permissions(struct rte_comch_mmap *mmap, uint32_t perms)
 			  "with at most one PCI permission", perms);
 		return -EINVAL;
 	}
-	if (mmap->started) {
+	if (comch_mmap_started(mmap)) {
 		COMCH_LOG(ERR, "mmap %p is started: its permissions are fixed", (void *)mmap);
 		return -EBUSY;
 	}
@@ -152,9 +157,36 @@ rte_comch_mmap_get_permissions(const struct rte_comch_mmap *mmap, uint32_t *perm
 	return 0;
 }
 
+bool
+comch_mmap_started(const struct rte_comch_mmap *mmap)
+{
+	return (__atomic_load_n(&mmap->refs, __ATOMIC_ACQUIRE) & COMCH_MMAP_STARTED) != 0;
+}
+
+int
+comch_mmap_hold(struct rte_comch_mmap *mmap)
+{
+	uint32_t v = __atomic_load_n(&mmap->refs, __ATOMIC_RELAXED);
+
+	do {
+		if ((v & COMCH_MMAP_STARTED) == 0)
+			return -EPERM;
+	} while (!__atomic_compare_exchange_n(&mmap->refs, &v, v + 1, false,
+					      __ATOMIC_ACQUIRE, __ATOMIC_RELAXED));
+	return 0;
+}
+
+void
+comch_mmap_release(struct rte_comch_mmap *mmap)
+{
+	__atomic_fetch_sub(&mmap->refs, 1, __ATOMIC_RELEASE);
+}
+
 int
 rte_comch_mmap_start(struct rte_comch_mmap *mmap)
 {
+	uint32_t v = 0;
+
 	if (mmap == NULL) {
 		COMCH_LOG(ERR, "mmap is NULL");
 		return -EINVAL;
@@ -163,34 +195,44 @@ rte_comch_mmap_start(struct rte_comch_mmap *mmap)
 		COMCH_LOG(ERR, "mmap %p: register memory before start", (void *)mmap);
 		return -ENOENT;
 	}
-	if (mmap->started) {
+	/*
+	 * Memory the peer may only read: no writable mapping can be made of it
+	 * from now on (ours, made before, stays writable).
+	 */
+	if (mmap->memfd >= 0 && (mmap->perms & RTE_COMCH_MMAP_PERM_PCI_READ_ONLY) != 0 &&
+	    fcntl(mmap->memfd, F_ADD_SEALS, F_SEAL_FUTURE_WRITE) < 0) {
+		COMCH_LOG(ERR, "mmap %p: cannot make its memory read-only for the peer: %s",
+			  (void *)mmap, strerror(errno));
+		return -errno;
+	}
+	if (!__atomic_compare_exchange_n(&mmap->refs, &v, COMCH_MMAP_STARTED, false,
+					 __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
 		COMCH_LOG(ERR, "mmap %p is already started", (void *)mmap);
 		return -EBUSY;
 	}
-	mmap->started = true;
 	return 0;
 }
 
 int
 rte_comch_mmap_stop(struct rte_comch_mmap *mmap)
 {
-	uint32_t refs;
+	uint32_t v = COMCH_MMAP_STARTED;
 
 	if (mmap == NULL) {
 		COMCH_LOG(ERR, "mmap is NULL");
 		return -EINVAL;
 	}
-	if (!mmap->started) {
+	/* Only from "started, held by nobody": a concurrent hold makes this fail. */
+	if (__atomic_compare_exchange_n(&mmap->refs, &v, 0, false, __ATOMIC_ACQ_REL,
+					__ATOMIC_ACQUIRE))
+		return 0;
+	if ((v & COMCH_MMAP_STARTED) == 0) {
 		COMCH_LOG(ERR, "mmap %p is not started", (void *)mmap);
 		return -EALREADY;
 	}
-	refs = __atomic_load_n(&mmap->refs, __ATOMIC_ACQUIRE);
-	if (refs != 0) {
-		COMCH_LOG(ERR, "mmap %p: %u buffers or consumers still use it", (void *)mmap, refs);
-		return -EBUSY;
-	}
-	mmap->started = false;
-	return 0;
+	COMCH_LOG(ERR, "mmap %p: %u buffers or consumers still use it", (void *)mmap,
+		  v & ~COMCH_MMAP_STARTED);
+	return -EBUSY;
 }
 
 int
@@ -200,7 +242,7 @@ rte_comch_mmap_destroy(struct rte_comch_mmap *mmap)
 		COMCH_LOG(ERR, "mmap is NULL");
 		return -EINVAL;
 	}
-	if (mmap->started) {
+	if (comch_mmap_started(mmap)) {
 		COMCH_LOG(ERR, "mmap %p is started: stop it first", (void *)mmap);
 		return -EBUSY;
 	}

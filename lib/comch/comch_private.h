@@ -17,6 +17,12 @@
 	__atomic_store_n(&(field), (field) + (v), __ATOMIC_RELAXED)
 #define COMCH_CNT_READ(field) __atomic_load_n(&(field), __ATOMIC_RELAXED)
 
+/* comch_mmap.c */
+/** Hold a started mmap (a buffer or consumer uses it): -EPERM if it is not started. */
+int comch_mmap_hold(struct rte_comch_mmap *mmap);
+void comch_mmap_release(struct rte_comch_mmap *mmap);
+bool comch_mmap_started(const struct rte_comch_mmap *mmap);
+
 /* comch_driver.c */
 const struct rte_comch_driver *comch_driver_find(const char *name, size_t len);
 

@@ -259,10 +259,15 @@ struct rte_comch_mmap {
 	size_t len;
 	uint32_t perms;
 	bool has_range;
-	bool started;
 	int memfd;        /**< >= 0 if the mmap allocated the memory: a peer can map it. */
-	uint32_t refs;    /**< Buffers and consumers using it (atomic: any lcore). */
+	/**
+	 * COMCH_MMAP_STARTED | number of buffers and consumers holding it, in one
+	 * atomic word: a hold and a stop on two lcores cannot both succeed.
+	 */
+	uint32_t refs;
 };
+
+#define COMCH_MMAP_STARTED (1u << 31)
 
 /* ------------------------------------------------------------------ driver ops */
 

@@ -215,8 +215,8 @@ rte_comch_buf_reset_data_len(struct rte_comch_buf *buf);
  *
  * @param refcnt Set to the new count; may be NULL.
  * @return
- *   0 on success; -EINVAL if buf is NULL or not taken from a pool;
- *   -EOVERFLOW at UINT16_MAX references.
+ *   0 on success; -EINVAL if buf is NULL, not taken from a pool, or already
+ *   back in its pool; -EOVERFLOW at UINT16_MAX references.
  */
 int
 rte_comch_buf_inc_refcount(struct rte_comch_buf *buf, uint16_t *refcnt);

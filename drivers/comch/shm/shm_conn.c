@@ -154,10 +154,14 @@ shm_conn_fail(struct shm_conn *sc, int reason, const char *why)
 	comch_conn_lost(sc->conn, reason);
 }
 
-static void
+static bool
 shm_conn_rx_cb(void *arg, const void *msg, uint32_t len)
 {
-	comch_conn_recv(arg, msg, len);
+	struct rte_comch_connection *conn = arg;
+
+	comch_conn_recv(conn, msg, len);
+	/* Closed from the callback: nothing more is delivered. */
+	return conn->state == COMCH_CONN_ESTABLISHED;
 }
 
 /*
@@ -193,11 +197,10 @@ shm_conn_sock_handler(struct comch_pe_fd *pfd, uint32_t events)
 		 * Whatever the peer finished writing before it died is still ours to take,
 		 * and whatever it took of ours before dying was delivered.
 		 */
-		if (sc->conn->state == COMCH_CONN_ESTABLISHED)
-			while (shm_ring_rx_burst(&sc->rx, UINT32_MAX, shm_conn_rx_cb,
-						 sc->conn) > 0)
-				;
-		if (shm_conn_reap(sc) < 0)
+		if (sc->conn->state == COMCH_CONN_ESTABLISHED &&
+		    shm_ring_rx_burst(&sc->rx, sc->rx.capacity, shm_conn_rx_cb, sc->conn) < 0)
+			shm_conn_fail(sc, -EPROTO, "peer corrupted our receive ring");
+		else if (shm_conn_reap(sc) < 0)
 			shm_conn_fail(sc, -EPROTO, "peer corrupted its consumer index");
 		else
 			shm_conn_fail(sc, -ECONNRESET, "peer closed its socket (died?)");

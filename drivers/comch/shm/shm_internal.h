@@ -123,7 +123,8 @@ int shm_ring_tx_reap(struct shm_ring *r, uint32_t *n);
 int shm_ring_arm(struct shm_ring *r);
 void shm_ring_disarm(struct shm_ring *r);
 bool shm_ring_rx_pending(const struct shm_ring *r);
-typedef void (*shm_ring_rx_cb_t)(void *arg, const void *msg, uint32_t len);
+/** Deliver one message; return false to stop the burst after it. */
+typedef bool (*shm_ring_rx_cb_t)(void *arg, const void *msg, uint32_t len);
 int shm_ring_rx_burst(struct shm_ring *r, unsigned int max, shm_ring_rx_cb_t cb, void *arg);
 
 /* ------------------------------------------------------------------ sockets */

@@ -286,8 +286,9 @@ shm_ring_rx_burst(struct shm_ring *r, unsigned int max, shm_ring_rx_cb_t cb, voi
 	uint32_t prod = __atomic_load_n(r->prod, __ATOMIC_ACQUIRE);
 	uint32_t avail = prod - r->head;
 	const uint8_t *slot;
-	unsigned int i, n;
+	unsigned int n = 0, limit;
 	uint32_t len;
+	int rc = 0;
 
 	if (avail == 0)
 		return 0;
@@ -295,20 +296,24 @@ shm_ring_rx_burst(struct shm_ring *r, unsigned int max, shm_ring_rx_cb_t cb, voi
 		SHM_LOG(ERR, "peer claims %u messages queued, capacity is %u", avail, r->capacity);
 		return -EPROTO;
 	}
-	n = RTE_MIN(avail, max);
-	for (i = 0; i < n; i++) {
+	limit = RTE_MIN(avail, max);
+	while (n < limit) {
 		slot = r->base + SHM_RING_SLOTS_OFF + (size_t)(r->head & r->mask) * r->slot_size;
 		/* Read once: the peer can change it under us. */
 		len = __atomic_load_n((const uint32_t *)slot, __ATOMIC_RELAXED);
 		if (unlikely(len > r->max_msg)) {
 			SHM_LOG(ERR, "peer wrote a %u-byte message, max is %u", len, r->max_msg);
-			return -EPROTO;
+			rc = -EPROTO;
+			break;
 		}
-		cb(arg, slot + SHM_SLOT_HDR, len);
 		r->head++;
-		__atomic_store_n(r->cons, r->head, __ATOMIC_RELEASE);
+		n++;
+		if (!cb(arg, slot + SHM_SLOT_HDR, len))
+			break;
 	}
-	return n;
+	/* Once per burst: the sender polls this line, it need not bounce per message. */
+	__atomic_store_n(r->cons, r->head, __ATOMIC_RELEASE);
+	return rc < 0 ? rc : (int)n;
 }
 
 int
