@@ -29,6 +29,9 @@ comch_client_start(struct rte_comch_ctx *ctx)
 	}
 	cli->connect_deadline = cli->connect_timeout_ms == 0 ? 0 :
 		rte_rdtsc() + comch_ms_to_tsc(cli->connect_timeout_ms);
+	cli->retry_ms = 1;
+	cli->next_try = 0;
+	cli->last_try = -EINPROGRESS;
 	comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_STARTING);
 	return -EINPROGRESS;
 }
@@ -73,10 +76,20 @@ comch_client_progress(struct rte_comch_ctx *ctx, bool slow, uint64_t now)
 	int rc;
 
 	if (unlikely(slow) && ctx->state == RTE_COMCH_CTX_STATE_STARTING) {
-		rc = ctx->dev->ops->client_tick(cli);
+		/* No server yet: back off, 1 ms doubling to 100 ms, not a syscall per tick. */
+		if (now >= cli->next_try) {
+			rc = ctx->dev->ops->client_tick(cli);
+			cli->last_try = rc;
+			if (rc != -EINPROGRESS) {
+				cli->next_try = now + comch_ms_to_tsc(cli->retry_ms);
+				cli->retry_ms = RTE_MIN(cli->retry_ms * 2, 100u);
+			}
+		}
 		if (ctx->state == RTE_COMCH_CTX_STATE_STARTING && cli->connect_deadline != 0 &&
 		    now >= cli->connect_deadline) {
-			comch_client_fail(cli, rc == -EINPROGRESS ? -ETIMEDOUT : rc);
+			rc = cli->last_try;
+			comch_client_fail(cli, rc == -EINPROGRESS || rc == -EAGAIN ? -ETIMEDOUT :
+					  rc == -ENOENT ? -ENOENT : -ETIMEDOUT);
 			did = 1;
 		}
 	}

@@ -83,12 +83,14 @@ comch_conn_teardown(struct rte_comch_connection *conn)
 {
 	struct comch_ctrl *ctrl = conn->ctrl;
 	struct rte_comch_dev *dev = ctrl->ctx.dev;
-	uint32_t failed = conn->txq_tail - conn->txq_head;
 	struct rte_comch_task_send *t;
+	uint32_t failed;
 
 	/* Producers and consumers on other lcores stop using the link first. */
 	comch_fast_conn_ended(conn);
+	/* It may report messages the peer took at the last moment: count after it. */
 	dev->ops->conn_close(conn);
+	failed = conn->txq_tail - conn->txq_head;
 	/* The task's own callback may resubmit it: that fails with -ENOTCONN now. */
 	while (conn->txq_head != conn->txq_tail) {
 		t = conn->txq[conn->txq_head++ & conn->txq_mask];
@@ -156,7 +158,7 @@ comch_conn_task_send_submit(struct rte_comch_task_send *t)
 		return -EBUSY;
 	}
 	if (unlikely(conn->state != COMCH_CONN_ESTABLISHED)) {
-		COMCH_LOG(ERR, "submit: connection %p is closing", (void *)conn);
+		COMCH_LOG(DEBUG, "submit: connection %p is closing", (void *)conn);
 		return -ENOTCONN;
 	}
 	/* Full until progress reaps completions; a driver may never overrun our queue. */
@@ -205,7 +207,8 @@ comch_conn_lost(struct rte_comch_connection *conn, int reason)
 {
 	if (conn->state == COMCH_CONN_DEAD)
 		return;
-	if (conn->state == COMCH_CONN_ESTABLISHED)
+	/* A peer breaking the protocol is reported as such, even during our own close. */
+	if (conn->state == COMCH_CONN_ESTABLISHED || reason == -EPROTO)
 		conn->close_reason = reason;
 	conn->state = COMCH_CONN_DEAD;
 	/* What the peer never took is reported as reset if it died or misbehaved. */

@@ -269,41 +269,42 @@ comch_ctrl_progress_conns(struct comch_ctrl *ctrl, uint64_t now)
 {
 	const struct rte_comch_dev_ops *ops = ctrl->ctx.dev->ops;
 	struct rte_comch_connection *conn;
+	bool dead = false;
 	int did = 0;
-	bool again;
 
 	TAILQ_FOREACH(conn, &ctrl->conns, next) {
-		if (conn->state == COMCH_CONN_DEAD)
-			continue;
-		did += comch_fast_serve(conn, false);
-		if (unlikely(__atomic_load_n(&conn->fp_abort, __ATOMIC_ACQUIRE) != 0)) {
-			comch_conn_lost(conn, -EPROTO);
-			continue;
+		if (conn->state != COMCH_CONN_DEAD) {
+			did += comch_fast_serve(conn, false);
+			if (unlikely(__atomic_load_n(&conn->fp_abort, __ATOMIC_ACQUIRE) != 0))
+				comch_conn_lost(conn, -EPROTO);
 		}
-		/* Closed on our side: only learn what the peer takes, deliver no more. */
-		did += ops->conn_poll(conn, conn->state == COMCH_CONN_ESTABLISHED ?
-				      COMCH_RECV_BURST : 0);
-		if (conn->state != COMCH_CONN_DRAINING)
-			continue;
-		if (conn->txq_head == conn->txq_tail && ops->conn_tx_idle(conn)) {
-			conn->state = COMCH_CONN_DEAD;
-		} else if (now >= conn->drain_deadline) {
-			COMCH_LOG(WARNING, "connection %p: peer did not take %u messages in time",
-				  (void *)conn, conn->txq_tail - conn->txq_head);
-			conn->task_err = -ETIMEDOUT;
-			conn->state = COMCH_CONN_DEAD;
+		if (conn->state != COMCH_CONN_DEAD)
+			/* Closed on our side: only learn what the peer takes, deliver no more. */
+			did += ops->conn_poll(conn, conn->state == COMCH_CONN_ESTABLISHED ?
+					      COMCH_RECV_BURST : 0);
+		if (conn->state == COMCH_CONN_DRAINING) {
+			if (conn->txq_head == conn->txq_tail && ops->conn_tx_idle(conn)) {
+				conn->state = COMCH_CONN_DEAD;
+			} else if (now >= conn->drain_deadline) {
+				COMCH_LOG(WARNING, "connection %p: peer did not take %u messages "
+					  "in time", (void *)conn, conn->txq_tail - conn->txq_head);
+				conn->task_err = -ETIMEDOUT;
+				conn->state = COMCH_CONN_DEAD;
+			}
 		}
+		dead |= conn->state == COMCH_CONN_DEAD;
 	}
-	do {
-		again = false;
+	/* Teardown runs callbacks that may end other connections: walk until none is left. */
+	while (dead) {
+		dead = false;
 		TAILQ_FOREACH(conn, &ctrl->conns, next) {
 			if (conn->state == COMCH_CONN_DEAD) {
 				did += comch_conn_teardown(conn);
-				again = true;
+				dead = true;
 				break;
 			}
 		}
-	} while (again);
+	}
 	return did;
 }
 
@@ -342,7 +343,8 @@ comch_ctrl_disarm(struct rte_comch_ctx *ctx)
 	struct comch_ctrl *ctrl = container_of(ctx, struct comch_ctrl, ctx);
 	struct rte_comch_connection *conn;
 
+	/* Draining ones too: armed, they would cost the peer a wake-up per message. */
 	TAILQ_FOREACH(conn, &ctrl->conns, next)
-		if (conn->state == COMCH_CONN_ESTABLISHED)
+		if (conn->state != COMCH_CONN_DEAD)
 			ctx->dev->ops->conn_disarm(conn);
 }

@@ -186,14 +186,12 @@ rte_comch_dev_get_by_id(uint16_t dev_id)
 	return dev;
 }
 
-/* Raw totals: connections that ended plus the live ones. Caller holds no lock. */
-void
-comch_dev_read_stats(const struct rte_comch_dev *dev, struct rte_comch_dev_stats *st)
+/* Raw totals: connections that ended plus the live ones. Caller holds dev->lock. */
+static void
+comch_dev_read_stats_locked(const struct rte_comch_dev *d, struct rte_comch_dev_stats *st)
 {
-	struct rte_comch_dev *d = (struct rte_comch_dev *)(uintptr_t)dev;
 	const struct rte_comch_connection *conn;
 
-	rte_spinlock_lock(&d->lock);
 	st->msgs_sent = d->closed.msgs_sent;
 	st->bytes_sent = d->closed.bytes_sent;
 	st->msgs_received = d->closed.msgs_recv;
@@ -209,28 +207,32 @@ comch_dev_read_stats(const struct rte_comch_dev *dev, struct rte_comch_dev_stats
 	st->connections_rejected = COMCH_CNT_READ(d->conns_rejected);
 	st->peer_errors = d->peer_errors;
 	st->send_errors = d->send_errors;
-	rte_spinlock_unlock(&d->lock);
 }
 
 int
 rte_comch_dev_stats_get(const struct rte_comch_dev *dev, struct rte_comch_dev_stats *stats)
 {
-	struct rte_comch_dev_stats raw;
+	struct rte_comch_dev *d = (struct rte_comch_dev *)(uintptr_t)dev;
+	struct rte_comch_dev_stats raw, base;
 
 	if (dev == NULL || stats == NULL) {
 		COMCH_LOG(ERR, "%s is NULL", dev == NULL ? "dev" : "stats");
 		return -EINVAL;
 	}
-	comch_dev_read_stats(dev, &raw);
-	stats->connections_opened = raw.connections_opened - dev->base.connections_opened;
-	stats->connections_closed = raw.connections_closed - dev->base.connections_closed;
-	stats->connections_rejected = raw.connections_rejected - dev->base.connections_rejected;
-	stats->peer_errors = raw.peer_errors - dev->base.peer_errors;
-	stats->msgs_sent = raw.msgs_sent - dev->base.msgs_sent;
-	stats->bytes_sent = raw.bytes_sent - dev->base.bytes_sent;
-	stats->msgs_received = raw.msgs_received - dev->base.msgs_received;
-	stats->bytes_received = raw.bytes_received - dev->base.bytes_received;
-	stats->send_errors = raw.send_errors - dev->base.send_errors;
+	/* Under the lock: a reset on another thread is seen whole or not at all. */
+	rte_spinlock_lock(&d->lock);
+	comch_dev_read_stats_locked(d, &raw);
+	base = d->base;
+	rte_spinlock_unlock(&d->lock);
+	stats->connections_opened = raw.connections_opened - base.connections_opened;
+	stats->connections_closed = raw.connections_closed - base.connections_closed;
+	stats->connections_rejected = raw.connections_rejected - base.connections_rejected;
+	stats->peer_errors = raw.peer_errors - base.peer_errors;
+	stats->msgs_sent = raw.msgs_sent - base.msgs_sent;
+	stats->bytes_sent = raw.bytes_sent - base.bytes_sent;
+	stats->msgs_received = raw.msgs_received - base.msgs_received;
+	stats->bytes_received = raw.bytes_received - base.bytes_received;
+	stats->send_errors = raw.send_errors - base.send_errors;
 	return 0;
 }
 
@@ -241,7 +243,9 @@ rte_comch_dev_stats_reset(struct rte_comch_dev *dev)
 		COMCH_LOG(ERR, "dev is NULL");
 		return -EINVAL;
 	}
-	comch_dev_read_stats(dev, &dev->base);
+	rte_spinlock_lock(&dev->lock);
+	comch_dev_read_stats_locked(dev, &dev->base);
+	rte_spinlock_unlock(&dev->lock);
 	return 0;
 }
 

@@ -30,7 +30,6 @@ const struct rte_comch_driver *comch_driver_find(const char *name, size_t len);
 struct rte_comch_dev *comch_dev_lookup_locked(uint16_t id);
 void comch_devs_lock(void);
 void comch_devs_unlock(void);
-void comch_dev_read_stats(const struct rte_comch_dev *dev, struct rte_comch_dev_stats *st);
 
 /* comch_pe.c */
 void comch_pe_detach(struct rte_comch_ctx *ctx);

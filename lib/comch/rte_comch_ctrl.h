@@ -27,6 +27,9 @@
  *   -ECONNRESET if the peer died or broke the protocol, -ECONNABORTED if the
  *   peer closed the connection without taking the message, -ETIMEDOUT if our
  *   own close waited longer than the drain timeout (1 s) for the peer to take it.
+ *   -ETIMEDOUT is the one exception to "never both": a peer that was stalled
+ *   inside its own callback for longer than the drain timeout may still take
+ *   the message afterwards, before it sees the close.
  * - Closing a connection on one side (rte_comch_server_disconnect(), or
  *   rte_comch_ctx_stop()) is orderly: no new sends are accepted and nothing more
  *   is delivered from that connection, while what was already sent drains.
@@ -75,6 +78,9 @@ typedef void (*rte_comch_task_send_cb_t)(struct rte_comch_task_send *task,
 
 /**
  * Message received callback. The message is valid only during the callback.
+ * It is read in place, in memory the peer shares: a malicious peer can change
+ * the bytes while the callback runs. Copy a message before validating it if the
+ * peer is not trusted. (Its length is checked, and never changes.)
  *
  * @param conn The connection the message arrived on.
  * @param msg  The message.

@@ -141,7 +141,10 @@ rte_comch_ctx_get_num_inflight_tasks(const struct rte_comch_ctx *ctx, uint32_t *
  *   -ETIMEDOUT the connect timeout expired, -EMSGSIZE the message sizes of
  *   client and server differ, -ECONNREFUSED the server refused the connection
  *   (client limit), -ECONNRESET the peer died, -ECONNABORTED the peer closed the
- *   connection, -EPROTO the peer broke the protocol. -EINVAL if ctx is NULL.
+ *   connection, -EPROTO the peer broke the protocol, -ENOMEM the peer or we ran
+ *   out of memory for the connection. A producer or consumer reports
+ *   -ECONNRESET when its connection ended under it, -EPROTO when the peer
+ *   corrupted what it shares. -EINVAL if ctx is NULL.
  */
 int
 rte_comch_ctx_get_last_error(const struct rte_comch_ctx *ctx);

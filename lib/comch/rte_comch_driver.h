@@ -163,6 +163,9 @@ struct rte_comch_client {
 	struct rte_comch_connection *conn; /**< Set while connected. */
 	uint32_t connect_timeout_ms;
 	uint64_t connect_deadline;         /**< TSC; 0 means no deadline. */
+	uint64_t next_try;                 /**< TSC of the next connection attempt. */
+	uint32_t retry_ms;                 /**< Back-off between attempts, 1 to 100 ms. */
+	int last_try;                      /**< What the last attempt said. */
 	void *priv;
 	struct comch_ctrl ctrl;
 };

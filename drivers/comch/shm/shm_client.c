@@ -116,9 +116,13 @@ shm_client_hs_handler(struct comch_pe_fd *pfd, uint32_t events)
 	rc = shm_msg_recv(sc->sock.fd, &m, fds, RTE_DIM(fds), &nb_fds);
 	if (rc == -EAGAIN)
 		return;
-	if (rc < 0) {
-		shm_client_failed(cli, rc == -EPROTO ? -EPROTO : -ECONNRESET,
-				  "server closed or garbled the handshake");
+	if (rc == -ECONNRESET) {
+		/* The server went away mid-handshake (restarting?): try again until the timeout. */
+		SHM_LOG(INFO, "client of \"%s\": server left during the handshake, retrying",
+			cli->ctrl.name);
+		shm_client_abort(cli);
+	} else if (rc < 0) {
+		shm_client_failed(cli, -EPROTO, "server garbled the handshake");
 	} else if (m.type == SHM_MSG_ACCEPT) {
 		shm_client_on_accept(cli, sc, &m, fds, nb_fds);
 	} else if (m.type == SHM_MSG_REJECT && nb_fds == 0) {

@@ -88,8 +88,9 @@ struct shm_ring_hdr {
 
 #define SHM_RING_PROD_OFF SHM_LINE
 #define SHM_RING_CONS_OFF (2 * SHM_LINE)
-#define SHM_RING_ARMED_OFF (2 * SHM_LINE + 64)
-#define SHM_RING_SLOTS_OFF (3 * SHM_LINE)
+/* Its own line: the sender reads it on every send, the receiver rarely writes it. */
+#define SHM_RING_ARMED_OFF (3 * SHM_LINE)
+#define SHM_RING_SLOTS_OFF (4 * SHM_LINE)
 #define SHM_SLOT_HDR 8
 
 /* Our view of a ring; geometry is our own copy, never re-read from shared memory. */
