@@ -69,7 +69,7 @@ typedef void (*rte_comch_consumer_task_post_recv_cb_t)(
  *   - ENOTCONN: the connection is not established.
  *   - EPERM: mmap is not started, or lacks RTE_COMCH_MMAP_PERM_PCI_READ_WRITE.
  *   - ENOTSUP: the driver cannot let the peer write into this mmap's memory (the
- *     shm driver needs memory from rte_comch_mmap_alloc_memrange()).
+ *     shm driver needs memory from rte_comch_mmap_alloc_memrange(), at most 1 TiB).
  *   - ENOSPC: the connection has the device's max_consumers already.
  *   - ENOMEM: out of memory.
  */
@@ -145,7 +145,8 @@ rte_comch_consumer_task_post_recv_set_conf(struct rte_comch_consumer *consumer,
  *
  * @param buf A buffer of the consumer's mmap to receive into (its whole piece,
  *            head to head + len, is offered), or NULL to receive immediate data
- *            only.
+ *            only. Posting a piece of memory that is already posted is the
+ *            caller's mistake: it is not detected.
  * @return
  *   0 on success; -EINVAL for a NULL consumer or task, or a buffer not of the
  *   consumer's mmap; -EBUSY if the consumer is not RUNNING; -ENOMEM if the pool

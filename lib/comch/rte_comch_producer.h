@@ -93,7 +93,9 @@ int
 rte_comch_producer_get_id(const struct rte_comch_producer *producer, uint32_t *id);
 
 /**
- * Configure send tasks. Mandatory; only while IDLE.
+ * Configure send tasks. Mandatory; only while IDLE. A send either fails at
+ * submit or completes successfully, so the shm driver never calls error_cb; a
+ * driver whose copies can fail after submit calls it with the reason.
  *
  * @return
  *   0 on success; -EINVAL for a NULL argument or num_tasks not in 1 to the

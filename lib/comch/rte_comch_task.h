@@ -42,7 +42,6 @@ struct rte_comch_ctx;
  *   For a producer send also: -ENOENT for an unknown or expired consumer id;
  *   -EMSGSIZE if the data is longer than the buffer it would land in, or the
  *   immediate data longer than the consumer accepts.
- *   For a post-recv: -ENOSPC if num_tasks buffers are already posted.
  *   On failure the task still belongs to the caller, and nothing was sent.
  */
 int

@@ -17,6 +17,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +58,11 @@ shm_consumer_create(struct rte_comch_consumer *c)
 	if (c->mmap->memfd < 0) {
 		SHM_LOG(ERR, "consumer: the peer cannot map this mmap's memory: allocate it with "
 			"rte_comch_mmap_alloc_memrange()");
+		return -ENOTSUP;
+	}
+	if (c->mmap->len > SHM_MAX_MMAP_BYTES) {
+		SHM_LOG(ERR, "consumer: a peer maps at most %llu bytes of a consumer's memory, "
+			"this mmap has %zu", SHM_MAX_MMAP_BYTES, c->mmap->len);
 		return -ENOTSUP;
 	}
 	sh = calloc(1, sizeof(*sh));
@@ -253,8 +259,9 @@ shm_fast_on_new(struct shm_conn *sc, const struct shm_msg *m, int *fds, unsigned
 	    nb_slots == 0 || nb_slots > rte_align32pow2(SHM_MAX_FAST_TASKS) ||
 	    !rte_is_power_of_2(nb_slots) || m->imm_len > RTE_COMCH_MAX_IMM_DATA_LEN ||
 	    m->len == 0 || m->len > SHM_MAX_MMAP_BYTES) {
-		SHM_LOG(ERR, "peer announced a consumer out of range (id %u, %u slots)",
-			m->id, nb_slots);
+		SHM_LOG(ERR, "peer announced a consumer out of range (id %u, %u slots, %u bytes "
+			"of immediate data, %" PRIu64 " bytes of memory, %u fds)",
+			m->id, nb_slots, m->imm_len, m->len, nb_fds);
 		return -EPROTO;
 	}
 	ring_bytes = shm_fp_ring_bytes(nb_slots);

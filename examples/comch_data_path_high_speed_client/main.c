@@ -1,0 +1,1048 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_comch authors
+ */
+
+/*
+ * Fast path ("high speed data path") client sample (host side).
+ *
+ * Connects to a server by its exact name. Once connected, it creates a consumer
+ * and a producer on the connection, posts one receive buffer, learns the id of
+ * the server's consumer from the new-consumer event and sends its text there
+ * with a producer send task. It prints the message the server's producer wrote
+ * into its buffer, then stops and destroys its producer and consumer, stops its
+ * context (which closes the connection) and exits. It fails, with the reason
+ * the library gives, when the server cannot be reached, goes away, or the
+ * exchange does not complete within the timeout.
+ *
+ * Everything runs on the main lcore: one progress engine, polled in a loop,
+ * serves the client, the producer and the consumer. Every callback below runs
+ * inside rte_comch_pe_progress(), on that lcore, so the sample needs no locks.
+ *
+ * Usage: dpdk-comch_data_path_high_speed_client [EAL args] -- -p <devargs>
+ *        [-n <server name>] [-t <text>] [-T <timeout s>]
+ */
+
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_lcore.h>
+
+#include <rte_comch.h>
+
+#define DEFAULT_SERVER_NAME "comch_data_path_high_speed_sample"
+#define DEFAULT_TEXT "Message from the client"
+#define DEFAULT_TIMEOUT_S 30
+
+/* The control path only carries the connection here: small pools and queues. */
+#define NB_SEND_TASKS 8
+#define RECV_QUEUE_SIZE 16
+/*
+ * One message each way: the consumer posts one buffer and the producer sends
+ * one message, so tiny task pools are enough. Two buffer descriptors: one to
+ * receive into, one to send from.
+ */
+#define NB_FAST_TASKS 4
+#define NB_BUFS 2
+/*
+ * Size of the one receive buffer. A command-line argument is at most 128 KiB
+ * on Linux (MAX_ARG_STRLEN), so any text the server is given fits.
+ */
+#define RECV_BUF_SIZE (128 * 1024)
+/* When a round of progress found nothing to do, nap instead of spinning a whole core. */
+#define IDLE_SLEEP_US 10
+/* Longest wait for a context to reach IDLE once asked to stop. */
+#define STOP_TIMEOUT_S 5
+/* Longest part of a message printed; the rest is summarised as "...". */
+#define PRINT_MAX 256
+
+struct app_args {
+	const char *devargs;   /* -p: the device */
+	const char *name;      /* -n: name of the server to reach */
+	const char *text;      /* -t: the message sent to the server's consumer */
+	uint32_t timeout_s;    /* -T: give up after that long, connecting or exchanging
+				* (0: never) */
+};
+
+struct client_app {
+	struct app_args args;
+	struct rte_comch_dev *dev;
+	struct rte_comch_client *client;
+	struct rte_comch_pe *pe;
+	uint64_t running_at;               /* TSC when the connection came up */
+
+	/* What the new/expired consumer events told about the server's consumer. */
+	bool peer_consumer_known;
+	uint32_t peer_consumer_id;
+
+	/* The fast path on the connection. */
+	struct rte_comch_mmap *recv_mmap;  /* peer-writable memory the consumer receives into */
+	struct rte_comch_mmap *send_mmap;  /* local memory the producer sends from */
+	struct rte_comch_buf_pool *buf_pool;
+	struct rte_comch_buf *recv_buf;
+	struct rte_comch_buf *send_buf;
+	char *send_mem;                    /* the text, copied into memory the mmap owns... */
+	uint32_t text_len;                 /* ...and its length */
+	struct rte_comch_consumer *consumer;
+	struct rte_comch_producer *producer;
+	bool fast_path_set_up;
+	bool recv_posted;                  /* our one post-recv task is in flight */
+	bool received;                     /* and completed: the server's message is here */
+	bool sent;                         /* our send task was submitted */
+	bool send_done;                    /* and completed successfully */
+	bool tearing_down;                 /* we are stopping the producer and consumer */
+	int fast_error;                    /* first fast-path failure, reported by a callback */
+};
+
+static volatile sig_atomic_t force_quit;
+
+static void
+signal_handler(int signum)
+{
+	/* Only set a flag: the main loop stops everything outside any callback. */
+	force_quit = signum;
+}
+
+static const char *
+errno_name(int err)
+{
+	switch (err < 0 ? -err : err) {
+	case 0: return "0";
+	case EAGAIN: return "EAGAIN";
+	case EALREADY: return "EALREADY";
+	case EBUSY: return "EBUSY";
+	case ECONNABORTED: return "ECONNABORTED";
+	case ECONNREFUSED: return "ECONNREFUSED";
+	case ECONNRESET: return "ECONNRESET";
+	case EDEADLK: return "EDEADLK";
+	case EEXIST: return "EEXIST";
+	case EINPROGRESS: return "EINPROGRESS";
+	case EINTR: return "EINTR";
+	case EINVAL: return "EINVAL";
+	case EMSGSIZE: return "EMSGSIZE";
+	case ENAMETOOLONG: return "ENAMETOOLONG";
+	case ENODEV: return "ENODEV";
+	case ENOENT: return "ENOENT";
+	case ENOMEM: return "ENOMEM";
+	case ENOSPC: return "ENOSPC";
+	case ENOTCONN: return "ENOTCONN";
+	case ENOTSUP: return "ENOTSUP";
+	case EPERM: return "EPERM";
+	case EPROTO: return "EPROTO";
+	case ETIMEDOUT: return "ETIMEDOUT";
+	default: return "errno";
+	}
+}
+
+/* What rte_comch_ctx_get_last_error() means for a client, in words. */
+static const char *
+last_error_reason(int err)
+{
+	switch (err) {
+	case 0: return "stopped by the application";
+	case -ENOENT: return "no server of that name on this host function";
+	case -ETIMEDOUT: return "the connect timeout expired";
+	case -EMSGSIZE: return "the client's and the server's max message sizes differ";
+	case -ECONNREFUSED: return "the server refused the connection (client limit reached)";
+	case -ECONNRESET: return "the server died";
+	case -ECONNABORTED: return "the server closed the connection";
+	case -EPROTO: return "the server broke the protocol";
+	default: return rte_strerror(-err);
+	}
+}
+
+static const char *
+state_name(enum rte_comch_ctx_state state)
+{
+	switch (state) {
+	case RTE_COMCH_CTX_STATE_IDLE: return "idle";
+	case RTE_COMCH_CTX_STATE_STARTING: return "starting";
+	case RTE_COMCH_CTX_STATE_RUNNING: return "running";
+	case RTE_COMCH_CTX_STATE_STOPPING: return "stopping";
+	}
+	return "unknown";
+}
+
+/*
+ * Print a message received from the peer. It is raw bytes, not a C string: it
+ * may lack a NUL and hold anything, so escape what is not printable. Each byte
+ * is read once: the peer can write into the whole of the consumer's mmap, at
+ * any time, so the bytes may change under us.
+ */
+static void
+print_message(const char *prefix, const uint8_t *msg, size_t len, uint32_t producer_id)
+{
+	char out[PRINT_MAX * 4 + 4];
+	size_t i, n = RTE_MIN(len, (size_t)PRINT_MAX);
+	size_t pos = 0;
+	uint8_t c;
+
+	for (i = 0; i < n; i++) {
+		c = msg[i];
+		if (c == '"' || c == '\\') {
+			out[pos++] = '\\';
+			out[pos++] = (char)c;
+		} else if (isprint(c)) {
+			out[pos++] = (char)c;
+		} else {
+			pos += snprintf(out + pos, sizeof(out) - pos, "\\x%02x", c);
+		}
+	}
+	out[pos] = '\0';
+	printf("%s: \"%s%s\" (%zu bytes) from producer %" PRIu32 "\n", prefix, out,
+	       len > n ? "..." : "", len, producer_id);
+}
+
+static void
+usage(const char *prgname)
+{
+	printf("Usage: %s [EAL args] -- -p <devargs> [options]\n"
+	       "  -p, --devargs <devargs>  device to open, e.g. shm:domain=bf0,role=host,fn=pf0\n"
+	       "                           (alias: --pci-addr)\n"
+	       "  -n, --name <name>        name of the server to connect to (default \"%s\")\n"
+	       "  -t, --text <text>        message sent to the server's consumer (default \"%s\")\n"
+	       "  -T, --timeout <seconds>  give up when the server cannot be reached, or the\n"
+	       "                           exchange does not complete, within that time; 0 for\n"
+	       "                           never (default %u)\n"
+	       "  -h, --help               this text\n",
+	       prgname, DEFAULT_SERVER_NAME, DEFAULT_TEXT, DEFAULT_TIMEOUT_S);
+}
+
+static int
+parse_u32(const char *arg, const char *what, uint32_t *val)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	/* The timeout becomes milliseconds for the library: keep it in range. */
+	if (errno != 0 || end == arg || *end != '\0' || arg[0] == '-' || v > UINT32_MAX / 1000) {
+		fprintf(stderr, "Invalid %s: \"%s\"\n", what, arg);
+		return -EINVAL;
+	}
+	*val = (uint32_t)v;
+	return 0;
+}
+
+/* Parse the application arguments (after EAL's and the "--"). 1 means "exit 0". */
+static int
+parse_args(int argc, char **argv, struct app_args *args)
+{
+	static const struct option lopts[] = {
+		{ "devargs", required_argument, NULL, 'p' },
+		{ "pci-addr", required_argument, NULL, 'p' },
+		{ "name", required_argument, NULL, 'n' },
+		{ "text", required_argument, NULL, 't' },
+		{ "timeout", required_argument, NULL, 'T' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt;
+
+	args->devargs = NULL;
+	args->name = DEFAULT_SERVER_NAME;
+	args->text = DEFAULT_TEXT;
+	args->timeout_s = DEFAULT_TIMEOUT_S;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "p:n:t:T:h", lopts, NULL)) != -1) {
+		switch (opt) {
+		case 'p':
+			args->devargs = optarg;
+			break;
+		case 'n':
+			args->name = optarg;
+			break;
+		case 't':
+			args->text = optarg;
+			break;
+		case 'T':
+			if (parse_u32(optarg, "timeout", &args->timeout_s) < 0)
+				return -EINVAL;
+			break;
+		case 'h':
+			usage(argv[0]);
+			return 1;
+		default:
+			usage(argv[0]);
+			return -EINVAL;
+		}
+	}
+	if (optind != argc) {
+		fprintf(stderr, "Unexpected argument: \"%s\"\n", argv[optind]);
+		return -EINVAL;
+	}
+	if (args->devargs == NULL) {
+		fprintf(stderr, "Missing -p <devargs>: the device to open\n");
+		usage(argv[0]);
+		return -EINVAL;
+	}
+	/* The text travels in a buffer, and an mmap cannot register 0 bytes. */
+	if (args->text[0] == '\0') {
+		fprintf(stderr, "The text (-t) must not be empty\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static bool
+timed_out(uint64_t since, uint32_t timeout_s)
+{
+	return timeout_s > 0 && rte_get_timer_cycles() - since > timeout_s * rte_get_timer_hz();
+}
+
+/* Keep the first fast-path failure; the main loop reports it and stops. */
+static void
+set_fast_error(struct client_app *app, int err)
+{
+	if (app->fast_error == 0)
+		app->fast_error = err;
+}
+
+/* ------------------------------------------------------------------ callbacks */
+
+/* The control path carries no messages in this sample: anything that comes is shown. */
+static void
+msg_recv_cb(struct rte_comch_connection *conn, const uint8_t *msg, uint32_t len)
+{
+	printf("Client: unexpected control-path message of %" PRIu32 " bytes, ignored\n", len);
+}
+
+static struct client_app *
+conn_app(struct rte_comch_connection *conn)
+{
+	struct rte_comch_ctx *ctx = rte_comch_connection_get_ctx(conn);
+	union rte_comch_data data;
+
+	if (ctx == NULL || rte_comch_ctx_get_user_data(ctx, &data) < 0)
+		return NULL;
+	return data.ptr;
+}
+
+static void
+new_consumer_cb(struct rte_comch_connection *conn, uint32_t consumer_id)
+{
+	struct client_app *app = conn_app(conn);
+
+	if (app == NULL)
+		return;
+	printf("Client: the server's consumer %" PRIu32 " is up\n", consumer_id);
+	/* This sample sends to the first consumer the server announces. */
+	if (!app->peer_consumer_known) {
+		app->peer_consumer_known = true;
+		app->peer_consumer_id = consumer_id;
+	}
+}
+
+static void
+expired_consumer_cb(struct rte_comch_connection *conn, uint32_t consumer_id)
+{
+	struct client_app *app = conn_app(conn);
+
+	if (app == NULL)
+		return;
+	printf("Client: the server's consumer %" PRIu32 " expired\n", consumer_id);
+	/* No producer may send to it any more (submit would fail with -ENOENT). */
+	if (app->peer_consumer_known && app->peer_consumer_id == consumer_id)
+		app->peer_consumer_known = false;
+}
+
+static void
+recv_done_cb(struct rte_comch_consumer_task_post_recv *task, union rte_comch_data task_user_data,
+	     union rte_comch_data ctx_user_data)
+{
+	struct client_app *app = ctx_user_data.ptr;
+	struct rte_comch_buf *buf = rte_comch_consumer_task_post_recv_get_buf(task);
+	uint32_t producer_id = UINT32_MAX;
+
+	/* The producer wrote straight into our buffer: data is at head, data_len long. */
+	rte_comch_consumer_task_post_recv_get_producer_id(task, &producer_id);
+	if (buf != NULL)
+		print_message("Client received", buf->data, buf->data_len, producer_id);
+	else
+		printf("Client received an empty message from producer %" PRIu32 "\n",
+		       producer_id);
+	app->received = true;
+	app->recv_posted = false;
+	/*
+	 * The callback owns the task: free it (the buffer stays ours, and is
+	 * released at teardown), or the consumer could never be destroyed.
+	 */
+	rte_comch_task_free(rte_comch_consumer_task_post_recv_as_task(task));
+}
+
+static void
+recv_error_cb(struct rte_comch_consumer_task_post_recv *task, union rte_comch_data task_user_data,
+	      union rte_comch_data ctx_user_data)
+{
+	struct client_app *app = ctx_user_data.ptr;
+	int status = rte_comch_task_get_status(rte_comch_consumer_task_post_recv_as_task(task));
+
+	app->recv_posted = false;
+	rte_comch_task_free(rte_comch_consumer_task_post_recv_as_task(task));
+	/* -ECONNABORTED: we stopped the consumer before a message came; expected then. */
+	if (app->tearing_down && status == -ECONNABORTED) {
+		printf("Client: the posted receive buffer was returned unused\n");
+		return;
+	}
+	/* -ECONNRESET: the connection ended under the consumer. */
+	fprintf(stderr, "Client: the posted receive buffer came back empty: %s (-%s)\n",
+		rte_strerror(-status), errno_name(status));
+	set_fast_error(app, status);
+}
+
+static void
+send_done_cb(struct rte_comch_producer_task_send *task, union rte_comch_data task_user_data,
+	     union rte_comch_data ctx_user_data)
+{
+	struct client_app *app = ctx_user_data.ptr;
+
+	/* Completion means the text is in the server's buffer and its consumer was told. */
+	app->send_done = true;
+	printf("Client: message delivered to the server's consumer\n");
+	rte_comch_task_free(rte_comch_producer_task_send_as_task(task));
+}
+
+static void
+send_error_cb(struct rte_comch_producer_task_send *task, union rte_comch_data task_user_data,
+	      union rte_comch_data ctx_user_data)
+{
+	struct client_app *app = ctx_user_data.ptr;
+	int status = rte_comch_task_get_status(rte_comch_producer_task_send_as_task(task));
+
+	fprintf(stderr, "Client: the message was not delivered: %s (-%s)\n",
+		rte_strerror(-status), errno_name(status));
+	set_fast_error(app, status);
+	rte_comch_task_free(rte_comch_producer_task_send_as_task(task));
+}
+
+/* Control-path send tasks are configured because a client needs them; none is sent. */
+static void
+ctrl_send_cb(struct rte_comch_task_send *task, union rte_comch_data task_user_data,
+	     union rte_comch_data ctx_user_data)
+{
+	rte_comch_task_free(rte_comch_task_send_as_task(task));
+}
+
+static const char *
+ctx_label(const struct client_app *app, const struct rte_comch_ctx *ctx)
+{
+	if (app->producer != NULL && ctx == rte_comch_producer_as_ctx(app->producer))
+		return "producer";
+	if (app->consumer != NULL && ctx == rte_comch_consumer_as_ctx(app->consumer))
+		return "consumer";
+	return "context";
+}
+
+/* One callback for the client, the producer and the consumer: their user data is the app. */
+static void
+state_changed_cb(union rte_comch_data user_data, struct rte_comch_ctx *ctx,
+		 enum rte_comch_ctx_state prev_state, enum rte_comch_ctx_state next_state)
+{
+	struct client_app *app = user_data.ptr;
+	const char *label = ctx_label(app, ctx);
+
+	printf("Client: %s %s -> %s\n", label, state_name(prev_state), state_name(next_state));
+	/* For the client itself, RUNNING is how it learns that its connection is up. */
+	if (strcmp(label, "context") == 0 && next_state == RTE_COMCH_CTX_STATE_RUNNING)
+		app->running_at = rte_get_timer_cycles();
+}
+
+/* ------------------------------------------------------------------ set-up */
+
+static int
+open_device(struct client_app *app)
+{
+	struct rte_comch_dev_info info;
+
+	app->dev = rte_comch_dev_open(app->args.devargs);
+	if (app->dev == NULL) {
+		fprintf(stderr, "Cannot open device \"%s\": %s (-%s)\n", app->args.devargs,
+			rte_strerror(rte_errno), errno_name(rte_errno));
+		return -rte_errno;
+	}
+	if (rte_comch_dev_info_get(app->dev, &info) == 0) {
+		if (!info.client_supported) {
+			fprintf(stderr, "Device %s cannot run clients: clients run on the host "
+				"side (role=host)\n", info.name);
+			return -EPERM;
+		}
+		if (!info.producer_supported || !info.consumer_supported) {
+			fprintf(stderr, "Device %s has no fast path (producers and consumers)\n",
+				info.name);
+			return -ENOTSUP;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The memory of the fast path, ready before connecting: the consumer's receive
+ * buffer in memory the peer can map and write (PCI_READ_WRITE), and the
+ * producer's send buffer in ordinary memory, which only we read.
+ */
+static int
+create_buffers(struct client_app *app)
+{
+	void *addr;
+	size_t len;
+	int ret;
+
+	app->recv_mmap = rte_comch_mmap_create();
+	app->send_mmap = rte_comch_mmap_create();
+	app->buf_pool = rte_comch_buf_pool_create(NB_BUFS);
+	app->send_mem = malloc(app->text_len);
+	if (app->recv_mmap == NULL || app->send_mmap == NULL || app->buf_pool == NULL ||
+	    app->send_mem == NULL) {
+		fprintf(stderr, "Cannot create the fast-path memory: out of memory\n");
+		return -ENOMEM;
+	}
+	memcpy(app->send_mem, app->args.text, app->text_len);
+
+	/* A consumer's memory must be memory the peer can map: let the library allocate it. */
+	ret = rte_comch_mmap_alloc_memrange(app->recv_mmap, RECV_BUF_SIZE);
+	if (ret == 0)
+		ret = rte_comch_mmap_set_permissions(app->recv_mmap,
+						     RTE_COMCH_MMAP_PERM_LOCAL_READ_WRITE |
+						     RTE_COMCH_MMAP_PERM_PCI_READ_WRITE);
+	if (ret == 0)
+		ret = rte_comch_mmap_start(app->recv_mmap);
+	if (ret == 0)
+		ret = rte_comch_mmap_get_memrange(app->recv_mmap, &addr, &len);
+	if (ret == 0)
+		ret = rte_comch_buf_pool_get_by_addr(app->buf_pool, app->recv_mmap, addr, len,
+						     &app->recv_buf);
+	if (ret < 0) {
+		fprintf(stderr, "Cannot set up the receive buffer: %s (-%s)\n",
+			rte_strerror(-ret), errno_name(ret));
+		return ret;
+	}
+
+	/* A producer sends from any started mmap, even over ordinary process memory. */
+	ret = rte_comch_mmap_set_memrange(app->send_mmap, app->send_mem, app->text_len);
+	if (ret == 0)
+		ret = rte_comch_mmap_start(app->send_mmap);
+	if (ret == 0)
+		ret = rte_comch_buf_pool_get_by_data(app->buf_pool, app->send_mmap, app->send_mem,
+						     app->text_len, &app->send_buf);
+	if (ret < 0) {
+		fprintf(stderr, "Cannot set up the send buffer: %s (-%s)\n", rte_strerror(-ret),
+			errno_name(ret));
+		return ret;
+	}
+	return 0;
+}
+
+/* Create the client and register everything it needs before it may start. */
+static int
+create_client(struct client_app *app)
+{
+	struct rte_comch_ctx *ctx;
+	int ret;
+
+	app->client = rte_comch_client_create(app->dev, app->args.name);
+	if (app->client == NULL) {
+		fprintf(stderr, "Cannot create a client for server \"%s\": %s (-%s)\n",
+			app->args.name, rte_strerror(rte_errno), errno_name(rte_errno));
+		return -rte_errno;
+	}
+	ctx = rte_comch_client_as_ctx(app->client);
+	ret = rte_comch_client_task_send_set_conf(app->client, ctrl_send_cb, ctrl_send_cb,
+						  NB_SEND_TASKS);
+	if (ret == 0)
+		ret = rte_comch_client_event_msg_recv_register(app->client, msg_recv_cb);
+	/* How the client learns the ids of the server's consumers. */
+	if (ret == 0)
+		ret = rte_comch_client_event_consumer_register(app->client, new_consumer_cb,
+							       expired_consumer_cb);
+	if (ret == 0)
+		ret = rte_comch_client_set_recv_queue_size(app->client, RECV_QUEUE_SIZE);
+	/*
+	 * The library keeps retrying while the server is not there yet, for this
+	 * long; then the client goes back to IDLE and says why.
+	 */
+	if (ret == 0)
+		ret = rte_comch_client_set_connect_timeout(app->client,
+							   app->args.timeout_s * 1000);
+	if (ret == 0)
+		ret = rte_comch_ctx_set_user_data(ctx, (union rte_comch_data){ .ptr = app });
+	if (ret == 0)
+		ret = rte_comch_ctx_set_state_changed_cb(ctx, state_changed_cb);
+	if (ret < 0) {
+		fprintf(stderr, "Cannot configure the client: %s (-%s)\n", rte_strerror(-ret),
+			errno_name(ret));
+		return ret;
+	}
+	return 0;
+}
+
+static int
+start_client(struct client_app *app)
+{
+	struct rte_comch_ctx *ctx = rte_comch_client_as_ctx(app->client);
+	int ret;
+
+	/*
+	 * The engine belongs to the lcore that creates it: this one, which polls
+	 * it. The client, and later the producer and the consumer, all use it.
+	 */
+	app->pe = rte_comch_pe_create(RTE_COMCH_PE_LCORE_SELF);
+	if (app->pe == NULL) {
+		fprintf(stderr, "Cannot create the progress engine: %s\n", rte_strerror(rte_errno));
+		return -rte_errno;
+	}
+	ret = rte_comch_pe_connect_ctx(app->pe, ctx);
+	if (ret < 0) {
+		fprintf(stderr, "Cannot attach the client to the engine: %s\n", rte_strerror(-ret));
+		return ret;
+	}
+	/* A client only starts connecting here; progress brings it to RUNNING. */
+	ret = rte_comch_ctx_start(ctx);
+	if (ret < 0 && ret != -EINPROGRESS) {
+		fprintf(stderr, "Cannot start the client: %s (-%s)\n", rte_strerror(-ret),
+			errno_name(ret));
+		return ret;
+	}
+	printf("Client connecting to server \"%s\"\n", app->args.name);
+	return 0;
+}
+
+/* Attach a fast-path context to the engine, with our user data and state callback, and start it. */
+static int
+start_fast_ctx(struct client_app *app, struct rte_comch_ctx *ctx, const char *what)
+{
+	int ret;
+
+	ret = rte_comch_ctx_set_user_data(ctx, (union rte_comch_data){ .ptr = app });
+	if (ret == 0)
+		ret = rte_comch_ctx_set_state_changed_cb(ctx, state_changed_cb);
+	if (ret == 0)
+		ret = rte_comch_pe_connect_ctx(app->pe, ctx);
+	if (ret < 0) {
+		fprintf(stderr, "Cannot attach the %s to the engine: %s (-%s)\n", what,
+			rte_strerror(-ret), errno_name(ret));
+		return ret;
+	}
+	/* A producer is RUNNING at once; a consumer is STARTING until the server was told. */
+	ret = rte_comch_ctx_start(ctx);
+	if (ret < 0 && ret != -EINPROGRESS) {
+		fprintf(stderr, "Cannot start the %s: %s (-%s)\n", what, rte_strerror(-ret),
+			errno_name(ret));
+		return ret;
+	}
+	return 0;
+}
+
+/*
+ * Create a consumer and a producer on the connection. This runs on the lcore of
+ * the client's engine, as creating and destroying them must; they are attached
+ * to the same engine (they could have one of their own, on another lcore).
+ */
+static int
+setup_fast_path(struct client_app *app)
+{
+	struct rte_comch_connection *conn;
+	uint32_t id;
+	int ret;
+
+	app->fast_path_set_up = true;
+	ret = rte_comch_client_get_connection(app->client, &conn);
+	if (ret < 0) {
+		fprintf(stderr, "Cannot get the connection: %s (-%s)\n", rte_strerror(-ret),
+			errno_name(ret));
+		return ret;
+	}
+	app->consumer = rte_comch_consumer_create(conn, app->recv_mmap);
+	if (app->consumer == NULL) {
+		fprintf(stderr, "Cannot create the consumer: %s (-%s)\n", rte_strerror(rte_errno),
+			errno_name(rte_errno));
+		return -rte_errno;
+	}
+	ret = rte_comch_consumer_task_post_recv_set_conf(app->consumer, recv_done_cb,
+							 recv_error_cb, NB_FAST_TASKS);
+	if (ret < 0) {
+		fprintf(stderr, "Cannot configure the consumer: %s (-%s)\n", rte_strerror(-ret),
+			errno_name(ret));
+		return ret;
+	}
+	ret = start_fast_ctx(app, rte_comch_consumer_as_ctx(app->consumer), "consumer");
+	if (ret < 0)
+		return ret;
+	rte_comch_consumer_get_id(app->consumer, &id);
+	printf("Client: consumer %" PRIu32 " created\n", id);
+
+	app->producer = rte_comch_producer_create(conn);
+	if (app->producer == NULL) {
+		fprintf(stderr, "Cannot create the producer: %s (-%s)\n", rte_strerror(rte_errno),
+			errno_name(rte_errno));
+		return -rte_errno;
+	}
+	ret = rte_comch_producer_task_send_set_conf(app->producer, send_done_cb, send_error_cb,
+						    NB_FAST_TASKS);
+	if (ret < 0) {
+		fprintf(stderr, "Cannot configure the producer: %s (-%s)\n", rte_strerror(-ret),
+			errno_name(ret));
+		return ret;
+	}
+	ret = start_fast_ctx(app, rte_comch_producer_as_ctx(app->producer), "producer");
+	if (ret < 0)
+		return ret;
+	rte_comch_producer_get_id(app->producer, &id);
+	printf("Client: producer %" PRIu32 " created\n", id);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ run */
+
+/* Offer our buffer to the server's producers. Only a RUNNING consumer takes posts. */
+static int
+post_recv(struct client_app *app)
+{
+	struct rte_comch_consumer_task_post_recv *task;
+	int ret;
+
+	ret = rte_comch_consumer_task_post_recv_alloc_init(app->consumer, app->recv_buf, &task);
+	if (ret == 0) {
+		ret = rte_comch_task_submit(rte_comch_consumer_task_post_recv_as_task(task));
+		/* A task whose submit failed is still ours: give it back. */
+		if (ret < 0)
+			rte_comch_task_free(rte_comch_consumer_task_post_recv_as_task(task));
+	}
+	if (ret < 0) {
+		fprintf(stderr, "Client: cannot post the receive buffer: %s (-%s)\n",
+			rte_strerror(-ret), errno_name(ret));
+		return ret;
+	}
+	app->recv_posted = true;
+	printf("Client: posted a receive buffer of %zu bytes\n", app->recv_buf->len);
+	return 0;
+}
+
+/* Send our text to the server's consumer. 0 when submitted or worth retrying later. */
+static int
+send_message(struct client_app *app)
+{
+	struct rte_comch_producer_task_send *task;
+	int ret;
+
+	ret = rte_comch_producer_task_send_alloc_init(app->producer, app->send_buf, NULL, 0,
+						      app->peer_consumer_id, &task);
+	if (ret == 0) {
+		ret = rte_comch_task_submit(rte_comch_producer_task_send_as_task(task));
+		if (ret < 0)
+			rte_comch_task_free(rte_comch_producer_task_send_as_task(task));
+	}
+	/*
+	 * -EAGAIN: the consumer has no buffer posted yet; -ENOENT: the library does
+	 * not know that consumer (yet, or any more: the expired event says which);
+	 * -ENOMEM: every task is in flight. Progress, then try again.
+	 */
+	if (ret == -EAGAIN || ret == -ENOENT || ret == -ENOMEM)
+		return 0;
+	if (ret == -EMSGSIZE) {
+		fprintf(stderr, "Client: the text (%" PRIu32 " bytes) does not fit in the buffer "
+			"the server's consumer posted\n", app->text_len);
+		return ret;
+	}
+	if (ret < 0) {
+		fprintf(stderr, "Client: cannot send: %s (-%s)\n", rte_strerror(-ret),
+			errno_name(ret));
+		return ret;
+	}
+	app->sent = true;
+	printf("Client: sent %" PRIu32 " bytes to the server's consumer %" PRIu32 "\n",
+	       app->text_len, app->peer_consumer_id);
+	return 0;
+}
+
+/*
+ * Poll until the exchange is over. Returns 0 once our message was delivered and
+ * the server's arrived, -errno otherwise (the contexts may then be in any state).
+ */
+static int
+run_client(struct client_app *app)
+{
+	struct rte_comch_ctx *ctx = rte_comch_client_as_ctx(app->client);
+	uint64_t started_at = rte_get_timer_cycles();
+	enum rte_comch_ctx_state state, cstate;
+	int ret, busy, err;
+
+	while (!force_quit) {
+		busy = rte_comch_pe_progress(app->pe);
+		if (busy < 0) {
+			fprintf(stderr, "Progress failed: %s (-%s)\n", rte_strerror(-busy),
+				errno_name(busy));
+			return busy;
+		}
+		if (app->fast_error != 0)
+			return app->fast_error;
+		rte_comch_ctx_get_state(ctx, &state);
+		if (state == RTE_COMCH_CTX_STATE_IDLE) {
+			/* We did not stop it: the connection failed or ended. Say why. */
+			err = rte_comch_ctx_get_last_error(ctx);
+			fprintf(stderr, "Client: %s server \"%s\": %s (-%s)\n",
+				app->running_at != 0 ? "lost the connection to" : "cannot reach",
+				app->args.name, last_error_reason(err), errno_name(err));
+			return err < 0 ? err : -ENOTCONN;
+		}
+		if (state == RTE_COMCH_CTX_STATE_RUNNING && !app->fast_path_set_up) {
+			ret = setup_fast_path(app);
+			if (ret < 0)
+				return ret;
+		}
+		/* While STOPPING by itself (the connection ended), wait for IDLE and its reason. */
+		if (state == RTE_COMCH_CTX_STATE_RUNNING && app->consumer != NULL &&
+		    !app->recv_posted && !app->received &&
+		    rte_comch_ctx_get_state(rte_comch_consumer_as_ctx(app->consumer),
+					    &cstate) == 0 &&
+		    cstate == RTE_COMCH_CTX_STATE_RUNNING) {
+			ret = post_recv(app);
+			if (ret < 0)
+				return ret;
+		}
+		if (state == RTE_COMCH_CTX_STATE_RUNNING && app->producer != NULL &&
+		    app->peer_consumer_known && !app->sent) {
+			ret = send_message(app);
+			if (ret < 0)
+				return ret;
+		}
+		if (app->received && app->send_done)
+			return 0;
+		/*
+		 * The library gives up connecting by itself after the same timeout and
+		 * tells us why (IDLE above); allow it a second to do so before we do.
+		 */
+		if (state == RTE_COMCH_CTX_STATE_STARTING && app->args.timeout_s > 0 &&
+		    timed_out(started_at, app->args.timeout_s + 1)) {
+			fprintf(stderr, "Client: cannot reach server \"%s\" within %" PRIu32 " s\n",
+				app->args.name, app->args.timeout_s);
+			return -ETIMEDOUT;
+		}
+		if (app->running_at != 0 && timed_out(app->running_at, app->args.timeout_s)) {
+			fprintf(stderr, "Client: the exchange with server \"%s\" did not complete "
+				"within %" PRIu32 " s\n", app->args.name, app->args.timeout_s);
+			return -ETIMEDOUT;
+		}
+		if (busy == 0)
+			rte_delay_us_sleep(IDLE_SLEEP_US);
+	}
+	fprintf(stderr, "Client: signal %d received, stopping\n", (int)force_quit);
+	return -EINTR;
+}
+
+/* ------------------------------------------------------------------ stop */
+
+/*
+ * Stop a context and keep progressing until it is IDLE. For a consumer, this
+ * tells the server, whose engine must confirm before we are IDLE; for the
+ * client, it closes the connection and lets what it sent drain.
+ */
+static int
+stop_ctx(struct rte_comch_pe *pe, struct rte_comch_ctx *ctx, const char *what)
+{
+	uint64_t deadline = rte_get_timer_cycles() + STOP_TIMEOUT_S * rte_get_timer_hz();
+	enum rte_comch_ctx_state state;
+	int ret;
+
+	/* Already IDLE: never started, or its connection ended. */
+	if (rte_comch_ctx_get_state(ctx, &state) < 0 || state == RTE_COMCH_CTX_STATE_IDLE)
+		return 0;
+	if (state != RTE_COMCH_CTX_STATE_STOPPING) {
+		ret = rte_comch_ctx_stop(ctx);
+		if (ret == 0)
+			return 0;
+		if (ret != -EINPROGRESS) {
+			fprintf(stderr, "Cannot stop the %s: %s (-%s)\n", what, rte_strerror(-ret),
+				errno_name(ret));
+			return ret;
+		}
+	}
+	while (rte_comch_ctx_get_state(ctx, &state) == 0 && state != RTE_COMCH_CTX_STATE_IDLE) {
+		if (rte_get_timer_cycles() > deadline) {
+			fprintf(stderr, "The %s is still %s after %d s\n", what, state_name(state),
+				STOP_TIMEOUT_S);
+			return -ETIMEDOUT;
+		}
+		if (rte_comch_pe_progress(pe) == 0)
+			rte_delay_us_sleep(IDLE_SLEEP_US);
+	}
+	return 0;
+}
+
+/*
+ * Producers and consumers go first: the client cannot stop while they exist on
+ * its connection. Stop each, progress until IDLE (tasks still in flight come
+ * back through their error callback and are freed there), then destroy it, on
+ * this lcore: the connection's engine's.
+ */
+static int
+teardown_fast_path(struct client_app *app)
+{
+	int ret, rc = 0;
+
+	app->tearing_down = true;
+
+	if (app->producer != NULL && app->pe != NULL) {
+		ret = stop_ctx(app->pe, rte_comch_producer_as_ctx(app->producer), "producer");
+		if (ret == 0)
+			ret = rte_comch_producer_destroy(app->producer);
+		if (ret < 0) {
+			fprintf(stderr, "Cannot destroy the producer: %s (-%s)\n",
+				rte_strerror(-ret), errno_name(ret));
+			rc = ret;
+		} else {
+			app->producer = NULL;
+		}
+	}
+	if (app->consumer != NULL && app->pe != NULL) {
+		ret = stop_ctx(app->pe, rte_comch_consumer_as_ctx(app->consumer), "consumer");
+		if (ret == 0)
+			ret = rte_comch_consumer_destroy(app->consumer);
+		if (ret < 0) {
+			fprintf(stderr, "Cannot destroy the consumer: %s (-%s)\n",
+				rte_strerror(-ret), errno_name(ret));
+			rc = ret;
+		} else {
+			app->consumer = NULL;
+		}
+	}
+	return rc;
+}
+
+/* Buffers hold their mmap: give them back before stopping and destroying the mmaps. */
+static int
+release_buffers(struct client_app *app)
+{
+	int ret, rc = 0;
+
+	if (app->recv_buf != NULL && rte_comch_buf_dec_refcount(app->recv_buf, NULL) == 0)
+		app->recv_buf = NULL;
+	if (app->send_buf != NULL && rte_comch_buf_dec_refcount(app->send_buf, NULL) == 0)
+		app->send_buf = NULL;
+	if (app->buf_pool != NULL) {
+		ret = rte_comch_buf_pool_destroy(app->buf_pool);
+		if (ret < 0) {
+			fprintf(stderr, "Cannot destroy the buffer pool: %s\n", rte_strerror(-ret));
+			rc = ret;
+		}
+	}
+	if (app->recv_mmap != NULL) {
+		rte_comch_mmap_stop(app->recv_mmap); /* -EALREADY if it never started */
+		ret = rte_comch_mmap_destroy(app->recv_mmap);
+		if (ret < 0) {
+			fprintf(stderr, "Cannot destroy the receive mmap: %s\n",
+				rte_strerror(-ret));
+			rc = ret;
+		}
+	}
+	if (app->send_mmap != NULL) {
+		rte_comch_mmap_stop(app->send_mmap);
+		ret = rte_comch_mmap_destroy(app->send_mmap);
+		if (ret < 0) {
+			fprintf(stderr, "Cannot destroy the send mmap: %s\n", rte_strerror(-ret));
+			rc = ret;
+		}
+	}
+	/* The mmap was given this memory, it did not allocate it: it is ours to free. */
+	free(app->send_mem);
+	return rc;
+}
+
+/*
+ * Tear down in the documented order: producer and consumer, then the client
+ * (its stop closes the connection), then the engine, the memory and the device.
+ */
+static int
+cleanup(struct client_app *app)
+{
+	int ret, rc;
+
+	rc = teardown_fast_path(app);
+	if (app->client != NULL) {
+		if (app->pe != NULL) {
+			ret = stop_ctx(app->pe, rte_comch_client_as_ctx(app->client), "client");
+			if (ret < 0)
+				rc = ret;
+		}
+		ret = rte_comch_client_destroy(app->client);
+		if (ret < 0) {
+			fprintf(stderr, "Cannot destroy the client: %s\n", rte_strerror(-ret));
+			rc = ret;
+		}
+	}
+	if (app->pe != NULL) {
+		ret = rte_comch_pe_destroy(app->pe);
+		if (ret < 0) {
+			fprintf(stderr, "Cannot destroy the engine: %s\n", rte_strerror(-ret));
+			rc = ret;
+		}
+	}
+	ret = release_buffers(app);
+	if (ret < 0)
+		rc = ret;
+	if (app->dev != NULL) {
+		ret = rte_comch_dev_close(app->dev);
+		if (ret < 0) {
+			fprintf(stderr, "Cannot close the device: %s\n", rte_strerror(-ret));
+			rc = ret;
+		}
+	}
+	return rc;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct client_app app = { 0 };
+	int ret, rc;
+
+	/* Line-buffered, so that output redirected to a file or pipe shows up at once. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
+
+	ret = rte_eal_init(argc, argv);
+	if (ret < 0) {
+		fprintf(stderr, "Cannot initialise EAL: %s\n", rte_strerror(rte_errno));
+		return EXIT_FAILURE;
+	}
+	argc -= ret;
+	argv += ret;
+
+	ret = parse_args(argc, argv, &app.args);
+	if (ret != 0) {
+		rte_eal_cleanup();
+		return ret > 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	}
+	app.text_len = (uint32_t)strlen(app.args.text);
+
+	signal(SIGINT, signal_handler);
+	signal(SIGTERM, signal_handler);
+
+	ret = open_device(&app);
+	if (ret == 0)
+		ret = create_buffers(&app);
+	if (ret == 0)
+		ret = create_client(&app);
+	if (ret == 0)
+		ret = start_client(&app);
+	if (ret == 0)
+		ret = run_client(&app);
+
+	rc = cleanup(&app);
+	if (ret == 0 && rc == 0)
+		printf("Client done: one message sent and one received over the fast path\n");
+	rte_eal_cleanup();
+	return ret == 0 && rc == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
