@@ -24,5 +24,19 @@ wait $srv
 srv=
 
 echo
+echo "== fast path: each side creates a producer and a consumer and sends its text =="
+build/examples/comch_data_path_high_speed_server/dpdk-comch_data_path_high_speed_server \
+	$eal --file-prefix=demo-fp-dpu-$$ -- \
+	-p "shm:domain=demo,role=dpu,rep=pf0,dir=$dir" -r pf0 -n demo_fast \
+	-t "Fast hello from the BlueField" &
+srv=$!
+build/examples/comch_data_path_high_speed_client/dpdk-comch_data_path_high_speed_client \
+	$eal --file-prefix=demo-fp-host-$$ -- \
+	-p "shm:domain=demo,role=host,fn=pf0,dir=$dir" -n demo_fast \
+	-t "Fast hello from the host"
+wait $srv
+srv=
+
+echo
 echo "== speed: dpdk-test-comch (shm driver, both sides polling) =="
 build/app/test-comch/dpdk-test-comch
