@@ -33,7 +33,6 @@ static int
 comch_consumer_start(struct rte_comch_ctx *ctx)
 {
 	struct rte_comch_consumer *c = comch_consumer_of(ctx);
-	uint32_t qsize;
 	int rc;
 
 	if (c->ok_cb == NULL) {
@@ -44,21 +43,9 @@ comch_consumer_start(struct rte_comch_ctx *ctx)
 		COMCH_LOG(ERR, "consumer start: the connection has ended");
 		return -ENOTCONN;
 	}
-	if (c->task_pool == NULL) {
-		qsize = rte_align32pow2(c->nb_tasks);
-		c->posted = calloc(qsize, sizeof(*c->posted));
-		c->task_pool = comch_task_pool_create(c->nb_tasks,
-			sizeof(struct rte_comch_consumer_task_post_recv));
-		if (c->posted == NULL || c->task_pool == NULL) {
-			free(c->posted);
-			c->posted = NULL;
-			rte_mempool_free(c->task_pool);
-			c->task_pool = NULL;
-			return -ENOMEM;
-		}
-		c->posted_mask = qsize - 1;
-	}
-	c->posted_head = c->posted_tail = 0;
+	rc = comch_fast_tasks_setup(&c->tasks, sizeof(struct rte_comch_consumer_task_post_recv));
+	if (rc < 0)
+		return rc;
 	__atomic_store_n(&c->reg, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&c->expired, 0, __ATOMIC_RELAXED);
 	c->expire_asked = false;
@@ -84,8 +71,8 @@ comch_consumer_flush(struct rte_comch_consumer *c, int status)
 {
 	struct rte_comch_consumer_task_post_recv *t;
 
-	while (c->posted_head != c->posted_tail) {
-		t = c->posted[c->posted_head++ & c->posted_mask];
+	while (comch_fast_tasks_inflight(&c->tasks) != 0) {
+		t = comch_fast_tasks_pop(&c->tasks);
 		t->base.status = status;
 		c->ctx.nb_inflight--;
 		comch_pe_add_inflight(c->ctx.pe, -1);
@@ -181,7 +168,7 @@ comch_consumer_arm(struct rte_comch_ctx *ctx)
 	struct rte_comch_consumer *c = comch_consumer_of(ctx);
 
 	/* Filled buffers are found by polling: no sleeping while buffers are posted. */
-	if (ctx->state != RTE_COMCH_CTX_STATE_RUNNING || c->posted_head != c->posted_tail)
+	if (ctx->state != RTE_COMCH_CTX_STATE_RUNNING || comch_fast_tasks_inflight(&c->tasks) != 0)
 		return -EAGAIN;
 	return 0;
 }
@@ -212,15 +199,15 @@ comch_consumer_submit(struct rte_comch_consumer_task_post_recv *t)
 	}
 	if (unlikely(comch_fast_conn_dead(c->conn)))
 		return -ENOTCONN;
-	if (unlikely(c->posted_tail - c->posted_head >= c->nb_tasks)) {
-		COMCH_LOG(ERR, "consumer %u: %u buffers are posted already", c->id, c->nb_tasks);
+	if (unlikely(comch_fast_tasks_inflight(&c->tasks) >= c->tasks.nb)) {
+		COMCH_LOG(ERR, "consumer %u: %u buffers are posted already", c->id, c->tasks.nb);
 		return -ENOSPC;
 	}
 	rc = c->ctx.dev->ops->consumer_post(c, buf != NULL ? buf->head : NULL,
 					    buf != NULL ? buf->len : 0);
 	if (unlikely(rc < 0))
 		return rc;
-	c->posted[c->posted_tail++ & c->posted_mask] = t;
+	comch_fast_tasks_push(&c->tasks, t);
 	t->base.status = -EINPROGRESS;
 	t->imm_len = 0;
 	c->ctx.nb_inflight++;
@@ -234,7 +221,7 @@ comch_consumer_recv(struct rte_comch_consumer *c, size_t data_len, const uint8_t
 {
 	struct rte_comch_consumer_task_post_recv *t;
 
-	t = c->posted[c->posted_head++ & c->posted_mask];
+	t = comch_fast_tasks_pop(&c->tasks);
 	if (t->buf != NULL) {
 		t->buf->data = t->buf->head;
 		t->buf->data_len = data_len;
@@ -308,7 +295,7 @@ rte_comch_consumer_create(struct rte_comch_connection *conn, struct rte_comch_mm
 	c->conn = conn;
 	c->mmap = mmap;
 	c->id = id;
-	c->nb_tasks = RTE_MIN((uint32_t)RTE_COMCH_DEFAULT_SEND_TASKS,
+	c->tasks.nb = RTE_MIN((uint32_t)RTE_COMCH_DEFAULT_SEND_TASKS,
 			      conn->ctrl->ctx.dev->info.max_fast_tasks);
 	rc = c->ctx.dev->ops->consumer_create(c);
 	if (rc < 0) {
@@ -332,17 +319,12 @@ rte_comch_consumer_destroy(struct rte_comch_consumer *consumer)
 		return -EINVAL;
 	}
 	rc = comch_ctx_check_idle(&consumer->ctx, "consumer destroy");
+	if (rc == 0)
+		rc = comch_fast_tasks_release(&consumer->tasks, "consumer destroy");
 	if (rc < 0)
 		return rc;
-	if (consumer->task_pool != NULL && rte_mempool_in_use_count(consumer->task_pool) != 0) {
-		COMCH_LOG(ERR, "consumer destroy: %u post-recv tasks were not freed",
-			  rte_mempool_in_use_count(consumer->task_pool));
-		return -EBUSY;
-	}
 	comch_pe_detach(&consumer->ctx);
 	consumer->ctx.dev->ops->consumer_destroy(consumer);
-	rte_mempool_free(consumer->task_pool);
-	free(consumer->posted);
 	comch_mmap_release(consumer->mmap);
 	TAILQ_REMOVE(&consumer->conn->consumers, consumer, next);
 	comch_fast_detach(consumer->conn);
@@ -418,19 +400,12 @@ rte_comch_consumer_task_post_recv_set_conf(struct rte_comch_consumer *consumer,
 			  consumer->ctx.dev->info.max_fast_tasks);
 		return -EINVAL;
 	}
-	if (consumer->task_pool != NULL && num_tasks != consumer->nb_tasks) {
-		if (rte_mempool_in_use_count(consumer->task_pool) != 0) {
-			COMCH_LOG(ERR, "cannot resize the post-recv pool while tasks are taken");
-			return -EBUSY;
-		}
-		rte_mempool_free(consumer->task_pool);
-		free(consumer->posted);
-		consumer->task_pool = NULL;
-		consumer->posted = NULL;
-	}
+	rc = comch_fast_tasks_resize(&consumer->tasks, num_tasks,
+				     "consumer task_post_recv_set_conf");
+	if (rc < 0)
+		return rc;
 	consumer->ok_cb = completion_cb;
 	consumer->err_cb = error_cb;
-	consumer->nb_tasks = num_tasks;
 	return 0;
 }
 
@@ -463,7 +438,7 @@ rte_comch_consumer_task_post_recv_alloc_init(struct rte_comch_consumer *consumer
 		COMCH_LOG(ERR, "consumer %u: not running", consumer->id);
 		return -EBUSY;
 	}
-	if (unlikely(rte_mempool_get(consumer->task_pool, (void **)&t) < 0))
+	if (unlikely(rte_mempool_get(consumer->tasks.pool, (void **)&t) < 0))
 		return -ENOMEM;
 	t->base.ctx = &consumer->ctx;
 	t->base.user_data.u64 = 0;

@@ -140,6 +140,57 @@ comch_task_pool_create(uint32_t num, size_t elt_size)
 	return mp;
 }
 
+/* Pool and queue, made at first start for the configured number of tasks. */
+int
+comch_fast_tasks_setup(struct comch_fast_tasks *ft, size_t elt_size)
+{
+	uint32_t qsize = rte_align32pow2(ft->nb);
+
+	if (ft->pool != NULL)
+		return 0;
+	ft->q = calloc(qsize, sizeof(*ft->q));
+	ft->pool = comch_task_pool_create(ft->nb, elt_size);
+	if (ft->q == NULL || ft->pool == NULL) {
+		free(ft->q);
+		ft->q = NULL;
+		rte_mempool_free(ft->pool);
+		ft->pool = NULL;
+		return -ENOMEM;
+	}
+	ft->mask = qsize - 1;
+	ft->head = ft->tail = 0;
+	return 0;
+}
+
+/* Free pool and queue; refused while tasks are taken from the pool. */
+int
+comch_fast_tasks_release(struct comch_fast_tasks *ft, const char *what)
+{
+	if (ft->pool != NULL && rte_mempool_in_use_count(ft->pool) != 0) {
+		COMCH_LOG(ERR, "%s: %u tasks were not freed", what,
+			  rte_mempool_in_use_count(ft->pool));
+		return -EBUSY;
+	}
+	rte_mempool_free(ft->pool);
+	free(ft->q);
+	ft->pool = NULL;
+	ft->q = NULL;
+	return 0;
+}
+
+/* A new pool size: the old pool goes (made again at start), if no task is out. */
+int
+comch_fast_tasks_resize(struct comch_fast_tasks *ft, uint32_t num, const char *what)
+{
+	int rc = 0;
+
+	if (ft->pool != NULL && num != ft->nb)
+		rc = comch_fast_tasks_release(ft, what);
+	if (rc == 0)
+		ft->nb = num;
+	return rc;
+}
+
 /* ------------------------------------------------------------------ upcalls */
 
 static void

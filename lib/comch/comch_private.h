@@ -86,6 +86,27 @@ int comch_fast_serve(struct rte_comch_connection *conn, bool dead);
 void comch_fast_conn_ended(struct rte_comch_connection *conn);
 bool comch_fast_conn_dead(const struct rte_comch_connection *conn);
 struct rte_mempool *comch_task_pool_create(uint32_t num, size_t elt_size);
+int comch_fast_tasks_setup(struct comch_fast_tasks *ft, size_t elt_size);
+int comch_fast_tasks_release(struct comch_fast_tasks *ft, const char *what);
+int comch_fast_tasks_resize(struct comch_fast_tasks *ft, uint32_t num, const char *what);
+
+static inline void
+comch_fast_tasks_push(struct comch_fast_tasks *ft, void *t)
+{
+	ft->q[ft->tail++ & ft->mask] = t;
+}
+
+static inline void *
+comch_fast_tasks_pop(struct comch_fast_tasks *ft)
+{
+	return ft->q[ft->head++ & ft->mask];
+}
+
+static inline uint32_t
+comch_fast_tasks_inflight(const struct comch_fast_tasks *ft)
+{
+	return ft->tail - ft->head;
+}
 /** Release a connection's memory (after teardown, once no producer/consumer holds it). */
 void comch_conn_free(struct rte_comch_connection *conn);
 /** Free a torn-down connection if no task, producer or consumer points at it. */

@@ -28,7 +28,7 @@ static int
 comch_producer_start(struct rte_comch_ctx *ctx)
 {
 	struct rte_comch_producer *p = comch_producer_of(ctx);
-	uint32_t qsize;
+	int rc;
 
 	if (p->ok_cb == NULL) {
 		COMCH_LOG(ERR, "producer start: configure send tasks first");
@@ -38,20 +38,9 @@ comch_producer_start(struct rte_comch_ctx *ctx)
 		COMCH_LOG(ERR, "producer start: the connection has ended");
 		return -ENOTCONN;
 	}
-	if (p->task_pool == NULL) {
-		qsize = rte_align32pow2(p->nb_tasks);
-		p->done = calloc(qsize, sizeof(*p->done));
-		p->task_pool = comch_task_pool_create(p->nb_tasks,
-						      sizeof(struct rte_comch_producer_task_send));
-		if (p->done == NULL || p->task_pool == NULL) {
-			free(p->done);
-			p->done = NULL;
-			rte_mempool_free(p->task_pool);
-			p->task_pool = NULL;
-			return -ENOMEM;
-		}
-		p->done_mask = qsize - 1;
-	}
+	rc = comch_fast_tasks_setup(&p->tasks, sizeof(struct rte_comch_producer_task_send));
+	if (rc < 0)
+		return rc;
 	comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_RUNNING);
 	return 0;
 }
@@ -62,7 +51,7 @@ comch_producer_stop(struct rte_comch_ctx *ctx)
 	struct rte_comch_producer *p = comch_producer_of(ctx);
 
 	comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_STOPPING);
-	if (p->done_head != p->done_tail)
+	if (comch_fast_tasks_inflight(&p->tasks) != 0)
 		return -EINPROGRESS; /* their callbacks come in progress */
 	comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_IDLE);
 	return 0;
@@ -73,12 +62,12 @@ comch_producer_progress(struct rte_comch_ctx *ctx, bool slow, uint64_t now)
 {
 	struct rte_comch_producer *p = comch_producer_of(ctx);
 	struct rte_comch_producer_task_send *t;
-	uint32_t tail = p->done_tail;
+	uint32_t n = comch_fast_tasks_inflight(&p->tasks);
 	int did = 0;
 
 	/* Only what was done before this round: callbacks may submit more. */
-	while (p->done_head != tail) {
-		t = p->done[p->done_head++ & p->done_mask];
+	while (n-- > 0) {
+		t = comch_fast_tasks_pop(&p->tasks);
 		t->base.status = 0;
 		ctx->nb_inflight--;
 		comch_pe_add_inflight(ctx->pe, -1);
@@ -87,7 +76,7 @@ comch_producer_progress(struct rte_comch_ctx *ctx, bool slow, uint64_t now)
 		comch_pe_leave_cb(ctx->pe);
 		did = 1;
 	}
-	if (ctx->state == RTE_COMCH_CTX_STATE_STOPPING && p->done_head == p->done_tail) {
+	if (ctx->state == RTE_COMCH_CTX_STATE_STOPPING && comch_fast_tasks_inflight(&p->tasks) == 0) {
 		comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_IDLE);
 		did = 1;
 	}
@@ -99,7 +88,7 @@ comch_producer_arm(struct rte_comch_ctx *ctx)
 {
 	struct rte_comch_producer *p = comch_producer_of(ctx);
 
-	return p->done_head != p->done_tail ? -EAGAIN : 0;
+	return comch_fast_tasks_inflight(&p->tasks) != 0 ? -EAGAIN : 0;
 }
 
 static void
@@ -132,7 +121,7 @@ comch_producer_submit(struct rte_comch_producer_task_send *t)
 					    buf != NULL ? buf->data_len : 0, t->imm, t->imm_len);
 	if (unlikely(rc < 0))
 		return rc;
-	p->done[p->done_tail++ & p->done_mask] = t;
+	comch_fast_tasks_push(&p->tasks, t);
 	t->base.status = -EINPROGRESS;
 	p->ctx.nb_inflight++;
 	comch_pe_add_inflight(p->ctx.pe, 1);
@@ -184,7 +173,7 @@ rte_comch_producer_create(struct rte_comch_connection *conn)
 	comch_ctx_init(&p->ctx, &comch_producer_ops, COMCH_CTX_PRODUCER, conn->ctrl->ctx.dev);
 	p->conn = conn;
 	p->id = id;
-	p->nb_tasks = RTE_MIN((uint32_t)RTE_COMCH_DEFAULT_SEND_TASKS,
+	p->tasks.nb = RTE_MIN((uint32_t)RTE_COMCH_DEFAULT_SEND_TASKS,
 			      conn->ctrl->ctx.dev->info.max_fast_tasks);
 	TAILQ_INSERT_TAIL(&conn->producers, p, next);
 	return p;
@@ -200,16 +189,11 @@ rte_comch_producer_destroy(struct rte_comch_producer *producer)
 		return -EINVAL;
 	}
 	rc = comch_ctx_check_idle(&producer->ctx, "producer destroy");
+	if (rc == 0)
+		rc = comch_fast_tasks_release(&producer->tasks, "producer destroy");
 	if (rc < 0)
 		return rc;
-	if (producer->task_pool != NULL && rte_mempool_in_use_count(producer->task_pool) != 0) {
-		COMCH_LOG(ERR, "producer destroy: %u send tasks were not freed",
-			  rte_mempool_in_use_count(producer->task_pool));
-		return -EBUSY;
-	}
 	comch_pe_detach(&producer->ctx);
-	rte_mempool_free(producer->task_pool);
-	free(producer->done);
 	TAILQ_REMOVE(&producer->conn->producers, producer, next);
 	comch_fast_detach(producer->conn);
 	free(producer);
@@ -256,19 +240,11 @@ rte_comch_producer_task_send_set_conf(struct rte_comch_producer *producer,
 			  producer->ctx.dev->info.max_fast_tasks);
 		return -EINVAL;
 	}
-	if (producer->task_pool != NULL && num_tasks != producer->nb_tasks) {
-		if (rte_mempool_in_use_count(producer->task_pool) != 0) {
-			COMCH_LOG(ERR, "cannot resize the send task pool while tasks are taken");
-			return -EBUSY;
-		}
-		rte_mempool_free(producer->task_pool);
-		free(producer->done);
-		producer->task_pool = NULL;
-		producer->done = NULL;
-	}
+	rc = comch_fast_tasks_resize(&producer->tasks, num_tasks, "producer task_send_set_conf");
+	if (rc < 0)
+		return rc;
 	producer->ok_cb = completion_cb;
 	producer->err_cb = error_cb;
-	producer->nb_tasks = num_tasks;
 	return 0;
 }
 
@@ -314,7 +290,7 @@ rte_comch_producer_task_send_alloc_init(struct rte_comch_producer *producer,
 		COMCH_LOG(ERR, "producer %u: not running", producer->id);
 		return -EBUSY;
 	}
-	if (unlikely(rte_mempool_get(producer->task_pool, (void **)&t) < 0))
+	if (unlikely(rte_mempool_get(producer->tasks.pool, (void **)&t) < 0))
 		return -ENOMEM;
 	t->base.ctx = &producer->ctx;
 	t->base.user_data.u64 = 0;

@@ -205,6 +205,14 @@ struct rte_comch_connection {
 
 /* ------------------------------------------------------------------ fast path */
 
+/** A fast-path context's tasks: its pool, and those in flight, oldest first. */
+struct comch_fast_tasks {
+	struct rte_mempool *pool;
+	void **q;
+	uint32_t mask, head, tail;
+	uint32_t nb;                    /**< Pool size (num_tasks). */
+};
+
 struct rte_comch_producer {
 	struct rte_comch_ctx ctx;       /**< First: a producer is a ctx. */
 	struct rte_comch_connection *conn;
@@ -212,11 +220,8 @@ struct rte_comch_producer {
 	uint32_t id;
 	rte_comch_producer_task_send_cb_t ok_cb;
 	rte_comch_producer_task_send_cb_t err_cb;
-	uint32_t nb_tasks;
-	struct rte_mempool *task_pool;
 	/** Sends done at submit, their callbacks due in the next progress. */
-	struct rte_comch_producer_task_send **done;
-	uint32_t done_mask, done_head, done_tail;
+	struct comch_fast_tasks tasks;
 };
 
 struct rte_comch_producer_task_send {
@@ -236,11 +241,8 @@ struct rte_comch_consumer {
 	uint32_t imm_len;
 	rte_comch_consumer_task_post_recv_cb_t ok_cb;
 	rte_comch_consumer_task_post_recv_cb_t err_cb;
-	uint32_t nb_tasks;
-	struct rte_mempool *task_pool;
 	/** Posted tasks, oldest first: the driver fills them in this order. */
-	struct rte_comch_consumer_task_post_recv **posted;
-	uint32_t posted_mask, posted_head, posted_tail;
+	struct comch_fast_tasks tasks;
 	int reg;            /**< Atomic, from the connection's lcore: 1 advertised, < 0 failed. */
 	int expired;        /**< Atomic, from the connection's lcore: the peer will not write. */
 	bool expire_asked;

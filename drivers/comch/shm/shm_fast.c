@@ -88,7 +88,7 @@ shm_consumer_destroy(struct rte_comch_consumer *c)
 static int
 shm_consumer_ring_create(struct rte_comch_consumer *c, struct shm_consumer *sh)
 {
-	uint32_t nb_slots = rte_align32pow2(c->nb_tasks);
+	uint32_t nb_slots = rte_align32pow2(c->tasks.nb);
 	struct shm_fp_hdr *hdr;
 
 	shm_consumer_ring_release(sh);
