@@ -16,6 +16,7 @@ sed "s|^prefix=|prefix=$root|" "$(find "$root" -name librte_comch.pc | head -n 1
 export PKG_CONFIG_PATH="$root/pc"
 libdir=$(pkg-config --variable=libdir librte_comch)
 cc -o "$root/client" "$src/examples/comch_ctrl_path_client/main.c" \
+	"$src/examples/common/comch_sample.c" -I"$src/examples/common" \
 	$(pkg-config --cflags --libs librte_comch) -Wl,-rpath,"$libdir"
 "$root/client" --no-huge -m 64 --no-pci --no-telemetry -l 0 --file-prefix=inst-$$ \
 	--log-level=lib.eal:error -- -h >/dev/null 2>&1 || true

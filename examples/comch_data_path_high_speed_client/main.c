@@ -22,25 +22,21 @@
  *        [-n <server name>] [-t <text>] [-T <timeout s>]
  */
 
-#include <ctype.h>
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
-#include <limits.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <rte_common.h>
 #include <rte_cycles.h>
 #include <rte_eal.h>
 #include <rte_errno.h>
-#include <rte_lcore.h>
 
 #include <rte_comch.h>
+
+#include "comch_sample.h"
 
 #define DEFAULT_SERVER_NAME "comch_data_path_high_speed_sample"
 #define DEFAULT_TEXT "Message from the client"
@@ -61,26 +57,17 @@
  * on Linux (MAX_ARG_STRLEN), so any text the server is given fits.
  */
 #define RECV_BUF_SIZE (128 * 1024)
-/* When a round of progress found nothing to do, nap instead of spinning a whole core. */
-#define IDLE_SLEEP_US 10
-/* Longest wait for a context to reach IDLE once asked to stop. */
-#define STOP_TIMEOUT_S 5
-/* Longest part of a message printed; the rest is summarised as "...". */
-#define PRINT_MAX 256
-
-struct app_args {
-	const char *devargs;   /* -p: the device */
-	const char *name;      /* -n: name of the server to reach */
-	const char *text;      /* -t: the message sent to the server's consumer */
-	uint32_t timeout_s;    /* -T: give up after that long, connecting or exchanging
-				* (0: never) */
-};
 
 struct client_app {
-	struct app_args args;
+	/*
+	 * -p, -n: the server to reach, -t: the message sent to the server's
+	 * consumer, -T: give up after that long, connecting or exchanging
+	 */
+	struct comch_sample_args args;
 	struct rte_comch_dev *dev;
 	struct rte_comch_client *client;
 	struct rte_comch_pe *pe;
+	uint64_t started_at;               /* TSC when the client started connecting */
 	uint64_t running_at;               /* TSC when the connection came up */
 
 	/* What the new/expired consumer events told about the server's consumer. */
@@ -106,105 +93,6 @@ struct client_app {
 	int fast_error;                    /* first fast-path failure, reported by a callback */
 };
 
-static volatile sig_atomic_t force_quit;
-
-static void
-signal_handler(int signum)
-{
-	/* Only set a flag: the main loop stops everything outside any callback. */
-	force_quit = signum;
-}
-
-static const char *
-errno_name(int err)
-{
-	switch (err < 0 ? -err : err) {
-	case 0: return "0";
-	case EAGAIN: return "EAGAIN";
-	case EALREADY: return "EALREADY";
-	case EBUSY: return "EBUSY";
-	case ECONNABORTED: return "ECONNABORTED";
-	case ECONNREFUSED: return "ECONNREFUSED";
-	case ECONNRESET: return "ECONNRESET";
-	case EDEADLK: return "EDEADLK";
-	case EEXIST: return "EEXIST";
-	case EINPROGRESS: return "EINPROGRESS";
-	case EINTR: return "EINTR";
-	case EINVAL: return "EINVAL";
-	case EMSGSIZE: return "EMSGSIZE";
-	case ENAMETOOLONG: return "ENAMETOOLONG";
-	case ENODEV: return "ENODEV";
-	case ENOENT: return "ENOENT";
-	case ENOMEM: return "ENOMEM";
-	case ENOSPC: return "ENOSPC";
-	case ENOTCONN: return "ENOTCONN";
-	case ENOTSUP: return "ENOTSUP";
-	case EPERM: return "EPERM";
-	case EPROTO: return "EPROTO";
-	case ETIMEDOUT: return "ETIMEDOUT";
-	default: return "errno";
-	}
-}
-
-/* What rte_comch_ctx_get_last_error() means for a client, in words. */
-static const char *
-last_error_reason(int err)
-{
-	switch (err) {
-	case 0: return "stopped by the application";
-	case -ENOENT: return "no server of that name on this host function";
-	case -ETIMEDOUT: return "the connect timeout expired";
-	case -EMSGSIZE: return "the client's and the server's max message sizes differ";
-	case -ECONNREFUSED: return "the server refused the connection (client limit reached)";
-	case -ECONNRESET: return "the server died";
-	case -ECONNABORTED: return "the server closed the connection";
-	case -EPROTO: return "the server broke the protocol";
-	default: return rte_strerror(-err);
-	}
-}
-
-static const char *
-state_name(enum rte_comch_ctx_state state)
-{
-	switch (state) {
-	case RTE_COMCH_CTX_STATE_IDLE: return "idle";
-	case RTE_COMCH_CTX_STATE_STARTING: return "starting";
-	case RTE_COMCH_CTX_STATE_RUNNING: return "running";
-	case RTE_COMCH_CTX_STATE_STOPPING: return "stopping";
-	}
-	return "unknown";
-}
-
-/*
- * Print a message received from the peer. It is raw bytes, not a C string: it
- * may lack a NUL and hold anything, so escape what is not printable. Each byte
- * is read once: the peer can write into the whole of the consumer's mmap, at
- * any time, so the bytes may change under us.
- */
-static void
-print_message(const char *prefix, const uint8_t *msg, size_t len, uint32_t producer_id)
-{
-	char out[PRINT_MAX * 4 + 4];
-	size_t i, n = RTE_MIN(len, (size_t)PRINT_MAX);
-	size_t pos = 0;
-	uint8_t c;
-
-	for (i = 0; i < n; i++) {
-		c = msg[i];
-		if (c == '"' || c == '\\') {
-			out[pos++] = '\\';
-			out[pos++] = (char)c;
-		} else if (isprint(c)) {
-			out[pos++] = (char)c;
-		} else {
-			pos += snprintf(out + pos, sizeof(out) - pos, "\\x%02x", c);
-		}
-	}
-	out[pos] = '\0';
-	printf("%s: \"%s%s\" (%zu bytes) from producer %" PRIu32 "\n", prefix, out,
-	       len > n ? "..." : "", len, producer_id);
-}
-
 static void
 usage(const char *prgname)
 {
@@ -220,89 +108,13 @@ usage(const char *prgname)
 	       prgname, DEFAULT_SERVER_NAME, DEFAULT_TEXT, DEFAULT_TIMEOUT_S);
 }
 
-static int
-parse_u32(const char *arg, const char *what, uint32_t *val)
-{
-	unsigned long v;
-	char *end;
-
-	errno = 0;
-	v = strtoul(arg, &end, 10);
+static const struct comch_sample_opts opts = {
+	.optstring = "p:n:t:T:h",
 	/* The timeout becomes milliseconds for the library: keep it in range. */
-	if (errno != 0 || end == arg || *end != '\0' || arg[0] == '-' || v > UINT32_MAX / 1000) {
-		fprintf(stderr, "Invalid %s: \"%s\"\n", what, arg);
-		return -EINVAL;
-	}
-	*val = (uint32_t)v;
-	return 0;
-}
-
-/* Parse the application arguments (after EAL's and the "--"). 1 means "exit 0". */
-static int
-parse_args(int argc, char **argv, struct app_args *args)
-{
-	static const struct option lopts[] = {
-		{ "devargs", required_argument, NULL, 'p' },
-		{ "pci-addr", required_argument, NULL, 'p' },
-		{ "name", required_argument, NULL, 'n' },
-		{ "text", required_argument, NULL, 't' },
-		{ "timeout", required_argument, NULL, 'T' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int opt;
-
-	args->devargs = NULL;
-	args->name = DEFAULT_SERVER_NAME;
-	args->text = DEFAULT_TEXT;
-	args->timeout_s = DEFAULT_TIMEOUT_S;
-
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "p:n:t:T:h", lopts, NULL)) != -1) {
-		switch (opt) {
-		case 'p':
-			args->devargs = optarg;
-			break;
-		case 'n':
-			args->name = optarg;
-			break;
-		case 't':
-			args->text = optarg;
-			break;
-		case 'T':
-			if (parse_u32(optarg, "timeout", &args->timeout_s) < 0)
-				return -EINVAL;
-			break;
-		case 'h':
-			usage(argv[0]);
-			return 1;
-		default:
-			usage(argv[0]);
-			return -EINVAL;
-		}
-	}
-	if (optind != argc) {
-		fprintf(stderr, "Unexpected argument: \"%s\"\n", argv[optind]);
-		return -EINVAL;
-	}
-	if (args->devargs == NULL) {
-		fprintf(stderr, "Missing -p <devargs>: the device to open\n");
-		usage(argv[0]);
-		return -EINVAL;
-	}
-	/* The text travels in a buffer, and an mmap cannot register 0 bytes. */
-	if (args->text[0] == '\0') {
-		fprintf(stderr, "The text (-t) must not be empty\n");
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static bool
-timed_out(uint64_t since, uint32_t timeout_s)
-{
-	return timeout_s > 0 && rte_get_timer_cycles() - since > timeout_s * rte_get_timer_hz();
-}
+	.timeout_max = UINT32_MAX / 1000,
+	.text_required = true,
+	.usage = usage,
+};
 
 /* Keep the first fast-path failure; the main loop reports it and stops. */
 static void
@@ -367,11 +179,14 @@ recv_done_cb(struct rte_comch_consumer_task_post_recv *task, union rte_comch_dat
 	struct client_app *app = ctx_user_data.ptr;
 	struct rte_comch_buf *buf = rte_comch_consumer_task_post_recv_get_buf(task);
 	uint32_t producer_id = UINT32_MAX;
+	char quoted[COMCH_SAMPLE_QUOTE_SIZE];
 
 	/* The producer wrote straight into our buffer: data is at head, data_len long. */
 	rte_comch_consumer_task_post_recv_get_producer_id(task, &producer_id);
 	if (buf != NULL)
-		print_message("Client received", buf->data, buf->data_len, producer_id);
+		printf("Client received: %s (%zu bytes) from producer %" PRIu32 "\n",
+		       comch_sample_quote(quoted, buf->data, buf->data_len), buf->data_len,
+		       producer_id);
 	else
 		printf("Client received an empty message from producer %" PRIu32 "\n",
 		       producer_id);
@@ -400,7 +215,7 @@ recv_error_cb(struct rte_comch_consumer_task_post_recv *task, union rte_comch_da
 	}
 	/* -ECONNRESET: the connection ended under the consumer. */
 	fprintf(stderr, "Client: the posted receive buffer came back empty: %s (-%s)\n",
-		rte_strerror(-status), errno_name(status));
+		rte_strerror(-status), comch_sample_errno_name(status));
 	set_fast_error(app, status);
 }
 
@@ -424,7 +239,7 @@ send_error_cb(struct rte_comch_producer_task_send *task, union rte_comch_data ta
 	int status = rte_comch_task_get_status(rte_comch_producer_task_send_as_task(task));
 
 	fprintf(stderr, "Client: the message was not delivered: %s (-%s)\n",
-		rte_strerror(-status), errno_name(status));
+		rte_strerror(-status), comch_sample_errno_name(status));
 	set_fast_error(app, status);
 	rte_comch_task_free(rte_comch_producer_task_send_as_task(task));
 }
@@ -455,39 +270,13 @@ state_changed_cb(union rte_comch_data user_data, struct rte_comch_ctx *ctx,
 	struct client_app *app = user_data.ptr;
 	const char *label = ctx_label(app, ctx);
 
-	printf("Client: %s %s -> %s\n", label, state_name(prev_state), state_name(next_state));
+	comch_sample_print_state("Client", label, prev_state, next_state);
 	/* For the client itself, RUNNING is how it learns that its connection is up. */
 	if (strcmp(label, "context") == 0 && next_state == RTE_COMCH_CTX_STATE_RUNNING)
 		app->running_at = rte_get_timer_cycles();
 }
 
 /* ------------------------------------------------------------------ set-up */
-
-static int
-open_device(struct client_app *app)
-{
-	struct rte_comch_dev_info info;
-
-	app->dev = rte_comch_dev_open(app->args.devargs);
-	if (app->dev == NULL) {
-		fprintf(stderr, "Cannot open device \"%s\": %s (-%s)\n", app->args.devargs,
-			rte_strerror(rte_errno), errno_name(rte_errno));
-		return -rte_errno;
-	}
-	if (rte_comch_dev_info_get(app->dev, &info) == 0) {
-		if (!info.client_supported) {
-			fprintf(stderr, "Device %s cannot run clients: clients run on the host "
-				"side (role=host)\n", info.name);
-			return -EPERM;
-		}
-		if (!info.producer_supported || !info.consumer_supported) {
-			fprintf(stderr, "Device %s has no fast path (producers and consumers)\n",
-				info.name);
-			return -ENOTSUP;
-		}
-	}
-	return 0;
-}
 
 /*
  * The memory of the fast path, ready before connecting: the consumer's receive
@@ -527,7 +316,7 @@ create_buffers(struct client_app *app)
 						     &app->recv_buf);
 	if (ret < 0) {
 		fprintf(stderr, "Cannot set up the receive buffer: %s (-%s)\n",
-			rte_strerror(-ret), errno_name(ret));
+			rte_strerror(-ret), comch_sample_errno_name(ret));
 		return ret;
 	}
 
@@ -540,7 +329,7 @@ create_buffers(struct client_app *app)
 						     app->text_len, &app->send_buf);
 	if (ret < 0) {
 		fprintf(stderr, "Cannot set up the send buffer: %s (-%s)\n", rte_strerror(-ret),
-			errno_name(ret));
+			comch_sample_errno_name(ret));
 		return ret;
 	}
 	return 0;
@@ -556,7 +345,8 @@ create_client(struct client_app *app)
 	app->client = rte_comch_client_create(app->dev, app->args.name);
 	if (app->client == NULL) {
 		fprintf(stderr, "Cannot create a client for server \"%s\": %s (-%s)\n",
-			app->args.name, rte_strerror(rte_errno), errno_name(rte_errno));
+			app->args.name, rte_strerror(rte_errno),
+			comch_sample_errno_name(rte_errno));
 		return -rte_errno;
 	}
 	ctx = rte_comch_client_as_ctx(app->client);
@@ -583,7 +373,7 @@ create_client(struct client_app *app)
 		ret = rte_comch_ctx_set_state_changed_cb(ctx, state_changed_cb);
 	if (ret < 0) {
 		fprintf(stderr, "Cannot configure the client: %s (-%s)\n", rte_strerror(-ret),
-			errno_name(ret));
+			comch_sample_errno_name(ret));
 		return ret;
 	}
 	return 0;
@@ -592,30 +382,17 @@ create_client(struct client_app *app)
 static int
 start_client(struct client_app *app)
 {
-	struct rte_comch_ctx *ctx = rte_comch_client_as_ctx(app->client);
 	int ret;
 
-	/*
-	 * The engine belongs to the lcore that creates it: this one, which polls
-	 * it. The client, and later the producer and the consumer, all use it.
-	 */
-	app->pe = rte_comch_pe_create(RTE_COMCH_PE_LCORE_SELF);
-	if (app->pe == NULL) {
-		fprintf(stderr, "Cannot create the progress engine: %s\n", rte_strerror(rte_errno));
+	/* The client, and later the producer and the consumer, all use this engine. */
+	app->pe = comch_sample_pe_create();
+	if (app->pe == NULL)
 		return -rte_errno;
-	}
-	ret = rte_comch_pe_connect_ctx(app->pe, ctx);
-	if (ret < 0) {
-		fprintf(stderr, "Cannot attach the client to the engine: %s\n", rte_strerror(-ret));
-		return ret;
-	}
 	/* A client only starts connecting here; progress brings it to RUNNING. */
-	ret = rte_comch_ctx_start(ctx);
-	if (ret < 0 && ret != -EINPROGRESS) {
-		fprintf(stderr, "Cannot start the client: %s (-%s)\n", rte_strerror(-ret),
-			errno_name(ret));
+	ret = comch_sample_start_ctx(app->pe, rte_comch_client_as_ctx(app->client), "client");
+	if (ret < 0)
 		return ret;
-	}
+	app->started_at = rte_get_timer_cycles();
 	printf("Client connecting to server \"%s\"\n", app->args.name);
 	return 0;
 }
@@ -629,21 +406,13 @@ start_fast_ctx(struct client_app *app, struct rte_comch_ctx *ctx, const char *wh
 	ret = rte_comch_ctx_set_user_data(ctx, (union rte_comch_data){ .ptr = app });
 	if (ret == 0)
 		ret = rte_comch_ctx_set_state_changed_cb(ctx, state_changed_cb);
-	if (ret == 0)
-		ret = rte_comch_pe_connect_ctx(app->pe, ctx);
 	if (ret < 0) {
 		fprintf(stderr, "Cannot attach the %s to the engine: %s (-%s)\n", what,
-			rte_strerror(-ret), errno_name(ret));
+			rte_strerror(-ret), comch_sample_errno_name(ret));
 		return ret;
 	}
 	/* A producer is RUNNING at once; a consumer is STARTING until the server was told. */
-	ret = rte_comch_ctx_start(ctx);
-	if (ret < 0 && ret != -EINPROGRESS) {
-		fprintf(stderr, "Cannot start the %s: %s (-%s)\n", what, rte_strerror(-ret),
-			errno_name(ret));
-		return ret;
-	}
-	return 0;
+	return comch_sample_start_ctx(app->pe, ctx, what);
 }
 
 /*
@@ -662,20 +431,20 @@ setup_fast_path(struct client_app *app)
 	ret = rte_comch_client_get_connection(app->client, &conn);
 	if (ret < 0) {
 		fprintf(stderr, "Cannot get the connection: %s (-%s)\n", rte_strerror(-ret),
-			errno_name(ret));
+			comch_sample_errno_name(ret));
 		return ret;
 	}
 	app->consumer = rte_comch_consumer_create(conn, app->recv_mmap);
 	if (app->consumer == NULL) {
 		fprintf(stderr, "Cannot create the consumer: %s (-%s)\n", rte_strerror(rte_errno),
-			errno_name(rte_errno));
+			comch_sample_errno_name(rte_errno));
 		return -rte_errno;
 	}
 	ret = rte_comch_consumer_task_post_recv_set_conf(app->consumer, recv_done_cb,
 							 recv_error_cb, NB_FAST_TASKS);
 	if (ret < 0) {
 		fprintf(stderr, "Cannot configure the consumer: %s (-%s)\n", rte_strerror(-ret),
-			errno_name(ret));
+			comch_sample_errno_name(ret));
 		return ret;
 	}
 	ret = start_fast_ctx(app, rte_comch_consumer_as_ctx(app->consumer), "consumer");
@@ -687,14 +456,14 @@ setup_fast_path(struct client_app *app)
 	app->producer = rte_comch_producer_create(conn);
 	if (app->producer == NULL) {
 		fprintf(stderr, "Cannot create the producer: %s (-%s)\n", rte_strerror(rte_errno),
-			errno_name(rte_errno));
+			comch_sample_errno_name(rte_errno));
 		return -rte_errno;
 	}
 	ret = rte_comch_producer_task_send_set_conf(app->producer, send_done_cb, send_error_cb,
 						    NB_FAST_TASKS);
 	if (ret < 0) {
 		fprintf(stderr, "Cannot configure the producer: %s (-%s)\n", rte_strerror(-ret),
-			errno_name(ret));
+			comch_sample_errno_name(ret));
 		return ret;
 	}
 	ret = start_fast_ctx(app, rte_comch_producer_as_ctx(app->producer), "producer");
@@ -723,7 +492,7 @@ post_recv(struct client_app *app)
 	}
 	if (ret < 0) {
 		fprintf(stderr, "Client: cannot post the receive buffer: %s (-%s)\n",
-			rte_strerror(-ret), errno_name(ret));
+			rte_strerror(-ret), comch_sample_errno_name(ret));
 		return ret;
 	}
 	app->recv_posted = true;
@@ -759,7 +528,7 @@ send_message(struct client_app *app)
 	}
 	if (ret < 0) {
 		fprintf(stderr, "Client: cannot send: %s (-%s)\n", rte_strerror(-ret),
-			errno_name(ret));
+			comch_sample_errno_name(ret));
 		return ret;
 	}
 	app->sent = true;
@@ -769,118 +538,65 @@ send_message(struct client_app *app)
 }
 
 /*
- * Poll until the exchange is over. Returns 0 once our message was delivered and
- * the server's arrived, -errno otherwise (the contexts may then be in any state).
+ * One step of the main loop, after a round of progress. COMCH_SAMPLE_AGAIN
+ * until the exchange is over; then 0 once our message was delivered and the
+ * server's arrived, -errno otherwise (the contexts may then be in any state).
  */
+static int
+client_step(void *arg)
+{
+	struct client_app *app = arg;
+	enum rte_comch_ctx_state state, cstate;
+	int ret;
+
+	if (app->fast_error != 0)
+		return app->fast_error;
+	ret = comch_sample_client_state(rte_comch_client_as_ctx(app->client), app->args.name,
+					app->args.timeout_s, app->started_at,
+					app->running_at != 0, &state);
+	if (ret < 0)
+		return ret;
+	if (state == RTE_COMCH_CTX_STATE_RUNNING && !app->fast_path_set_up) {
+		ret = setup_fast_path(app);
+		if (ret < 0)
+			return ret;
+	}
+	/* While STOPPING by itself (the connection ended), wait for IDLE and its reason. */
+	if (state == RTE_COMCH_CTX_STATE_RUNNING && app->consumer != NULL &&
+	    !app->recv_posted && !app->received &&
+	    rte_comch_ctx_get_state(rte_comch_consumer_as_ctx(app->consumer), &cstate) == 0 &&
+	    cstate == RTE_COMCH_CTX_STATE_RUNNING) {
+		ret = post_recv(app);
+		if (ret < 0)
+			return ret;
+	}
+	if (state == RTE_COMCH_CTX_STATE_RUNNING && app->producer != NULL &&
+	    app->peer_consumer_known && !app->sent) {
+		ret = send_message(app);
+		if (ret < 0)
+			return ret;
+	}
+	if (app->received && app->send_done)
+		return 0;
+	if (app->running_at != 0 && comch_sample_timed_out(app->running_at, app->args.timeout_s)) {
+		fprintf(stderr, "Client: the exchange with server \"%s\" did not complete "
+			"within %" PRIu32 " s\n", app->args.name, app->args.timeout_s);
+		return -ETIMEDOUT;
+	}
+	return COMCH_SAMPLE_AGAIN;
+}
+
 static int
 run_client(struct client_app *app)
 {
-	struct rte_comch_ctx *ctx = rte_comch_client_as_ctx(app->client);
-	uint64_t started_at = rte_get_timer_cycles();
-	enum rte_comch_ctx_state state, cstate;
-	int ret, busy, err;
+	int ret = comch_sample_poll(app->pe, client_step, app);
 
-	while (!force_quit) {
-		busy = rte_comch_pe_progress(app->pe);
-		if (busy < 0) {
-			fprintf(stderr, "Progress failed: %s (-%s)\n", rte_strerror(-busy),
-				errno_name(busy));
-			return busy;
-		}
-		if (app->fast_error != 0)
-			return app->fast_error;
-		rte_comch_ctx_get_state(ctx, &state);
-		if (state == RTE_COMCH_CTX_STATE_IDLE) {
-			/* We did not stop it: the connection failed or ended. Say why. */
-			err = rte_comch_ctx_get_last_error(ctx);
-			fprintf(stderr, "Client: %s server \"%s\": %s (-%s)\n",
-				app->running_at != 0 ? "lost the connection to" : "cannot reach",
-				app->args.name, last_error_reason(err), errno_name(err));
-			return err < 0 ? err : -ENOTCONN;
-		}
-		if (state == RTE_COMCH_CTX_STATE_RUNNING && !app->fast_path_set_up) {
-			ret = setup_fast_path(app);
-			if (ret < 0)
-				return ret;
-		}
-		/* While STOPPING by itself (the connection ended), wait for IDLE and its reason. */
-		if (state == RTE_COMCH_CTX_STATE_RUNNING && app->consumer != NULL &&
-		    !app->recv_posted && !app->received &&
-		    rte_comch_ctx_get_state(rte_comch_consumer_as_ctx(app->consumer),
-					    &cstate) == 0 &&
-		    cstate == RTE_COMCH_CTX_STATE_RUNNING) {
-			ret = post_recv(app);
-			if (ret < 0)
-				return ret;
-		}
-		if (state == RTE_COMCH_CTX_STATE_RUNNING && app->producer != NULL &&
-		    app->peer_consumer_known && !app->sent) {
-			ret = send_message(app);
-			if (ret < 0)
-				return ret;
-		}
-		if (app->received && app->send_done)
-			return 0;
-		/*
-		 * The library gives up connecting by itself after the same timeout and
-		 * tells us why (IDLE above); allow it a second to do so before we do.
-		 */
-		if (state == RTE_COMCH_CTX_STATE_STARTING && app->args.timeout_s > 0 &&
-		    timed_out(started_at, app->args.timeout_s + 1)) {
-			fprintf(stderr, "Client: cannot reach server \"%s\" within %" PRIu32 " s\n",
-				app->args.name, app->args.timeout_s);
-			return -ETIMEDOUT;
-		}
-		if (app->running_at != 0 && timed_out(app->running_at, app->args.timeout_s)) {
-			fprintf(stderr, "Client: the exchange with server \"%s\" did not complete "
-				"within %" PRIu32 " s\n", app->args.name, app->args.timeout_s);
-			return -ETIMEDOUT;
-		}
-		if (busy == 0)
-			rte_delay_us_sleep(IDLE_SLEEP_US);
-	}
-	fprintf(stderr, "Client: signal %d received, stopping\n", (int)force_quit);
-	return -EINTR;
+	if (ret == -EINTR)
+		fprintf(stderr, "Client: signal %d received, stopping\n", comch_sample_signal());
+	return ret;
 }
 
 /* ------------------------------------------------------------------ stop */
-
-/*
- * Stop a context and keep progressing until it is IDLE. For a consumer, this
- * tells the server, whose engine must confirm before we are IDLE; for the
- * client, it closes the connection and lets what it sent drain.
- */
-static int
-stop_ctx(struct rte_comch_pe *pe, struct rte_comch_ctx *ctx, const char *what)
-{
-	uint64_t deadline = rte_get_timer_cycles() + STOP_TIMEOUT_S * rte_get_timer_hz();
-	enum rte_comch_ctx_state state;
-	int ret;
-
-	/* Already IDLE: never started, or its connection ended. */
-	if (rte_comch_ctx_get_state(ctx, &state) < 0 || state == RTE_COMCH_CTX_STATE_IDLE)
-		return 0;
-	if (state != RTE_COMCH_CTX_STATE_STOPPING) {
-		ret = rte_comch_ctx_stop(ctx);
-		if (ret == 0)
-			return 0;
-		if (ret != -EINPROGRESS) {
-			fprintf(stderr, "Cannot stop the %s: %s (-%s)\n", what, rte_strerror(-ret),
-				errno_name(ret));
-			return ret;
-		}
-	}
-	while (rte_comch_ctx_get_state(ctx, &state) == 0 && state != RTE_COMCH_CTX_STATE_IDLE) {
-		if (rte_get_timer_cycles() > deadline) {
-			fprintf(stderr, "The %s is still %s after %d s\n", what, state_name(state),
-				STOP_TIMEOUT_S);
-			return -ETIMEDOUT;
-		}
-		if (rte_comch_pe_progress(pe) == 0)
-			rte_delay_us_sleep(IDLE_SLEEP_US);
-	}
-	return 0;
-}
 
 /*
  * Producers and consumers go first: the client cannot stop while they exist on
@@ -896,24 +612,26 @@ teardown_fast_path(struct client_app *app)
 	app->tearing_down = true;
 
 	if (app->producer != NULL && app->pe != NULL) {
-		ret = stop_ctx(app->pe, rte_comch_producer_as_ctx(app->producer), "producer");
+		ret = comch_sample_stop_ctx(app->pe, rte_comch_producer_as_ctx(app->producer),
+					    "producer");
 		if (ret == 0)
 			ret = rte_comch_producer_destroy(app->producer);
 		if (ret < 0) {
 			fprintf(stderr, "Cannot destroy the producer: %s (-%s)\n",
-				rte_strerror(-ret), errno_name(ret));
+				rte_strerror(-ret), comch_sample_errno_name(ret));
 			rc = ret;
 		} else {
 			app->producer = NULL;
 		}
 	}
 	if (app->consumer != NULL && app->pe != NULL) {
-		ret = stop_ctx(app->pe, rte_comch_consumer_as_ctx(app->consumer), "consumer");
+		ret = comch_sample_stop_ctx(app->pe, rte_comch_consumer_as_ctx(app->consumer),
+					    "consumer");
 		if (ret == 0)
 			ret = rte_comch_consumer_destroy(app->consumer);
 		if (ret < 0) {
 			fprintf(stderr, "Cannot destroy the consumer: %s (-%s)\n",
-				rte_strerror(-ret), errno_name(ret));
+				rte_strerror(-ret), comch_sample_errno_name(ret));
 			rc = ret;
 		} else {
 			app->consumer = NULL;
@@ -973,7 +691,8 @@ cleanup(struct client_app *app)
 	rc = teardown_fast_path(app);
 	if (app->client != NULL) {
 		if (app->pe != NULL) {
-			ret = stop_ctx(app->pe, rte_comch_client_as_ctx(app->client), "client");
+			ret = comch_sample_stop_ctx(app->pe, rte_comch_client_as_ctx(app->client),
+						    "client");
 			if (ret < 0)
 				rc = ret;
 		}
@@ -983,54 +702,36 @@ cleanup(struct client_app *app)
 			rc = ret;
 		}
 	}
-	if (app->pe != NULL) {
-		ret = rte_comch_pe_destroy(app->pe);
-		if (ret < 0) {
-			fprintf(stderr, "Cannot destroy the engine: %s\n", rte_strerror(-ret));
-			rc = ret;
-		}
-	}
+	ret = comch_sample_pe_destroy(app->pe);
+	if (ret < 0)
+		rc = ret;
 	ret = release_buffers(app);
 	if (ret < 0)
 		rc = ret;
-	if (app->dev != NULL) {
-		ret = rte_comch_dev_close(app->dev);
-		if (ret < 0) {
-			fprintf(stderr, "Cannot close the device: %s\n", rte_strerror(-ret));
-			rc = ret;
-		}
-	}
+	ret = comch_sample_close_device(NULL, app->dev);
+	if (ret < 0)
+		rc = ret;
 	return rc;
 }
 
 int
 main(int argc, char **argv)
 {
-	struct client_app app = { 0 };
+	struct client_app app = {
+		.args = {
+			.name = DEFAULT_SERVER_NAME,
+			.text = DEFAULT_TEXT,
+			.timeout_s = DEFAULT_TIMEOUT_S,
+		},
+	};
 	int ret, rc;
 
-	/* Line-buffered, so that output redirected to a file or pipe shows up at once. */
-	setvbuf(stdout, NULL, _IOLBF, 0);
-
-	ret = rte_eal_init(argc, argv);
-	if (ret < 0) {
-		fprintf(stderr, "Cannot initialise EAL: %s\n", rte_strerror(rte_errno));
-		return EXIT_FAILURE;
-	}
-	argc -= ret;
-	argv += ret;
-
-	ret = parse_args(argc, argv, &app.args);
-	if (ret != 0) {
-		rte_eal_cleanup();
+	ret = comch_sample_init(argc, argv, &opts, &app.args);
+	if (ret != 0)
 		return ret > 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-	}
 	app.text_len = (uint32_t)strlen(app.args.text);
 
-	signal(SIGINT, signal_handler);
-	signal(SIGTERM, signal_handler);
-
-	ret = open_device(&app);
+	ret = comch_sample_open_device(app.args.devargs, NULL, true, &app.dev, NULL);
 	if (ret == 0)
 		ret = create_buffers(&app);
 	if (ret == 0)

@@ -21,25 +21,21 @@
  *        [-r <rep>] [-n <server name>] [-t <text>] [-T <timeout s>]
  */
 
-#include <ctype.h>
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
-#include <limits.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <rte_common.h>
 #include <rte_cycles.h>
 #include <rte_eal.h>
 #include <rte_errno.h>
-#include <rte_lcore.h>
 
 #include <rte_comch.h>
+
+#include "comch_sample.h"
 
 #define DEFAULT_REP "pf0"
 #define DEFAULT_SERVER_NAME "comch_data_path_high_speed_sample"
@@ -61,29 +57,19 @@
  * on Linux (MAX_ARG_STRLEN), so any text the client is given fits.
  */
 #define RECV_BUF_SIZE (128 * 1024)
-/* When a round of progress found nothing to do, nap instead of spinning a whole core. */
-#define IDLE_SLEEP_US 10
-/* Longest wait for a context to reach IDLE once asked to stop. */
-#define STOP_TIMEOUT_S 5
-/* Longest part of a message printed; the rest is summarised as "...". */
-#define PRINT_MAX 256
-
-struct app_args {
-	const char *devargs;   /* -p: the device */
-	const char *rep;       /* -r: representor (host function) the client comes through */
-	const char *name;      /* -n: server name */
-	const char *text;      /* -t: the message sent to the client's consumer */
-	uint32_t timeout_s;    /* -T: give up when no client came, or the exchange did
-				* not complete, within that time (0: never) */
-};
 
 struct server_app {
-	struct app_args args;
+	/*
+	 * -p, -r, -n, -t: the message sent to the client's consumer, -T: give up
+	 * when no client came, or the exchange did not complete, within that time
+	 */
+	struct comch_sample_args args;
 	struct rte_comch_dev *dev;
 	struct rte_comch_dev_rep *rep;
 	struct rte_comch_server *server;
 	struct rte_comch_pe *pe;
 	bool started;                      /* the server reached RUNNING */
+	uint64_t started_at;               /* TSC when the main loop began */
 
 	/* The one client's connection (NULL before it came and after it left). */
 	struct rte_comch_connection *conn;
@@ -116,100 +102,6 @@ struct server_app {
 	int fast_error;                    /* first fast-path failure, reported by a callback */
 };
 
-static volatile sig_atomic_t force_quit;
-
-static void
-signal_handler(int signum)
-{
-	/* Only set a flag: the main loop stops everything outside any callback. */
-	force_quit = signum;
-}
-
-static const char *
-errno_name(int err)
-{
-	switch (err < 0 ? -err : err) {
-	case 0: return "0";
-	case EAGAIN: return "EAGAIN";
-	case EALREADY: return "EALREADY";
-	case EBUSY: return "EBUSY";
-	case ECONNABORTED: return "ECONNABORTED";
-	case ECONNREFUSED: return "ECONNREFUSED";
-	case ECONNRESET: return "ECONNRESET";
-	case EDEADLK: return "EDEADLK";
-	case EEXIST: return "EEXIST";
-	case EINPROGRESS: return "EINPROGRESS";
-	case EINTR: return "EINTR";
-	case EINVAL: return "EINVAL";
-	case EMSGSIZE: return "EMSGSIZE";
-	case ENAMETOOLONG: return "ENAMETOOLONG";
-	case ENODEV: return "ENODEV";
-	case ENOENT: return "ENOENT";
-	case ENOMEM: return "ENOMEM";
-	case ENOSPC: return "ENOSPC";
-	case ENOTCONN: return "ENOTCONN";
-	case ENOTSUP: return "ENOTSUP";
-	case EPERM: return "EPERM";
-	case EPROTO: return "EPROTO";
-	case ETIMEDOUT: return "ETIMEDOUT";
-	default: return "errno";
-	}
-}
-
-/* Why the connection ended, as told by the disconnection callback. */
-static const char *
-disconnect_reason(int status)
-{
-	switch (status) {
-	case -ECONNABORTED: return "closed in order";
-	case -ECONNRESET: return "the client died";
-	case -EPROTO: return "the client broke the protocol and was dropped";
-	default: return rte_strerror(-status);
-	}
-}
-
-static const char *
-state_name(enum rte_comch_ctx_state state)
-{
-	switch (state) {
-	case RTE_COMCH_CTX_STATE_IDLE: return "idle";
-	case RTE_COMCH_CTX_STATE_STARTING: return "starting";
-	case RTE_COMCH_CTX_STATE_RUNNING: return "running";
-	case RTE_COMCH_CTX_STATE_STOPPING: return "stopping";
-	}
-	return "unknown";
-}
-
-/*
- * Print a message received from the peer. It is raw bytes, not a C string: it
- * may lack a NUL and hold anything, so escape what is not printable. Each byte
- * is read once: the peer can write into the whole of the consumer's mmap, at
- * any time, so the bytes may change under us.
- */
-static void
-print_message(const char *prefix, const uint8_t *msg, size_t len, uint32_t producer_id)
-{
-	char out[PRINT_MAX * 4 + 4];
-	size_t i, n = RTE_MIN(len, (size_t)PRINT_MAX);
-	size_t pos = 0;
-	uint8_t c;
-
-	for (i = 0; i < n; i++) {
-		c = msg[i];
-		if (c == '"' || c == '\\') {
-			out[pos++] = '\\';
-			out[pos++] = (char)c;
-		} else if (isprint(c)) {
-			out[pos++] = (char)c;
-		} else {
-			pos += snprintf(out + pos, sizeof(out) - pos, "\\x%02x", c);
-		}
-	}
-	out[pos] = '\0';
-	printf("%s: \"%s%s\" (%zu bytes) from producer %" PRIu32 "\n", prefix, out,
-	       len > n ? "..." : "", len, producer_id);
-}
-
 static void
 usage(const char *prgname)
 {
@@ -226,94 +118,12 @@ usage(const char *prgname)
 	       prgname, DEFAULT_REP, DEFAULT_SERVER_NAME, DEFAULT_TEXT, DEFAULT_TIMEOUT_S);
 }
 
-static int
-parse_u32(const char *arg, const char *what, uint32_t *val)
-{
-	unsigned long v;
-	char *end;
-
-	errno = 0;
-	v = strtoul(arg, &end, 10);
-	if (errno != 0 || end == arg || *end != '\0' || arg[0] == '-' || v > UINT32_MAX) {
-		fprintf(stderr, "Invalid %s: \"%s\"\n", what, arg);
-		return -EINVAL;
-	}
-	*val = (uint32_t)v;
-	return 0;
-}
-
-/* Parse the application arguments (after EAL's and the "--"). 1 means "exit 0". */
-static int
-parse_args(int argc, char **argv, struct app_args *args)
-{
-	static const struct option lopts[] = {
-		{ "devargs", required_argument, NULL, 'p' },
-		{ "pci-addr", required_argument, NULL, 'p' },
-		{ "rep", required_argument, NULL, 'r' },
-		{ "rep-pci", required_argument, NULL, 'r' },
-		{ "name", required_argument, NULL, 'n' },
-		{ "text", required_argument, NULL, 't' },
-		{ "timeout", required_argument, NULL, 'T' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int opt;
-
-	args->devargs = NULL;
-	args->rep = DEFAULT_REP;
-	args->name = DEFAULT_SERVER_NAME;
-	args->text = DEFAULT_TEXT;
-	args->timeout_s = DEFAULT_TIMEOUT_S;
-
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "p:r:n:t:T:h", lopts, NULL)) != -1) {
-		switch (opt) {
-		case 'p':
-			args->devargs = optarg;
-			break;
-		case 'r':
-			args->rep = optarg;
-			break;
-		case 'n':
-			args->name = optarg;
-			break;
-		case 't':
-			args->text = optarg;
-			break;
-		case 'T':
-			if (parse_u32(optarg, "timeout", &args->timeout_s) < 0)
-				return -EINVAL;
-			break;
-		case 'h':
-			usage(argv[0]);
-			return 1;
-		default:
-			usage(argv[0]);
-			return -EINVAL;
-		}
-	}
-	if (optind != argc) {
-		fprintf(stderr, "Unexpected argument: \"%s\"\n", argv[optind]);
-		return -EINVAL;
-	}
-	if (args->devargs == NULL) {
-		fprintf(stderr, "Missing -p <devargs>: the device to open\n");
-		usage(argv[0]);
-		return -EINVAL;
-	}
-	/* The text travels in a buffer, and an mmap cannot register 0 bytes. */
-	if (args->text[0] == '\0') {
-		fprintf(stderr, "The text (-t) must not be empty\n");
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static bool
-timed_out(uint64_t since, uint32_t timeout_s)
-{
-	return timeout_s > 0 && rte_get_timer_cycles() - since > timeout_s * rte_get_timer_hz();
-}
+static const struct comch_sample_opts opts = {
+	.optstring = "p:r:n:t:T:h",
+	.timeout_max = UINT32_MAX,
+	.text_required = true,
+	.usage = usage,
+};
 
 /* Keep the first fast-path failure; the main loop reports it and stops. */
 static void
@@ -372,8 +182,8 @@ disconnect_cb(struct rte_comch_connection *conn, int status)
 	if (rte_comch_connection_get_user_data(conn, &data) < 0 || data.ptr == NULL)
 		return; /* a second client, sent away in connect_cb */
 	app = data.ptr;
-	printf("Server: client disconnected: %s (-%s)\n", disconnect_reason(status),
-	       errno_name(status));
+	printf("Server: client disconnected: %s (-%s)\n", comch_sample_disconnect_reason(status),
+	       comch_sample_errno_name(status));
 	app->client_gone = true;
 	app->disconnect_status = status;
 	/*
@@ -423,11 +233,14 @@ recv_done_cb(struct rte_comch_consumer_task_post_recv *task, union rte_comch_dat
 	struct server_app *app = ctx_user_data.ptr;
 	struct rte_comch_buf *buf = rte_comch_consumer_task_post_recv_get_buf(task);
 	uint32_t producer_id = UINT32_MAX;
+	char quoted[COMCH_SAMPLE_QUOTE_SIZE];
 
 	/* The producer wrote straight into our buffer: data is at head, data_len long. */
 	rte_comch_consumer_task_post_recv_get_producer_id(task, &producer_id);
 	if (buf != NULL)
-		print_message("Server received", buf->data, buf->data_len, producer_id);
+		printf("Server received: %s (%zu bytes) from producer %" PRIu32 "\n",
+		       comch_sample_quote(quoted, buf->data, buf->data_len), buf->data_len,
+		       producer_id);
 	else
 		printf("Server received an empty message from producer %" PRIu32 "\n",
 		       producer_id);
@@ -456,7 +269,7 @@ recv_error_cb(struct rte_comch_consumer_task_post_recv *task, union rte_comch_da
 	}
 	/* -ECONNRESET: the connection ended under the consumer. */
 	fprintf(stderr, "Server: the posted receive buffer came back empty: %s (-%s)\n",
-		rte_strerror(-status), errno_name(status));
+		rte_strerror(-status), comch_sample_errno_name(status));
 	set_fast_error(app, status);
 }
 
@@ -480,7 +293,7 @@ send_error_cb(struct rte_comch_producer_task_send *task, union rte_comch_data ta
 	int status = rte_comch_task_get_status(rte_comch_producer_task_send_as_task(task));
 
 	fprintf(stderr, "Server: the message was not delivered: %s (-%s)\n",
-		rte_strerror(-status), errno_name(status));
+		rte_strerror(-status), comch_sample_errno_name(status));
 	set_fast_error(app, status);
 	rte_comch_task_free(rte_comch_producer_task_send_as_task(task));
 }
@@ -508,43 +321,10 @@ static void
 state_changed_cb(union rte_comch_data user_data, struct rte_comch_ctx *ctx,
 		 enum rte_comch_ctx_state prev_state, enum rte_comch_ctx_state next_state)
 {
-	printf("Server: %s %s -> %s\n", ctx_label(user_data.ptr, ctx), state_name(prev_state),
-	       state_name(next_state));
+	comch_sample_print_state("Server", ctx_label(user_data.ptr, ctx), prev_state, next_state);
 }
 
 /* ------------------------------------------------------------------ set-up */
-
-static int
-open_device(struct server_app *app)
-{
-	struct rte_comch_dev_info info;
-
-	app->dev = rte_comch_dev_open(app->args.devargs);
-	if (app->dev == NULL) {
-		fprintf(stderr, "Cannot open device \"%s\": %s (-%s)\n", app->args.devargs,
-			rte_strerror(rte_errno), errno_name(rte_errno));
-		return -rte_errno;
-	}
-	if (rte_comch_dev_info_get(app->dev, &info) == 0) {
-		if (!info.server_supported) {
-			fprintf(stderr, "Device %s cannot run servers: servers run on the "
-				"BlueField side (role=dpu)\n", info.name);
-			return -EPERM;
-		}
-		if (!info.producer_supported || !info.consumer_supported) {
-			fprintf(stderr, "Device %s has no fast path (producers and consumers)\n",
-				info.name);
-			return -ENOTSUP;
-		}
-	}
-	app->rep = rte_comch_dev_rep_open(app->dev, app->args.rep);
-	if (app->rep == NULL) {
-		fprintf(stderr, "Cannot open representor \"%s\": %s (-%s)\n", app->args.rep,
-			rte_strerror(rte_errno), errno_name(rte_errno));
-		return -rte_errno;
-	}
-	return 0;
-}
 
 /*
  * The memory of the fast path, ready before any client comes: the consumer's
@@ -584,7 +364,7 @@ create_buffers(struct server_app *app)
 						     &app->recv_buf);
 	if (ret < 0) {
 		fprintf(stderr, "Cannot set up the receive buffer: %s (-%s)\n",
-			rte_strerror(-ret), errno_name(ret));
+			rte_strerror(-ret), comch_sample_errno_name(ret));
 		return ret;
 	}
 
@@ -597,7 +377,7 @@ create_buffers(struct server_app *app)
 						     app->text_len, &app->send_buf);
 	if (ret < 0) {
 		fprintf(stderr, "Cannot set up the send buffer: %s (-%s)\n", rte_strerror(-ret),
-			errno_name(ret));
+			comch_sample_errno_name(ret));
 		return ret;
 	}
 	return 0;
@@ -614,7 +394,7 @@ create_server(struct server_app *app)
 	if (app->server == NULL) {
 		fprintf(stderr, "Cannot create server \"%s\" on representor %s: %s (-%s)\n",
 			app->args.name, app->args.rep, rte_strerror(rte_errno),
-			errno_name(rte_errno));
+			comch_sample_errno_name(rte_errno));
 		return -rte_errno;
 	}
 	ctx = rte_comch_server_as_ctx(app->server);
@@ -638,7 +418,7 @@ create_server(struct server_app *app)
 		ret = rte_comch_ctx_set_state_changed_cb(ctx, state_changed_cb);
 	if (ret < 0) {
 		fprintf(stderr, "Cannot configure the server: %s (-%s)\n", rte_strerror(-ret),
-			errno_name(ret));
+			comch_sample_errno_name(ret));
 		return ret;
 	}
 	return 0;
@@ -647,29 +427,15 @@ create_server(struct server_app *app)
 static int
 start_server(struct server_app *app)
 {
-	struct rte_comch_ctx *ctx = rte_comch_server_as_ctx(app->server);
 	int ret;
 
-	/*
-	 * The engine belongs to the lcore that creates it: this one, which polls
-	 * it. The server, and later the producer and the consumer, all use it.
-	 */
-	app->pe = rte_comch_pe_create(RTE_COMCH_PE_LCORE_SELF);
-	if (app->pe == NULL) {
-		fprintf(stderr, "Cannot create the progress engine: %s\n", rte_strerror(rte_errno));
+	/* The server, and later the producer and the consumer, all use this engine. */
+	app->pe = comch_sample_pe_create();
+	if (app->pe == NULL)
 		return -rte_errno;
-	}
-	ret = rte_comch_pe_connect_ctx(app->pe, ctx);
-	if (ret < 0) {
-		fprintf(stderr, "Cannot attach the server to the engine: %s\n", rte_strerror(-ret));
+	ret = comch_sample_start_ctx(app->pe, rte_comch_server_as_ctx(app->server), "server");
+	if (ret < 0)
 		return ret;
-	}
-	ret = rte_comch_ctx_start(ctx);
-	if (ret < 0) {
-		fprintf(stderr, "Cannot start the server: %s (-%s)\n", rte_strerror(-ret),
-			errno_name(ret));
-		return ret;
-	}
 	app->started = true;
 	printf("Server \"%s\" listening on representor %s\n", app->args.name, app->args.rep);
 	return 0;
@@ -684,21 +450,13 @@ start_fast_ctx(struct server_app *app, struct rte_comch_ctx *ctx, const char *wh
 	ret = rte_comch_ctx_set_user_data(ctx, (union rte_comch_data){ .ptr = app });
 	if (ret == 0)
 		ret = rte_comch_ctx_set_state_changed_cb(ctx, state_changed_cb);
-	if (ret == 0)
-		ret = rte_comch_pe_connect_ctx(app->pe, ctx);
 	if (ret < 0) {
 		fprintf(stderr, "Cannot attach the %s to the engine: %s (-%s)\n", what,
-			rte_strerror(-ret), errno_name(ret));
+			rte_strerror(-ret), comch_sample_errno_name(ret));
 		return ret;
 	}
 	/* A producer is RUNNING at once; a consumer is STARTING until the client was told. */
-	ret = rte_comch_ctx_start(ctx);
-	if (ret < 0 && ret != -EINPROGRESS) {
-		fprintf(stderr, "Cannot start the %s: %s (-%s)\n", what, rte_strerror(-ret),
-			errno_name(ret));
-		return ret;
-	}
-	return 0;
+	return comch_sample_start_ctx(app->pe, ctx, what);
 }
 
 /*
@@ -717,14 +475,14 @@ setup_fast_path(struct server_app *app)
 	app->consumer = rte_comch_consumer_create(app->conn, app->recv_mmap);
 	if (app->consumer == NULL) {
 		fprintf(stderr, "Cannot create the consumer: %s (-%s)\n", rte_strerror(rte_errno),
-			errno_name(rte_errno));
+			comch_sample_errno_name(rte_errno));
 		return -rte_errno;
 	}
 	ret = rte_comch_consumer_task_post_recv_set_conf(app->consumer, recv_done_cb,
 							 recv_error_cb, NB_FAST_TASKS);
 	if (ret < 0) {
 		fprintf(stderr, "Cannot configure the consumer: %s (-%s)\n", rte_strerror(-ret),
-			errno_name(ret));
+			comch_sample_errno_name(ret));
 		return ret;
 	}
 	ret = start_fast_ctx(app, rte_comch_consumer_as_ctx(app->consumer), "consumer");
@@ -736,14 +494,14 @@ setup_fast_path(struct server_app *app)
 	app->producer = rte_comch_producer_create(app->conn);
 	if (app->producer == NULL) {
 		fprintf(stderr, "Cannot create the producer: %s (-%s)\n", rte_strerror(rte_errno),
-			errno_name(rte_errno));
+			comch_sample_errno_name(rte_errno));
 		return -rte_errno;
 	}
 	ret = rte_comch_producer_task_send_set_conf(app->producer, send_done_cb, send_error_cb,
 						    NB_FAST_TASKS);
 	if (ret < 0) {
 		fprintf(stderr, "Cannot configure the producer: %s (-%s)\n", rte_strerror(-ret),
-			errno_name(ret));
+			comch_sample_errno_name(ret));
 		return ret;
 	}
 	ret = start_fast_ctx(app, rte_comch_producer_as_ctx(app->producer), "producer");
@@ -772,7 +530,7 @@ post_recv(struct server_app *app)
 	}
 	if (ret < 0) {
 		fprintf(stderr, "Server: cannot post the receive buffer: %s (-%s)\n",
-			rte_strerror(-ret), errno_name(ret));
+			rte_strerror(-ret), comch_sample_errno_name(ret));
 		return ret;
 	}
 	app->recv_posted = true;
@@ -808,7 +566,7 @@ send_message(struct server_app *app)
 	}
 	if (ret < 0) {
 		fprintf(stderr, "Server: cannot send: %s (-%s)\n", rte_strerror(-ret),
-			errno_name(ret));
+			comch_sample_errno_name(ret));
 		return ret;
 	}
 	app->sent = true;
@@ -820,119 +578,86 @@ send_message(struct server_app *app)
 static void teardown_fast_path(struct server_app *app);
 
 /*
- * Poll until the exchange is over and the client has gone. Returns 0 when both
+ * One step of the main loop, after a round of progress. COMCH_SAMPLE_AGAIN
+ * until the exchange is over and the client has gone; then 0 when both
  * messages went through and the client left in order, -errno otherwise.
  */
 static int
-run_server(struct server_app *app)
+server_step(void *arg)
 {
+	struct server_app *app = arg;
 	struct rte_comch_ctx *cctx;
-	enum rte_comch_ctx_state state;
-	uint64_t started_at = rte_get_timer_cycles();
-	int ret, busy;
-
-	while (!force_quit) {
-		busy = rte_comch_pe_progress(app->pe);
-		if (busy < 0) {
-			fprintf(stderr, "Progress failed: %s (-%s)\n", rte_strerror(-busy),
-				errno_name(busy));
-			return busy;
-		}
-		if (app->client_gone) {
-			if (!app->received || !app->send_done) {
-				fprintf(stderr, "Server: the client left before the exchange was "
-					"complete\n");
-				return app->disconnect_status < 0 ? app->disconnect_status :
-								    -ECONNABORTED;
-			}
-			/* The client closes the connection once it is done: we are too. */
-			return 0;
-		}
-		if (app->fast_error != 0)
-			return app->fast_error;
-		if (app->conn != NULL && !app->fast_path_set_up) {
-			ret = setup_fast_path(app);
-			if (ret < 0)
-				return ret;
-		}
-		if (app->consumer != NULL && !app->recv_posted && !app->received) {
-			cctx = rte_comch_consumer_as_ctx(app->consumer);
-			if (rte_comch_ctx_get_state(cctx, &state) == 0 &&
-			    state == RTE_COMCH_CTX_STATE_RUNNING) {
-				ret = post_recv(app);
-				if (ret < 0)
-					return ret;
-			}
-		}
-		if (app->producer != NULL && app->peer_consumer_known && !app->sent) {
-			ret = send_message(app);
-			if (ret < 0)
-				return ret;
-		}
-		/* Both messages went through: the fast path is no longer needed. */
-		if (app->received && app->send_done && !app->fast_path_down) {
-			teardown_fast_path(app);
-			if (app->fast_error != 0)
-				return app->fast_error;
-			printf("Server: exchange complete, waiting for the client to leave\n");
-		}
-		if (!app->client_came && timed_out(started_at, app->args.timeout_s)) {
-			fprintf(stderr, "Server: no client came within %" PRIu32 " s\n",
-				app->args.timeout_s);
-			return -ETIMEDOUT;
-		}
-		if (app->client_came && timed_out(app->connected_at, app->args.timeout_s)) {
-			fprintf(stderr, "Server: %s within %" PRIu32 " s of connecting\n",
-				app->fast_path_down ? "the client did not leave" :
-						      "the exchange did not complete",
-				app->args.timeout_s);
-			return -ETIMEDOUT;
-		}
-		if (busy == 0)
-			rte_delay_us_sleep(IDLE_SLEEP_US);
-	}
-	fprintf(stderr, "Server: signal %d received, stopping\n", (int)force_quit);
-	return -EINTR;
-}
-
-/* ------------------------------------------------------------------ stop */
-
-/*
- * Stop a context and keep progressing until it is IDLE. For a consumer, this
- * tells the client, whose engine must confirm before we are IDLE; for the
- * server, it closes the connection if the client is still there.
- */
-static int
-stop_ctx(struct rte_comch_pe *pe, struct rte_comch_ctx *ctx, const char *what)
-{
-	uint64_t deadline = rte_get_timer_cycles() + STOP_TIMEOUT_S * rte_get_timer_hz();
 	enum rte_comch_ctx_state state;
 	int ret;
 
-	/* Already IDLE: never started, or (a consumer) its connection ended. */
-	if (rte_comch_ctx_get_state(ctx, &state) < 0 || state == RTE_COMCH_CTX_STATE_IDLE)
+	if (app->client_gone) {
+		if (!app->received || !app->send_done) {
+			fprintf(stderr, "Server: the client left before the exchange was "
+				"complete\n");
+			return app->disconnect_status < 0 ? app->disconnect_status :
+							    -ECONNABORTED;
+		}
+		/* The client closes the connection once it is done: we are too. */
 		return 0;
-	if (state != RTE_COMCH_CTX_STATE_STOPPING) {
-		ret = rte_comch_ctx_stop(ctx);
-		if (ret == 0)
-			return 0;
-		if (ret != -EINPROGRESS) {
-			fprintf(stderr, "Cannot stop the %s: %s (-%s)\n", what, rte_strerror(-ret),
-				errno_name(ret));
+	}
+	if (app->fast_error != 0)
+		return app->fast_error;
+	if (app->conn != NULL && !app->fast_path_set_up) {
+		ret = setup_fast_path(app);
+		if (ret < 0)
 			return ret;
+	}
+	if (app->consumer != NULL && !app->recv_posted && !app->received) {
+		cctx = rte_comch_consumer_as_ctx(app->consumer);
+		if (rte_comch_ctx_get_state(cctx, &state) == 0 &&
+		    state == RTE_COMCH_CTX_STATE_RUNNING) {
+			ret = post_recv(app);
+			if (ret < 0)
+				return ret;
 		}
 	}
-	while (rte_comch_ctx_get_state(ctx, &state) == 0 && state != RTE_COMCH_CTX_STATE_IDLE) {
-		if (rte_get_timer_cycles() > deadline) {
-			fprintf(stderr, "The %s is still %s after %d s\n", what, state_name(state),
-				STOP_TIMEOUT_S);
-			return -ETIMEDOUT;
-		}
-		if (rte_comch_pe_progress(pe) == 0)
-			rte_delay_us_sleep(IDLE_SLEEP_US);
+	if (app->producer != NULL && app->peer_consumer_known && !app->sent) {
+		ret = send_message(app);
+		if (ret < 0)
+			return ret;
 	}
-	return 0;
+	/* Both messages went through: the fast path is no longer needed. */
+	if (app->received && app->send_done && !app->fast_path_down) {
+		teardown_fast_path(app);
+		if (app->fast_error != 0)
+			return app->fast_error;
+		printf("Server: exchange complete, waiting for the client to leave\n");
+	}
+	if (!app->client_came &&
+	    comch_sample_timed_out(app->started_at, app->args.timeout_s)) {
+		fprintf(stderr, "Server: no client came within %" PRIu32 " s\n",
+			app->args.timeout_s);
+		return -ETIMEDOUT;
+	}
+	if (app->client_came &&
+	    comch_sample_timed_out(app->connected_at, app->args.timeout_s)) {
+		fprintf(stderr, "Server: %s within %" PRIu32 " s of connecting\n",
+			app->fast_path_down ? "the client did not leave" :
+					      "the exchange did not complete",
+			app->args.timeout_s);
+		return -ETIMEDOUT;
+	}
+	return COMCH_SAMPLE_AGAIN;
 }
+
+static int
+run_server(struct server_app *app)
+{
+	int ret;
+
+	app->started_at = rte_get_timer_cycles();
+	ret = comch_sample_poll(app->pe, server_step, app);
+	if (ret == -EINTR)
+		fprintf(stderr, "Server: signal %d received, stopping\n", comch_sample_signal());
+	return ret;
+}
+
+/* ------------------------------------------------------------------ stop */
 
 /*
  * Producers and consumers go first: the server cannot stop (nor disconnect a
@@ -948,24 +673,26 @@ teardown_fast_path(struct server_app *app)
 	app->fast_path_down = true;
 	app->tearing_down = true;
 	if (app->producer != NULL && app->pe != NULL) {
-		ret = stop_ctx(app->pe, rte_comch_producer_as_ctx(app->producer), "producer");
+		ret = comch_sample_stop_ctx(app->pe, rte_comch_producer_as_ctx(app->producer),
+					    "producer");
 		if (ret == 0)
 			ret = rte_comch_producer_destroy(app->producer);
 		if (ret < 0) {
 			fprintf(stderr, "Cannot destroy the producer: %s (-%s)\n",
-				rte_strerror(-ret), errno_name(ret));
+				rte_strerror(-ret), comch_sample_errno_name(ret));
 			set_fast_error(app, ret);
 		} else {
 			app->producer = NULL;
 		}
 	}
 	if (app->consumer != NULL && app->pe != NULL) {
-		ret = stop_ctx(app->pe, rte_comch_consumer_as_ctx(app->consumer), "consumer");
+		ret = comch_sample_stop_ctx(app->pe, rte_comch_consumer_as_ctx(app->consumer),
+					    "consumer");
 		if (ret == 0)
 			ret = rte_comch_consumer_destroy(app->consumer);
 		if (ret < 0) {
 			fprintf(stderr, "Cannot destroy the consumer: %s (-%s)\n",
-				rte_strerror(-ret), errno_name(ret));
+				rte_strerror(-ret), comch_sample_errno_name(ret));
 			set_fast_error(app, ret);
 		} else {
 			app->consumer = NULL;
@@ -1028,7 +755,8 @@ cleanup(struct server_app *app)
 		rc = -EBUSY;
 	if (app->server != NULL) {
 		if (app->pe != NULL) {
-			ret = stop_ctx(app->pe, rte_comch_server_as_ctx(app->server), "server");
+			ret = comch_sample_stop_ctx(app->pe, rte_comch_server_as_ctx(app->server),
+						    "server");
 			if (ret < 0)
 				rc = ret;
 		}
@@ -1038,61 +766,37 @@ cleanup(struct server_app *app)
 			rc = ret;
 		}
 	}
-	if (app->pe != NULL) {
-		ret = rte_comch_pe_destroy(app->pe);
-		if (ret < 0) {
-			fprintf(stderr, "Cannot destroy the engine: %s\n", rte_strerror(-ret));
-			rc = ret;
-		}
-	}
+	ret = comch_sample_pe_destroy(app->pe);
+	if (ret < 0)
+		rc = ret;
 	ret = release_buffers(app);
 	if (ret < 0)
 		rc = ret;
-	if (app->rep != NULL) {
-		ret = rte_comch_dev_rep_close(app->rep);
-		if (ret < 0) {
-			fprintf(stderr, "Cannot close the representor: %s\n", rte_strerror(-ret));
-			rc = ret;
-		}
-	}
-	if (app->dev != NULL) {
-		ret = rte_comch_dev_close(app->dev);
-		if (ret < 0) {
-			fprintf(stderr, "Cannot close the device: %s\n", rte_strerror(-ret));
-			rc = ret;
-		}
-	}
+	ret = comch_sample_close_device(app->rep, app->dev);
+	if (ret < 0)
+		rc = ret;
 	return rc;
 }
 
 int
 main(int argc, char **argv)
 {
-	struct server_app app = { 0 };
+	struct server_app app = {
+		.args = {
+			.rep = DEFAULT_REP,
+			.name = DEFAULT_SERVER_NAME,
+			.text = DEFAULT_TEXT,
+			.timeout_s = DEFAULT_TIMEOUT_S,
+		},
+	};
 	int ret, rc;
 
-	/* Line-buffered, so that output redirected to a file or pipe shows up at once. */
-	setvbuf(stdout, NULL, _IOLBF, 0);
-
-	ret = rte_eal_init(argc, argv);
-	if (ret < 0) {
-		fprintf(stderr, "Cannot initialise EAL: %s\n", rte_strerror(rte_errno));
-		return EXIT_FAILURE;
-	}
-	argc -= ret;
-	argv += ret;
-
-	ret = parse_args(argc, argv, &app.args);
-	if (ret != 0) {
-		rte_eal_cleanup();
+	ret = comch_sample_init(argc, argv, &opts, &app.args);
+	if (ret != 0)
 		return ret > 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-	}
 	app.text_len = (uint32_t)strlen(app.args.text);
 
-	signal(SIGINT, signal_handler);
-	signal(SIGTERM, signal_handler);
-
-	ret = open_device(&app);
+	ret = comch_sample_open_device(app.args.devargs, app.args.rep, true, &app.dev, &app.rep);
 	if (ret == 0)
 		ret = create_buffers(&app);
 	if (ret == 0)
