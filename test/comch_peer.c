@@ -38,6 +38,7 @@
 struct peer_opts opt = {
 	.rep = "pf0", .fn = "pf0", .clients = 1, .msgs = 100, .size = 64, .window = 16,
 	.timeout_ms = 60000, .connect_timeout_ms = 5000, .log = "lib.comch:notice",
+	.producers = 2, .consumers = 2, .slots = 4, .sizes = "64",
 };
 
 volatile sig_atomic_t stop_signal;
@@ -320,6 +321,9 @@ usage(const char *prog)
 		"          [--window W] [--forever] [--expect-drop] [--connect-timeout MS]\n"
 		"  both:   [--recv-queue Q] [--msg-size M] [--msgs K] [--no-echo]\n"
 		"          [--timeout MS] [--busy] [--log TYPE:LEVEL]\n"
+		"  fast path (one connection, both sides): --fast [--producers P]\n"
+		"          [--consumers C] [--slots S] [--sizes a,b,..] [--imm L] [--msgs K]\n"
+		"          [--window W] [--forever] [--expect-drop]\n"
 		"exit: 0 ok, 1 lost/corrupt/unexpected, 2 usage, 3 timeout, 4 setup failed\n",
 		prog);
 	exit(EXIT_USAGE);
@@ -341,6 +345,9 @@ parse_args(int argc, char **argv)
 		{ "connect-timeout", required_argument, NULL, 'T' }, { "no-echo", no_argument, NULL, 'N' },
 		{ "forever", no_argument, NULL, 'F' }, { "expect-drop", no_argument, NULL, 'X' },
 		{ "busy", no_argument, NULL, 'B' }, { "log", required_argument, NULL, 'l' },
+		{ "fast", no_argument, NULL, 'Z' }, { "producers", required_argument, NULL, 'P' },
+		{ "consumers", required_argument, NULL, 'U' }, { "slots", required_argument, NULL, 'L' },
+		{ "imm", required_argument, NULL, 'I' }, { "sizes", required_argument, NULL, 'z' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -371,6 +378,12 @@ parse_args(int argc, char **argv)
 		case 'X': opt.expect_drop = true; break;
 		case 'B': opt.busy = true; break;
 		case 'l': opt.log = optarg; break;
+		case 'Z': opt.fast = true; break;
+		case 'P': opt.producers = atoi(optarg); break;
+		case 'U': opt.consumers = atoi(optarg); break;
+		case 'L': opt.slots = atoi(optarg); break;
+		case 'I': opt.imm = atoi(optarg); break;
+		case 'z': opt.sizes = optarg; break;
 		default: usage(argv[0]);
 		}
 	}
@@ -412,7 +425,10 @@ main(int argc, char **argv)
 		return EXIT_SETUP;
 	}
 	t_end = now_ms() + opt.timeout_ms;
-	ret = opt.server ? run_server(dev) : run_clients(dev);
+	if (opt.fast)
+		ret = run_fast(dev);
+	else
+		ret = opt.server ? run_server(dev) : run_clients(dev);
 	if (rte_comch_pe_destroy(pe) != 0 || rte_comch_dev_close(dev) != 0) {
 		printf("ERROR teardown\n");
 		if (ret == EXIT_OK)

@@ -21,6 +21,10 @@ struct peer_opts {
 	uint32_t clients, id_base, msgs, size, window, rq, msg_size, slow_us;
 	uint32_t expect_conns, timeout_ms, connect_timeout_ms;
 	bool no_echo, forever, expect_drop, busy, msgs_set;
+	/* fast path mode (comch_peer_fast.c) */
+	bool fast;
+	uint32_t producers, consumers, slots, imm;
+	const char *sizes;
 };
 
 extern struct peer_opts opt;
@@ -32,5 +36,6 @@ uint64_t now_ms(void);
 /** One round of progress; sleeps on the notification fd when idle for a while. */
 void poll_once(bool idle);
 int run_server(struct rte_comch_dev *dev);
+int run_fast(struct rte_comch_dev *dev);
 
 #endif /* COMCH_PEER_H */

@@ -9,7 +9,8 @@
  * @file
  * Helpers shared by the in-process (suite "fast") tests: EAL set-up, a private
  * runtime directory for the shm driver, bounded progress loops, recording
- * callbacks and a ready-made server/client pair on one engine.
+ * callbacks and a ready-made server/client pair on one engine; for the fast
+ * path, producers and consumers that record and check what they see.
  */
 
 #include <stdarg.h>
@@ -28,6 +29,7 @@
 #define CT_TIMEOUT_MS 5000
 #define CT_MAX_LOG 64
 #define CT_MAX_CONNS 64
+#define CT_MAX_XPE 32
 
 /* ------------------------------------------------------------ EAL and dirs */
 
@@ -108,6 +110,13 @@ struct ct_side {
 	uint32_t nb_states;
 	enum rte_comch_ctx_state prev[CT_MAX_LOG];
 	enum rte_comch_ctx_state next[CT_MAX_LOG];
+	/* consumer events (fast path): consumers on the other side */
+	uint32_t nb_new_cons;
+	uint32_t nb_exp_cons;
+	uint32_t new_cons[CT_MAX_LOG];
+	uint32_t exp_cons[CT_MAX_LOG];
+	struct rte_comch_connection *new_cons_conn; /**< conn of the last new event. */
+	struct rte_comch_connection *exp_cons_conn; /**< conn of the last expired event. */
 	/* hooks, called at the end of the recording callbacks */
 	ct_recv_hook_t on_recv;
 	ct_conn_hook_t on_connect;
@@ -125,6 +134,8 @@ void ct_connect_cb(struct rte_comch_connection *conn, int status);
 void ct_disconnect_cb(struct rte_comch_connection *conn, int status);
 void ct_state_cb(union rte_comch_data ud, struct rte_comch_ctx *ctx,
 		 enum rte_comch_ctx_state prev, enum rte_comch_ctx_state next);
+void ct_new_consumer_cb(struct rte_comch_connection *conn, uint32_t consumer_id);
+void ct_expired_consumer_cb(struct rte_comch_connection *conn, uint32_t consumer_id);
 /** The ct_side behind a connection (through its context's user data). */
 struct ct_side *ct_side_of_conn(struct rte_comch_connection *conn);
 
@@ -138,6 +149,7 @@ struct ct_cfg {
 	uint32_t srv_tasks;     /**< 0: 64. */
 	uint32_t cli_tasks;
 	uint32_t connect_timeout_ms; /**< 0: CT_TIMEOUT_MS. */
+	bool fast;              /**< Register the consumer events (fast path). */
 };
 
 /** Create and fully configure a server (not attached, not started). */
@@ -161,6 +173,9 @@ struct ct_pair {
 	struct ct_side cli;
 	struct rte_comch_connection *sconn; /**< Server's end, once connected. */
 	struct rte_comch_connection *cconn; /**< Client's end, once connected. */
+	int fmode;                          /**< Fast path: enum ct_fast_mode. */
+	unsigned int nb_xpe;                /**< Fast path: extra engines (same lcore). */
+	struct rte_comch_pe *xpe[CT_MAX_XPE];
 };
 
 /** Open everything, start the server; the client is configured and attached. */
@@ -171,7 +186,10 @@ void ct_pair_open_split(struct ct_pair *p, const struct ct_cfg *cfg);
 void ct_pair_connect(struct ct_pair *p);
 /** ct_pair_open() + ct_pair_connect(). */
 void ct_pair_up(struct ct_pair *p, const struct ct_cfg *cfg);
-/** Stop whatever runs, destroy everything and check each step succeeded. */
+/**
+ * Stop whatever runs, destroy everything (the extra engines p->xpe too) and
+ * check each step succeeded. Producers and consumers must be gone already.
+ */
 void ct_pair_close(struct ct_pair *p);
 
 /** Stop a context (if not idle) and progress until it is IDLE. */
@@ -187,5 +205,158 @@ int ct_send(struct ct_side *s, struct rte_comch_connection *conn, const void *ms
 /** ct_send(), retrying with progress on -EAGAIN, at most CT_TIMEOUT_MS. *nb_again counts. */
 int ct_send_retry(struct rte_comch_pe *pe, struct ct_side *s, struct rte_comch_connection *conn,
 		  const void *msg, uint32_t len, uint32_t *nb_again);
+
+/* -------------------------------------------------------------- fast path */
+
+/** Where ct_fast_pe() puts producers and consumers. */
+enum ct_fast_mode {
+	CT_FAST_ONE = 0,   /**< Server, client and every producer/consumer on one engine. */
+	CT_FAST_SPLIT = 1, /**< Server and client on two engines; each side's objects on its own. */
+	CT_FAST_OWN = 2,   /**< Split, and every producer/consumer on an engine of its own. */
+};
+
+/** Length passed to ct_prod_send() to send no buffer at all (immediate data only). */
+#define CT_NOBUF SIZE_MAX
+/** Most producers (consumers) whose sequence numbers a consumer (producer) tracks. */
+#define CT_MAX_PEERS 64
+
+/** Open a pair (cfg->fast forced on) in the given mode, connect it. */
+void ct_fast_up(struct ct_pair *p, struct ct_cfg *cfg, enum ct_fast_mode mode);
+/** The engine for a new producer/consumer of one side, following p->fmode. */
+struct rte_comch_pe *ct_fast_pe(struct ct_pair *p, bool server_side);
+/** One round of progress of every engine of the pair; negative on error. */
+int ct_fast_progress(struct ct_pair *p);
+/** Progress every engine of p until pred(arg), at most timeout_ms; 0 or -ETIMEDOUT. */
+int ct_fast_until(struct ct_pair *p, ct_pred_t pred, void *arg, unsigned int timeout_ms);
+int ct_fast_wait_state(struct ct_pair *p, struct rte_comch_ctx *ctx,
+		       enum rte_comch_ctx_state st);
+int ct_fast_wait_count(struct ct_pair *p, const uint32_t *counter, uint32_t target);
+/** Progress for ms milliseconds. */
+void ct_fast_progress_for(struct ct_pair *p, unsigned int ms);
+/** Number of live new-consumer events seen by s for id (new minus expired). */
+int ct_side_knows(const struct ct_side *s, uint32_t id);
+/** Wait until side s saw the new-consumer (known = true) or expired event of id. */
+int ct_fast_wait_known(struct ct_pair *p, struct ct_side *s, uint32_t id, bool known);
+
+/* Payload of fast-path messages: derived from (producer id, sequence number). */
+void ct_fast_fill(uint8_t *buf, size_t len, uint32_t pid, uint32_t seq);
+/** 0 if buf holds exactly message seq of producer pid. */
+int ct_fast_check(const uint8_t *buf, size_t len, uint32_t pid, uint32_t seq);
+void ct_fast_imm(uint8_t *imm, uint32_t len, uint32_t pid, uint32_t seq);
+
+struct ct_cons;
+typedef void (*ct_cons_hook_t)(struct ct_cons *c,
+			       struct rte_comch_consumer_task_post_recv *task, int status);
+
+/** A consumer, its mmap (slots of the receive memory), a buffer pool and what it saw. */
+struct ct_cons {
+	struct rte_comch_consumer *cons;
+	struct rte_comch_ctx *ctx;
+	struct rte_comch_pe *pe;
+	struct rte_comch_mmap *mmap;
+	struct rte_comch_buf_pool *pool;
+	uint8_t *mem;
+	size_t mem_len;
+	size_t slot;          /**< Bytes per posted buffer; 0: immediate data only. */
+	uint32_t nb_slots;
+	uint32_t id;
+	/* options */
+	bool check;           /**< Check the payload and order of every message. */
+	bool repost;          /**< Post the buffer again after each message. */
+	bool keep_tasks;      /**< Neither free nor post again: the test does. */
+	/* what completed */
+	uint32_t nb_ok;
+	uint32_t nb_err;
+	uint32_t nb_repost_fail;
+	uint32_t bad;         /**< Corrupt, out of order, bad producer id or buffer fields. */
+	uint64_t bytes;
+	int err_status[CT_MAX_LOG];
+	uint32_t nb_prods;    /**< Producers seen, with the next sequence number of each. */
+	uint32_t prod_id[CT_MAX_PEERS];
+	uint32_t prod_next[CT_MAX_PEERS];
+	struct rte_comch_consumer_task_post_recv *last_task;
+	int last_status;
+	uint32_t last_prod_id;
+	void *last_data;
+	size_t last_data_len;
+	uint32_t last_imm_len;
+	uint8_t last_imm[RTE_COMCH_MAX_IMM_DATA_LEN];
+	ct_cons_hook_t on_done; /**< Called at the end of both callbacks. */
+	void *arg;
+};
+
+/**
+ * Create a consumer on conn with an mmap of nb_slots * slot bytes (from
+ * alloc_memrange, PCI_READ_WRITE), a pool of nb_slots + 2 buffers, imm_len, the
+ * recording callbacks with nb_slots tasks, attached to pe. Not started.
+ */
+void ct_cons_new(struct ct_cons *c, struct rte_comch_connection *conn, struct rte_comch_pe *pe,
+		 uint32_t nb_slots, size_t slot, uint32_t imm_len);
+/** Start c and progress until it is RUNNING and peer (if not NULL) knows its id. */
+void ct_cons_start(struct ct_pair *p, struct ct_cons *c, struct ct_side *peer);
+/**
+ * Post slot i (a NULL buffer if c->slot is 0). Returns the error of
+ * get_by_addr, alloc_init or submit (then everything is released, unless
+ * taskp, where the task is returned).
+ */
+int ct_cons_post(struct ct_cons *c, uint32_t i,
+		 struct rte_comch_consumer_task_post_recv **taskp);
+/** Post every slot (asserts success). */
+void ct_cons_post_all(struct ct_cons *c);
+/** Release a post-recv task and its buffer. */
+void ct_cons_task_release(struct rte_comch_consumer_task_post_recv *t);
+/** Stop c and progress until it is IDLE (and peer, if not NULL, saw it expire). */
+void ct_cons_stop(struct ct_pair *p, struct ct_cons *c, struct ct_side *peer);
+/** Destroy the consumer, its pool and its mmap, asserting each step. */
+void ct_cons_free(struct ct_cons *c);
+/** Next expected sequence number of producer pid (0 if never seen). */
+uint32_t ct_cons_next_seq(const struct ct_cons *c, uint32_t pid);
+
+/** A producer, send memory (an mmap of mem_len bytes, a pool) and what completed. */
+struct ct_prod {
+	struct rte_comch_producer *prod;
+	struct rte_comch_ctx *ctx;
+	struct rte_comch_pe *pe;
+	struct rte_comch_mmap *mmap;
+	struct rte_comch_buf_pool *pool;
+	uint8_t *mem;
+	size_t mem_len;
+	uint32_t id;
+	bool keep_tasks;      /**< Do not free tasks in the callbacks. */
+	uint32_t nb_sent;     /**< Successful submits. */
+	uint32_t nb_ok;
+	uint32_t nb_err;
+	int err_status[CT_MAX_LOG];
+	struct rte_comch_producer_task_send *last_task;
+	union rte_comch_data last_task_ud;
+	uint32_t nb_cons;     /**< Consumers sent to, with the next sequence number of each. */
+	uint32_t cons_id[CT_MAX_PEERS];
+	uint32_t cons_next[CT_MAX_PEERS];
+};
+
+/**
+ * Create a producer on conn with num_tasks tasks and mem_len bytes of send memory
+ * (alloc_memrange), attached to pe. Started when start is true (asserting 0 and
+ * RUNNING; it must then be called on pe's lcore).
+ */
+void ct_prod_new(struct ct_prod *pr, struct rte_comch_connection *conn,
+		 struct rte_comch_pe *pe, uint32_t num_tasks, size_t mem_len, bool start);
+/**
+ * Send message (next sequence number for cons_id) of len bytes (CT_NOBUF: no
+ * buffer) with imm_len bytes of immediate data.
+ * @return 0, or the error of alloc_init or submit (the task and buffer are then
+ *   released, unless taskp, where the task is returned).
+ */
+int ct_prod_send(struct ct_prod *pr, uint32_t cons_id, size_t len, uint32_t imm_len,
+		 struct rte_comch_producer_task_send **taskp);
+/** ct_prod_send(), retrying with progress on -EAGAIN for at most CT_TIMEOUT_MS. */
+int ct_prod_send_retry(struct ct_pair *p, struct ct_prod *pr, uint32_t cons_id, size_t len,
+		       uint32_t imm_len, uint32_t *nb_again);
+/** Release a send task and its buffer. */
+void ct_prod_task_release(struct rte_comch_producer_task_send *t);
+/** Stop (if not IDLE) and progress until IDLE. */
+void ct_prod_stop(struct ct_pair *p, struct ct_prod *pr);
+/** Destroy the producer, its pool and its mmap, asserting each step. */
+void ct_prod_free(struct ct_prod *pr);
 
 #endif /* COMCH_TEST_COMMON_H */
