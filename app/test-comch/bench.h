@@ -8,7 +8,7 @@
 /*
  * dpdk-test-comch: shared types.
  *
- * A run is a plan: a list of tests, each one mode (ctrl-lat, ctrl-stream...) at one
+ * A run is a plan: a list of tests, each one mode (ctrl-lat, fp-stream...) at one
  * message size over one transport (comch, or a baseline). Both sides build the same
  * plan from the same options and walk it in order, one connection per test, so
  * they never need to agree on anything at run time beyond the test number.
@@ -22,10 +22,17 @@
 
 /* Most message sizes in one --size list. */
 #define BENCH_MAX_SIZES 16
-/* Smallest message: the header (sequence number, kind, length) must fit. */
+/* Smallest control-path message: the header (sequence number, kind, length) must fit. */
 #define BENCH_MIN_SIZE 16
-/* Largest message: the control path's limit on the shm driver. */
+/* Largest control-path message: the control path's limit on the shm driver. */
 #define BENCH_MAX_SIZE (1u << 20)
+/*
+ * Largest fast-path message. The fast path carries the header as immediate data,
+ * so its messages may be of any size from 0 (immediate data only).
+ */
+#define BENCH_FP_MAX_SIZE (64u << 20)
+/* Most default sizes of one mode. */
+#define BENCH_MAX_MODE_SIZES 4
 /* Control messages (stream results) need this much room whatever --size is. */
 #define BENCH_CTRL_MSG_ROOM 64
 /* How long a side waits for its peer to show up (connect, accept), in seconds. */
@@ -44,6 +51,7 @@ enum bench_transport {
 	BENCH_TR_COMCH = 0, /* rte_comch control path */
 	BENCH_TR_UNIX,      /* baseline: Unix SOCK_SEQPACKET, blocking calls */
 	BENCH_TR_UNIX_POLL, /* baseline: same socket, non-blocking calls in a busy loop */
+	BENCH_TR_MEMCPY,    /* baseline: one thread copying, as the fast path copies */
 	BENCH_TR_MAX,
 };
 
@@ -51,17 +59,20 @@ enum bench_transport {
 enum bench_kind {
 	BENCH_KIND_LAT = 1, /* round trips: percentiles */
 	BENCH_KIND_STREAM,  /* one-way flood: rates */
+	BENCH_KIND_BW,      /* one-way flood of large messages: GB/s */
 };
 
 struct bench_opts {
 	uint32_t modes;                  /* bit i: bench_modes[i] selected */
 	uint32_t transports;             /* bit per enum bench_transport */
-	uint32_t sizes[BENCH_MAX_SIZES]; /* message sizes, in bytes */
-	unsigned int nb_sizes;
+	uint32_t sizes[BENCH_MAX_SIZES]; /* --size, in bytes */
+	unsigned int nb_sizes;           /* 0: each mode's default sizes */
 	uint64_t iterations;             /* measured round trips (latency modes) */
 	uint64_t warmup;                 /* unmeasured operations before measuring */
 	double duration;                 /* seconds per stream test */
 	uint32_t recv_queue;             /* comch receive queue size, both sides */
+	uint32_t burst;                  /* fast path: sends per progress (fp-stream, fp-bw) */
+	uint32_t buffers;                /* fast path: buffers a consumer posts; 0: automatic */
 	double timeout;                  /* parent watchdog, seconds; 0: derived from the plan */
 	const char *csv;                 /* CSV output file, or NULL */
 	enum bench_side side;
@@ -80,6 +91,8 @@ struct bench_test {
 	const struct bench_mode *mode;
 	enum bench_transport transport;
 	uint32_t size;
+	uint32_t burst;                  /* fast path: sends per progress; 1 elsewhere */
+	uint32_t buffers;                /* fast path: consumer buffers posted; 0 elsewhere */
 };
 
 /* Latency percentiles reported, in this order. */
@@ -119,6 +132,8 @@ struct bench_result {
 	double cyc_per_msg;              /* sender's cycles per message, all included */
 	double send_cyc;                 /* cycles of one successful send call */
 	uint64_t tsc_hz;                 /* the side's TSC frequency */
+	uint32_t burst;                  /* the test's, for the output */
+	uint32_t buffers;
 };
 
 #define BENCH_RESULT_MAGIC 0x43484d42u /* "BMHC" */
@@ -148,6 +163,11 @@ struct bench_mode {
 	const char *name;
 	const char *help;
 	enum bench_kind kind;
+	bool fast;                       /* fast path: producers and consumers */
+	bool burst_variants;             /* comch runs at burst 1 and at --burst */
+	uint32_t min_size, max_size;     /* sizes the mode runs at; others are left out */
+	uint32_t sizes[BENCH_MAX_MODE_SIZES]; /* default sizes, without --size */
+	unsigned int nb_sizes;
 	/* NULL where the mode has no implementation over that transport. */
 	const struct bench_runner *runners[BENCH_TR_MAX];
 };
@@ -159,6 +179,22 @@ const char *bench_transport_name(enum bench_transport tr);
 int bench_transport_parse(const char *name);
 unsigned int bench_plan_build(const struct bench_opts *o, struct bench_test *plan,
 			      unsigned int max);
+/* The largest message size of a plan. */
+uint32_t bench_plan_max_size(const struct bench_test *plan, unsigned int nb);
+/* How a test's row is named: "comch", "comch burst 32", "unix (16 B)"... */
+void bench_test_label(const struct bench_test *t, char *buf, size_t len);
+/* "64 B", "4 KiB", "1 MiB". */
+void bench_size_str(uint32_t size, char *buf, size_t len);
+
+/*
+ * The size a control-path message of test t really has: at least a header. Only
+ * the fast path, which carries its header as immediate data, goes below.
+ */
+static inline uint32_t
+bench_wire_size(const struct bench_test *t)
+{
+	return t->size < BENCH_MIN_SIZE ? BENCH_MIN_SIZE : t->size;
+}
 
 /* bench_opts.c */
 int bench_opts_parse(struct bench_opts *o, int argc, char **argv);

@@ -24,6 +24,7 @@ struct bc_env {
 	struct rte_comch_dev *dev;
 	struct rte_comch_dev_rep *rep; /* server side only */
 	struct rte_comch_pe *pe;
+	struct rte_comch_pe *fp_pe;    /* fast path, created on first use */
 };
 
 int
@@ -97,6 +98,9 @@ bc_env_close(struct bench_ctx *bc)
 
 	if (env == NULL)
 		return;
+	if (env->fp_pe != NULL && (ret = rte_comch_pe_destroy(env->fp_pe)) < 0)
+		fprintf(stderr, "%s: rte_comch_pe_destroy (fast path): %s\n", BENCH_PROG,
+			strerror(-ret));
 	if (env->pe != NULL && (ret = rte_comch_pe_destroy(env->pe)) < 0)
 		fprintf(stderr, "%s: rte_comch_pe_destroy: %s\n", BENCH_PROG, strerror(-ret));
 	if (env->rep != NULL && (ret = rte_comch_dev_rep_close(env->rep)) < 0)
@@ -105,6 +109,23 @@ bc_env_close(struct bench_ctx *bc)
 		fprintf(stderr, "%s: rte_comch_dev_close: %s\n", BENCH_PROG, strerror(-ret));
 	free(env);
 	bc->comch = NULL;
+}
+
+struct rte_comch_pe *
+bc_env_fp_pe(struct bench_ctx *bc, struct bench_result *res)
+{
+	struct bc_env *env;
+
+	if (bc_env_open(bc, res) < 0)
+		return NULL;
+	env = bc->comch;
+	if (env->fp_pe == NULL) {
+		env->fp_pe = rte_comch_pe_create(RTE_COMCH_PE_LCORE_SELF);
+		if (env->fp_pe == NULL)
+			bench_fail(res, -rte_errno, "rte_comch_pe_create (fast path): %s",
+				   strerror(rte_errno));
+	}
+	return env->fp_pe;
 }
 
 /* ------------------------------------------------------------ callbacks */
@@ -131,6 +152,33 @@ bc_msg_recv(struct rte_comch_connection *conn, const uint8_t *msg, uint32_t len)
 		return;
 	}
 	s->on_msg(s, msg, len);
+}
+
+/* The peer started a consumer: producers may send to it. */
+static void
+bc_new_consumer(struct rte_comch_connection *conn, uint32_t id)
+{
+	struct bc_sess *s = sess_of_conn(conn);
+
+	/* A client's only connection may announce one before bc_client_open() took it. */
+	if (unlikely(s == NULL || (conn != s->conn && (s->conn != NULL || s->client == NULL))))
+		return;
+	s->peer_consumer = id;
+	s->nb_peer_consumers++;
+	s->nb_peer_announced++;
+}
+
+static void
+bc_expired_consumer(struct rte_comch_connection *conn, uint32_t id)
+{
+	struct bc_sess *s = sess_of_conn(conn);
+
+	if (unlikely(s == NULL || (conn != s->conn && (s->conn != NULL || s->client == NULL))))
+		return;
+	if (s->nb_peer_consumers == 0)
+		bench_fail(s->res, -EPROTO, "consumer %" PRIu32 " expired, never announced", id);
+	else
+		s->nb_peer_consumers--;
 }
 
 static void
@@ -285,7 +333,9 @@ sess_init(struct bc_sess *s, struct bench_ctx *bc, const struct bench_test *t,
 	if (ret < 0)
 		return ret;
 	s->pe = ((struct bc_env *)bc->comch)->pe;
-	s->max_msg = RTE_MAX(t->size, (uint32_t)BENCH_CTRL_MSG_ROOM);
+	/* The fast path's data does not travel here: only its control messages do. */
+	s->max_msg = t->mode->fast ? (uint32_t)BENCH_CTRL_MSG_ROOM :
+				     RTE_MAX(t->size, (uint32_t)BENCH_CTRL_MSG_ROOM);
 	return pool_create(s, bc->opts->recv_queue + BC_POOL_EXTRA, s->max_msg);
 }
 
@@ -348,6 +398,13 @@ bc_server_open(struct bc_sess *s, struct bench_ctx *bc, const struct bench_test 
 	if (ret < 0)
 		return bench_fail(res, ret, "rte_comch_server_event_connection_status_changed"
 				  "_register: %s", strerror(-ret));
+	if (t->mode->fast) {
+		ret = rte_comch_server_event_consumer_register(s->server, bc_new_consumer,
+							       bc_expired_consumer);
+		if (ret < 0)
+			return bench_fail(res, ret, "rte_comch_server_event_consumer_register: %s",
+					  strerror(-ret));
+	}
 	ret = sess_attach(s);
 	if (ret < 0)
 		return ret;
@@ -435,6 +492,13 @@ bc_client_open(struct bc_sess *s, struct bench_ctx *bc, const struct bench_test 
 	if (ret < 0)
 		return bench_fail(res, ret, "rte_comch_client_event_msg_recv_register: %s",
 				  strerror(-ret));
+	if (t->mode->fast) {
+		ret = rte_comch_client_event_consumer_register(s->client, bc_new_consumer,
+							       bc_expired_consumer);
+		if (ret < 0)
+			return bench_fail(res, ret, "rte_comch_client_event_consumer_register: %s",
+					  strerror(-ret));
+	}
 	ret = sess_attach(s);
 	if (ret < 0)
 		return ret;

@@ -10,6 +10,8 @@
  * one progress engine per process, and a session per test: a server or a client
  * with its single connection, a pool of send buffers, and the send, progress and
  * wait helpers. Modes only decide what to send and what to do with what arrives.
+ * The fast path adds a second engine per process (bench_fp.h); the session
+ * records the peer's consumers, which the connection's engine announces.
  */
 
 #include <stdbool.h>
@@ -49,12 +51,22 @@ struct bc_sess {
 	/* Sends refused with -EAGAIN inside a callback, where progress is not allowed. */
 	struct rte_comch_task_send **deferred;
 	uint32_t nb_deferred;
+	/* Fast path: the peer's consumers, from the connection's events. */
+	uint32_t peer_consumer;      /* id of the last one announced */
+	uint32_t nb_peer_consumers;  /* announced and not expired */
+	uint32_t nb_peer_announced;  /* ever announced on this connection */
 };
 
 /* Open the process's device, representor and engine on first use. */
 int bc_env_open(struct bench_ctx *bc, struct bench_result *res);
 /* Release them at the end of the side. */
 void bc_env_close(struct bench_ctx *bc);
+/*
+ * The process's fast-path engine, on the same lcore as the connections' one
+ * (each side has one lcore), created on first use: producers and consumers run
+ * on it, apart from the control path.
+ */
+struct rte_comch_pe *bc_env_fp_pe(struct bench_ctx *bc, struct bench_result *res);
 
 /* Server side of one test: create, configure and start. */
 int bc_server_open(struct bc_sess *s, struct bench_ctx *bc, const struct bench_test *t,

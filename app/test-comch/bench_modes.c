@@ -7,7 +7,11 @@
  * files, an entry here and its runners in bench_runners.h.
  */
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
+
+#include <rte_common.h>
 
 #include "bench.h"
 #include "bench_runners.h"
@@ -32,10 +36,32 @@ static const struct bench_runner unix_ctrl_stream = {
 	.client = unix_ctrl_stream_client,
 };
 
+static const struct bench_runner comch_fp_lat = {
+	.server = comch_fp_serve,
+	.client = comch_fp_lat_client,
+};
+
+static const struct bench_runner comch_fp_stream = {
+	.server = comch_fp_serve,
+	.client = comch_fp_stream_client,
+};
+
+static const struct bench_runner memcpy_bw = {
+	.server = memcpy_bw_server,
+	.client = memcpy_bw_client,
+};
+
+#define KIB 1024u
+#define MIB (1024u * 1024u)
+
 static const struct bench_mode mode_ctrl_lat = {
 	.name = "ctrl-lat",
 	.help = "control path ping-pong: round-trip latency",
 	.kind = BENCH_KIND_LAT,
+	.min_size = BENCH_MIN_SIZE,
+	.max_size = BENCH_MAX_SIZE,
+	.sizes = { 64 },
+	.nb_sizes = 1,
 	.runners = {
 		[BENCH_TR_COMCH] = &comch_ctrl_lat,
 		[BENCH_TR_UNIX] = &unix_ctrl_lat,
@@ -45,8 +71,12 @@ static const struct bench_mode mode_ctrl_lat = {
 
 static const struct bench_mode mode_ctrl_stream = {
 	.name = "ctrl-stream",
-	.help = "control path one-way flood: msgs/s, MB/s, sender cycles",
+	.help = "control path one-way flood: msgs/s, MB/s",
 	.kind = BENCH_KIND_STREAM,
+	.min_size = BENCH_MIN_SIZE,
+	.max_size = BENCH_MAX_SIZE,
+	.sizes = { 64 },
+	.nb_sizes = 1,
 	.runners = {
 		[BENCH_TR_COMCH] = &comch_ctrl_stream,
 		[BENCH_TR_UNIX] = &unix_ctrl_stream,
@@ -54,9 +84,61 @@ static const struct bench_mode mode_ctrl_stream = {
 	},
 };
 
+/* The baselines of the fast-path modes are the control-path ones: same socket, same messages. */
+static const struct bench_mode mode_fp_lat = {
+	.name = "fp-lat",
+	.help = "fast path ping-pong: round-trip latency",
+	.kind = BENCH_KIND_LAT,
+	.fast = true,
+	.min_size = 0,
+	.max_size = BENCH_FP_MAX_SIZE,
+	.sizes = { 0, 64 },
+	.nb_sizes = 2,
+	.runners = {
+		[BENCH_TR_COMCH] = &comch_fp_lat,
+		[BENCH_TR_UNIX] = &unix_ctrl_lat,
+		[BENCH_TR_UNIX_POLL] = &unix_ctrl_lat,
+	},
+};
+
+static const struct bench_mode mode_fp_stream = {
+	.name = "fp-stream",
+	.help = "fast path one-way flood, burst 1 and N",
+	.kind = BENCH_KIND_STREAM,
+	.fast = true,
+	.burst_variants = true,
+	.min_size = 0,
+	.max_size = BENCH_FP_MAX_SIZE,
+	.sizes = { 64 },
+	.nb_sizes = 1,
+	.runners = {
+		[BENCH_TR_COMCH] = &comch_fp_stream,
+		[BENCH_TR_UNIX] = &unix_ctrl_stream,
+		[BENCH_TR_UNIX_POLL] = &unix_ctrl_stream,
+	},
+};
+
+static const struct bench_mode mode_fp_bw = {
+	.name = "fp-bw",
+	.help = "fast path bandwidth, GB/s, next to memcpy",
+	.kind = BENCH_KIND_BW,
+	.fast = true,
+	.min_size = 1,
+	.max_size = BENCH_FP_MAX_SIZE,
+	.sizes = { 4 * KIB, 64 * KIB, 1 * MIB },
+	.nb_sizes = 3,
+	.runners = {
+		[BENCH_TR_COMCH] = &comch_fp_stream,
+		[BENCH_TR_MEMCPY] = &memcpy_bw,
+	},
+};
+
 const struct bench_mode *const bench_modes[] = {
 	&mode_ctrl_lat,
 	&mode_ctrl_stream,
+	&mode_fp_lat,
+	&mode_fp_stream,
+	&mode_fp_bw,
 };
 
 const unsigned int bench_nb_modes = sizeof(bench_modes) / sizeof(bench_modes[0]);
@@ -65,6 +147,7 @@ static const char *const transport_names[BENCH_TR_MAX] = {
 	[BENCH_TR_COMCH] = "comch",
 	[BENCH_TR_UNIX] = "unix",
 	[BENCH_TR_UNIX_POLL] = "unix-poll",
+	[BENCH_TR_MEMCPY] = "memcpy",
 };
 
 const char *
@@ -86,33 +169,131 @@ bench_transport_parse(const char *name)
 	return -1;
 }
 
+/* Consumer buffers (and the memcpy baseline's destinations) of a fast-path test. */
+#define FP_MIN_BUFFERS 64
+/* fp-bw and fp-lat keep their buffers within this, so that they stay in the last-level cache... */
+#define FP_BW_BYTES (8u * MIB)
+/* ...with at least this many, so that producer and consumer still overlap. */
+#define FP_BW_MIN_BUFFERS 4
+
+/* Bytes one consumer buffer takes: whole cache lines, so buffers share none. */
+static uint64_t
+fp_buf_bytes(uint32_t size)
+{
+	return RTE_ALIGN_CEIL((uint64_t)RTE_MAX(size, 1u), RTE_CACHE_LINE_SIZE);
+}
+
 /*
- * For each selected mode, each size, each selected transport: comch first, so
- * that each baseline result lands right under the comch one it is compared with.
+ * How many buffers a consumer keeps posted: --buffers, or at least twice the
+ * burst and FP_MIN_BUFFERS; for fp-bw and fp-lat, no more than fit in FP_BW_BYTES
+ * (fp-stream measures batching: it keeps twice the burst posted, whatever the size).
+ */
+static uint32_t
+fp_buffers(const struct bench_opts *o, const struct bench_mode *m, uint32_t size, uint32_t burst)
+{
+	uint64_t n, fit;
+
+	if (o->buffers != 0)
+		return o->buffers;
+	n = RTE_MAX(2 * (uint64_t)burst, (uint64_t)FP_MIN_BUFFERS);
+	if (m->kind != BENCH_KIND_STREAM) {
+		fit = FP_BW_BYTES / fp_buf_bytes(size);
+		n = RTE_MIN(n, RTE_MAX(fit, (uint64_t)FP_BW_MIN_BUFFERS));
+	}
+	return n;
+}
+
+static void
+plan_add(struct bench_test *plan, unsigned int *n, unsigned int max, const struct bench_opts *o,
+	 const struct bench_mode *m, enum bench_transport tr, uint32_t size, uint32_t burst)
+{
+	if (*n < max) {
+		plan[*n].id = *n;
+		plan[*n].mode = m;
+		plan[*n].transport = tr;
+		plan[*n].size = size;
+		plan[*n].burst = burst;
+		/* The memcpy baseline copies into as many destinations as comch posts. */
+		plan[*n].buffers = m->fast && (tr == BENCH_TR_COMCH || tr == BENCH_TR_MEMCPY) ?
+				   fp_buffers(o, m, size, burst) : 0;
+	}
+	(*n)++;
+}
+
+/*
+ * For each selected mode, each size (--size, or the mode's own), each selected
+ * transport: comch first, so that each baseline result lands right under the
+ * comch one it is compared with. fp-stream runs comch twice: one message per
+ * submit, and --burst; fp-bw streams at --burst, at most one per buffer.
  */
 unsigned int
 bench_plan_build(const struct bench_opts *o, struct bench_test *plan, unsigned int max)
 {
-	unsigned int m, s, n = 0;
+	const struct bench_mode *m;
+	const uint32_t *sizes;
+	unsigned int i, s, n = 0, nb_sizes;
+	uint32_t size, burst;
 	int tr;
 
-	for (m = 0; m < bench_nb_modes; m++) {
-		if ((o->modes & (1u << m)) == 0)
+	for (i = 0; i < bench_nb_modes; i++) {
+		if ((o->modes & (1u << i)) == 0)
 			continue;
-		for (s = 0; s < o->nb_sizes; s++) {
+		m = bench_modes[i];
+		sizes = o->nb_sizes != 0 ? o->sizes : m->sizes;
+		nb_sizes = o->nb_sizes != 0 ? o->nb_sizes : m->nb_sizes;
+		for (s = 0; s < nb_sizes; s++) {
+			size = sizes[s];
+			if (size < m->min_size || size > m->max_size)
+				continue;
 			for (tr = 0; tr < BENCH_TR_MAX; tr++) {
-				if ((o->transports & (1u << tr)) == 0 ||
-				    bench_modes[m]->runners[tr] == NULL)
+				if ((o->transports & (1u << tr)) == 0 || m->runners[tr] == NULL)
 					continue;
-				if (n < max) {
-					plan[n].id = n;
-					plan[n].mode = bench_modes[m];
-					plan[n].transport = tr;
-					plan[n].size = o->sizes[s];
-				}
-				n++;
+				if (tr == BENCH_TR_COMCH && m->burst_variants && o->burst > 1)
+					plan_add(plan, &n, max, o, m, tr, size, 1);
+				burst = 1;
+				if (m->kind == BENCH_KIND_BW)
+					burst = RTE_MIN(o->burst, fp_buffers(o, m, size, o->burst));
+				else if (m->burst_variants && tr == BENCH_TR_COMCH)
+					burst = o->burst;
+				plan_add(plan, &n, max, o, m, tr, size, burst);
 			}
 		}
 	}
 	return n;
+}
+
+uint32_t
+bench_plan_max_size(const struct bench_test *plan, unsigned int nb)
+{
+	uint32_t max = 0;
+	unsigned int i;
+
+	for (i = 0; i < nb; i++)
+		max = RTE_MAX(max, plan[i].size);
+	return max;
+}
+
+void
+bench_size_str(uint32_t size, char *buf, size_t len)
+{
+	if (size >= MIB && size % MIB == 0)
+		snprintf(buf, len, "%" PRIu32 " MiB", size / MIB);
+	else if (size >= KIB && size % KIB == 0)
+		snprintf(buf, len, "%" PRIu32 " KiB", size / KIB);
+	else
+		snprintf(buf, len, "%" PRIu32 " B", size);
+}
+
+void
+bench_test_label(const struct bench_test *t, char *buf, size_t len)
+{
+	const char *tr = bench_transport_name(t->transport);
+
+	if (t->transport == BENCH_TR_COMCH && t->mode->burst_variants)
+		snprintf(buf, len, "%s burst %" PRIu32, tr, t->burst);
+	else if ((t->transport == BENCH_TR_UNIX || t->transport == BENCH_TR_UNIX_POLL) &&
+		 bench_wire_size(t) != t->size)
+		snprintf(buf, len, "%s (%" PRIu32 " B)", tr, bench_wire_size(t));
+	else
+		snprintf(buf, len, "%s", tr);
 }

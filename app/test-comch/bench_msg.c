@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_branch_prediction.h>
+#include <rte_common.h>
+
 #include "bench_msg.h"
 
 /*
@@ -14,23 +17,38 @@
  * in it: consecutive messages differ in every byte, yet checking one is a single
  * memcmp against a reference twice as long as the largest message.
  */
-#define PATTERN_PERIOD 251
+#define PATTERN_PERIOD BENCH_MSG_PERIOD
 
 static uint8_t *pattern;
+static size_t pattern_len;
 
 int
-bench_msg_init(void)
+bench_msg_init(uint32_t max_len)
 {
-	size_t i, n = BENCH_MAX_SIZE + PATTERN_PERIOD;
+	size_t i, n = (size_t)RTE_MAX(max_len, (uint32_t)BENCH_CTRL_MSG_ROOM) + PATTERN_PERIOD;
 
 	if (pattern != NULL)
 		return 0;
-	pattern = malloc(n);
+	/* Cache-line aligned, as a sender's buffer would be. */
+	pattern = aligned_alloc(RTE_CACHE_LINE_SIZE, RTE_ALIGN_CEIL(n, RTE_CACHE_LINE_SIZE));
 	if (pattern == NULL)
 		return -ENOMEM;
 	for (i = 0; i < n; i++)
 		pattern[i] = (uint8_t)((i % PATTERN_PERIOD) * 7 + 1);
+	pattern_len = n;
 	return 0;
+}
+
+const uint8_t *
+bench_msg_pattern(uint64_t seq)
+{
+	return pattern + seq % PATTERN_PERIOD;
+}
+
+size_t
+bench_msg_pattern_len(void)
+{
+	return pattern_len;
 }
 
 static inline const uint8_t *
@@ -69,19 +87,48 @@ bench_msg_kind_name(uint32_t kind)
 	case BENCH_MSG_SYNC_ACK: return "SYNC_ACK";
 	case BENCH_MSG_END: return "END";
 	case BENCH_MSG_RESULT: return "RESULT";
+	case BENCH_MSG_DONE: return "DONE";
+	case BENCH_MSG_DONE_ACK: return "DONE_ACK";
 	default: return "unknown";
 	}
 }
 
-/* Offset of the first byte that differs; called only once a difference is known. */
-static uint32_t
-first_diff(const uint8_t *a, const uint8_t *b, uint32_t n)
+/* Kind and sequence number; the first thing that differs fails res. */
+static int
+check_hdr(const struct bench_msg_hdr *hdr, enum bench_msg_kind kind, uint64_t seq,
+	  struct bench_result *res)
 {
-	uint32_t i;
+	if (hdr->kind != (uint32_t)kind)
+		return bench_fail(res, -EBADMSG, "expected %s seq %" PRIu64 ", got %s (kind %"
+				  PRIu32 ") seq %" PRIu64, bench_msg_kind_name(kind), seq,
+				  bench_msg_kind_name(hdr->kind), hdr->kind, hdr->seq);
+	if (hdr->seq != seq) {
+		if (hdr->seq > seq)
+			return bench_fail(res, -EBADMSG, "%s: expected seq %" PRIu64 ", got %"
+					  PRIu64 ": %" PRIu64 " message(s) lost",
+					  bench_msg_kind_name(kind), seq, hdr->seq, hdr->seq - seq);
+		return bench_fail(res, -EBADMSG, "%s: expected seq %" PRIu64 ", got %" PRIu64
+				  ": duplicated or reordered message",
+				  bench_msg_kind_name(kind), seq, hdr->seq);
+	}
+	return 0;
+}
 
-	for (i = 0; i < n && a[i] == b[i]; i++)
+/* body (n bytes) against the pattern of seq; at is the offset reported for byte 0. */
+static int
+check_body(const uint8_t *body, size_t n, enum bench_msg_kind kind, uint64_t seq, size_t at,
+	   struct bench_result *res)
+{
+	const uint8_t *ref = pattern_for(seq);
+	size_t off;
+
+	if (likely(memcmp(body, ref, n) == 0))
+		return 0;
+	for (off = 0; off < n && body[off] == ref[off]; off++)
 		;
-	return i;
+	return bench_fail(res, -EBADMSG, "%s seq %" PRIu64 ": corrupt payload at byte %zu: "
+			  "0x%02x, expected 0x%02x", bench_msg_kind_name(kind), seq, off + at,
+			  body[off], ref[off]);
 }
 
 int
@@ -89,35 +136,41 @@ bench_msg_check(const uint8_t *msg, uint32_t len, enum bench_msg_kind kind, uint
 		uint32_t expect_len, struct bench_result *res)
 {
 	struct bench_msg_hdr hdr;
-	uint32_t off, body;
+	int ret;
 
 	if (bench_msg_peek(msg, len, &hdr) < 0)
 		return bench_fail(res, -EBADMSG, "%s seq %" PRIu64 ": runt message of %" PRIu32
 				  " bytes", bench_msg_kind_name(kind), seq, len);
-	if (hdr.kind != (uint32_t)kind)
-		return bench_fail(res, -EBADMSG, "expected %s seq %" PRIu64 ", got %s (kind %"
-				  PRIu32 ") seq %" PRIu64, bench_msg_kind_name(kind), seq,
-				  bench_msg_kind_name(hdr.kind), hdr.kind, hdr.seq);
-	if (hdr.seq != seq) {
-		if (hdr.seq > seq)
-			return bench_fail(res, -EBADMSG, "%s: expected seq %" PRIu64 ", got %"
-					  PRIu64 ": %" PRIu64 " message(s) lost",
-					  bench_msg_kind_name(kind), seq, hdr.seq, hdr.seq - seq);
-		return bench_fail(res, -EBADMSG, "%s: expected seq %" PRIu64 ", got %" PRIu64
-				  ": duplicated or reordered message",
-				  bench_msg_kind_name(kind), seq, hdr.seq);
-	}
+	ret = check_hdr(&hdr, kind, seq, res);
+	if (ret < 0)
+		return ret;
 	if (len != expect_len || hdr.len != len)
 		return bench_fail(res, -EBADMSG, "%s seq %" PRIu64 ": length %" PRIu32
 				  ", header says %" PRIu32 ", expected %" PRIu32,
 				  bench_msg_kind_name(kind), seq, len, hdr.len, expect_len);
-	body = len - sizeof(hdr);
-	if (memcmp(msg + sizeof(hdr), pattern_for(seq), body) != 0) {
-		off = first_diff(msg + sizeof(hdr), pattern_for(seq), body);
-		return bench_fail(res, -EBADMSG, "%s seq %" PRIu64 ": corrupt payload at byte %"
-				  PRIu32 ": 0x%02x, expected 0x%02x",
-				  bench_msg_kind_name(kind), seq, off + BENCH_MSG_HDR_LEN,
-				  msg[sizeof(hdr) + off], pattern_for(seq)[off]);
-	}
-	return 0;
+	return check_body(msg + sizeof(hdr), len - sizeof(hdr), kind, seq, sizeof(hdr), res);
+}
+
+int
+bench_msg_check_fp(const uint8_t *imm, uint32_t imm_len, const uint8_t *data, size_t len,
+		   enum bench_msg_kind kind, uint64_t seq, uint32_t size, struct bench_result *res)
+{
+	struct bench_msg_hdr hdr;
+	int ret;
+
+	if (unlikely(imm_len != sizeof(hdr)))
+		return bench_fail(res, -EBADMSG, "%s seq %" PRIu64 ": %" PRIu32 " bytes of "
+				  "immediate data, expected the %zu-byte header",
+				  bench_msg_kind_name(kind), seq, imm_len, sizeof(hdr));
+	memcpy(&hdr, imm, sizeof(hdr));
+	ret = check_hdr(&hdr, kind, seq, res);
+	if (unlikely(ret < 0))
+		return ret;
+	if (unlikely(len != size || hdr.len != size))
+		return bench_fail(res, -EBADMSG, "%s seq %" PRIu64 ": %zu bytes of data, header "
+				  "says %" PRIu32 ", expected %" PRIu32, bench_msg_kind_name(kind),
+				  seq, len, hdr.len, size);
+	if (len == 0)
+		return 0;
+	return check_body(data, len, kind, seq, 0, res);
 }

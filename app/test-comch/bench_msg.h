@@ -12,6 +12,11 @@
  * A message is a 16-byte header (sequence number, kind, total length) followed
  * by a byte pattern that depends on the sequence number, so that a stale, torn,
  * duplicated or misplaced message does not pass the check.
+ *
+ * On the fast path the header travels as the 16 bytes of immediate data and
+ * the buffer carries only the pattern (the header's length is then the
+ * buffer's): a message of any size, from 0, still has its sequence number
+ * checked, and the sender sends straight from the reference pattern.
  */
 
 #include <stdint.h>
@@ -27,6 +32,8 @@ enum bench_msg_kind {
 	BENCH_MSG_SYNC_ACK, /* server -> client */
 	BENCH_MSG_END,      /* client -> server, seq = number of DATA sent; answered by RESULT */
 	BENCH_MSG_RESULT,   /* server -> client, struct bench_msg_result after the header */
+	BENCH_MSG_DONE,     /* client -> server (fast path): tear your producer/consumer down */
+	BENCH_MSG_DONE_ACK, /* server -> client: done, the connection may close */
 };
 
 struct bench_msg_hdr {
@@ -46,8 +53,17 @@ struct bench_msg_result {
 
 #define BENCH_MSG_RESULT_LEN (BENCH_MSG_HDR_LEN + (uint32_t)sizeof(struct bench_msg_result))
 
-/* Build the reference pattern; once per process, before any fill or check. */
-int bench_msg_init(void);
+/*
+ * Build the reference pattern for messages up to max_len bytes; once per
+ * process, before any fill or check.
+ */
+int bench_msg_init(uint32_t max_len);
+
+/* The pattern, and its length: a message of seq carries bench_msg_pattern(seq). */
+const uint8_t *bench_msg_pattern(uint64_t seq);
+size_t bench_msg_pattern_len(void);
+/* The pattern's period: messages seq and seq + period carry the same bytes. */
+#define BENCH_MSG_PERIOD 251
 
 /* Write a message of len bytes (len >= BENCH_MSG_HDR_LEN): header and pattern. */
 void bench_msg_fill(uint8_t *buf, uint32_t len, enum bench_msg_kind kind, uint64_t seq);
@@ -62,6 +78,14 @@ int bench_msg_peek(const uint8_t *msg, uint32_t len, struct bench_msg_hdr *hdr);
  */
 int bench_msg_check(const uint8_t *msg, uint32_t len, enum bench_msg_kind kind, uint64_t seq,
 		    uint32_t expect_len, struct bench_result *res);
+
+/*
+ * Check a fast-path message: its header (the immediate data, imm_len bytes),
+ * then len bytes of data that must be size bytes of the pattern of seq.
+ */
+int bench_msg_check_fp(const uint8_t *imm, uint32_t imm_len, const uint8_t *data, size_t len,
+		       enum bench_msg_kind kind, uint64_t seq, uint32_t size,
+		       struct bench_result *res);
 
 const char *bench_msg_kind_name(uint32_t kind);
 

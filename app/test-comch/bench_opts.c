@@ -19,10 +19,15 @@
 
 #include "bench.h"
 
-#define DEFAULT_SIZE 64
 #define DEFAULT_ITERATIONS 10000
 #define DEFAULT_WARMUP 1000
 #define DEFAULT_DURATION 1.0
+/* Stream tests of the default suite (no --mode): short, the whole suite takes seconds. */
+#define SUITE_DURATION 0.2
+#define DEFAULT_BURST 32
+#define MAX_BURST 4096
+/* The shm driver's max_fast_tasks: the most post-recv tasks of one consumer. */
+#define MAX_BUFFERS 65536
 /* Same as the library's default (RTE_COMCH_DEFAULT_RECV_QUEUE_SIZE). */
 #define DEFAULT_RECV_QUEUE 64
 #define MAX_RECV_QUEUE 65536
@@ -36,6 +41,8 @@ enum {
 	OPT_WARMUP,
 	OPT_DURATION,
 	OPT_RECV_QUEUE,
+	OPT_BURST,
+	OPT_BUFFERS,
 	OPT_TRANSPORT,
 	OPT_CSV,
 	OPT_SIDE,
@@ -55,6 +62,8 @@ static const struct option long_opts[] = {
 	{ "warmup", required_argument, NULL, OPT_WARMUP },
 	{ "duration", required_argument, NULL, OPT_DURATION },
 	{ "recv-queue", required_argument, NULL, OPT_RECV_QUEUE },
+	{ "burst", required_argument, NULL, OPT_BURST },
+	{ "buffers", required_argument, NULL, OPT_BUFFERS },
 	{ "transport", required_argument, NULL, OPT_TRANSPORT },
 	{ "csv", required_argument, NULL, OPT_CSV },
 	{ "side", required_argument, NULL, OPT_SIDE },
@@ -68,34 +77,65 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* "64", "0,64", "4096,65536,1048576": a mode's default sizes. */
+static void
+mode_sizes(const struct bench_mode *m, char *buf, size_t len)
+{
+	unsigned int i;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < m->nb_sizes && n < len; i++)
+		n += snprintf(buf + n, len - n, "%s%" PRIu32, i ? "," : "", m->sizes[i]);
+}
+
 void
 bench_opts_usage(void)
 {
+	char sizes[64];
 	unsigned int i;
 
 	printf("Usage: %s [options] [-- extra EAL arguments]\n\n", BENCH_PROG);
-	printf("Measures the rte_comch control path against a Unix-socket baseline.\n"
+	printf("Measures rte_comch, control path and fast path, against baselines measured\n"
+	       "in the same run: a Unix socket, and for fp-bw a plain memcpy.\n"
 	       "Without --side, runs both sides itself: a server (BlueField side) and a\n"
 	       "client (host side) process, and prints the results of both.\n"
-	       "Without options, runs a short suite: every mode at 64 bytes, with baselines.\n\n");
+	       "Without --mode, runs a short suite of a few seconds: every mode at its\n"
+	       "default sizes, stream tests of %.1f s, with baselines.\n\n", SUITE_DURATION);
 	printf("Options:\n"
-	       "  --mode LIST         modes to run, comma separated, or \"all\" (default all):\n");
-	for (i = 0; i < bench_nb_modes; i++)
-		printf("                        %-12s %s\n", bench_modes[i]->name,
-		       bench_modes[i]->help);
-	printf("  --size LIST         message sizes in bytes, comma separated, %u to %u\n"
-	       "                      (default %u)\n"
+	       "  --mode LIST         modes to run, comma separated, or \"all\":\n");
+	for (i = 0; i < bench_nb_modes; i++) {
+		mode_sizes(bench_modes[i], sizes, sizeof(sizes));
+		printf("                        %-12s %s\n"
+		       "                                     (default sizes: %s)\n",
+		       bench_modes[i]->name, bench_modes[i]->help, sizes);
+	}
+	printf("  --size LIST         message sizes in bytes, comma separated, for every mode\n"
+	       "                      instead of its defaults: %u to %u for the control\n"
+	       "                      path, 0 (immediate data only) to %u for fp-lat and\n"
+	       "                      fp-stream, 1 to %u for fp-bw; a mode skips the\n"
+	       "                      sizes it cannot carry\n"
 	       "  --iterations N      measured round trips per latency test (default %u)\n"
 	       "  --warmup N          unmeasured round trips (latency) or messages (stream)\n"
 	       "                      before measuring (default %u)\n"
-	       "  --duration SEC      length of each stream test, in seconds (default %.1f)\n"
+	       "  --duration SEC      length of each stream test, in seconds (default %.1f;\n"
+	       "                      %.1f in the default suite)\n"
 	       "  --recv-queue N      comch receive queue size of both sides, in messages\n"
+	       "                      (control path; default %u)\n"
+	       "  --burst N           fast path: sends submitted before each progress, for\n"
+	       "                      fp-stream (which also runs one per progress) and fp-bw\n"
 	       "                      (default %u)\n"
-	       "  --transport LIST    transports, comma separated, or \"all\" (default comch,unix):\n"
-	       "                        comch      rte_comch control path (shm driver)\n"
+	       "  --buffers N         fast path: buffers each consumer keeps posted (default:\n"
+	       "                      max(2 x burst, 64); fp-lat and fp-bw: at most 8 MiB of\n"
+	       "                      them, at least 4)\n"
+	       "  --transport LIST    transports, comma separated, or \"all\"\n"
+	       "                      (default comch,unix,memcpy):\n"
+	       "                        comch      rte_comch (shm driver)\n"
 	       "                        unix       baseline: Unix SOCK_SEQPACKET, blocking calls\n"
 	       "                        unix-poll  baseline: same socket, non-blocking calls\n"
 	       "                                   in a busy loop, as comch polls\n"
+	       "                        memcpy     baseline of fp-bw: one thread copying the\n"
+	       "                                   same bytes into as many buffers\n"
 	       "  --csv FILE          also write one CSV row per result to FILE\n"
 	       "  --side server|client\n"
 	       "                      run one side only, in this process (two terminals);\n"
@@ -111,8 +151,9 @@ bench_opts_usage(void)
 	       "                      (default: derived from the plan)\n"
 	       "  --report-fd FD      internal: the pipe a child side reports to its parent on\n"
 	       "  -h, --help          this text\n\n",
-	       BENCH_MIN_SIZE, BENCH_MAX_SIZE, DEFAULT_SIZE, DEFAULT_ITERATIONS,
-	       DEFAULT_WARMUP, DEFAULT_DURATION, DEFAULT_RECV_QUEUE);
+	       BENCH_MIN_SIZE, BENCH_MAX_SIZE, BENCH_FP_MAX_SIZE, BENCH_FP_MAX_SIZE,
+	       DEFAULT_ITERATIONS, DEFAULT_WARMUP, DEFAULT_DURATION, SUITE_DURATION,
+	       DEFAULT_RECV_QUEUE, DEFAULT_BURST);
 	printf("Each side initialises EAL with: -l LCORE --no-huge -m 512 --no-pci\n"
 	       "--file-prefix=test-comch-SIDE-PID --log-level=lib.eal:warning\n"
 	       "--log-level=lib.telemetry:error, then the extra EAL arguments\n"
@@ -220,7 +261,7 @@ add_size(struct bench_opts *o, const char *s)
 		fprintf(stderr, "%s: at most %u sizes\n", BENCH_PROG, BENCH_MAX_SIZES);
 		return -EINVAL;
 	}
-	if (parse_u64(s, "size", BENCH_MIN_SIZE, BENCH_MAX_SIZE, &v) < 0)
+	if (parse_u64(s, "size", 0, BENCH_FP_MAX_SIZE, &v) < 0)
 		return -EINVAL;
 	o->sizes[o->nb_sizes++] = v;
 	return 0;
@@ -243,6 +284,8 @@ parse_side(const char *s, enum bench_side *side)
 int
 bench_opts_parse(struct bench_opts *o, int argc, char **argv)
 {
+	bool duration_given = false;
+	unsigned int i, m, fits;
 	uint64_t v;
 	int opt, ret = 0;
 
@@ -251,6 +294,7 @@ bench_opts_parse(struct bench_opts *o, int argc, char **argv)
 	o->warmup = DEFAULT_WARMUP;
 	o->duration = DEFAULT_DURATION;
 	o->recv_queue = DEFAULT_RECV_QUEUE;
+	o->burst = DEFAULT_BURST;
 	o->side = BENCH_SIDE_BOTH;
 	o->server_lcore = 0;
 	o->client_lcore = 1;
@@ -274,10 +318,19 @@ bench_opts_parse(struct bench_opts *o, int argc, char **argv)
 			break;
 		case OPT_DURATION:
 			ret = parse_seconds(optarg, "duration", &o->duration);
+			duration_given = true;
 			break;
 		case OPT_RECV_QUEUE:
 			ret = parse_u64(optarg, "recv-queue", 1, MAX_RECV_QUEUE, &v);
 			o->recv_queue = v;
+			break;
+		case OPT_BURST:
+			ret = parse_u64(optarg, "burst", 1, MAX_BURST, &v);
+			o->burst = v;
+			break;
+		case OPT_BUFFERS:
+			ret = parse_u64(optarg, "buffers", 1, MAX_BUFFERS, &v);
+			o->buffers = v;
 			break;
 		case OPT_TRANSPORT:
 			ret = parse_list(optarg, add_transport, o);
@@ -330,12 +383,36 @@ bench_opts_parse(struct bench_opts *o, int argc, char **argv)
 		o->eal_argc = argc - optind;
 		o->eal_argv = &argv[optind];
 	}
-	if (o->modes == 0)
+	if (o->modes == 0) {
+		/* The default suite: everything, briefly. */
 		o->modes = (1u << bench_nb_modes) - 1;
+		if (!duration_given)
+			o->duration = SUITE_DURATION;
+	}
 	if (o->transports == 0)
-		o->transports = (1u << BENCH_TR_COMCH) | (1u << BENCH_TR_UNIX);
-	if (o->nb_sizes == 0)
-		o->sizes[o->nb_sizes++] = DEFAULT_SIZE;
+		o->transports = (1u << BENCH_TR_COMCH) | (1u << BENCH_TR_UNIX) |
+				(1u << BENCH_TR_MEMCPY);
+	/* Said once, by whoever prints the table (not by the children of a run). */
+	for (i = 0; i < o->nb_sizes && o->report_fd < 0; i++) {
+		fits = 0;
+		for (m = 0; m < bench_nb_modes; m++) {
+			if ((o->modes & (1u << m)) == 0)
+				continue;
+			if (o->sizes[i] >= bench_modes[m]->min_size &&
+			    o->sizes[i] <= bench_modes[m]->max_size)
+				fits++;
+			else
+				fprintf(stderr, "%s: note: %s does not run at %" PRIu32 " bytes "
+					"(%" PRIu32 " to %" PRIu32 ")\n", BENCH_PROG,
+					bench_modes[m]->name, o->sizes[i],
+					bench_modes[m]->min_size, bench_modes[m]->max_size);
+		}
+		if (fits == 0) {
+			fprintf(stderr, "%s: no selected mode runs at %" PRIu32 " bytes\n",
+				BENCH_PROG, o->sizes[i]);
+			return -EINVAL;
+		}
+	}
 	if (o->devargs != NULL && o->side == BENCH_SIDE_BOTH) {
 		fprintf(stderr, "%s: --devargs needs --side (each side has its own device)\n",
 			BENCH_PROG);
@@ -395,7 +472,7 @@ bench_opts_child_argv(const struct bench_opts *o, const char *exe, enum bench_si
 		      int report_fd)
 {
 	char modes[256] = "", transports[64] = "", sizes[256] = "";
-	int max = 40 + o->eal_argc, argc = 0, ret = 0, i;
+	int max = 44 + o->eal_argc, argc = 0, ret = 0, i;
 	unsigned int m;
 	char **argv;
 	size_t len;
@@ -428,11 +505,16 @@ bench_opts_child_argv(const struct bench_opts *o, const char *exe, enum bench_si
 	ret |= pushf(argv, &argc, max, "--dir", "%s", o->dir);
 	ret |= pushf(argv, &argc, max, "--mode", "%s", modes);
 	ret |= pushf(argv, &argc, max, "--transport", "%s", transports);
-	ret |= pushf(argv, &argc, max, "--size", "%s", sizes);
+	/* Without --size, each mode runs at its own sizes: the children too. */
+	if (o->nb_sizes != 0)
+		ret |= pushf(argv, &argc, max, "--size", "%s", sizes);
 	ret |= pushf(argv, &argc, max, "--iterations", "%" PRIu64, o->iterations);
 	ret |= pushf(argv, &argc, max, "--warmup", "%" PRIu64, o->warmup);
 	ret |= pushf(argv, &argc, max, "--duration", "%.17g", o->duration);
 	ret |= pushf(argv, &argc, max, "--recv-queue", "%" PRIu32, o->recv_queue);
+	ret |= pushf(argv, &argc, max, "--burst", "%" PRIu32, o->burst);
+	if (o->buffers != 0)
+		ret |= pushf(argv, &argc, max, "--buffers", "%" PRIu32, o->buffers);
 	ret |= pushf(argv, &argc, max, "--server-lcore", "%u", o->server_lcore);
 	ret |= pushf(argv, &argc, max, "--client-lcore", "%u", o->client_lcore);
 	if (o->eal_argc > 0) {

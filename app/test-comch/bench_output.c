@@ -49,10 +49,10 @@ test_ok(const struct bench_results *rs, unsigned int i, enum bench_side who)
 }
 
 static void
-print_run_header(FILE *f, const struct bench_opts *o, const struct bench_results *rs,
-		 unsigned int nb)
+print_run_header(FILE *f, const struct bench_opts *o, const struct bench_test *plan,
+		 const struct bench_results *rs, unsigned int nb)
 {
-	bool lat = false, stream = false;
+	bool lat = false, stream = false, fast = false;
 	uint64_t hz = 0;
 	unsigned int i;
 
@@ -64,13 +64,12 @@ print_run_header(FILE *f, const struct bench_opts *o, const struct bench_results
 	if (hz != 0)
 		fprintf(f, ", TSC %.3f GHz", hz / 1e9);
 	fprintf(f, "\n");
-	for (i = 0; i < bench_nb_modes; i++) {
-		if ((o->modes & (1u << i)) == 0)
-			continue;
-		if (bench_modes[i]->kind == BENCH_KIND_LAT)
+	for (i = 0; i < nb; i++) {
+		if (plan[i].mode->kind == BENCH_KIND_LAT)
 			lat = true;
 		else
 			stream = true;
+		fast |= plan[i].mode->fast;
 	}
 	if (lat)
 		fprintf(f, "latency: %" PRIu64 " round trips after %" PRIu64 " warm-up; ",
@@ -79,20 +78,32 @@ print_run_header(FILE *f, const struct bench_opts *o, const struct bench_results
 		fprintf(f, "stream: %.2f s after %" PRIu64 " warm-up messages; ", o->duration,
 			o->warmup);
 	fprintf(f, "comch recv queue %" PRIu32 "\n", o->recv_queue);
+	if (fast) {
+		fprintf(f, "fast path: header as 16 B of immediate data; burst %" PRIu32 "; ",
+			o->burst);
+		if (o->buffers != 0)
+			fprintf(f, "%" PRIu32 " buffers posted\n", o->buffers);
+		else
+			fprintf(f, "buffers posted: max(2 x burst, 64), fp-lat/fp-bw within 8 MiB\n");
+	}
 }
 
 static void
 print_group_header(FILE *f, const struct bench_test *t)
 {
-	char title[48];
+	char title[48], size[24];
 
-	snprintf(title, sizeof(title), "%s %" PRIu32 " B", t->mode->name, t->size);
+	bench_size_str(t->size, size, sizeof(size));
+	snprintf(title, sizeof(title), "%s %s", t->mode->name, size);
 	if (t->mode->kind == BENCH_KIND_LAT)
 		fprintf(f, "\n%-22s %10s %9s %9s %9s %9s %9s %9s\n", title, "round trips",
 			"min ns", "p50 ns", "p90 ns", "p99 ns", "p99.9 ns", "max ns");
-	else
+	else if (t->mode->kind == BENCH_KIND_STREAM)
 		fprintf(f, "\n%-22s %10s %9s %9s %9s %9s %11s\n", title, "messages",
 			"kmsg/s", "MB/s", "cpu cyc", "send cyc", "queue full");
+	else
+		fprintf(f, "\n%-22s %10s %9s %9s %9s %9s %11s\n", title, "messages",
+			"kmsg/s", "GB/s", "cpu cyc", "buffers", "queue full");
 }
 
 static void
@@ -101,8 +112,9 @@ print_row(FILE *f, const struct bench_test *t, const struct bench_results *rs, u
 {
 	const struct bench_result *c = get(rs, i, BENCH_SIDE_CLIENT);
 	const struct bench_result *s = get(rs, i, BENCH_SIDE_SERVER);
-	const char *tr = bench_transport_name(t->transport);
+	char tr[32];
 
+	bench_test_label(t, tr, sizeof(tr));
 	if (c != NULL && c->status == 0 && c->skipped) {
 		fprintf(f, "  %-20s skipped: %s\n", tr, c->error);
 	} else if (c != NULL && c->status == 0) {
@@ -111,10 +123,16 @@ print_row(FILE *f, const struct bench_test *t, const struct bench_results *rs, u
 				tr, c->ops, c->lat_ns[BENCH_PCT_MIN], c->lat_ns[BENCH_PCT_P50],
 				c->lat_ns[BENCH_PCT_P90], c->lat_ns[BENCH_PCT_P99],
 				c->lat_ns[BENCH_PCT_P999], c->lat_ns[BENCH_PCT_MAX]);
-		else
-			fprintf(f, "  %-20s %10" PRIu64 " %9.1f %9.1f %9.1f %9.1f %11" PRIu64 "\n",
-				tr, c->ops, c->msgs_per_s / 1e3, c->mb_per_s, c->cyc_per_msg,
+		else if (t->mode->kind == BENCH_KIND_STREAM)
+			/* Huge messages cost millions of cycles each: no decimals then. */
+			fprintf(f, "  %-20s %10" PRIu64 " %9.1f %9.1f %9.*f %9.*f %11" PRIu64 "\n",
+				tr, c->ops, c->msgs_per_s / 1e3, c->mb_per_s,
+				c->cyc_per_msg < 1e6, c->cyc_per_msg, c->send_cyc < 1e6,
 				c->send_cyc, c->eagain);
+		else
+			fprintf(f, "  %-20s %10" PRIu64 " %9.1f %9.2f %9.0f %9" PRIu32 " %11"
+				PRIu64 "\n", tr, c->ops, c->msgs_per_s / 1e3, c->mb_per_s / 1e3,
+				c->cyc_per_msg, c->buffers, c->eagain);
 	} else if (c != NULL) {
 		fprintf(f, "  %-20s FAILED (client): %s\n", tr, c->error);
 	} else if (earlier_failed) {
@@ -160,46 +178,77 @@ print_ratio(FILE *f, const char *what, const char *base, double comch_v, const c
 		r >= 1 ? r : 1 / r, r >= 1 ? "faster" : "slower");
 }
 
-/* Compare comch with each baseline of the same mode and size. */
+/* One comch result against one baseline of the same mode and size. */
+static void
+print_pair(FILE *f, const struct bench_test *ct, const struct bench_result *c,
+	   const struct bench_test *bt, const struct bench_result *b, bool several)
+{
+	char cl[32], name[32], cs[48], bs[48], size[24], what[48];
+	const char *w = "msg rate";
+
+	bench_test_label(bt, name, sizeof(name));
+	bench_test_label(ct, cl, sizeof(cl));
+	switch (ct->mode->kind) {
+	case BENCH_KIND_LAT:
+		fmt_us(cs, sizeof(cs), c->lat_ns[BENCH_PCT_P50]);
+		fmt_us(bs, sizeof(bs), b->lat_ns[BENCH_PCT_P50]);
+		print_ratio(f, "p50 rtt", name, c->lat_ns[BENCH_PCT_P50], cs,
+			    b->lat_ns[BENCH_PCT_P50], bs, true);
+		fmt_us(cs, sizeof(cs), c->lat_ns[BENCH_PCT_P99]);
+		fmt_us(bs, sizeof(bs), b->lat_ns[BENCH_PCT_P99]);
+		print_ratio(f, "p99 rtt", name, c->lat_ns[BENCH_PCT_P99], cs,
+			    b->lat_ns[BENCH_PCT_P99], bs, true);
+		break;
+	case BENCH_KIND_STREAM:
+		/* Several comch rows (bursts): say which one each line is about. */
+		if (several) {
+			snprintf(what, sizeof(what), "msg rate, %s", cl + strlen("comch "));
+			w = what;
+		}
+		fmt_rate(cs, sizeof(cs), c->msgs_per_s);
+		fmt_rate(bs, sizeof(bs), b->msgs_per_s);
+		print_ratio(f, w, name, c->msgs_per_s, cs, b->msgs_per_s, bs, false);
+		if (!several) {
+			snprintf(cs, sizeof(cs), "%.0f cyc/msg", c->cyc_per_msg);
+			snprintf(bs, sizeof(bs), "%.0f cyc/msg", b->cyc_per_msg);
+			print_ratio(f, "sender cost", name, c->cyc_per_msg, cs, b->cyc_per_msg,
+				    bs, true);
+		}
+		break;
+	case BENCH_KIND_BW:
+		/* As a fraction of what one core copies: 1.00x is the copy's own speed. */
+		if (c->mb_per_s <= 0 || b->mb_per_s <= 0)
+			break;
+		bench_size_str(ct->size, size, sizeof(size));
+		fprintf(f, "  %s: comch %.2f GB/s, %s %.2f GB/s, %.2fx\n", size,
+			c->mb_per_s / 1e3, name, b->mb_per_s / 1e3, c->mb_per_s / b->mb_per_s);
+		break;
+	}
+}
+
+/* Compare each comch result with each baseline of the same mode and size. */
 static void
 print_ratios(FILE *f, const struct bench_test *plan, unsigned int first, unsigned int end,
 	     const struct bench_results *rs, enum bench_side who)
 {
-	const struct bench_result *c = NULL, *b;
-	char cs[32], bs[32];
-	unsigned int i;
+	const struct bench_result *c, *b;
+	unsigned int i, j, nb_comch = 0;
 
 	for (i = first; i < end; i++)
-		if (plan[i].transport == BENCH_TR_COMCH && test_ok(rs, i, who))
-			c = get(rs, i, BENCH_SIDE_CLIENT);
-	if (c == NULL || c->skipped)
-		return;
+		nb_comch += plan[i].transport == BENCH_TR_COMCH;
 	for (i = first; i < end; i++) {
-		const char *name = bench_transport_name(plan[i].transport);
-
-		if (plan[i].transport == BENCH_TR_COMCH || !test_ok(rs, i, who))
+		if (plan[i].transport != BENCH_TR_COMCH || !test_ok(rs, i, who))
 			continue;
-		b = get(rs, i, BENCH_SIDE_CLIENT);
-		if (b == NULL || b->skipped)
+		c = get(rs, i, BENCH_SIDE_CLIENT);
+		if (c == NULL || c->skipped)
 			continue;
-		if (plan[i].mode->kind == BENCH_KIND_LAT) {
-			fmt_us(cs, sizeof(cs), c->lat_ns[BENCH_PCT_P50]);
-			fmt_us(bs, sizeof(bs), b->lat_ns[BENCH_PCT_P50]);
-			print_ratio(f, "p50 rtt", name, c->lat_ns[BENCH_PCT_P50], cs,
-				    b->lat_ns[BENCH_PCT_P50], bs, true);
-			fmt_us(cs, sizeof(cs), c->lat_ns[BENCH_PCT_P99]);
-			fmt_us(bs, sizeof(bs), b->lat_ns[BENCH_PCT_P99]);
-			print_ratio(f, "p99 rtt", name, c->lat_ns[BENCH_PCT_P99], cs,
-				    b->lat_ns[BENCH_PCT_P99], bs, true);
-		} else {
-			fmt_rate(cs, sizeof(cs), c->msgs_per_s);
-			fmt_rate(bs, sizeof(bs), b->msgs_per_s);
-			print_ratio(f, "msg rate", name, c->msgs_per_s, cs, b->msgs_per_s, bs,
-				    false);
-			snprintf(cs, sizeof(cs), "%.0f cyc/msg", c->cyc_per_msg);
-			snprintf(bs, sizeof(bs), "%.0f cyc/msg", b->cyc_per_msg);
-			print_ratio(f, "sender cost", name, c->cyc_per_msg, cs, b->cyc_per_msg, bs,
-				    true);
+		for (j = first; j < end; j++) {
+			if (plan[j].transport == BENCH_TR_COMCH || !test_ok(rs, j, who))
+				continue;
+			b = get(rs, j, BENCH_SIDE_CLIENT);
+			if (b == NULL || b->skipped)
+				continue;
+			print_pair(f, &plan[i], c, &plan[j], b, nb_comch > 1);
 		}
 	}
 }
@@ -214,13 +263,18 @@ print_server_only(FILE *f, const struct bench_test *plan, unsigned int nb,
 
 	fprintf(f, "%s: server side\n", BENCH_PROG);
 	for (i = 0; i < nb; i++) {
+		char label[32];
+
 		s = get(rs, i, BENCH_SIDE_SERVER);
-		fprintf(f, "  %-12s %7" PRIu32 " B  %-10s ", plan[i].mode->name, plan[i].size,
-			bench_transport_name(plan[i].transport));
+		bench_test_label(&plan[i], label, sizeof(label));
+		fprintf(f, "  %-12s %8" PRIu32 " B  %-16s ", plan[i].mode->name, plan[i].size,
+			label);
 		if (s == NULL)
 			fprintf(f, "not run\n");
 		else if (s->status != 0)
 			fprintf(f, "FAILED: %s\n", s->error);
+		else if (plan[i].transport == BENCH_TR_MEMCPY)
+			fprintf(f, "nothing to do (the client copies)\n");
 		else
 			fprintf(f, "%" PRIu64 " messages received and checked\n", s->verified);
 		if (s == NULL || s->status != 0)
@@ -238,7 +292,7 @@ bench_output_print(FILE *f, const struct bench_opts *o, const struct bench_test 
 	if (who == BENCH_SIDE_SERVER) {
 		failed = print_server_only(f, plan, nb, rs);
 	} else {
-		print_run_header(f, o, rs, nb);
+		print_run_header(f, o, plan, rs, nb);
 		for (i = 0; i < nb; i++) {
 			if (i == 0 || plan[i].mode != plan[i - 1].mode ||
 			    plan[i].size != plan[i - 1].size) {
@@ -289,11 +343,12 @@ csv_row(FILE *f, const struct bench_result *r)
 		fprintf(f, "%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.6f,,,,,,", r->lat_ns[0],
 			r->lat_ns[1], r->lat_ns[2], r->lat_ns[3], r->lat_ns[4], r->lat_ns[5],
 			r->mean_ns, r->seconds);
-	else if (r->status == 0 && r->kind == BENCH_KIND_STREAM && r->side == BENCH_SIDE_CLIENT)
+	else if (r->status == 0 && r->kind != BENCH_KIND_LAT && r->side == BENCH_SIDE_CLIENT)
 		fprintf(f, ",,,,,,,%.6f,%.1f,%.3f,%.1f,%.1f,%" PRIu64 ",", r->seconds,
 			r->msgs_per_s, r->mb_per_s, r->cyc_per_msg, r->send_cyc, r->eagain);
 	else
 		fprintf(f, ",,,,,,,,,,,,,");
+	fprintf(f, "%" PRIu32 ",%" PRIu32 ",", r->burst, r->buffers);
 	fputc('"', f);
 	if (r->skipped)
 		fputs("skipped: ", f);
@@ -322,7 +377,7 @@ bench_output_csv(const char *path, const struct bench_test *plan, unsigned int n
 	}
 	fprintf(f, "mode,transport,size,side,status,ops,verified,min_ns,p50_ns,p90_ns,p99_ns,"
 		"p999_ns,max_ns,mean_ns,seconds,msgs_per_s,mb_per_s,cycles_per_msg,"
-		"send_cycles,eagain,error\n");
+		"send_cycles,eagain,burst,buffers,error\n");
 	for (i = 0; i < nb; i++) {
 		/* The client's row carries the measurements; the server's only its checks. */
 		r = get(rs, i, BENCH_SIDE_CLIENT);

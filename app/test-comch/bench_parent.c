@@ -56,11 +56,12 @@ default_timeout(const struct bench_opts *o, const struct bench_test *plan, unsig
 	double t = 30;
 	unsigned int i;
 
+	/* Per message: 200 us a round trip, 20 us a streamed one, and 1 s per GB of data. */
 	for (i = 0; i < nb; i++) {
 		if (plan[i].mode->kind == BENCH_KIND_LAT)
-			t += 5 + (o->warmup + o->iterations) * 200e-6;
+			t += 5 + (o->warmup + o->iterations) * (200e-6 + plan[i].size * 2e-9);
 		else
-			t += 5 + o->duration + o->warmup * 20e-6;
+			t += 5 + o->duration + o->warmup * (20e-6 + plan[i].size * 1e-9);
 	}
 	return t;
 }

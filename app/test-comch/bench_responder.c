@@ -14,7 +14,7 @@ bench_responder_init(struct bench_responder *r, const struct bench_test *t,
 {
 	memset(r, 0, sizeof(*r));
 	r->res = res;
-	r->size = t->size;
+	r->size = bench_wire_size(t);
 }
 
 static int

@@ -8,7 +8,9 @@
 /*
  * Every mode's implementation over every transport. One file each; the
  * server side of the control-path modes is one responder per transport, since a
- * control-path server only answers what it is sent.
+ * control-path server only answers what it is sent, and the server side of the
+ * fast-path modes is one consumer (and producer) that does the same. The
+ * baselines of fp-lat and fp-stream are the control-path socket runners.
  */
 
 #include "bench.h"
@@ -30,5 +32,18 @@ int unix_ctrl_lat_client(struct bench_ctx *bc, const struct bench_test *t,
 /* unix_ctrl_stream.c */
 int unix_ctrl_stream_client(struct bench_ctx *bc, const struct bench_test *t,
 			    struct bench_result *res);
+
+/* comch_fp_server.c: server side of fp-lat, fp-stream and fp-bw over comch. */
+int comch_fp_serve(struct bench_ctx *bc, const struct bench_test *t, struct bench_result *res);
+/* comch_fp_lat.c */
+int comch_fp_lat_client(struct bench_ctx *bc, const struct bench_test *t,
+			struct bench_result *res);
+/* comch_fp_stream.c: client side of fp-stream and fp-bw. */
+int comch_fp_stream_client(struct bench_ctx *bc, const struct bench_test *t,
+			   struct bench_result *res);
+
+/* memcpy_bw.c: the fp-bw baseline; only the client side copies. */
+int memcpy_bw_server(struct bench_ctx *bc, const struct bench_test *t, struct bench_result *res);
+int memcpy_bw_client(struct bench_ctx *bc, const struct bench_test *t, struct bench_result *res);
 
 #endif /* BENCH_RUNNERS_H */

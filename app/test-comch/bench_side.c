@@ -55,6 +55,8 @@ bench_result_init(struct bench_result *res, const struct bench_test *t, enum ben
 	res->test_id = t->id;
 	res->kind = t->mode->kind;
 	res->size = t->size;
+	res->burst = t->burst;
+	res->buffers = t->buffers;
 	snprintf(res->mode, sizeof(res->mode), "%s", t->mode->name);
 	snprintf(res->transport, sizeof(res->transport), "%s", bench_transport_name(t->transport));
 }
@@ -243,7 +245,7 @@ bench_side_run(const struct bench_opts *o_in)
 	ret = eal_init(&o, &res);
 	if (ret == 0) {
 		bc.tsc_hz = rte_get_tsc_hz();
-		ret = bench_msg_init();
+		ret = bench_msg_init(bench_plan_max_size(plan, nb));
 		if (ret < 0)
 			bench_fail(&res, ret, "out of memory");
 	}

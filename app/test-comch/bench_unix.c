@@ -164,12 +164,16 @@ bu_send(struct bu_conn *c, const uint8_t *buf, uint32_t len)
 
 	for (;;) {
 		n = send(c->fd, buf, len, flags);
-		if (likely(n == (ssize_t)len))
+		if (likely(n == (ssize_t)len)) {
+			c->probe = false;
 			return 0;
+		}
 		if (n >= 0)
 			return bench_fail(c->res, -EIO, "short send: %zd of %" PRIu32, n, len);
 		if (errno == EINTR)
 			continue;
+		if (errno == ENOBUFS && c->probe)
+			return -ENOBUFS;
 		if (errno != EAGAIN || !c->poll)
 			return bench_fail(c->res, -errno, "send: %s", strerror(errno));
 		c->eagain++;

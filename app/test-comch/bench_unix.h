@@ -25,6 +25,7 @@ struct bu_conn {
 	bool poll;             /* non-blocking calls in a busy loop */
 	uint64_t tsc_hz;
 	uint64_t eagain;       /* sends that found the socket full (poll mode) */
+	bool probe;            /* next send: -ENOBUFS is returned, not a failure */
 	struct bench_result *res;
 };
 
@@ -42,7 +43,11 @@ void bu_close(struct bu_conn *c);
  */
 int bu_fit(struct bu_conn *c, uint32_t size, int *limit);
 
-/* Send one message; 0 or a negative errno value (res->error set). */
+/*
+ * Send one message; 0 or a negative errno value (res->error set). With c->probe
+ * set (the first message of a test), a datagram too large for the kernel to
+ * allocate returns -ENOBUFS with res untouched: the caller skips the test.
+ */
 int bu_send(struct bu_conn *c, const uint8_t *buf, uint32_t len);
 
 /*

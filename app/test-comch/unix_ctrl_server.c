@@ -19,7 +19,8 @@
 int
 unix_ctrl_serve(struct bench_ctx *bc, const struct bench_test *t, struct bench_result *res)
 {
-	uint32_t cap = RTE_MAX(t->size, (uint32_t)BENCH_CTRL_MSG_ROOM);
+	const uint32_t size = bench_wire_size(t);
+	uint32_t cap = RTE_MAX(size, (uint32_t)BENCH_CTRL_MSG_ROOM);
 	struct bench_responder r;
 	uint8_t *buf, *reply;
 	struct bu_conn c;
@@ -35,7 +36,7 @@ unix_ctrl_serve(struct bench_ctx *bc, const struct bench_test *t, struct bench_r
 	ret = bu_accept(&c, bc, t, res);
 	/* Best effort: if PONGs cannot fit, the client found out first and skips. */
 	if (ret == 0)
-		bu_fit(&c, t->size, &limit);
+		bu_fit(&c, size, &limit);
 	while (ret == 0) {
 		n = bu_recv(&c, buf, cap, true);
 		if (n <= 0)

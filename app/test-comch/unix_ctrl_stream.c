@@ -5,7 +5,8 @@
 /*
  * ctrl-stream baseline, client side: the same DATA flood as over comch, for the
  * same duration, ended the same way (END answered by RESULT), so both rates
- * count only messages the server has received and checked.
+ * count only messages the server has received and checked. It is also the
+ * baseline of fp-stream.
  */
 
 #include <errno.h>
@@ -66,8 +67,9 @@ unix_ctrl_stream_client(struct bench_ctx *bc, const struct bench_test *t,
 			struct bench_result *res)
 {
 	const struct bench_opts *o = bc->opts;
-	struct stream_state st = { .cap = RTE_MAX(t->size, (uint32_t)BENCH_CTRL_MSG_ROOM) };
-	uint64_t seq = 0, t_start = 0, t_end, t_stop = 0, eagain = 0;
+	const uint32_t size = bench_wire_size(t);
+	struct stream_state st = { .cap = RTE_MAX(size, (uint32_t)BENCH_CTRL_MSG_ROOM) };
+	uint64_t seq = 0, t_start = 0, t_end, t_stop = 0, eagain = 0, measured_from = 0;
 	struct bench_msg_result result;
 	struct bench_msg_hdr hdr = { 0 };
 	double cpu_start = 0, cpu_stop = 0;
@@ -77,13 +79,21 @@ unix_ctrl_stream_client(struct bench_ctx *bc, const struct bench_test *t,
 	if (st.buf == NULL)
 		return bench_fail(res, -ENOMEM, "out of memory");
 	ret = bu_connect(&st.c, bc, t, res);
-	if (ret == 0 && bu_fit(&st.c, t->size, &limit) < 0) {
+	if (ret == 0 && bu_fit(&st.c, size, &limit) < 0) {
 		bench_skip(res, "a %" PRIu32 "-byte datagram does not fit a Unix socket here "
-			   "(send buffer %d bytes, see net.core.wmem_max)", t->size, limit);
+			   "(send buffer %d bytes, see net.core.wmem_max)", size, limit);
 		goto out;
 	}
+	st.c.probe = true;
 	for (; ret == 0 && seq < o->warmup; seq++)
-		ret = send_msg(&st, BENCH_MSG_DATA, seq, t->size);
+		ret = send_msg(&st, BENCH_MSG_DATA, seq, size);
+	/* The first DATA (one more, unmeasured, without warm-up) tells whether it fits. */
+	if (ret == -ENOBUFS || (ret == 0 && o->warmup == 0 &&
+				(ret = send_msg(&st, BENCH_MSG_DATA, seq++, size)) == -ENOBUFS)) {
+		bench_skip(res, "a %" PRIu32 "-byte datagram is more than this kernel "
+			   "allocates for a Unix socket (ENOBUFS)", size);
+		goto out;
+	}
 	if (ret == 0) {
 		n = round_trip(&st, BENCH_MSG_SYNC, seq);
 		ret = n < 0 ? n : bench_msg_check(st.buf, n, BENCH_MSG_SYNC_ACK, seq,
@@ -92,11 +102,12 @@ unix_ctrl_stream_client(struct bench_ctx *bc, const struct bench_test *t,
 	st.send_cycles = 0;
 	st.send_samples = 0;
 	eagain = st.c.eagain;
+	measured_from = seq;
 	cpu_start = bench_cpu_seconds();
 	t_start = rte_rdtsc();
 	t_end = t_start + (uint64_t)(o->duration * bc->tsc_hz);
 	for (; ret == 0 && rte_rdtsc() < t_end; seq++)
-		ret = send_msg(&st, BENCH_MSG_DATA, seq, t->size);
+		ret = send_msg(&st, BENCH_MSG_DATA, seq, size);
 	if (ret == 0) {
 		n = round_trip(&st, BENCH_MSG_END, seq);
 		ret = n < 0 ? n : 0;
@@ -111,7 +122,7 @@ unix_ctrl_stream_client(struct bench_ctx *bc, const struct bench_test *t,
 				   bench_msg_kind_name(hdr.kind), hdr.seq, n);
 		} else {
 			memcpy(&result, st.buf + BENCH_MSG_HDR_LEN, sizeof(result));
-			if (result.received != seq || result.bytes != seq * t->size)
+			if (result.received != seq || result.bytes != seq * size)
 				bench_fail(res, -EBADMSG, "sent %" PRIu64 " messages, server "
 					   "received %" PRIu64 " (%" PRIu64 " bytes)", seq,
 					   result.received, result.bytes);
@@ -121,7 +132,7 @@ unix_ctrl_stream_client(struct bench_ctx *bc, const struct bench_test *t,
 out:
 	bu_close(&st.c);
 	if (res->status == 0 && !res->skipped) {
-		bench_stats_stream(res, seq - o->warmup, t->size, t_stop - t_start,
+		bench_stats_stream(res, seq - measured_from, size, t_stop - t_start,
 				   cpu_stop - cpu_start, st.send_cycles, st.send_samples,
 				   bc->tsc_hz);
 		res->eagain = st.c.eagain - eagain;

@@ -1,0 +1,584 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_comch authors
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_cycles.h>
+#include <rte_errno.h>
+
+#include "bench_fp.h"
+
+/* Send tasks beyond the consumer's buffers: a burst whose completions are not reaped yet. */
+#define BF_TX_EXTRA 64
+/* Immediate data of every message: its header. */
+#define BF_IMM_LEN BENCH_MSG_HDR_LEN
+/* Memory of a consumer that receives immediate data only (an mmap cannot be empty). */
+#define BF_IMM_ONLY_BYTES 4096
+
+/* Bytes one receive buffer takes in the consumer's memory: whole cache lines. */
+static size_t
+buf_stride(uint32_t size)
+{
+	return RTE_ALIGN_CEIL((size_t)RTE_MAX(size, 1u), RTE_CACHE_LINE_SIZE);
+}
+
+static const char *
+state_name(enum rte_comch_ctx_state st)
+{
+	switch (st) {
+	case RTE_COMCH_CTX_STATE_IDLE: return "IDLE";
+	case RTE_COMCH_CTX_STATE_STARTING: return "STARTING";
+	case RTE_COMCH_CTX_STATE_RUNNING: return "RUNNING";
+	case RTE_COMCH_CTX_STATE_STOPPING: return "STOPPING";
+	default: return "?";
+	}
+}
+
+int
+bf_open(struct bf_side *f, struct bc_sess *s, const struct bench_test *t,
+	struct bench_result *res)
+{
+	memset(f, 0, sizeof(*f));
+	f->s = s;
+	f->res = res;
+	f->size = t->size;
+	f->nb_bufs = t->buffers;
+	f->pe = bc_env_fp_pe(s->bc, res);
+	if (f->pe == NULL)
+		return res->status;
+	return 0;
+}
+
+int
+bf_progress_ctrl(struct bf_side *f, int fp_ret)
+{
+	int ret;
+
+	if (fp_ret < 0)
+		return bench_fail(f->res, fp_ret, "rte_comch_pe_progress (fast path): %s",
+				  strerror(-fp_ret));
+	if (f->spins >= BF_CTRL_EVERY) {
+		f->spins = 0;
+		ret = bc_progress(f->s);
+		if (ret < 0)
+			return ret;
+	}
+	return f->res->status;
+}
+
+int
+bf_progress_both(struct bf_side *f)
+{
+	f->spins = BF_CTRL_EVERY - 1;
+	return bf_progress(f);
+}
+
+/* ------------------------------------------------------------------ consumer */
+
+/* A post-recv task we hold and will not post again: free it and its buffer. */
+static void
+rx_release(struct bf_side *f, struct rte_comch_consumer_task_post_recv *task)
+{
+	struct rte_comch_buf *buf = rte_comch_consumer_task_post_recv_get_buf(task);
+	int ret;
+
+	ret = rte_comch_task_free(rte_comch_consumer_task_post_recv_as_task(task));
+	if (ret < 0)
+		bench_fail(f->res, ret, "rte_comch_task_free (post-recv): %s", strerror(-ret));
+	f->rx_tasks--;
+	if (buf != NULL && (ret = rte_comch_buf_dec_refcount(buf, NULL)) < 0)
+		bench_fail(f->res, ret, "rte_comch_buf_dec_refcount: %s", strerror(-ret));
+}
+
+static void
+rx_done(struct rte_comch_consumer_task_post_recv *task, union rte_comch_data task_ud,
+	union rte_comch_data ctx_ud)
+{
+	struct bf_side *f = ctx_ud.ptr;
+	struct rte_comch_buf *buf = rte_comch_consumer_task_post_recv_get_buf(task);
+	const uint8_t *imm;
+	uint32_t imm_len = 0;
+	int ret;
+
+	imm = rte_comch_consumer_task_post_recv_get_imm_data(task, &imm_len);
+	if (likely(f->res->status == 0))
+		f->on_recv(f, imm, imm_len, buf != NULL ? buf->data : NULL,
+			   buf != NULL ? buf->data_len : 0);
+	/* After a failure nothing more is checked: the first error is the story. */
+	if (unlikely(f->stopping || f->res->status != 0)) {
+		rx_release(f, task);
+		return;
+	}
+	/* The buffer again, whole: the library sets data and data_len at completion. */
+	ret = rte_comch_task_submit(rte_comch_consumer_task_post_recv_as_task(task));
+	if (unlikely(ret < 0)) {
+		bench_fail(f->res, ret, "posting a buffer again: rte_comch_task_submit: %s",
+			   strerror(-ret));
+		rx_release(f, task);
+	}
+}
+
+static void
+rx_failed(struct rte_comch_consumer_task_post_recv *task, union rte_comch_data task_ud,
+	  union rte_comch_data ctx_ud)
+{
+	struct bf_side *f = ctx_ud.ptr;
+	int status = rte_comch_task_get_status(rte_comch_consumer_task_post_recv_as_task(task));
+
+	/* A consumer's stop hands its posted buffers back with -ECONNABORTED. */
+	if (!f->stopping || status != -ECONNABORTED)
+		bench_fail(f->res, status < 0 ? status : -EIO, "posted buffer returned with "
+			   "an error%s: %s (%d)", f->stopping ? " while stopping" : "",
+			   strerror(-status), status);
+	rx_release(f, task);
+}
+
+/* Progress both engines until ctx leaves state from; fail after seconds. */
+static int
+wait_state(struct bf_side *f, struct rte_comch_ctx *ctx, enum rte_comch_ctx_state from,
+	   enum rte_comch_ctx_state *to, const char *what)
+{
+	uint64_t deadline = bc_deadline(f->s, BENCH_REPLY_TIMEOUT_S);
+	int ret;
+
+	for (;;) {
+		ret = rte_comch_ctx_get_state(ctx, to);
+		if (ret < 0)
+			return bench_fail(f->res, ret, "%s: rte_comch_ctx_get_state: %s", what,
+					  strerror(-ret));
+		if (*to != from)
+			return 0;
+		ret = bf_progress_both(f);
+		/* While stopping after a failure, keep going: the rest must still be freed. */
+		if (ret < 0 && !f->stopping)
+			return ret;
+		if (rte_rdtsc() > deadline)
+			return bench_fail(f->res, -ETIMEDOUT, "%s: still %s after %d s", what,
+					  state_name(from), BENCH_REPLY_TIMEOUT_S);
+	}
+}
+
+static int
+rx_post_all(struct bf_side *f)
+{
+	struct rte_comch_consumer_task_post_recv *task;
+	struct rte_comch_buf *buf = NULL;
+	size_t stride = buf_stride(f->size);
+	uint8_t *base;
+	size_t len;
+	uint32_t i;
+	int ret;
+
+	ret = rte_comch_mmap_get_memrange(f->rx_mmap, (void **)&base, &len);
+	if (ret < 0)
+		return bench_fail(f->res, ret, "rte_comch_mmap_get_memrange: %s", strerror(-ret));
+	for (i = 0; i < f->nb_bufs; i++) {
+		if (f->size != 0) {
+			/* Exactly size bytes: a longer message would be refused, not cut. */
+			ret = rte_comch_buf_pool_get_by_addr(f->rx_pool, f->rx_mmap,
+							     base + i * stride, f->size, &buf);
+			if (ret < 0)
+				return bench_fail(f->res, ret, "rte_comch_buf_pool_get_by_addr: %s",
+						  strerror(-ret));
+		}
+		ret = rte_comch_consumer_task_post_recv_alloc_init(f->consumer, buf, &task);
+		if (ret < 0) {
+			if (buf != NULL)
+				rte_comch_buf_dec_refcount(buf, NULL);
+			return bench_fail(f->res, ret, "rte_comch_consumer_task_post_recv_alloc_"
+					  "init: %s", strerror(-ret));
+		}
+		f->rx_tasks++;
+		ret = rte_comch_task_submit(rte_comch_consumer_task_post_recv_as_task(task));
+		if (ret < 0) {
+			rx_release(f, task);
+			return bench_fail(f->res, ret, "posting buffer %" PRIu32 " of %" PRIu32
+					  ": rte_comch_task_submit: %s", i, f->nb_bufs,
+					  strerror(-ret));
+		}
+	}
+	return 0;
+}
+
+int
+bf_consumer_open(struct bf_side *f, bf_recv_cb_t on_recv, void *priv)
+{
+	struct rte_comch_ctx *ctx;
+	enum rte_comch_ctx_state st;
+	size_t bytes;
+	void *addr;
+	int ret;
+
+	f->on_recv = on_recv;
+	f->priv = priv;
+	bytes = f->size == 0 ? BF_IMM_ONLY_BYTES : (size_t)f->nb_bufs * buf_stride(f->size);
+	f->rx_mmap = rte_comch_mmap_create();
+	if (f->rx_mmap == NULL)
+		return bench_fail(f->res, -rte_errno, "rte_comch_mmap_create: %s",
+				  strerror(rte_errno));
+	/* Memory the peer's producers can map and write into. */
+	ret = rte_comch_mmap_alloc_memrange(f->rx_mmap, bytes);
+	if (ret < 0)
+		return bench_fail(f->res, ret, "rte_comch_mmap_alloc_memrange(%zu): %s", bytes,
+				  strerror(-ret));
+	ret = rte_comch_mmap_set_permissions(f->rx_mmap, RTE_COMCH_MMAP_PERM_LOCAL_READ_WRITE |
+					     RTE_COMCH_MMAP_PERM_PCI_READ_WRITE);
+	if (ret < 0)
+		return bench_fail(f->res, ret, "rte_comch_mmap_set_permissions: %s",
+				  strerror(-ret));
+	ret = rte_comch_mmap_start(f->rx_mmap);
+	if (ret < 0)
+		return bench_fail(f->res, ret, "rte_comch_mmap_start: %s", strerror(-ret));
+	/* Fault our side's pages in now, not while measuring. */
+	if (rte_comch_mmap_get_memrange(f->rx_mmap, &addr, &bytes) == 0)
+		memset(addr, 0, bytes);
+	if (f->size != 0) {
+		f->rx_pool = rte_comch_buf_pool_create(f->nb_bufs);
+		if (f->rx_pool == NULL)
+			return bench_fail(f->res, -rte_errno, "rte_comch_buf_pool_create(%" PRIu32
+					  "): %s", f->nb_bufs, strerror(rte_errno));
+	}
+
+	/* On the connection's engine's lcore, which is this one. */
+	f->consumer = rte_comch_consumer_create(f->s->conn, f->rx_mmap);
+	if (f->consumer == NULL)
+		return bench_fail(f->res, -rte_errno, "rte_comch_consumer_create: %s",
+				  strerror(rte_errno));
+	ctx = rte_comch_consumer_as_ctx(f->consumer);
+	ret = rte_comch_consumer_set_imm_data_len(f->consumer, BF_IMM_LEN);
+	if (ret < 0)
+		return bench_fail(f->res, ret, "rte_comch_consumer_set_imm_data_len: %s",
+				  strerror(-ret));
+	ret = rte_comch_consumer_task_post_recv_set_conf(f->consumer, rx_done, rx_failed,
+							 f->nb_bufs);
+	if (ret < 0)
+		return bench_fail(f->res, ret, "rte_comch_consumer_task_post_recv_set_conf(%"
+				  PRIu32 "): %s", f->nb_bufs, strerror(-ret));
+	ret = rte_comch_ctx_set_user_data(ctx, (union rte_comch_data){ .ptr = f });
+	if (ret == 0)
+		ret = rte_comch_pe_connect_ctx(f->pe, ctx);
+	if (ret < 0)
+		return bench_fail(f->res, ret, "consumer: rte_comch_pe_connect_ctx: %s",
+				  strerror(-ret));
+	ret = rte_comch_ctx_start(ctx);
+	if (ret < 0 && ret != -EINPROGRESS)
+		return bench_fail(f->res, ret, "consumer: rte_comch_ctx_start: %s",
+				  strerror(-ret));
+	/* RUNNING once the connection's engine has told the peer. */
+	ret = wait_state(f, ctx, RTE_COMCH_CTX_STATE_STARTING, &st, "consumer start");
+	if (ret < 0)
+		return ret;
+	if (st != RTE_COMCH_CTX_STATE_RUNNING) {
+		ret = rte_comch_ctx_get_last_error(ctx);
+		return bench_fail(f->res, ret < 0 ? ret : -EIO, "consumer start: %s, last error "
+				  "%s (%d)", state_name(st), strerror(-ret), ret);
+	}
+	return rx_post_all(f);
+}
+
+/* ------------------------------------------------------------------ producer */
+
+static void
+tx_done(struct rte_comch_producer_task_send *task, union rte_comch_data task_ud,
+	union rte_comch_data ctx_ud)
+{
+	struct bf_side *f = ctx_ud.ptr;
+
+	f->tx_tasks--;
+	rte_comch_task_free(rte_comch_producer_task_send_as_task(task));
+}
+
+static void
+tx_failed(struct rte_comch_producer_task_send *task, union rte_comch_data task_ud,
+	  union rte_comch_data ctx_ud)
+{
+	struct bf_side *f = ctx_ud.ptr;
+	int status = rte_comch_task_get_status(rte_comch_producer_task_send_as_task(task));
+
+	/* A submitted send was copied already: it can only fail if something broke. */
+	bench_fail(f->res, status < 0 ? status : -EIO, "fast-path send failed: %s (%d)",
+		   strerror(-status), status);
+	f->tx_tasks--;
+	rte_comch_task_free(rte_comch_producer_task_send_as_task(task));
+}
+
+/* The producer's data: one buffer per offset of the pattern, so any seq is ready to go. */
+static int
+tx_bufs_open(struct bf_side *f)
+{
+	uint8_t *pattern = (uint8_t *)(uintptr_t)bench_msg_pattern(0);
+	unsigned int k;
+	int ret;
+
+	f->tx_mmap = rte_comch_mmap_create();
+	if (f->tx_mmap == NULL)
+		return bench_fail(f->res, -rte_errno, "rte_comch_mmap_create: %s",
+				  strerror(rte_errno));
+	/* Ordinary process memory is fine to send from. */
+	ret = rte_comch_mmap_set_memrange(f->tx_mmap, pattern, bench_msg_pattern_len());
+	if (ret == 0)
+		ret = rte_comch_mmap_start(f->tx_mmap);
+	if (ret < 0)
+		return bench_fail(f->res, ret, "producer's mmap: %s", strerror(-ret));
+	f->tx_pool = rte_comch_buf_pool_create(BENCH_MSG_PERIOD);
+	if (f->tx_pool == NULL)
+		return bench_fail(f->res, -rte_errno, "rte_comch_buf_pool_create: %s",
+				  strerror(rte_errno));
+	for (k = 0; k < BENCH_MSG_PERIOD; k++) {
+		ret = rte_comch_buf_pool_get_by_data(f->tx_pool, f->tx_mmap, pattern + k, f->size,
+						     &f->tx_bufs[k]);
+		if (ret < 0)
+			return bench_fail(f->res, ret, "rte_comch_buf_pool_get_by_data: %s",
+					  strerror(-ret));
+	}
+	return 0;
+}
+
+int
+bf_producer_open(struct bf_side *f)
+{
+	uint64_t deadline = bc_deadline(f->s, BENCH_REPLY_TIMEOUT_S);
+	struct rte_comch_ctx *ctx;
+	uint32_t nb_tasks = f->nb_bufs + BF_TX_EXTRA;
+	int ret;
+
+	/* The peer's consumer is announced on the connection's engine. */
+	while (f->s->nb_peer_consumers == 0) {
+		ret = bf_progress_both(f);
+		if (ret == 0)
+			ret = bc_check_open(f->s, "the peer's consumer");
+		if (ret < 0)
+			return ret;
+		if (rte_rdtsc() > deadline)
+			return bench_fail(f->res, -ETIMEDOUT, "no consumer announced by the peer "
+					  "after %d s", BENCH_REPLY_TIMEOUT_S);
+	}
+	f->peer_id = f->s->peer_consumer;
+	if (f->size != 0) {
+		ret = tx_bufs_open(f);
+		if (ret < 0)
+			return ret;
+	}
+	f->producer = rte_comch_producer_create(f->s->conn);
+	if (f->producer == NULL)
+		return bench_fail(f->res, -rte_errno, "rte_comch_producer_create: %s",
+				  strerror(rte_errno));
+	ctx = rte_comch_producer_as_ctx(f->producer);
+	ret = rte_comch_producer_task_send_set_conf(f->producer, tx_done, tx_failed, nb_tasks);
+	if (ret < 0)
+		return bench_fail(f->res, ret, "rte_comch_producer_task_send_set_conf(%" PRIu32
+				  "): %s", nb_tasks, strerror(-ret));
+	ret = rte_comch_ctx_set_user_data(ctx, (union rte_comch_data){ .ptr = f });
+	if (ret == 0)
+		ret = rte_comch_pe_connect_ctx(f->pe, ctx);
+	if (ret < 0)
+		return bench_fail(f->res, ret, "producer: rte_comch_pe_connect_ctx: %s",
+				  strerror(-ret));
+	ret = rte_comch_ctx_start(ctx);
+	if (ret < 0)
+		return bench_fail(f->res, ret, "producer: rte_comch_ctx_start: %s",
+				  strerror(-ret));
+	return 0;
+}
+
+void
+bf_abandon(struct bf_side *f, struct rte_comch_producer_task_send *task)
+{
+	f->tx_tasks--;
+	rte_comch_task_free(rte_comch_producer_task_send_as_task(task));
+}
+
+int
+bf_resubmit(struct bf_side *f, struct rte_comch_producer_task_send *task)
+{
+	int ret = rte_comch_task_submit(rte_comch_producer_task_send_as_task(task));
+
+	if (likely(ret == 0 || ret == -EAGAIN))
+		return ret;
+	bf_abandon(f, task);
+	if (ret == -ENOTCONN)
+		return bench_fail(f->res, ret, "fast-path send refused: the connection ended");
+	if (ret == -ENOENT)
+		return bench_fail(f->res, ret, "fast-path send refused: the peer's consumer %"
+				  PRIu32 " is gone", f->peer_id);
+	return bench_fail(f->res, ret, "fast-path send: rte_comch_task_submit: %s",
+			  strerror(-ret));
+}
+
+int
+bf_send(struct bf_side *f, uint32_t kind, uint64_t seq,
+	struct rte_comch_producer_task_send **pending)
+{
+	struct bench_msg_hdr hdr = { .seq = seq, .kind = kind, .len = f->size };
+	struct rte_comch_producer_task_send *task;
+	int ret;
+
+	ret = rte_comch_producer_task_send_alloc_init(f->producer,
+			f->size != 0 ? f->tx_bufs[seq % BENCH_MSG_PERIOD] : NULL,
+			(const uint8_t *)&hdr, BF_IMM_LEN, f->peer_id, &task);
+	if (unlikely(ret < 0)) {
+		if (ret == -ENOMEM)
+			return -ENOBUFS;
+		return bench_fail(f->res, ret, "rte_comch_producer_task_send_alloc_init: %s",
+				  strerror(-ret));
+	}
+	f->tx_tasks++;
+	ret = bf_resubmit(f, task);
+	if (ret == -EAGAIN)
+		*pending = task;
+	return ret;
+}
+
+/* ------------------------------------------------------------------ control requests */
+
+void
+bf_client_on_msg(struct bc_sess *s, const uint8_t *msg, uint32_t len)
+{
+	struct bf_side *f = s->priv;
+	struct bench_msg_hdr hdr = { 0 };
+
+	if (f->want_kind == BENCH_MSG_RESULT) {
+		if (bench_msg_peek(msg, len, &hdr) < 0 || hdr.kind != BENCH_MSG_RESULT ||
+		    len != BENCH_MSG_RESULT_LEN || hdr.len != len || hdr.seq != f->want_seq) {
+			bench_fail(s->res, -EBADMSG, "expected RESULT for %" PRIu64 " messages, "
+				   "got %s seq %" PRIu64 " of %" PRIu32 " bytes", f->want_seq,
+				   bench_msg_kind_name(hdr.kind), hdr.seq, len);
+			return;
+		}
+		memcpy(&f->result, msg + BENCH_MSG_HDR_LEN, sizeof(f->result));
+		f->got_reply = true;
+		return;
+	}
+	if (f->want_kind != 0 && bench_msg_check(msg, len, f->want_kind, f->want_seq,
+						 BENCH_MSG_HDR_LEN, s->res) == 0)
+		f->got_reply = true;
+	else if (f->want_kind == 0)
+		bench_fail(s->res, -EBADMSG, "unexpected control message of %" PRIu32 " bytes",
+			   len);
+}
+
+static uint32_t
+reply_kind(uint32_t kind)
+{
+	switch (kind) {
+	case BENCH_MSG_SYNC: return BENCH_MSG_SYNC_ACK;
+	case BENCH_MSG_END: return BENCH_MSG_RESULT;
+	default: return BENCH_MSG_DONE_ACK;
+	}
+}
+
+int
+bf_ctrl_request(struct bf_side *f, uint32_t kind, uint64_t seq)
+{
+	struct bc_sess *s = f->s;
+	struct rte_comch_task_send *pending = NULL;
+	uint64_t deadline = bc_deadline(s, BENCH_REPLY_TIMEOUT_S);
+	uint8_t *buf;
+	int ret;
+
+	while ((buf = bc_buf_get(s)) == NULL) {
+		ret = bf_progress_both(f);
+		if (ret == 0)
+			ret = bc_check_open(s, "send buffers");
+		if (ret < 0)
+			return ret;
+	}
+	f->want_kind = reply_kind(kind);
+	f->want_seq = seq;
+	f->got_reply = false;
+	bench_msg_fill(buf, BENCH_MSG_HDR_LEN, kind, seq);
+	ret = bc_send(s, buf, BENCH_MSG_HDR_LEN, &pending);
+	if (ret == -EAGAIN)
+		ret = bc_send_wait(s, pending, &f->res->eagain);
+	while (ret == 0 && !f->got_reply) {
+		ret = bf_progress_both(f);
+		if (ret == 0)
+			ret = bc_check_open(s, bench_msg_kind_name(f->want_kind));
+		if (ret == 0 && rte_rdtsc() > deadline)
+			ret = bench_fail(f->res, -ETIMEDOUT, "no %s after %d s",
+					 bench_msg_kind_name(f->want_kind), BENCH_REPLY_TIMEOUT_S);
+	}
+	f->want_kind = 0;
+	return ret;
+}
+
+/* ------------------------------------------------------------------ teardown */
+
+/* Stop ctx (if running) and progress until IDLE; then destroy it with destroy. */
+static void
+ctx_stop_wait(struct bf_side *f, struct rte_comch_ctx *ctx, const char *what)
+{
+	enum rte_comch_ctx_state st = RTE_COMCH_CTX_STATE_IDLE;
+	int ret;
+
+	if (rte_comch_ctx_get_state(ctx, &st) < 0 || st == RTE_COMCH_CTX_STATE_IDLE)
+		return;
+	if (st != RTE_COMCH_CTX_STATE_STOPPING) {
+		ret = rte_comch_ctx_stop(ctx);
+		if (ret < 0 && ret != -EINPROGRESS) {
+			bench_fail(f->res, ret, "%s: rte_comch_ctx_stop: %s", what, strerror(-ret));
+			return;
+		}
+	}
+	wait_state(f, ctx, RTE_COMCH_CTX_STATE_STOPPING, &st, what);
+}
+
+int
+bf_close(struct bf_side *f)
+{
+	unsigned int k;
+	int ret;
+
+	f->stopping = true;
+	if (f->producer != NULL) {
+		ctx_stop_wait(f, rte_comch_producer_as_ctx(f->producer), "producer stop");
+		ret = rte_comch_producer_destroy(f->producer);
+		if (ret < 0)
+			bench_fail(f->res, ret, "rte_comch_producer_destroy: %s (%" PRIu32
+				   " send tasks not freed)", strerror(-ret), f->tx_tasks);
+		else
+			f->producer = NULL;
+	}
+	for (k = 0; k < BENCH_MSG_PERIOD; k++) {
+		if (f->tx_bufs[k] != NULL)
+			rte_comch_buf_dec_refcount(f->tx_bufs[k], NULL);
+		f->tx_bufs[k] = NULL;
+	}
+	if (f->consumer != NULL) {
+		/* The peer acknowledges through its connection engine; its posted buffers come back. */
+		ctx_stop_wait(f, rte_comch_consumer_as_ctx(f->consumer), "consumer stop");
+		ret = rte_comch_consumer_destroy(f->consumer);
+		if (ret < 0)
+			bench_fail(f->res, ret, "rte_comch_consumer_destroy: %s (%" PRIu32
+				   " post-recv tasks not freed)", strerror(-ret), f->rx_tasks);
+		else
+			f->consumer = NULL;
+	}
+	/* Whatever still holds them (a failed destroy) leaks rather than crashes. */
+	if (f->producer == NULL && f->tx_pool != NULL &&
+	    rte_comch_buf_pool_destroy(f->tx_pool) == 0)
+		f->tx_pool = NULL;
+	if (f->consumer == NULL && f->rx_pool != NULL &&
+	    rte_comch_buf_pool_destroy(f->rx_pool) == 0)
+		f->rx_pool = NULL;
+	if (f->tx_mmap != NULL && f->tx_pool == NULL) {
+		rte_comch_mmap_stop(f->tx_mmap);
+		if (rte_comch_mmap_destroy(f->tx_mmap) == 0)
+			f->tx_mmap = NULL;
+	}
+	if (f->rx_mmap != NULL && f->rx_pool == NULL && f->consumer == NULL) {
+		rte_comch_mmap_stop(f->rx_mmap);
+		ret = rte_comch_mmap_destroy(f->rx_mmap);
+		if (ret < 0)
+			bench_fail(f->res, ret, "consumer's rte_comch_mmap_destroy: %s",
+				   strerror(-ret));
+		else
+			f->rx_mmap = NULL;
+	}
+	return f->res->status;
+}

@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_comch authors
+ */
+
+#ifndef BENCH_FP_H
+#define BENCH_FP_H
+
+/*
+ * The fast-path plumbing every fp mode shares, on top of a test's control
+ * session (bench_comch.h): the process's fast-path engine, a consumer that keeps
+ * its buffers posted and hands each message to the mode, a producer that sends
+ * straight from the reference pattern, the control-path requests that frame a
+ * test (SYNC, END, DONE), and an orderly teardown.
+ *
+ * Threads, as the library wants them: each side has one lcore; producers and
+ * consumers are created and destroyed there (the connection's engine's lcore),
+ * and run on a second engine of the same lcore, which the measured loops
+ * progress. The connection's engine is progressed too, every BF_CTRL_EVERY
+ * rounds while measuring and every round otherwise: it announces consumers
+ * and carries the control messages.
+ *
+ * Messages: the 16-byte header (bench_msg.h) is the immediate data; the data,
+ * if the size is not 0, is size bytes of the pattern of the sequence number,
+ * sent from the pattern itself (one buffer per offset in it), so the sender
+ * builds nothing and the one copy is the library's.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_branch_prediction.h>
+#include <rte_comch.h>
+
+#include "bench.h"
+#include "bench_comch.h"
+#include "bench_msg.h"
+
+/* Fast-path rounds between two rounds of the connection's engine, while measuring. */
+#define BF_CTRL_EVERY 256
+
+struct bf_side;
+
+/* A message arrived at the consumer; data is NULL when the size is 0. */
+typedef void (*bf_recv_cb_t)(struct bf_side *f, const uint8_t *imm, uint32_t imm_len,
+			     const uint8_t *data, size_t len);
+
+struct bf_side {
+	struct bc_sess *s;           /* the test's control session */
+	struct bench_result *res;
+	struct rte_comch_pe *pe;     /* the fast-path engine */
+	uint32_t size;               /* data bytes of each message */
+	uint32_t nb_bufs;            /* buffers the consumer keeps posted */
+	bool stopping;               /* tearing down: errors of posted tasks are expected */
+	unsigned int spins;          /* fast-path rounds since the connection's last */
+	/* Consumer. */
+	struct rte_comch_mmap *rx_mmap;
+	struct rte_comch_buf_pool *rx_pool;
+	struct rte_comch_consumer *consumer;
+	uint32_t rx_tasks;           /* post-recv tasks taken, not freed */
+	bf_recv_cb_t on_recv;
+	void *priv;                  /* the mode's state */
+	/* Producer. */
+	struct rte_comch_mmap *tx_mmap;
+	struct rte_comch_buf_pool *tx_pool;
+	struct rte_comch_buf *tx_bufs[BENCH_MSG_PERIOD];
+	struct rte_comch_producer *producer;
+	uint32_t peer_id;            /* the peer's consumer the producer sends to */
+	uint32_t tx_tasks;           /* send tasks taken, not freed */
+	/* A control-path reply awaited by bf_ctrl_request() (client side). */
+	uint32_t want_kind;
+	uint64_t want_seq;
+	bool got_reply;
+	struct bench_msg_result result;
+};
+
+/* Set f up for test t on control session s (opened, connected). */
+int bf_open(struct bf_side *f, struct bc_sess *s, const struct bench_test *t,
+	    struct bench_result *res);
+
+/*
+ * Create and start a consumer, wait until the peer has been told, and post
+ * nb_bufs buffers. Each message goes to on_recv, then its buffer is posted again.
+ */
+int bf_consumer_open(struct bf_side *f, bf_recv_cb_t on_recv, void *priv);
+
+/* Wait for the peer's consumer, then create and start a producer sending to it. */
+int bf_producer_open(struct bf_side *f);
+
+/*
+ * Send message kind/seq (header as immediate data, pattern of seq as data).
+ * 0: submitted. -EAGAIN: the peer has no buffer posted; *pending holds the task:
+ * progress, then bf_resubmit(). -ENOBUFS: every send task is in flight:
+ * progress and call again. Other negative values: failed, res->error says why.
+ */
+int bf_send(struct bf_side *f, uint32_t kind, uint64_t seq,
+	    struct rte_comch_producer_task_send **pending);
+int bf_resubmit(struct bf_side *f, struct rte_comch_producer_task_send *task);
+/* Give back a task that will not be submitted again. */
+void bf_abandon(struct bf_side *f, struct rte_comch_producer_task_send *task);
+
+/* The rare part of bf_progress(). */
+int bf_progress_ctrl(struct bf_side *f, int fp_ret);
+
+/*
+ * One round of the fast-path engine, and every BF_CTRL_EVERY rounds one of the
+ * connection's. Returns the test's status.
+ */
+static inline int
+bf_progress(struct bf_side *f)
+{
+	int ret = rte_comch_pe_progress(f->pe);
+
+	if (unlikely(ret < 0 || ++f->spins >= BF_CTRL_EVERY || f->res->status != 0))
+		return bf_progress_ctrl(f, ret);
+	return 0;
+}
+
+/* One round of both engines. */
+int bf_progress_both(struct bf_side *f);
+
+/*
+ * Client: send a control message (SYNC, END, DONE) with seq, and progress both
+ * engines until the reply (SYNC_ACK, RESULT in f->result, DONE_ACK) arrives.
+ */
+int bf_ctrl_request(struct bf_side *f, uint32_t kind, uint64_t seq);
+/* Client: the control session's receive callback, for bf_ctrl_request(). */
+void bf_client_on_msg(struct bc_sess *s, const uint8_t *msg, uint32_t len);
+
+/*
+ * Stop and destroy the producer and the consumer (the consumer's stop waits for
+ * the peer's acknowledgement, through both connection engines), and free their
+ * memory. Idempotent; returns the test's status.
+ */
+int bf_close(struct bf_side *f);
+
+#endif /* BENCH_FP_H */

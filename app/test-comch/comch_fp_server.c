@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_comch authors
+ */
+
+/*
+ * Server side of the fast-path modes over comch (fp-lat, fp-stream, fp-bw): a
+ * server per test, one client; on the connection, a consumer that checks every
+ * message, and for fp-lat a producer that answers each PING with a PONG from
+ * inside the consumer's completion callback. The client frames the test with
+ * control-path requests, answered from the main loop once the fast path has
+ * caught up with them:
+ *   SYNC seq  -> SYNC_ACK once seq messages arrived and the side is ready (its
+ *                producer sends to the client's consumer, if the mode needs it);
+ *   END seq   -> RESULT (messages and bytes received) once seq arrived;
+ *   DONE      -> producer and consumer torn down, then DONE_ACK.
+ * The fast path and the control path are not ordered with each other, so a
+ * request waits for the messages it counts, at most BENCH_REPLY_TIMEOUT_S.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "bench_fp.h"
+#include "bench_runners.h"
+
+struct fp_server {
+	struct bf_side f;
+	bool need_producer;  /* fp-lat: answer PINGs */
+	uint64_t next_ping;  /* sequence numbers the next PING and DATA must carry */
+	uint64_t next_data;
+	uint64_t data_bytes;
+	/* The control request being served, 0 if none. */
+	uint32_t req_kind;
+	uint64_t req_seq;
+	uint64_t req_deadline;
+	/* A PONG the callback could not send (no buffer posted, or no task): retried. */
+	struct rte_comch_producer_task_send *pending;
+	bool pong_due;
+	uint64_t pong_seq;
+};
+
+static void
+send_pong(struct fp_server *sv, uint64_t seq)
+{
+	int ret = bf_send(&sv->f, BENCH_MSG_PONG, seq, &sv->pending);
+
+	if (ret == -ENOBUFS) {
+		sv->pong_due = true;
+		sv->pong_seq = seq;
+	}
+}
+
+/* Consumer completion: one message, checked against what must come next. */
+static void
+on_recv(struct bf_side *f, const uint8_t *imm, uint32_t imm_len, const uint8_t *data, size_t len)
+{
+	struct fp_server *sv = f->priv;
+	struct bench_msg_hdr hdr = { 0 };
+
+	if (imm_len == sizeof(hdr))
+		memcpy(&hdr, imm, sizeof(hdr));
+	switch (hdr.kind) {
+	case BENCH_MSG_DATA:
+		if (bench_msg_check_fp(imm, imm_len, data, len, BENCH_MSG_DATA, sv->next_data,
+				       f->size, f->res) == 0) {
+			sv->next_data++;
+			sv->data_bytes += len;
+		}
+		return;
+	case BENCH_MSG_PING:
+		if (bench_msg_check_fp(imm, imm_len, data, len, BENCH_MSG_PING, sv->next_ping,
+				       f->size, f->res) < 0)
+			return;
+		if (unlikely(f->producer == NULL || sv->pending != NULL || sv->pong_due)) {
+			bench_fail(f->res, -EPROTO, "PING %" PRIu64 " before the %s", hdr.seq,
+				   f->producer == NULL ? "SYNC (no producer yet)" :
+				   "previous PONG went out");
+			return;
+		}
+		send_pong(sv, sv->next_ping++);
+		return;
+	default:
+		bench_fail(f->res, -EBADMSG, "unexpected fast-path message: kind %" PRIu32
+			   " seq %" PRIu64 ", %" PRIu32 " bytes of immediate data, %zu of data",
+			   hdr.kind, hdr.seq, imm_len, len);
+	}
+}
+
+/* Control-path message: remember the request; the main loop answers it. */
+static void
+on_ctrl(struct bc_sess *s, const uint8_t *msg, uint32_t len)
+{
+	struct fp_server *sv = s->priv;
+	struct bench_msg_hdr hdr;
+
+	if (unlikely(s->res->status != 0))
+		return;
+	if (bench_msg_peek(msg, len, &hdr) < 0 || len != BENCH_MSG_HDR_LEN ||
+	    (hdr.kind != BENCH_MSG_SYNC && hdr.kind != BENCH_MSG_END &&
+	     hdr.kind != BENCH_MSG_DONE)) {
+		bench_fail(s->res, -EBADMSG, "unexpected control message of %" PRIu32 " bytes "
+			   "(kind %" PRIu32 ")", len, len >= BENCH_MSG_HDR_LEN ? hdr.kind : 0);
+		return;
+	}
+	if (sv->req_kind != 0) {
+		bench_fail(s->res, -EPROTO, "%s while %s is being served",
+			   bench_msg_kind_name(hdr.kind), bench_msg_kind_name(sv->req_kind));
+		return;
+	}
+	sv->req_kind = hdr.kind;
+	sv->req_seq = hdr.seq;
+	sv->req_deadline = bc_deadline(s, BENCH_REPLY_TIMEOUT_S);
+}
+
+static int
+reply(struct fp_server *sv, uint32_t kind, uint64_t seq)
+{
+	struct bc_sess *s = sv->f.s;
+	struct bench_msg_result result = {
+		.received = sv->next_data + sv->next_ping,
+		.bytes = sv->data_bytes,
+	};
+	uint32_t len = kind == BENCH_MSG_RESULT ? BENCH_MSG_RESULT_LEN : BENCH_MSG_HDR_LEN;
+	uint8_t *buf = bc_buf_get(s);
+
+	if (buf == NULL)
+		return bench_fail(s->res, -ENOBUFS, "no buffer for %s", bench_msg_kind_name(kind));
+	bench_msg_fill(buf, BENCH_MSG_HDR_LEN, kind, seq);
+	if (kind == BENCH_MSG_RESULT) {
+		memcpy(buf + offsetof(struct bench_msg_hdr, len), &len, sizeof(len));
+		memcpy(buf + BENCH_MSG_HDR_LEN, &result, sizeof(result));
+	}
+	sv->req_kind = 0;
+	return bc_reply(s, buf, len);
+}
+
+/* Answer the pending request if the fast path has caught up with it. */
+static int
+serve_request(struct fp_server *sv)
+{
+	struct bf_side *f = &sv->f;
+	uint64_t got = sv->next_data + sv->next_ping;
+	int ret;
+
+	switch (sv->req_kind) {
+	case BENCH_MSG_SYNC:
+	case BENCH_MSG_END:
+		if (got > sv->req_seq)
+			return bench_fail(f->res, -EBADMSG, "%s: the client sent %" PRIu64
+					  " messages, %" PRIu64 " arrived",
+					  bench_msg_kind_name(sv->req_kind), sv->req_seq, got);
+		if (got < sv->req_seq || (sv->need_producer && f->producer == NULL)) {
+			if (rte_rdtsc() > sv->req_deadline)
+				return bench_fail(f->res, -EBADMSG, "%s: the client sent %" PRIu64
+						  " messages, %" PRIu64 " arrived in %d s: %" PRIu64
+						  " lost", bench_msg_kind_name(sv->req_kind),
+						  sv->req_seq, got, BENCH_REPLY_TIMEOUT_S,
+						  sv->req_seq - got);
+			return 0;
+		}
+		return reply(sv, sv->req_kind == BENCH_MSG_SYNC ? BENCH_MSG_SYNC_ACK :
+			     BENCH_MSG_RESULT, sv->req_seq);
+	case BENCH_MSG_DONE:
+		/* The client tore its side down first; ours needs its acknowledgement. */
+		ret = bf_close(f);
+		if (ret < 0)
+			return ret;
+		return reply(sv, BENCH_MSG_DONE_ACK, sv->req_seq);
+	default:
+		return 0;
+	}
+}
+
+/* The rare work of the main loop. */
+static int
+serve_slow(struct fp_server *sv)
+{
+	struct bf_side *f = &sv->f;
+	int ret = 0;
+
+	if (sv->need_producer && f->producer == NULL && f->s->nb_peer_consumers != 0 &&
+	    f->consumer != NULL)
+		ret = bf_producer_open(f);
+	if (ret == 0 && sv->pending != NULL) {
+		ret = bf_resubmit(f, sv->pending);
+		if (ret != -EAGAIN)
+			sv->pending = NULL;
+		ret = ret == -EAGAIN ? 0 : ret;
+	}
+	if (ret == 0 && sv->pong_due) {
+		sv->pong_due = false;
+		send_pong(sv, sv->pong_seq);
+	}
+	if (ret == 0 && sv->req_kind != 0)
+		ret = serve_request(sv);
+	return ret < 0 ? ret : f->res->status;
+}
+
+int
+comch_fp_serve(struct bench_ctx *bc, const struct bench_test *t, struct bench_result *res)
+{
+	struct fp_server sv = { .need_producer = t->mode->kind == BENCH_KIND_LAT };
+	struct bf_side *f = &sv.f;
+	struct bc_sess s;
+	int ret;
+
+	f->s = &s;
+	f->res = res;
+	ret = bc_server_open(&s, bc, t, res, on_ctrl, &sv);
+	if (ret == 0)
+		ret = bc_server_accept(&s);
+	if (ret == 0)
+		ret = bf_open(f, &s, t, res);
+	if (ret == 0)
+		ret = bf_consumer_open(f, on_recv, &sv);
+	/* Until DONE has torn the fast path down: then only the control path is left. */
+	while (ret == 0 && f->consumer != NULL && !s.closed) {
+		ret = bf_progress(f);
+		if (unlikely(ret == 0 && (sv.req_kind != 0 || sv.pending != NULL || sv.pong_due ||
+					  (sv.need_producer && f->producer == NULL))))
+			ret = serve_slow(&sv);
+	}
+	if (ret == 0 && s.closed)
+		ret = bc_check_open(&s, "DONE");
+	if (ret == 0)
+		ret = bc_server_serve(&s);
+	if (sv.pending != NULL)
+		bf_abandon(f, sv.pending);
+	bf_close(f);
+	bc_close(&s);
+	res->verified = sv.next_data + sv.next_ping;
+	res->ops = res->verified;
+	return res->status;
+}
