@@ -26,7 +26,7 @@
 #include <unistd.h>
 
 #include <rte_common.h>
-#include <rte_spinlock.h>
+#include <rte_ticketlock.h>
 
 #include "shm_internal.h"
 
@@ -274,7 +274,7 @@ shm_fast_on_new(struct shm_conn *sc, const struct shm_msg *m, int *fds, unsigned
 	}
 	hdr = (const struct shm_fp_hdr *)ring;
 	rc = &sc->remote[m->id];
-	rte_spinlock_lock(&rc->lock);
+	rte_ticketlock_lock(&rc->lock);
 	rc->mem = mem;
 	rc->mem_len = m->len;
 	rc->ring = ring;
@@ -286,11 +286,12 @@ shm_fast_on_new(struct shm_conn *sc, const struct shm_msg *m, int *fds, unsigned
 	rc->mask = nb_slots - 1;
 	rc->imm_len = m->imm_len;
 	rc->taken = 0;
+	rc->posted = 0;
 	rc->alive = hdr->magic == SHM_FP_MAGIC && hdr->nb_slots == nb_slots &&
 		    __atomic_load_n(rc->taken_p, __ATOMIC_RELAXED) == 0;
 	if (!rc->alive)
 		shm_remote_unmap(rc);
-	rte_spinlock_unlock(&rc->lock);
+	rte_ticketlock_unlock(&rc->lock);
 	if (!rc->alive) {
 		SHM_LOG(ERR, "peer consumer %u: its post ring does not match what it announced",
 			m->id);
@@ -312,9 +313,9 @@ shm_fast_on_expired(struct shm_conn *sc, uint32_t id)
 	}
 	rc = &sc->remote[id];
 	/* Taking the lock waits out a producer in the middle of a copy. */
-	rte_spinlock_lock(&rc->lock);
+	rte_ticketlock_lock(&rc->lock);
 	shm_remote_unmap(rc);
-	rte_spinlock_unlock(&rc->lock);
+	rte_ticketlock_unlock(&rc->lock);
 	comch_conn_consumer_expired(sc->conn, id);
 	shm_msg_init(&ack, SHM_MSG_CONSUMER_ACK);
 	ack.id = id;
@@ -355,9 +356,9 @@ shm_fast_conn_down(struct shm_conn *sc)
 	if (sc->remote == NULL)
 		return;
 	for (i = 0; i < SHM_MAX_FAST; i++) {
-		rte_spinlock_lock(&sc->remote[i].lock);
+		rte_ticketlock_lock(&sc->remote[i].lock);
 		shm_remote_unmap(&sc->remote[i]);
-		rte_spinlock_unlock(&sc->remote[i].lock);
+		rte_ticketlock_unlock(&sc->remote[i].lock);
 	}
 }
 
@@ -387,19 +388,24 @@ shm_producer_send(struct rte_comch_producer *p, uint32_t consumer_id, const void
 	if (unlikely(consumer_id >= SHM_MAX_FAST || sc->remote == NULL))
 		return -ENOENT;
 	rc = &sc->remote[consumer_id];
-	rte_spinlock_lock(&rc->lock);
+	rte_ticketlock_lock(&rc->lock);
 	if (unlikely(!rc->alive)) {
 		ret = -ENOENT;
 		goto out;
 	}
-	posted = __atomic_load_n(rc->posted_p, __ATOMIC_ACQUIRE);
-	if (unlikely((uint32_t)(posted - rc->taken) > rc->nb_slots)) {
-		ret = shm_producer_violation(sc, rc, consumer_id, "posted index out of range");
-		goto out;
-	}
-	if (posted == rc->taken) {
-		ret = -EAGAIN;
-		goto out;
+	/* The consumer's line is a miss each time: read it only when what we saw is used up. */
+	if (rc->posted == rc->taken) {
+		posted = __atomic_load_n(rc->posted_p, __ATOMIC_ACQUIRE);
+		if (unlikely((uint32_t)(posted - rc->taken) > rc->nb_slots)) {
+			ret = shm_producer_violation(sc, rc, consumer_id,
+						     "posted index out of range");
+			goto out;
+		}
+		if (posted == rc->taken) {
+			ret = -EAGAIN;
+			goto out;
+		}
+		rc->posted = posted;
 	}
 	slot = &rc->slots[rc->taken & rc->mask];
 	/* Read once and check: the consumer may change them under us. */
@@ -423,6 +429,6 @@ shm_producer_send(struct rte_comch_producer *p, uint32_t consumer_id, const void
 	rc->taken++;
 	__atomic_store_n(rc->taken_p, rc->taken, __ATOMIC_RELEASE);
 out:
-	rte_spinlock_unlock(&rc->lock);
+	rte_ticketlock_unlock(&rc->lock);
 	return ret;
 }

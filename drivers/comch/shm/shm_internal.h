@@ -13,6 +13,7 @@
 
 #include <rte_common.h>
 #include <rte_log.h>
+#include <rte_ticketlock.h>
 
 #include "rte_comch_driver.h"
 
@@ -175,9 +176,12 @@ struct shm_consumer {
 	uint8_t *mem;         /* the consumer's mmap */
 };
 
-/* A consumer of the peer, as our producers see it; the lock serialises them. */
+/*
+ * A consumer of the peer, as our producers see it. The lock serialises them:
+ * a ticket lock, fair between producer lcores and released with a plain store.
+ */
 struct shm_remote_consumer {
-	rte_spinlock_t lock;
+	rte_ticketlock_t lock;
 	bool alive;
 	uint8_t *mem;
 	size_t mem_len;
@@ -186,6 +190,7 @@ struct shm_remote_consumer {
 	struct shm_fp_slot *slots;
 	uint32_t *posted_p, *taken_p;
 	uint32_t mask, nb_slots, taken, imm_len;
+	uint32_t posted;      /* last posted index read (and checked): re-read only when used up */
 };
 
 int shm_consumer_create(struct rte_comch_consumer *c);
