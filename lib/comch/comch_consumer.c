@@ -173,17 +173,11 @@ comch_consumer_arm(struct rte_comch_ctx *ctx)
 	return 0;
 }
 
-static void
-comch_consumer_disarm(struct rte_comch_ctx *ctx)
-{
-}
-
 static const struct comch_ctx_ops comch_consumer_ops = {
 	.start = comch_consumer_start,
 	.stop = comch_consumer_stop,
 	.progress = comch_consumer_progress,
 	.arm = comch_consumer_arm,
-	.disarm = comch_consumer_disarm,
 };
 
 int
@@ -237,26 +231,6 @@ comch_consumer_recv(struct rte_comch_consumer *c, size_t data_len, const uint8_t
 	comch_pe_leave_cb(c->ctx.pe);
 }
 
-/* The smallest id no consumer of conn has; also counts them. */
-static uint32_t
-comch_consumer_free_id(const struct rte_comch_connection *conn, uint32_t *count)
-{
-	const struct rte_comch_consumer *c;
-	uint32_t id;
-	bool used;
-
-	*count = 0;
-	TAILQ_FOREACH(c, &conn->consumers, next)
-		(*count)++;
-	for (id = 0; ; id++) {
-		used = false;
-		TAILQ_FOREACH(c, &conn->consumers, next)
-			used |= c->id == id;
-		if (!used)
-			return id;
-	}
-}
-
 struct rte_comch_consumer *
 rte_comch_consumer_create(struct rte_comch_connection *conn, struct rte_comch_mmap *mmap)
 {
@@ -275,7 +249,7 @@ rte_comch_consumer_create(struct rte_comch_connection *conn, struct rte_comch_mm
 		return NULL;
 	}
 	if (conn != NULL)
-		id = comch_consumer_free_id(conn, &count);
+		id = COMCH_FAST_FREE_ID(&conn->consumers, rte_comch_consumer, &count);
 	rc = comch_fast_attach(conn, count,
 			       conn != NULL ? conn->ctrl->ctx.dev->info.max_consumers : 0,
 			       "consumer_create");

@@ -287,7 +287,7 @@ comch_pe_disarm_all(struct rte_comch_pe *pe)
 	struct rte_comch_ctx *ctx;
 
 	TAILQ_FOREACH(ctx, &pe->ctxs, pe_next)
-		if (ctx->state != RTE_COMCH_CTX_STATE_IDLE)
+		if (ctx->state != RTE_COMCH_CTX_STATE_IDLE && ctx->ops->disarm != NULL)
 			ctx->ops->disarm(ctx);
 }
 

@@ -82,6 +82,25 @@ int comch_fast_attach(struct rte_comch_connection *conn, uint32_t count, uint32_
 		      const char *what);
 void comch_fast_detach(struct rte_comch_connection *conn);
 int comch_fast_request(struct rte_comch_consumer *c, bool expire);
+
+/**
+ * In a list of producers or consumers (both have id and next): how many there
+ * are, and the smallest id none of them has, so ids are reused after a destroy.
+ */
+#define COMCH_FAST_FREE_ID(head, type, count) __extension__ ({ \
+	const struct type *_o; \
+	uint32_t _id = 0; \
+	bool _used; \
+	*(count) = 0; \
+	TAILQ_FOREACH(_o, head, next) \
+		(*(count))++; \
+	do { \
+		_used = false; \
+		TAILQ_FOREACH(_o, head, next) \
+			_used |= _o->id == _id; \
+	} while (_used && ++_id != 0); \
+	_id; \
+})
 int comch_fast_serve(struct rte_comch_connection *conn, bool dead);
 void comch_fast_conn_ended(struct rte_comch_connection *conn);
 bool comch_fast_conn_dead(const struct rte_comch_connection *conn);

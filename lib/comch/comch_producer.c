@@ -91,17 +91,11 @@ comch_producer_arm(struct rte_comch_ctx *ctx)
 	return comch_fast_tasks_inflight(&p->tasks) != 0 ? -EAGAIN : 0;
 }
 
-static void
-comch_producer_disarm(struct rte_comch_ctx *ctx)
-{
-}
-
 static const struct comch_ctx_ops comch_producer_ops = {
 	.start = comch_producer_start,
 	.stop = comch_producer_stop,
 	.progress = comch_producer_progress,
 	.arm = comch_producer_arm,
-	.disarm = comch_producer_disarm,
 };
 
 int
@@ -128,26 +122,6 @@ comch_producer_submit(struct rte_comch_producer_task_send *t)
 	return 0;
 }
 
-/* The smallest id no producer of conn has; also counts them. */
-static uint32_t
-comch_producer_free_id(const struct rte_comch_connection *conn, uint32_t *count)
-{
-	const struct rte_comch_producer *p;
-	uint32_t id;
-	bool used;
-
-	*count = 0;
-	TAILQ_FOREACH(p, &conn->producers, next)
-		(*count)++;
-	for (id = 0; ; id++) {
-		used = false;
-		TAILQ_FOREACH(p, &conn->producers, next)
-			used |= p->id == id;
-		if (!used)
-			return id;
-	}
-}
-
 struct rte_comch_producer *
 rte_comch_producer_create(struct rte_comch_connection *conn)
 {
@@ -156,7 +130,7 @@ rte_comch_producer_create(struct rte_comch_connection *conn)
 	int rc;
 
 	if (conn != NULL)
-		id = comch_producer_free_id(conn, &count);
+		id = COMCH_FAST_FREE_ID(&conn->producers, rte_comch_producer, &count);
 	rc = comch_fast_attach(conn, count,
 			       conn != NULL ? conn->ctrl->ctx.dev->info.max_producers : 0,
 			       "producer_create");

@@ -95,6 +95,7 @@ struct comch_ctx_ops {
 	int (*progress)(struct rte_comch_ctx *ctx, bool slow, uint64_t now);
 	/** Whether the context has work that must not wait for a wake-up. */
 	int (*arm)(struct rte_comch_ctx *ctx);
+	/** Undo arm; NULL if arm leaves nothing to undo. */
 	void (*disarm)(struct rte_comch_ctx *ctx);
 };
 
