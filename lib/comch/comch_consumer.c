@@ -35,15 +35,8 @@ comch_consumer_start(struct rte_comch_ctx *ctx)
 	struct rte_comch_consumer *c = comch_consumer_of(ctx);
 	int rc;
 
-	if (c->ok_cb == NULL) {
-		COMCH_LOG(ERR, "consumer start: configure post-recv tasks first");
-		return -EINVAL;
-	}
-	if (comch_fast_conn_dead(c->conn)) {
-		COMCH_LOG(ERR, "consumer start: the connection has ended");
-		return -ENOTCONN;
-	}
-	rc = comch_fast_tasks_setup(&c->tasks, sizeof(struct rte_comch_consumer_task_post_recv));
+	rc = comch_fast_start(ctx, &c->tasks, sizeof(struct rte_comch_consumer_task_post_recv),
+			      c->ok_cb != NULL, c->conn, "consumer");
 	if (rc < 0)
 		return rc;
 	__atomic_store_n(&c->reg, 0, __ATOMIC_RELAXED);
@@ -187,12 +180,9 @@ comch_consumer_submit(struct rte_comch_consumer_task_post_recv *t)
 	const struct rte_comch_buf *buf = t->buf;
 	int rc;
 
-	if (unlikely(c->ctx.state != RTE_COMCH_CTX_STATE_RUNNING)) {
-		COMCH_LOG(ERR, "consumer %u: not running", c->id);
-		return -EBUSY;
-	}
-	if (unlikely(comch_fast_conn_dead(c->conn)))
-		return -ENOTCONN;
+	rc = comch_fast_submit_check(&c->ctx, c->conn, c->id, "consumer");
+	if (unlikely(rc < 0))
+		return rc;
 	if (unlikely(comch_fast_tasks_inflight(&c->tasks) >= c->tasks.nb)) {
 		COMCH_LOG(ERR, "consumer %u: %u buffers are posted already", c->id, c->tasks.nb);
 		return -ENOSPC;
@@ -292,12 +282,9 @@ rte_comch_consumer_destroy(struct rte_comch_consumer *consumer)
 		COMCH_LOG(ERR, "consumer is NULL");
 		return -EINVAL;
 	}
-	rc = comch_ctx_check_idle(&consumer->ctx, "consumer destroy");
-	if (rc == 0)
-		rc = comch_fast_tasks_release(&consumer->tasks, "consumer destroy");
+	rc = comch_fast_destroy(&consumer->ctx, &consumer->tasks, "consumer destroy");
 	if (rc < 0)
 		return rc;
-	comch_pe_detach(&consumer->ctx);
 	consumer->ctx.dev->ops->consumer_destroy(consumer);
 	comch_mmap_release(consumer->mmap);
 	TAILQ_REMOVE(&consumer->conn->consumers, consumer, next);
@@ -362,20 +349,13 @@ rte_comch_consumer_task_post_recv_set_conf(struct rte_comch_consumer *consumer,
 {
 	int rc;
 
-	if (consumer == NULL || completion_cb == NULL || error_cb == NULL) {
-		COMCH_LOG(ERR, "consumer or a callback is NULL");
+	if (consumer == NULL) {
+		COMCH_LOG(ERR, "consumer is NULL");
 		return -EINVAL;
 	}
-	rc = comch_ctx_check_idle(&consumer->ctx, "consumer task_post_recv_set_conf");
-	if (rc < 0)
-		return rc;
-	if (num_tasks == 0 || num_tasks > consumer->ctx.dev->info.max_fast_tasks) {
-		COMCH_LOG(ERR, "number of post-recv tasks %u is not in 1..%u", num_tasks,
-			  consumer->ctx.dev->info.max_fast_tasks);
-		return -EINVAL;
-	}
-	rc = comch_fast_tasks_resize(&consumer->tasks, num_tasks,
-				     "consumer task_post_recv_set_conf");
+	rc = comch_fast_set_conf(&consumer->ctx, &consumer->tasks,
+				 completion_cb != NULL && error_cb != NULL, num_tasks,
+				 "consumer task_post_recv_set_conf");
 	if (rc < 0)
 		return rc;
 	consumer->ok_cb = completion_cb;

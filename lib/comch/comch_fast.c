@@ -140,6 +140,71 @@ comch_task_pool_create(uint32_t num, size_t elt_size)
 	return mp;
 }
 
+/* What set_conf checks for producers and consumers alike; resizes their tasks. */
+int
+comch_fast_set_conf(struct rte_comch_ctx *ctx, struct comch_fast_tasks *ft, bool cbs_given,
+		    uint32_t num, const char *what)
+{
+	int rc;
+
+	if (!cbs_given) {
+		COMCH_LOG(ERR, "%s: a callback is NULL", what);
+		return -EINVAL;
+	}
+	rc = comch_ctx_check_idle(ctx, what);
+	if (rc < 0)
+		return rc;
+	if (num == 0 || num > ctx->dev->info.max_fast_tasks) {
+		COMCH_LOG(ERR, "%s: number of tasks %u is not in 1..%u", what, num,
+			  ctx->dev->info.max_fast_tasks);
+		return -EINVAL;
+	}
+	return comch_fast_tasks_resize(ft, num, what);
+}
+
+/* What start checks for producers and consumers alike; sets up their tasks. */
+int
+comch_fast_start(const struct rte_comch_ctx *ctx, struct comch_fast_tasks *ft, size_t elt_size,
+		 bool configured, const struct rte_comch_connection *conn, const char *what)
+{
+	if (!configured) {
+		COMCH_LOG(ERR, "%s start: configure its tasks first", what);
+		return -EINVAL;
+	}
+	if (comch_fast_conn_dead(conn)) {
+		COMCH_LOG(ERR, "%s start: the connection has ended", what);
+		return -ENOTCONN;
+	}
+	return comch_fast_tasks_setup(ft, elt_size);
+}
+
+/* What submit checks for producers and consumers alike, before the driver. */
+int
+comch_fast_submit_check(const struct rte_comch_ctx *ctx, const struct rte_comch_connection *conn,
+			uint32_t id, const char *what)
+{
+	if (unlikely(ctx->state != RTE_COMCH_CTX_STATE_RUNNING)) {
+		COMCH_LOG(ERR, "%s %u: not running", what, id);
+		return -EBUSY;
+	}
+	if (unlikely(comch_fast_conn_dead(conn)))
+		return -ENOTCONN;
+	return 0;
+}
+
+/* Destroy's checks and release, for producers and consumers alike: then only lists remain. */
+int
+comch_fast_destroy(struct rte_comch_ctx *ctx, struct comch_fast_tasks *ft, const char *what)
+{
+	int rc = comch_ctx_check_idle(ctx, what);
+
+	if (rc == 0)
+		rc = comch_fast_tasks_release(ft, what);
+	if (rc == 0)
+		comch_pe_detach(ctx);
+	return rc;
+}
+
 /* Pool and queue, made at first start for the configured number of tasks. */
 int
 comch_fast_tasks_setup(struct comch_fast_tasks *ft, size_t elt_size)

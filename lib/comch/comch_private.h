@@ -108,6 +108,14 @@ struct rte_mempool *comch_task_pool_create(uint32_t num, size_t elt_size);
 int comch_fast_tasks_setup(struct comch_fast_tasks *ft, size_t elt_size);
 int comch_fast_tasks_release(struct comch_fast_tasks *ft, const char *what);
 int comch_fast_tasks_resize(struct comch_fast_tasks *ft, uint32_t num, const char *what);
+int comch_fast_set_conf(struct rte_comch_ctx *ctx, struct comch_fast_tasks *ft, bool cbs_given,
+			uint32_t num, const char *what);
+int comch_fast_start(const struct rte_comch_ctx *ctx, struct comch_fast_tasks *ft,
+		     size_t elt_size, bool configured, const struct rte_comch_connection *conn,
+		     const char *what);
+int comch_fast_submit_check(const struct rte_comch_ctx *ctx,
+			    const struct rte_comch_connection *conn, uint32_t id, const char *what);
+int comch_fast_destroy(struct rte_comch_ctx *ctx, struct comch_fast_tasks *ft, const char *what);
 
 static inline void
 comch_fast_tasks_push(struct comch_fast_tasks *ft, void *t)

@@ -30,15 +30,8 @@ comch_producer_start(struct rte_comch_ctx *ctx)
 	struct rte_comch_producer *p = comch_producer_of(ctx);
 	int rc;
 
-	if (p->ok_cb == NULL) {
-		COMCH_LOG(ERR, "producer start: configure send tasks first");
-		return -EINVAL;
-	}
-	if (comch_fast_conn_dead(p->conn)) {
-		COMCH_LOG(ERR, "producer start: the connection has ended");
-		return -ENOTCONN;
-	}
-	rc = comch_fast_tasks_setup(&p->tasks, sizeof(struct rte_comch_producer_task_send));
+	rc = comch_fast_start(ctx, &p->tasks, sizeof(struct rte_comch_producer_task_send),
+			      p->ok_cb != NULL, p->conn, "producer");
 	if (rc < 0)
 		return rc;
 	comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_RUNNING);
@@ -105,12 +98,9 @@ comch_producer_submit(struct rte_comch_producer_task_send *t)
 	const struct rte_comch_buf *buf = t->buf;
 	int rc;
 
-	if (unlikely(p->ctx.state != RTE_COMCH_CTX_STATE_RUNNING)) {
-		COMCH_LOG(ERR, "producer %u: not running", p->id);
-		return -EBUSY;
-	}
-	if (unlikely(comch_fast_conn_dead(p->conn)))
-		return -ENOTCONN;
+	rc = comch_fast_submit_check(&p->ctx, p->conn, p->id, "producer");
+	if (unlikely(rc < 0))
+		return rc;
 	rc = p->ctx.dev->ops->producer_send(p, t->consumer_id, buf != NULL ? buf->data : NULL,
 					    buf != NULL ? buf->data_len : 0, t->imm, t->imm_len);
 	if (unlikely(rc < 0))
@@ -162,12 +152,9 @@ rte_comch_producer_destroy(struct rte_comch_producer *producer)
 		COMCH_LOG(ERR, "producer is NULL");
 		return -EINVAL;
 	}
-	rc = comch_ctx_check_idle(&producer->ctx, "producer destroy");
-	if (rc == 0)
-		rc = comch_fast_tasks_release(&producer->tasks, "producer destroy");
+	rc = comch_fast_destroy(&producer->ctx, &producer->tasks, "producer destroy");
 	if (rc < 0)
 		return rc;
-	comch_pe_detach(&producer->ctx);
 	TAILQ_REMOVE(&producer->conn->producers, producer, next);
 	comch_fast_detach(producer->conn);
 	free(producer);
@@ -202,19 +189,13 @@ rte_comch_producer_task_send_set_conf(struct rte_comch_producer *producer,
 {
 	int rc;
 
-	if (producer == NULL || completion_cb == NULL || error_cb == NULL) {
-		COMCH_LOG(ERR, "producer or a callback is NULL");
+	if (producer == NULL) {
+		COMCH_LOG(ERR, "producer is NULL");
 		return -EINVAL;
 	}
-	rc = comch_ctx_check_idle(&producer->ctx, "producer task_send_set_conf");
-	if (rc < 0)
-		return rc;
-	if (num_tasks == 0 || num_tasks > producer->ctx.dev->info.max_fast_tasks) {
-		COMCH_LOG(ERR, "number of send tasks %u is not in 1..%u", num_tasks,
-			  producer->ctx.dev->info.max_fast_tasks);
-		return -EINVAL;
-	}
-	rc = comch_fast_tasks_resize(&producer->tasks, num_tasks, "producer task_send_set_conf");
+	rc = comch_fast_set_conf(&producer->ctx, &producer->tasks,
+				 completion_cb != NULL && error_cb != NULL, num_tasks,
+				 "producer task_send_set_conf");
 	if (rc < 0)
 		return rc;
 	producer->ok_cb = completion_cb;
