@@ -116,11 +116,6 @@ comch_fast_conn_ended(struct rte_comch_connection *conn)
 	comch_fast_serve(conn, true);
 }
 
-bool
-comch_fast_conn_dead(const struct rte_comch_connection *conn)
-{
-	return __atomic_load_n(&conn->fp_dead, __ATOMIC_ACQUIRE) != 0;
-}
 
 /* A task pool for one context; one lcore takes and returns its tasks. */
 struct rte_mempool *
@@ -176,20 +171,6 @@ comch_fast_start(const struct rte_comch_ctx *ctx, struct comch_fast_tasks *ft, s
 		return -ENOTCONN;
 	}
 	return comch_fast_tasks_setup(ft, elt_size);
-}
-
-/* What submit checks for producers and consumers alike, before the driver. */
-int
-comch_fast_submit_check(const struct rte_comch_ctx *ctx, const struct rte_comch_connection *conn,
-			uint32_t id, const char *what)
-{
-	if (unlikely(ctx->state != RTE_COMCH_CTX_STATE_RUNNING)) {
-		COMCH_LOG(ERR, "%s %u: not running", what, id);
-		return -EBUSY;
-	}
-	if (unlikely(comch_fast_conn_dead(conn)))
-		return -ENOTCONN;
-	return 0;
 }
 
 /* Destroy's checks and release, for producers and consumers alike: then only lists remain. */

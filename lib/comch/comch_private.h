@@ -103,7 +103,6 @@ int comch_fast_request(struct rte_comch_consumer *c, bool expire);
 })
 int comch_fast_serve(struct rte_comch_connection *conn, bool dead);
 void comch_fast_conn_ended(struct rte_comch_connection *conn);
-bool comch_fast_conn_dead(const struct rte_comch_connection *conn);
 struct rte_mempool *comch_task_pool_create(uint32_t num, size_t elt_size);
 int comch_fast_tasks_setup(struct comch_fast_tasks *ft, size_t elt_size);
 int comch_fast_tasks_release(struct comch_fast_tasks *ft, const char *what);
@@ -113,8 +112,6 @@ int comch_fast_set_conf(struct rte_comch_ctx *ctx, struct comch_fast_tasks *ft, 
 int comch_fast_start(const struct rte_comch_ctx *ctx, struct comch_fast_tasks *ft,
 		     size_t elt_size, bool configured, const struct rte_comch_connection *conn,
 		     const char *what);
-int comch_fast_submit_check(const struct rte_comch_ctx *ctx,
-			    const struct rte_comch_connection *conn, uint32_t id, const char *what);
 int comch_fast_destroy(struct rte_comch_ctx *ctx, struct comch_fast_tasks *ft, const char *what);
 
 static inline void
@@ -158,6 +155,27 @@ static inline struct rte_comch_client *
 comch_ctrl_client(struct comch_ctrl *ctrl)
 {
 	return container_of(ctrl, struct rte_comch_client, ctrl);
+}
+
+/* Hot path (every submit, every consumer round): inline. */
+static inline bool
+comch_fast_conn_dead(const struct rte_comch_connection *conn)
+{
+	return __atomic_load_n(&conn->fp_dead, __ATOMIC_ACQUIRE) != 0;
+}
+
+/* What submit checks for producers and consumers alike, before the driver. */
+static inline int
+comch_fast_submit_check(const struct rte_comch_ctx *ctx, const struct rte_comch_connection *conn,
+			uint32_t id, const char *what)
+{
+	if (unlikely(ctx->state != RTE_COMCH_CTX_STATE_RUNNING)) {
+		COMCH_LOG(ERR, "%s %u: not running", what, id);
+		return -EBUSY;
+	}
+	if (unlikely(comch_fast_conn_dead(conn)))
+		return -ENOTCONN;
+	return 0;
 }
 
 #endif /* COMCH_PRIVATE_H */
