@@ -18,6 +18,9 @@
  * serves the client, the producer and the consumer. Every callback below runs
  * inside rte_comch_pe_progress(), on that lcore, so the sample needs no locks.
  *
+ * The fast path itself, alike on both sides, is in comch_sample_fast.c; this
+ * file keeps the client's control path and the order of the steps.
+ *
  * Usage: dpdk-comch_data_path_high_speed_client [EAL args] -- -p <devargs>
  *        [-n <server name>] [-t <text>] [-T <timeout s>]
  */
@@ -28,7 +31,6 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include <rte_cycles.h>
 #include <rte_eal.h>
@@ -37,6 +39,7 @@
 #include <rte_comch.h>
 
 #include "comch_sample.h"
+#include "comch_sample_fast.h"
 
 #define DEFAULT_SERVER_NAME "comch_data_path_high_speed_sample"
 #define DEFAULT_TEXT "Message from the client"
@@ -45,18 +48,6 @@
 /* The control path only carries the connection here: small pools and queues. */
 #define NB_SEND_TASKS 8
 #define RECV_QUEUE_SIZE 16
-/*
- * One message each way: the consumer posts one buffer and the producer sends
- * one message, so tiny task pools are enough. Two buffer descriptors: one to
- * receive into, one to send from.
- */
-#define NB_FAST_TASKS 4
-#define NB_BUFS 2
-/*
- * Size of the one receive buffer. A command-line argument is at most 128 KiB
- * on Linux (MAX_ARG_STRLEN), so any text the server is given fits.
- */
-#define RECV_BUF_SIZE (128 * 1024)
 
 struct client_app {
 	/*
@@ -70,27 +61,8 @@ struct client_app {
 	uint64_t started_at;               /* TSC when the client started connecting */
 	uint64_t running_at;               /* TSC when the connection came up */
 
-	/* What the new/expired consumer events told about the server's consumer. */
-	bool peer_consumer_known;
-	uint32_t peer_consumer_id;
-
 	/* The fast path on the connection. */
-	struct rte_comch_mmap *recv_mmap;  /* peer-writable memory the consumer receives into */
-	struct rte_comch_mmap *send_mmap;  /* local memory the producer sends from */
-	struct rte_comch_buf_pool *buf_pool;
-	struct rte_comch_buf *recv_buf;
-	struct rte_comch_buf *send_buf;
-	char *send_mem;                    /* the text, copied into memory the mmap owns... */
-	uint32_t text_len;                 /* ...and its length */
-	struct rte_comch_consumer *consumer;
-	struct rte_comch_producer *producer;
-	bool fast_path_set_up;
-	bool recv_posted;                  /* our one post-recv task is in flight */
-	bool received;                     /* and completed: the server's message is here */
-	bool sent;                         /* our send task was submitted */
-	bool send_done;                    /* and completed successfully */
-	bool tearing_down;                 /* we are stopping the producer and consumer */
-	int fast_error;                    /* first fast-path failure, reported by a callback */
+	struct comch_sample_fast fast;
 };
 
 static void
@@ -116,14 +88,6 @@ static const struct comch_sample_opts opts = {
 	.usage = usage,
 };
 
-/* Keep the first fast-path failure; the main loop reports it and stops. */
-static void
-set_fast_error(struct client_app *app, int err)
-{
-	if (app->fast_error == 0)
-		app->fast_error = err;
-}
-
 /* ------------------------------------------------------------------ callbacks */
 
 /* The control path carries no messages in this sample: anything that comes is shown. */
@@ -144,19 +108,13 @@ conn_app(struct rte_comch_connection *conn)
 	return data.ptr;
 }
 
+/* The consumer events tell the fast path which of the server's consumers to send to. */
 static void
 new_consumer_cb(struct rte_comch_connection *conn, uint32_t consumer_id)
 {
 	struct client_app *app = conn_app(conn);
 
-	if (app == NULL)
-		return;
-	printf("Client: the server's consumer %" PRIu32 " is up\n", consumer_id);
-	/* This sample sends to the first consumer the server announces. */
-	if (!app->peer_consumer_known) {
-		app->peer_consumer_known = true;
-		app->peer_consumer_id = consumer_id;
-	}
+	comch_sample_fast_peer_consumer(app == NULL ? NULL : &app->fast, consumer_id, true);
 }
 
 static void
@@ -164,84 +122,7 @@ expired_consumer_cb(struct rte_comch_connection *conn, uint32_t consumer_id)
 {
 	struct client_app *app = conn_app(conn);
 
-	if (app == NULL)
-		return;
-	printf("Client: the server's consumer %" PRIu32 " expired\n", consumer_id);
-	/* No producer may send to it any more (submit would fail with -ENOENT). */
-	if (app->peer_consumer_known && app->peer_consumer_id == consumer_id)
-		app->peer_consumer_known = false;
-}
-
-static void
-recv_done_cb(struct rte_comch_consumer_task_post_recv *task, union rte_comch_data task_user_data,
-	     union rte_comch_data ctx_user_data)
-{
-	struct client_app *app = ctx_user_data.ptr;
-	struct rte_comch_buf *buf = rte_comch_consumer_task_post_recv_get_buf(task);
-	uint32_t producer_id = UINT32_MAX;
-	char quoted[COMCH_SAMPLE_QUOTE_SIZE];
-
-	/* The producer wrote straight into our buffer: data is at head, data_len long. */
-	rte_comch_consumer_task_post_recv_get_producer_id(task, &producer_id);
-	if (buf != NULL)
-		printf("Client received: %s (%zu bytes) from producer %" PRIu32 "\n",
-		       comch_sample_quote(quoted, buf->data, buf->data_len), buf->data_len,
-		       producer_id);
-	else
-		printf("Client received an empty message from producer %" PRIu32 "\n",
-		       producer_id);
-	app->received = true;
-	app->recv_posted = false;
-	/*
-	 * The callback owns the task: free it (the buffer stays ours, and is
-	 * released at teardown), or the consumer could never be destroyed.
-	 */
-	rte_comch_task_free(rte_comch_consumer_task_post_recv_as_task(task));
-}
-
-static void
-recv_error_cb(struct rte_comch_consumer_task_post_recv *task, union rte_comch_data task_user_data,
-	      union rte_comch_data ctx_user_data)
-{
-	struct client_app *app = ctx_user_data.ptr;
-	int status = rte_comch_task_get_status(rte_comch_consumer_task_post_recv_as_task(task));
-
-	app->recv_posted = false;
-	rte_comch_task_free(rte_comch_consumer_task_post_recv_as_task(task));
-	/* -ECONNABORTED: we stopped the consumer before a message came; expected then. */
-	if (app->tearing_down && status == -ECONNABORTED) {
-		printf("Client: the posted receive buffer was returned unused\n");
-		return;
-	}
-	/* -ECONNRESET: the connection ended under the consumer. */
-	fprintf(stderr, "Client: the posted receive buffer came back empty: %s (-%s)\n",
-		rte_strerror(-status), comch_sample_errno_name(status));
-	set_fast_error(app, status);
-}
-
-static void
-send_done_cb(struct rte_comch_producer_task_send *task, union rte_comch_data task_user_data,
-	     union rte_comch_data ctx_user_data)
-{
-	struct client_app *app = ctx_user_data.ptr;
-
-	/* Completion means the text is in the server's buffer and its consumer was told. */
-	app->send_done = true;
-	printf("Client: message delivered to the server's consumer\n");
-	rte_comch_task_free(rte_comch_producer_task_send_as_task(task));
-}
-
-static void
-send_error_cb(struct rte_comch_producer_task_send *task, union rte_comch_data task_user_data,
-	      union rte_comch_data ctx_user_data)
-{
-	struct client_app *app = ctx_user_data.ptr;
-	int status = rte_comch_task_get_status(rte_comch_producer_task_send_as_task(task));
-
-	fprintf(stderr, "Client: the message was not delivered: %s (-%s)\n",
-		rte_strerror(-status), comch_sample_errno_name(status));
-	set_fast_error(app, status);
-	rte_comch_task_free(rte_comch_producer_task_send_as_task(task));
+	comch_sample_fast_peer_consumer(app == NULL ? NULL : &app->fast, consumer_id, false);
 }
 
 /* Control-path send tasks are configured because a client needs them; none is sent. */
@@ -252,88 +133,20 @@ ctrl_send_cb(struct rte_comch_task_send *task, union rte_comch_data task_user_da
 	rte_comch_task_free(rte_comch_task_send_as_task(task));
 }
 
-static const char *
-ctx_label(const struct client_app *app, const struct rte_comch_ctx *ctx)
-{
-	if (app->producer != NULL && ctx == rte_comch_producer_as_ctx(app->producer))
-		return "producer";
-	if (app->consumer != NULL && ctx == rte_comch_consumer_as_ctx(app->consumer))
-		return "consumer";
-	return "context";
-}
-
-/* One callback for the client, the producer and the consumer: their user data is the app. */
+/* The client's own state; the producer's and consumer's are printed by comch_sample_fast.c. */
 static void
 state_changed_cb(union rte_comch_data user_data, struct rte_comch_ctx *ctx,
 		 enum rte_comch_ctx_state prev_state, enum rte_comch_ctx_state next_state)
 {
 	struct client_app *app = user_data.ptr;
-	const char *label = ctx_label(app, ctx);
 
-	comch_sample_print_state("Client", label, prev_state, next_state);
-	/* For the client itself, RUNNING is how it learns that its connection is up. */
-	if (strcmp(label, "context") == 0 && next_state == RTE_COMCH_CTX_STATE_RUNNING)
+	comch_sample_print_state("Client", "context", prev_state, next_state);
+	/* RUNNING is how the client learns that its connection is up. */
+	if (next_state == RTE_COMCH_CTX_STATE_RUNNING)
 		app->running_at = rte_get_timer_cycles();
 }
 
 /* ------------------------------------------------------------------ set-up */
-
-/*
- * The memory of the fast path, ready before connecting: the consumer's receive
- * buffer in memory the peer can map and write (PCI_READ_WRITE), and the
- * producer's send buffer in ordinary memory, which only we read.
- */
-static int
-create_buffers(struct client_app *app)
-{
-	void *addr;
-	size_t len;
-	int ret;
-
-	app->recv_mmap = rte_comch_mmap_create();
-	app->send_mmap = rte_comch_mmap_create();
-	app->buf_pool = rte_comch_buf_pool_create(NB_BUFS);
-	app->send_mem = malloc(app->text_len);
-	if (app->recv_mmap == NULL || app->send_mmap == NULL || app->buf_pool == NULL ||
-	    app->send_mem == NULL) {
-		fprintf(stderr, "Cannot create the fast-path memory: out of memory\n");
-		return -ENOMEM;
-	}
-	memcpy(app->send_mem, app->args.text, app->text_len);
-
-	/* A consumer's memory must be memory the peer can map: let the library allocate it. */
-	ret = rte_comch_mmap_alloc_memrange(app->recv_mmap, RECV_BUF_SIZE);
-	if (ret == 0)
-		ret = rte_comch_mmap_set_permissions(app->recv_mmap,
-						     RTE_COMCH_MMAP_PERM_LOCAL_READ_WRITE |
-						     RTE_COMCH_MMAP_PERM_PCI_READ_WRITE);
-	if (ret == 0)
-		ret = rte_comch_mmap_start(app->recv_mmap);
-	if (ret == 0)
-		ret = rte_comch_mmap_get_memrange(app->recv_mmap, &addr, &len);
-	if (ret == 0)
-		ret = rte_comch_buf_pool_get_by_addr(app->buf_pool, app->recv_mmap, addr, len,
-						     &app->recv_buf);
-	if (ret < 0) {
-		fprintf(stderr, "Cannot set up the receive buffer: %s (-%s)\n",
-			rte_strerror(-ret), comch_sample_errno_name(ret));
-		return ret;
-	}
-
-	/* A producer sends from any started mmap, even over ordinary process memory. */
-	ret = rte_comch_mmap_set_memrange(app->send_mmap, app->send_mem, app->text_len);
-	if (ret == 0)
-		ret = rte_comch_mmap_start(app->send_mmap);
-	if (ret == 0)
-		ret = rte_comch_buf_pool_get_by_data(app->buf_pool, app->send_mmap, app->send_mem,
-						     app->text_len, &app->send_buf);
-	if (ret < 0) {
-		fprintf(stderr, "Cannot set up the send buffer: %s (-%s)\n", rte_strerror(-ret),
-			comch_sample_errno_name(ret));
-		return ret;
-	}
-	return 0;
-}
 
 /* Create the client and register everything it needs before it may start. */
 static int
@@ -397,145 +210,27 @@ start_client(struct client_app *app)
 	return 0;
 }
 
-/* Attach a fast-path context to the engine, with our user data and state callback, and start it. */
-static int
-start_fast_ctx(struct client_app *app, struct rte_comch_ctx *ctx, const char *what)
-{
-	int ret;
-
-	ret = rte_comch_ctx_set_user_data(ctx, (union rte_comch_data){ .ptr = app });
-	if (ret == 0)
-		ret = rte_comch_ctx_set_state_changed_cb(ctx, state_changed_cb);
-	if (ret < 0) {
-		fprintf(stderr, "Cannot attach the %s to the engine: %s (-%s)\n", what,
-			rte_strerror(-ret), comch_sample_errno_name(ret));
-		return ret;
-	}
-	/* A producer is RUNNING at once; a consumer is STARTING until the server was told. */
-	return comch_sample_start_ctx(app->pe, ctx, what);
-}
-
 /*
- * Create a consumer and a producer on the connection. This runs on the lcore of
- * the client's engine, as creating and destroying them must; they are attached
- * to the same engine (they could have one of their own, on another lcore).
+ * The consumer and producer go on the connection, which the client has once
+ * RUNNING. The main loop creates them, outside any callback, on the lcore of
+ * the client's engine, as creating and destroying them must.
  */
 static int
 setup_fast_path(struct client_app *app)
 {
 	struct rte_comch_connection *conn;
-	uint32_t id;
 	int ret;
 
-	app->fast_path_set_up = true;
 	ret = rte_comch_client_get_connection(app->client, &conn);
 	if (ret < 0) {
 		fprintf(stderr, "Cannot get the connection: %s (-%s)\n", rte_strerror(-ret),
 			comch_sample_errno_name(ret));
 		return ret;
 	}
-	app->consumer = rte_comch_consumer_create(conn, app->recv_mmap);
-	if (app->consumer == NULL) {
-		fprintf(stderr, "Cannot create the consumer: %s (-%s)\n", rte_strerror(rte_errno),
-			comch_sample_errno_name(rte_errno));
-		return -rte_errno;
-	}
-	ret = rte_comch_consumer_task_post_recv_set_conf(app->consumer, recv_done_cb,
-							 recv_error_cb, NB_FAST_TASKS);
-	if (ret < 0) {
-		fprintf(stderr, "Cannot configure the consumer: %s (-%s)\n", rte_strerror(-ret),
-			comch_sample_errno_name(ret));
-		return ret;
-	}
-	ret = start_fast_ctx(app, rte_comch_consumer_as_ctx(app->consumer), "consumer");
-	if (ret < 0)
-		return ret;
-	rte_comch_consumer_get_id(app->consumer, &id);
-	printf("Client: consumer %" PRIu32 " created\n", id);
-
-	app->producer = rte_comch_producer_create(conn);
-	if (app->producer == NULL) {
-		fprintf(stderr, "Cannot create the producer: %s (-%s)\n", rte_strerror(rte_errno),
-			comch_sample_errno_name(rte_errno));
-		return -rte_errno;
-	}
-	ret = rte_comch_producer_task_send_set_conf(app->producer, send_done_cb, send_error_cb,
-						    NB_FAST_TASKS);
-	if (ret < 0) {
-		fprintf(stderr, "Cannot configure the producer: %s (-%s)\n", rte_strerror(-ret),
-			comch_sample_errno_name(ret));
-		return ret;
-	}
-	ret = start_fast_ctx(app, rte_comch_producer_as_ctx(app->producer), "producer");
-	if (ret < 0)
-		return ret;
-	rte_comch_producer_get_id(app->producer, &id);
-	printf("Client: producer %" PRIu32 " created\n", id);
-	return 0;
+	return comch_sample_fast_setup(&app->fast, app->pe, conn);
 }
 
 /* ------------------------------------------------------------------ run */
-
-/* Offer our buffer to the server's producers. Only a RUNNING consumer takes posts. */
-static int
-post_recv(struct client_app *app)
-{
-	struct rte_comch_consumer_task_post_recv *task;
-	int ret;
-
-	ret = rte_comch_consumer_task_post_recv_alloc_init(app->consumer, app->recv_buf, &task);
-	if (ret == 0) {
-		ret = rte_comch_task_submit(rte_comch_consumer_task_post_recv_as_task(task));
-		/* A task whose submit failed is still ours: give it back. */
-		if (ret < 0)
-			rte_comch_task_free(rte_comch_consumer_task_post_recv_as_task(task));
-	}
-	if (ret < 0) {
-		fprintf(stderr, "Client: cannot post the receive buffer: %s (-%s)\n",
-			rte_strerror(-ret), comch_sample_errno_name(ret));
-		return ret;
-	}
-	app->recv_posted = true;
-	printf("Client: posted a receive buffer of %zu bytes\n", app->recv_buf->len);
-	return 0;
-}
-
-/* Send our text to the server's consumer. 0 when submitted or worth retrying later. */
-static int
-send_message(struct client_app *app)
-{
-	struct rte_comch_producer_task_send *task;
-	int ret;
-
-	ret = rte_comch_producer_task_send_alloc_init(app->producer, app->send_buf, NULL, 0,
-						      app->peer_consumer_id, &task);
-	if (ret == 0) {
-		ret = rte_comch_task_submit(rte_comch_producer_task_send_as_task(task));
-		if (ret < 0)
-			rte_comch_task_free(rte_comch_producer_task_send_as_task(task));
-	}
-	/*
-	 * -EAGAIN: the consumer has no buffer posted yet; -ENOENT: the library does
-	 * not know that consumer (yet, or any more: the expired event says which);
-	 * -ENOMEM: every task is in flight. Progress, then try again.
-	 */
-	if (ret == -EAGAIN || ret == -ENOENT || ret == -ENOMEM)
-		return 0;
-	if (ret == -EMSGSIZE) {
-		fprintf(stderr, "Client: the text (%" PRIu32 " bytes) does not fit in the buffer "
-			"the server's consumer posted\n", app->text_len);
-		return ret;
-	}
-	if (ret < 0) {
-		fprintf(stderr, "Client: cannot send: %s (-%s)\n", rte_strerror(-ret),
-			comch_sample_errno_name(ret));
-		return ret;
-	}
-	app->sent = true;
-	printf("Client: sent %" PRIu32 " bytes to the server's consumer %" PRIu32 "\n",
-	       app->text_len, app->peer_consumer_id);
-	return 0;
-}
 
 /*
  * One step of the main loop, after a round of progress. COMCH_SAMPLE_AGAIN
@@ -546,37 +241,28 @@ static int
 client_step(void *arg)
 {
 	struct client_app *app = arg;
-	enum rte_comch_ctx_state state, cstate;
+	enum rte_comch_ctx_state state;
 	int ret;
 
-	if (app->fast_error != 0)
-		return app->fast_error;
+	if (app->fast.error != 0)
+		return app->fast.error;
 	ret = comch_sample_client_state(rte_comch_client_as_ctx(app->client), app->args.name,
 					app->args.timeout_s, app->started_at,
 					app->running_at != 0, &state);
 	if (ret < 0)
 		return ret;
-	if (state == RTE_COMCH_CTX_STATE_RUNNING && !app->fast_path_set_up) {
+	if (state == RTE_COMCH_CTX_STATE_RUNNING && !app->fast.set_up) {
 		ret = setup_fast_path(app);
 		if (ret < 0)
 			return ret;
 	}
 	/* While STOPPING by itself (the connection ended), wait for IDLE and its reason. */
-	if (state == RTE_COMCH_CTX_STATE_RUNNING && app->consumer != NULL &&
-	    !app->recv_posted && !app->received &&
-	    rte_comch_ctx_get_state(rte_comch_consumer_as_ctx(app->consumer), &cstate) == 0 &&
-	    cstate == RTE_COMCH_CTX_STATE_RUNNING) {
-		ret = post_recv(app);
+	if (state == RTE_COMCH_CTX_STATE_RUNNING) {
+		ret = comch_sample_fast_exchange(&app->fast);
 		if (ret < 0)
 			return ret;
 	}
-	if (state == RTE_COMCH_CTX_STATE_RUNNING && app->producer != NULL &&
-	    app->peer_consumer_known && !app->sent) {
-		ret = send_message(app);
-		if (ret < 0)
-			return ret;
-	}
-	if (app->received && app->send_done)
+	if (comch_sample_fast_done(&app->fast))
 		return 0;
 	if (app->running_at != 0 && comch_sample_timed_out(app->running_at, app->args.timeout_s)) {
 		fprintf(stderr, "Client: the exchange with server \"%s\" did not complete "
@@ -599,87 +285,6 @@ run_client(struct client_app *app)
 /* ------------------------------------------------------------------ stop */
 
 /*
- * Producers and consumers go first: the client cannot stop while they exist on
- * its connection. Stop each, progress until IDLE (tasks still in flight come
- * back through their error callback and are freed there), then destroy it, on
- * this lcore: the connection's engine's.
- */
-static int
-teardown_fast_path(struct client_app *app)
-{
-	int ret, rc = 0;
-
-	app->tearing_down = true;
-
-	if (app->producer != NULL && app->pe != NULL) {
-		ret = comch_sample_stop_ctx(app->pe, rte_comch_producer_as_ctx(app->producer),
-					    "producer");
-		if (ret == 0)
-			ret = rte_comch_producer_destroy(app->producer);
-		if (ret < 0) {
-			fprintf(stderr, "Cannot destroy the producer: %s (-%s)\n",
-				rte_strerror(-ret), comch_sample_errno_name(ret));
-			rc = ret;
-		} else {
-			app->producer = NULL;
-		}
-	}
-	if (app->consumer != NULL && app->pe != NULL) {
-		ret = comch_sample_stop_ctx(app->pe, rte_comch_consumer_as_ctx(app->consumer),
-					    "consumer");
-		if (ret == 0)
-			ret = rte_comch_consumer_destroy(app->consumer);
-		if (ret < 0) {
-			fprintf(stderr, "Cannot destroy the consumer: %s (-%s)\n",
-				rte_strerror(-ret), comch_sample_errno_name(ret));
-			rc = ret;
-		} else {
-			app->consumer = NULL;
-		}
-	}
-	return rc;
-}
-
-/* Buffers hold their mmap: give them back before stopping and destroying the mmaps. */
-static int
-release_buffers(struct client_app *app)
-{
-	int ret, rc = 0;
-
-	if (app->recv_buf != NULL && rte_comch_buf_dec_refcount(app->recv_buf, NULL) == 0)
-		app->recv_buf = NULL;
-	if (app->send_buf != NULL && rte_comch_buf_dec_refcount(app->send_buf, NULL) == 0)
-		app->send_buf = NULL;
-	if (app->buf_pool != NULL) {
-		ret = rte_comch_buf_pool_destroy(app->buf_pool);
-		if (ret < 0) {
-			fprintf(stderr, "Cannot destroy the buffer pool: %s\n", rte_strerror(-ret));
-			rc = ret;
-		}
-	}
-	if (app->recv_mmap != NULL) {
-		rte_comch_mmap_stop(app->recv_mmap); /* -EALREADY if it never started */
-		ret = rte_comch_mmap_destroy(app->recv_mmap);
-		if (ret < 0) {
-			fprintf(stderr, "Cannot destroy the receive mmap: %s\n",
-				rte_strerror(-ret));
-			rc = ret;
-		}
-	}
-	if (app->send_mmap != NULL) {
-		rte_comch_mmap_stop(app->send_mmap);
-		ret = rte_comch_mmap_destroy(app->send_mmap);
-		if (ret < 0) {
-			fprintf(stderr, "Cannot destroy the send mmap: %s\n", rte_strerror(-ret));
-			rc = ret;
-		}
-	}
-	/* The mmap was given this memory, it did not allocate it: it is ours to free. */
-	free(app->send_mem);
-	return rc;
-}
-
-/*
  * Tear down in the documented order: producer and consumer, then the client
  * (its stop closes the connection), then the engine, the memory and the device.
  */
@@ -688,7 +293,8 @@ cleanup(struct client_app *app)
 {
 	int ret, rc;
 
-	rc = teardown_fast_path(app);
+	/* The producer and consumer first: the client cannot stop while they exist. */
+	rc = comch_sample_fast_teardown(&app->fast);
 	if (app->client != NULL) {
 		if (app->pe != NULL) {
 			ret = comch_sample_stop_ctx(app->pe, rte_comch_client_as_ctx(app->client),
@@ -705,7 +311,7 @@ cleanup(struct client_app *app)
 	ret = comch_sample_pe_destroy(app->pe);
 	if (ret < 0)
 		rc = ret;
-	ret = release_buffers(app);
+	ret = comch_sample_fast_release(&app->fast);
 	if (ret < 0)
 		rc = ret;
 	ret = comch_sample_close_device(NULL, app->dev);
@@ -723,17 +329,17 @@ main(int argc, char **argv)
 			.text = DEFAULT_TEXT,
 			.timeout_s = DEFAULT_TIMEOUT_S,
 		},
+		.fast = { .side = "Client", .peer = "server's" },
 	};
 	int ret, rc;
 
 	ret = comch_sample_init(argc, argv, &opts, &app.args);
 	if (ret != 0)
 		return ret > 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-	app.text_len = (uint32_t)strlen(app.args.text);
 
 	ret = comch_sample_open_device(app.args.devargs, NULL, true, &app.dev, NULL);
 	if (ret == 0)
-		ret = create_buffers(&app);
+		ret = comch_sample_fast_create_buffers(&app.fast, app.args.text);
 	if (ret == 0)
 		ret = create_client(&app);
 	if (ret == 0)

@@ -17,6 +17,9 @@
  * serves the server, the producer and the consumer. Every callback below runs
  * inside rte_comch_pe_progress(), on that lcore, so the sample needs no locks.
  *
+ * The fast path itself, alike on both sides, is in comch_sample_fast.c; this
+ * file keeps the server's control path and the order of the steps.
+ *
  * Usage: dpdk-comch_data_path_high_speed_server [EAL args] -- -p <devargs>
  *        [-r <rep>] [-n <server name>] [-t <text>] [-T <timeout s>]
  */
@@ -27,7 +30,6 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include <rte_cycles.h>
 #include <rte_eal.h>
@@ -36,6 +38,7 @@
 #include <rte_comch.h>
 
 #include "comch_sample.h"
+#include "comch_sample_fast.h"
 
 #define DEFAULT_REP "pf0"
 #define DEFAULT_SERVER_NAME "comch_data_path_high_speed_sample"
@@ -45,18 +48,6 @@
 /* The control path only carries the connection here: small pools and queues. */
 #define NB_SEND_TASKS 8
 #define RECV_QUEUE_SIZE 16
-/*
- * One message each way: the consumer posts one buffer and the producer sends
- * one message, so tiny task pools are enough. Two buffer descriptors: one to
- * receive into, one to send from.
- */
-#define NB_FAST_TASKS 4
-#define NB_BUFS 2
-/*
- * Size of the one receive buffer. A command-line argument is at most 128 KiB
- * on Linux (MAX_ARG_STRLEN), so any text the client is given fits.
- */
-#define RECV_BUF_SIZE (128 * 1024)
 
 struct server_app {
 	/*
@@ -78,28 +69,8 @@ struct server_app {
 	int disconnect_status;             /* why it left */
 	uint64_t connected_at;             /* TSC when it connected */
 
-	/* What the new/expired consumer events told about the client's consumer. */
-	bool peer_consumer_known;
-	uint32_t peer_consumer_id;
-
 	/* The fast path on the client's connection. */
-	struct rte_comch_mmap *recv_mmap;  /* peer-writable memory the consumer receives into */
-	struct rte_comch_mmap *send_mmap;  /* local memory the producer sends from */
-	struct rte_comch_buf_pool *buf_pool;
-	struct rte_comch_buf *recv_buf;
-	struct rte_comch_buf *send_buf;
-	char *send_mem;                    /* the text, copied into memory the mmap owns... */
-	uint32_t text_len;                 /* ...and its length */
-	struct rte_comch_consumer *consumer;
-	struct rte_comch_producer *producer;
-	bool fast_path_set_up;
-	bool recv_posted;                  /* our one post-recv task is in flight */
-	bool received;                     /* and completed: the client's message is here */
-	bool sent;                         /* our send task was submitted */
-	bool send_done;                    /* and completed successfully */
-	bool fast_path_down;               /* producer and consumer destroyed */
-	bool tearing_down;                 /* we are stopping the producer and consumer */
-	int fast_error;                    /* first fast-path failure, reported by a callback */
+	struct comch_sample_fast fast;
 };
 
 static void
@@ -124,14 +95,6 @@ static const struct comch_sample_opts opts = {
 	.text_required = true,
 	.usage = usage,
 };
-
-/* Keep the first fast-path failure; the main loop reports it and stops. */
-static void
-set_fast_error(struct server_app *app, int err)
-{
-	if (app->fast_error == 0)
-		app->fast_error = err;
-}
 
 /* ------------------------------------------------------------------ callbacks */
 
@@ -173,15 +136,24 @@ connect_cb(struct rte_comch_connection *conn, int status)
 	/* The fast path is set up by the main loop, outside this callback. */
 }
 
+/* The app, for our client's connection; NULL for a second client, sent away in connect_cb. */
+static struct server_app *
+conn_app(struct rte_comch_connection *conn)
+{
+	union rte_comch_data data;
+
+	if (rte_comch_connection_get_user_data(conn, &data) < 0)
+		return NULL;
+	return data.ptr;
+}
+
 static void
 disconnect_cb(struct rte_comch_connection *conn, int status)
 {
-	union rte_comch_data data;
-	struct server_app *app;
+	struct server_app *app = conn_app(conn);
 
-	if (rte_comch_connection_get_user_data(conn, &data) < 0 || data.ptr == NULL)
-		return; /* a second client, sent away in connect_cb */
-	app = data.ptr;
+	if (app == NULL)
+		return;
 	printf("Server: client disconnected: %s (-%s)\n", comch_sample_disconnect_reason(status),
 	       comch_sample_errno_name(status));
 	app->client_gone = true;
@@ -191,111 +163,24 @@ disconnect_cb(struct rte_comch_connection *conn, int status)
 	 * consumer is destroyed: do not use the pointer for anything else.
 	 */
 	app->conn = NULL;
-	app->peer_consumer_known = false;
+	app->fast.peer_consumer_known = false;
 }
 
+/* The consumer events tell the fast path which of the client's consumers to send to. */
 static void
 new_consumer_cb(struct rte_comch_connection *conn, uint32_t consumer_id)
 {
-	union rte_comch_data data;
-	struct server_app *app;
+	struct server_app *app = conn_app(conn);
 
-	if (rte_comch_connection_get_user_data(conn, &data) < 0 || data.ptr == NULL)
-		return;
-	app = data.ptr;
-	printf("Server: the client's consumer %" PRIu32 " is up\n", consumer_id);
-	/* This sample sends to the first consumer the client announces. */
-	if (!app->peer_consumer_known) {
-		app->peer_consumer_known = true;
-		app->peer_consumer_id = consumer_id;
-	}
+	comch_sample_fast_peer_consumer(app == NULL ? NULL : &app->fast, consumer_id, true);
 }
 
 static void
 expired_consumer_cb(struct rte_comch_connection *conn, uint32_t consumer_id)
 {
-	union rte_comch_data data;
-	struct server_app *app;
+	struct server_app *app = conn_app(conn);
 
-	if (rte_comch_connection_get_user_data(conn, &data) < 0 || data.ptr == NULL)
-		return;
-	app = data.ptr;
-	printf("Server: the client's consumer %" PRIu32 " expired\n", consumer_id);
-	/* No producer may send to it any more (submit would fail with -ENOENT). */
-	if (app->peer_consumer_known && app->peer_consumer_id == consumer_id)
-		app->peer_consumer_known = false;
-}
-
-static void
-recv_done_cb(struct rte_comch_consumer_task_post_recv *task, union rte_comch_data task_user_data,
-	     union rte_comch_data ctx_user_data)
-{
-	struct server_app *app = ctx_user_data.ptr;
-	struct rte_comch_buf *buf = rte_comch_consumer_task_post_recv_get_buf(task);
-	uint32_t producer_id = UINT32_MAX;
-	char quoted[COMCH_SAMPLE_QUOTE_SIZE];
-
-	/* The producer wrote straight into our buffer: data is at head, data_len long. */
-	rte_comch_consumer_task_post_recv_get_producer_id(task, &producer_id);
-	if (buf != NULL)
-		printf("Server received: %s (%zu bytes) from producer %" PRIu32 "\n",
-		       comch_sample_quote(quoted, buf->data, buf->data_len), buf->data_len,
-		       producer_id);
-	else
-		printf("Server received an empty message from producer %" PRIu32 "\n",
-		       producer_id);
-	app->received = true;
-	app->recv_posted = false;
-	/*
-	 * The callback owns the task: free it (the buffer stays ours, and is
-	 * released at teardown), or the consumer could never be destroyed.
-	 */
-	rte_comch_task_free(rte_comch_consumer_task_post_recv_as_task(task));
-}
-
-static void
-recv_error_cb(struct rte_comch_consumer_task_post_recv *task, union rte_comch_data task_user_data,
-	      union rte_comch_data ctx_user_data)
-{
-	struct server_app *app = ctx_user_data.ptr;
-	int status = rte_comch_task_get_status(rte_comch_consumer_task_post_recv_as_task(task));
-
-	app->recv_posted = false;
-	rte_comch_task_free(rte_comch_consumer_task_post_recv_as_task(task));
-	/* -ECONNABORTED: we stopped the consumer before a message came; expected then. */
-	if (app->tearing_down && status == -ECONNABORTED) {
-		printf("Server: the posted receive buffer was returned unused\n");
-		return;
-	}
-	/* -ECONNRESET: the connection ended under the consumer. */
-	fprintf(stderr, "Server: the posted receive buffer came back empty: %s (-%s)\n",
-		rte_strerror(-status), comch_sample_errno_name(status));
-	set_fast_error(app, status);
-}
-
-static void
-send_done_cb(struct rte_comch_producer_task_send *task, union rte_comch_data task_user_data,
-	     union rte_comch_data ctx_user_data)
-{
-	struct server_app *app = ctx_user_data.ptr;
-
-	/* Completion means the text is in the client's buffer and its consumer was told. */
-	app->send_done = true;
-	printf("Server: message delivered to the client's consumer\n");
-	rte_comch_task_free(rte_comch_producer_task_send_as_task(task));
-}
-
-static void
-send_error_cb(struct rte_comch_producer_task_send *task, union rte_comch_data task_user_data,
-	      union rte_comch_data ctx_user_data)
-{
-	struct server_app *app = ctx_user_data.ptr;
-	int status = rte_comch_task_get_status(rte_comch_producer_task_send_as_task(task));
-
-	fprintf(stderr, "Server: the message was not delivered: %s (-%s)\n",
-		rte_strerror(-status), comch_sample_errno_name(status));
-	set_fast_error(app, status);
-	rte_comch_task_free(rte_comch_producer_task_send_as_task(task));
+	comch_sample_fast_peer_consumer(app == NULL ? NULL : &app->fast, consumer_id, false);
 }
 
 /* Control-path send tasks are configured because a server needs them; none is sent. */
@@ -306,82 +191,15 @@ ctrl_send_cb(struct rte_comch_task_send *task, union rte_comch_data task_user_da
 	rte_comch_task_free(rte_comch_task_send_as_task(task));
 }
 
-static const char *
-ctx_label(const struct server_app *app, const struct rte_comch_ctx *ctx)
-{
-	if (app->producer != NULL && ctx == rte_comch_producer_as_ctx(app->producer))
-		return "producer";
-	if (app->consumer != NULL && ctx == rte_comch_consumer_as_ctx(app->consumer))
-		return "consumer";
-	return "context";
-}
-
-/* One callback for the server, the producer and the consumer: their user data is the app. */
+/* The server's own state; the producer's and consumer's are printed by comch_sample_fast.c. */
 static void
 state_changed_cb(union rte_comch_data user_data, struct rte_comch_ctx *ctx,
 		 enum rte_comch_ctx_state prev_state, enum rte_comch_ctx_state next_state)
 {
-	comch_sample_print_state("Server", ctx_label(user_data.ptr, ctx), prev_state, next_state);
+	comch_sample_print_state("Server", "context", prev_state, next_state);
 }
 
 /* ------------------------------------------------------------------ set-up */
-
-/*
- * The memory of the fast path, ready before any client comes: the consumer's
- * receive buffer in memory the peer can map and write (PCI_READ_WRITE), and the
- * producer's send buffer in ordinary memory, which only we read.
- */
-static int
-create_buffers(struct server_app *app)
-{
-	void *addr;
-	size_t len;
-	int ret;
-
-	app->recv_mmap = rte_comch_mmap_create();
-	app->send_mmap = rte_comch_mmap_create();
-	app->buf_pool = rte_comch_buf_pool_create(NB_BUFS);
-	app->send_mem = malloc(app->text_len);
-	if (app->recv_mmap == NULL || app->send_mmap == NULL || app->buf_pool == NULL ||
-	    app->send_mem == NULL) {
-		fprintf(stderr, "Cannot create the fast-path memory: out of memory\n");
-		return -ENOMEM;
-	}
-	memcpy(app->send_mem, app->args.text, app->text_len);
-
-	/* A consumer's memory must be memory the peer can map: let the library allocate it. */
-	ret = rte_comch_mmap_alloc_memrange(app->recv_mmap, RECV_BUF_SIZE);
-	if (ret == 0)
-		ret = rte_comch_mmap_set_permissions(app->recv_mmap,
-						     RTE_COMCH_MMAP_PERM_LOCAL_READ_WRITE |
-						     RTE_COMCH_MMAP_PERM_PCI_READ_WRITE);
-	if (ret == 0)
-		ret = rte_comch_mmap_start(app->recv_mmap);
-	if (ret == 0)
-		ret = rte_comch_mmap_get_memrange(app->recv_mmap, &addr, &len);
-	if (ret == 0)
-		ret = rte_comch_buf_pool_get_by_addr(app->buf_pool, app->recv_mmap, addr, len,
-						     &app->recv_buf);
-	if (ret < 0) {
-		fprintf(stderr, "Cannot set up the receive buffer: %s (-%s)\n",
-			rte_strerror(-ret), comch_sample_errno_name(ret));
-		return ret;
-	}
-
-	/* A producer sends from any started mmap, even over ordinary process memory. */
-	ret = rte_comch_mmap_set_memrange(app->send_mmap, app->send_mem, app->text_len);
-	if (ret == 0)
-		ret = rte_comch_mmap_start(app->send_mmap);
-	if (ret == 0)
-		ret = rte_comch_buf_pool_get_by_data(app->buf_pool, app->send_mmap, app->send_mem,
-						     app->text_len, &app->send_buf);
-	if (ret < 0) {
-		fprintf(stderr, "Cannot set up the send buffer: %s (-%s)\n", rte_strerror(-ret),
-			comch_sample_errno_name(ret));
-		return ret;
-	}
-	return 0;
-}
 
 /* Create the server and register everything it needs before it may start. */
 static int
@@ -441,141 +259,7 @@ start_server(struct server_app *app)
 	return 0;
 }
 
-/* Attach a fast-path context to the engine, with our user data and state callback, and start it. */
-static int
-start_fast_ctx(struct server_app *app, struct rte_comch_ctx *ctx, const char *what)
-{
-	int ret;
-
-	ret = rte_comch_ctx_set_user_data(ctx, (union rte_comch_data){ .ptr = app });
-	if (ret == 0)
-		ret = rte_comch_ctx_set_state_changed_cb(ctx, state_changed_cb);
-	if (ret < 0) {
-		fprintf(stderr, "Cannot attach the %s to the engine: %s (-%s)\n", what,
-			rte_strerror(-ret), comch_sample_errno_name(ret));
-		return ret;
-	}
-	/* A producer is RUNNING at once; a consumer is STARTING until the client was told. */
-	return comch_sample_start_ctx(app->pe, ctx, what);
-}
-
-/*
- * Create a consumer and a producer on the client's connection. This runs on the
- * lcore of the server's engine, as creating and destroying them must; they are
- * attached to the same engine (they could have one of their own, on another
- * lcore).
- */
-static int
-setup_fast_path(struct server_app *app)
-{
-	uint32_t id;
-	int ret;
-
-	app->fast_path_set_up = true;
-	app->consumer = rte_comch_consumer_create(app->conn, app->recv_mmap);
-	if (app->consumer == NULL) {
-		fprintf(stderr, "Cannot create the consumer: %s (-%s)\n", rte_strerror(rte_errno),
-			comch_sample_errno_name(rte_errno));
-		return -rte_errno;
-	}
-	ret = rte_comch_consumer_task_post_recv_set_conf(app->consumer, recv_done_cb,
-							 recv_error_cb, NB_FAST_TASKS);
-	if (ret < 0) {
-		fprintf(stderr, "Cannot configure the consumer: %s (-%s)\n", rte_strerror(-ret),
-			comch_sample_errno_name(ret));
-		return ret;
-	}
-	ret = start_fast_ctx(app, rte_comch_consumer_as_ctx(app->consumer), "consumer");
-	if (ret < 0)
-		return ret;
-	rte_comch_consumer_get_id(app->consumer, &id);
-	printf("Server: consumer %" PRIu32 " created\n", id);
-
-	app->producer = rte_comch_producer_create(app->conn);
-	if (app->producer == NULL) {
-		fprintf(stderr, "Cannot create the producer: %s (-%s)\n", rte_strerror(rte_errno),
-			comch_sample_errno_name(rte_errno));
-		return -rte_errno;
-	}
-	ret = rte_comch_producer_task_send_set_conf(app->producer, send_done_cb, send_error_cb,
-						    NB_FAST_TASKS);
-	if (ret < 0) {
-		fprintf(stderr, "Cannot configure the producer: %s (-%s)\n", rte_strerror(-ret),
-			comch_sample_errno_name(ret));
-		return ret;
-	}
-	ret = start_fast_ctx(app, rte_comch_producer_as_ctx(app->producer), "producer");
-	if (ret < 0)
-		return ret;
-	rte_comch_producer_get_id(app->producer, &id);
-	printf("Server: producer %" PRIu32 " created\n", id);
-	return 0;
-}
-
 /* ------------------------------------------------------------------ run */
-
-/* Offer our buffer to the client's producers. Only a RUNNING consumer takes posts. */
-static int
-post_recv(struct server_app *app)
-{
-	struct rte_comch_consumer_task_post_recv *task;
-	int ret;
-
-	ret = rte_comch_consumer_task_post_recv_alloc_init(app->consumer, app->recv_buf, &task);
-	if (ret == 0) {
-		ret = rte_comch_task_submit(rte_comch_consumer_task_post_recv_as_task(task));
-		/* A task whose submit failed is still ours: give it back. */
-		if (ret < 0)
-			rte_comch_task_free(rte_comch_consumer_task_post_recv_as_task(task));
-	}
-	if (ret < 0) {
-		fprintf(stderr, "Server: cannot post the receive buffer: %s (-%s)\n",
-			rte_strerror(-ret), comch_sample_errno_name(ret));
-		return ret;
-	}
-	app->recv_posted = true;
-	printf("Server: posted a receive buffer of %zu bytes\n", app->recv_buf->len);
-	return 0;
-}
-
-/* Send our text to the client's consumer. 0 when submitted or worth retrying later. */
-static int
-send_message(struct server_app *app)
-{
-	struct rte_comch_producer_task_send *task;
-	int ret;
-
-	ret = rte_comch_producer_task_send_alloc_init(app->producer, app->send_buf, NULL, 0,
-						      app->peer_consumer_id, &task);
-	if (ret == 0) {
-		ret = rte_comch_task_submit(rte_comch_producer_task_send_as_task(task));
-		if (ret < 0)
-			rte_comch_task_free(rte_comch_producer_task_send_as_task(task));
-	}
-	/*
-	 * -EAGAIN: the consumer has no buffer posted yet; -ENOENT: the library does
-	 * not know that consumer (yet, or any more: the expired event says which);
-	 * -ENOMEM: every task is in flight. Progress, then try again.
-	 */
-	if (ret == -EAGAIN || ret == -ENOENT || ret == -ENOMEM)
-		return 0;
-	if (ret == -EMSGSIZE) {
-		fprintf(stderr, "Server: the text (%" PRIu32 " bytes) does not fit in the buffer "
-			"the client's consumer posted\n", app->text_len);
-		return ret;
-	}
-	if (ret < 0) {
-		fprintf(stderr, "Server: cannot send: %s (-%s)\n", rte_strerror(-ret),
-			comch_sample_errno_name(ret));
-		return ret;
-	}
-	app->sent = true;
-	printf("Server: sent %" PRIu32 " bytes to the client's consumer %" PRIu32 "\n",
-	       app->text_len, app->peer_consumer_id);
-	return 0;
-}
-
-static void teardown_fast_path(struct server_app *app);
 
 /*
  * One step of the main loop, after a round of progress. COMCH_SAMPLE_AGAIN
@@ -586,12 +270,10 @@ static int
 server_step(void *arg)
 {
 	struct server_app *app = arg;
-	struct rte_comch_ctx *cctx;
-	enum rte_comch_ctx_state state;
 	int ret;
 
 	if (app->client_gone) {
-		if (!app->received || !app->send_done) {
+		if (!comch_sample_fast_done(&app->fast)) {
 			fprintf(stderr, "Server: the client left before the exchange was "
 				"complete\n");
 			return app->disconnect_status < 0 ? app->disconnect_status :
@@ -600,32 +282,25 @@ server_step(void *arg)
 		/* The client closes the connection once it is done: we are too. */
 		return 0;
 	}
-	if (app->fast_error != 0)
-		return app->fast_error;
-	if (app->conn != NULL && !app->fast_path_set_up) {
-		ret = setup_fast_path(app);
+	if (app->fast.error != 0)
+		return app->fast.error;
+	/*
+	 * The consumer and producer are created here, outside connect_cb, on the
+	 * lcore of the server's engine, as creating and destroying them must.
+	 */
+	if (app->conn != NULL && !app->fast.set_up) {
+		ret = comch_sample_fast_setup(&app->fast, app->pe, app->conn);
 		if (ret < 0)
 			return ret;
 	}
-	if (app->consumer != NULL && !app->recv_posted && !app->received) {
-		cctx = rte_comch_consumer_as_ctx(app->consumer);
-		if (rte_comch_ctx_get_state(cctx, &state) == 0 &&
-		    state == RTE_COMCH_CTX_STATE_RUNNING) {
-			ret = post_recv(app);
-			if (ret < 0)
-				return ret;
-		}
-	}
-	if (app->producer != NULL && app->peer_consumer_known && !app->sent) {
-		ret = send_message(app);
-		if (ret < 0)
-			return ret;
-	}
+	ret = comch_sample_fast_exchange(&app->fast);
+	if (ret < 0)
+		return ret;
 	/* Both messages went through: the fast path is no longer needed. */
-	if (app->received && app->send_done && !app->fast_path_down) {
-		teardown_fast_path(app);
-		if (app->fast_error != 0)
-			return app->fast_error;
+	if (comch_sample_fast_done(&app->fast) && !app->fast.down) {
+		comch_sample_fast_teardown(&app->fast);
+		if (app->fast.error != 0)
+			return app->fast.error;
 		printf("Server: exchange complete, waiting for the client to leave\n");
 	}
 	if (!app->client_came &&
@@ -637,8 +312,8 @@ server_step(void *arg)
 	if (app->client_came &&
 	    comch_sample_timed_out(app->connected_at, app->args.timeout_s)) {
 		fprintf(stderr, "Server: %s within %" PRIu32 " s of connecting\n",
-			app->fast_path_down ? "the client did not leave" :
-					      "the exchange did not complete",
+			app->fast.down ? "the client did not leave" :
+					 "the exchange did not complete",
 			app->args.timeout_s);
 		return -ETIMEDOUT;
 	}
@@ -660,86 +335,6 @@ run_server(struct server_app *app)
 /* ------------------------------------------------------------------ stop */
 
 /*
- * Producers and consumers go first: the server cannot stop (nor disconnect a
- * client) while they exist on its connection. Stop each, progress until IDLE
- * (tasks still in flight come back through their error callback and are freed
- * there), then destroy it, on this lcore: the connection's engine's.
- */
-static void
-teardown_fast_path(struct server_app *app)
-{
-	int ret;
-
-	app->fast_path_down = true;
-	app->tearing_down = true;
-	if (app->producer != NULL && app->pe != NULL) {
-		ret = comch_sample_stop_ctx(app->pe, rte_comch_producer_as_ctx(app->producer),
-					    "producer");
-		if (ret == 0)
-			ret = rte_comch_producer_destroy(app->producer);
-		if (ret < 0) {
-			fprintf(stderr, "Cannot destroy the producer: %s (-%s)\n",
-				rte_strerror(-ret), comch_sample_errno_name(ret));
-			set_fast_error(app, ret);
-		} else {
-			app->producer = NULL;
-		}
-	}
-	if (app->consumer != NULL && app->pe != NULL) {
-		ret = comch_sample_stop_ctx(app->pe, rte_comch_consumer_as_ctx(app->consumer),
-					    "consumer");
-		if (ret == 0)
-			ret = rte_comch_consumer_destroy(app->consumer);
-		if (ret < 0) {
-			fprintf(stderr, "Cannot destroy the consumer: %s (-%s)\n",
-				rte_strerror(-ret), comch_sample_errno_name(ret));
-			set_fast_error(app, ret);
-		} else {
-			app->consumer = NULL;
-		}
-	}
-}
-
-/* Buffers hold their mmap: give them back before stopping and destroying the mmaps. */
-static int
-release_buffers(struct server_app *app)
-{
-	int ret, rc = 0;
-
-	if (app->recv_buf != NULL && rte_comch_buf_dec_refcount(app->recv_buf, NULL) == 0)
-		app->recv_buf = NULL;
-	if (app->send_buf != NULL && rte_comch_buf_dec_refcount(app->send_buf, NULL) == 0)
-		app->send_buf = NULL;
-	if (app->buf_pool != NULL) {
-		ret = rte_comch_buf_pool_destroy(app->buf_pool);
-		if (ret < 0) {
-			fprintf(stderr, "Cannot destroy the buffer pool: %s\n", rte_strerror(-ret));
-			rc = ret;
-		}
-	}
-	if (app->recv_mmap != NULL) {
-		rte_comch_mmap_stop(app->recv_mmap); /* -EALREADY if it never started */
-		ret = rte_comch_mmap_destroy(app->recv_mmap);
-		if (ret < 0) {
-			fprintf(stderr, "Cannot destroy the receive mmap: %s\n",
-				rte_strerror(-ret));
-			rc = ret;
-		}
-	}
-	if (app->send_mmap != NULL) {
-		rte_comch_mmap_stop(app->send_mmap);
-		ret = rte_comch_mmap_destroy(app->send_mmap);
-		if (ret < 0) {
-			fprintf(stderr, "Cannot destroy the send mmap: %s\n", rte_strerror(-ret));
-			rc = ret;
-		}
-	}
-	/* The mmap was given this memory, it did not allocate it: it is ours to free. */
-	free(app->send_mem);
-	return rc;
-}
-
-/*
  * Tear down in the documented order: producer and consumer, then the server
  * (which closes the connection if the client is still there), then the engine,
  * the memory, the representor and the device.
@@ -749,9 +344,13 @@ cleanup(struct server_app *app)
 {
 	int ret, rc = 0;
 
-	if (!app->fast_path_down)
-		teardown_fast_path(app);
-	if (app->producer != NULL || app->consumer != NULL)
+	/*
+	 * The producer and consumer first: the server cannot stop (nor
+	 * disconnect the client) while they exist on its connection.
+	 */
+	if (!app->fast.down)
+		comch_sample_fast_teardown(&app->fast);
+	if (app->fast.producer != NULL || app->fast.consumer != NULL)
 		rc = -EBUSY;
 	if (app->server != NULL) {
 		if (app->pe != NULL) {
@@ -769,7 +368,7 @@ cleanup(struct server_app *app)
 	ret = comch_sample_pe_destroy(app->pe);
 	if (ret < 0)
 		rc = ret;
-	ret = release_buffers(app);
+	ret = comch_sample_fast_release(&app->fast);
 	if (ret < 0)
 		rc = ret;
 	ret = comch_sample_close_device(app->rep, app->dev);
@@ -788,17 +387,17 @@ main(int argc, char **argv)
 			.text = DEFAULT_TEXT,
 			.timeout_s = DEFAULT_TIMEOUT_S,
 		},
+		.fast = { .side = "Server", .peer = "client's" },
 	};
 	int ret, rc;
 
 	ret = comch_sample_init(argc, argv, &opts, &app.args);
 	if (ret != 0)
 		return ret > 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-	app.text_len = (uint32_t)strlen(app.args.text);
 
 	ret = comch_sample_open_device(app.args.devargs, app.args.rep, true, &app.dev, &app.rep);
 	if (ret == 0)
-		ret = create_buffers(&app);
+		ret = comch_sample_fast_create_buffers(&app.fast, app.args.text);
 	if (ret == 0)
 		ret = create_server(&app);
 	if (ret == 0)
