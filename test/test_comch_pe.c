@@ -328,32 +328,28 @@ test_pe_notification(void **state)
 	ct_progress_for(p.pe, 20);
 	assert_int_equal(arm(p.pe), 0);
 	assert_int_equal(fd_readable(fd, 50), 0);
+	assert_int_equal(rte_comch_pe_clear_notification(p.pe), 0);
 
-	/* client -> server: the server's arrival wakes the engine */
+	/*
+	 * Both ends on this engine: what one sends is work for the engine itself,
+	 * so arming is refused until progress has delivered it, both ways.
+	 */
 	ct_msg_fill(msg, sizeof(msg), 0, 0);
 	assert_int_equal(ct_send(&p.cli, p.cconn, msg, sizeof(msg), NULL), 0);
-	assert_int_equal(fd_readable(fd, 2000), 1);
-	/* clear consumes the peer's wake-up */
-	assert_int_equal(rte_comch_pe_clear_notification(p.pe), 0);
-	assert_int_equal(fd_readable(fd, 0), 0);
+	assert_int_equal(rte_comch_pe_request_notification(p.pe), -EAGAIN);
 	assert_int_equal(ct_wait_count(p.pe, &p.srv.nb_recv, 1, CT_TIMEOUT_MS), 0);
 	assert_int_equal(ct_wait_count(p.pe, &p.cli.nb_send_ok, 1, CT_TIMEOUT_MS), 0);
-
-	/* server -> client */
-	ct_progress_for(p.pe, 20);
-	assert_int_equal(arm(p.pe), 0);
-	assert_int_equal(fd_readable(fd, 50), 0);
 	assert_int_equal(ct_send(&p.srv, p.sconn, msg, sizeof(msg), NULL), 0);
-	assert_int_equal(fd_readable(fd, 2000), 1);
-	assert_int_equal(rte_comch_pe_clear_notification(p.pe), 0);
+	assert_int_equal(rte_comch_pe_request_notification(p.pe), -EAGAIN);
 	assert_int_equal(ct_wait_count(p.pe, &p.cli.nb_recv, 1, CT_TIMEOUT_MS), 0);
 	assert_int_equal(ct_wait_count(p.pe, &p.srv.nb_send_ok, 1, CT_TIMEOUT_MS), 0);
 
-	/* a message already waiting: arming is refused, progress delivers it */
-	ct_progress_for(p.pe, 20);
+	/* all delivered and taken: it arms again and stays quiet */
+	assert_int_equal(arm(p.pe), 0);
+	assert_int_equal(fd_readable(fd, 50), 0);
+	assert_int_equal(rte_comch_pe_clear_notification(p.pe), 0);
 	ct_msg_fill(msg, sizeof(msg), 0, 1);
 	assert_int_equal(ct_send(&p.cli, p.cconn, msg, sizeof(msg), NULL), 0);
-	assert_int_equal(rte_comch_pe_request_notification(p.pe), -EAGAIN);
 	assert_int_equal(ct_wait_count(p.pe, &p.srv.nb_recv, 2, CT_TIMEOUT_MS), 0);
 	assert_int_equal(p.srv.bad_msgs, 0);
 	assert_int_equal(p.cli.bad_msgs, 0);
@@ -361,8 +357,9 @@ test_pe_notification(void **state)
 }
 
 /*
- * Server and client on two engines of the same lcore: the receiving engine has
- * nothing in flight, so only the arrival itself can refuse arming or wake it.
+ * Server and client on two engines of the same lcore. A sender rings a sleeping
+ * receiver from its next progress (one fence per round, not per message); a
+ * sender that sleeps with messages in flight is rung when they are taken.
  */
 static void
 test_pe_notification_two_engines(void **state)
@@ -386,18 +383,33 @@ test_pe_notification_two_engines(void **state)
 	assert_int_equal(fd_readable(fd, 50), 0);
 	ct_msg_fill(msg, sizeof(msg), 0, 0);
 	assert_int_equal(ct_send(&p.cli, p.cconn, msg, sizeof(msg), NULL), 0);
+	rte_comch_pe_progress(pe2);
 	assert_int_equal(fd_readable(fd, 2000), 1);
 	assert_int_equal(rte_comch_pe_clear_notification(p.pe), 0);
+	assert_int_equal(fd_readable(fd, 0), 0);
 	assert_int_equal(ct_wait_count(p.pe, &p.srv.nb_recv, 1, CT_TIMEOUT_MS), 0);
 	assert_int_equal(ct_wait_count(pe2, &p.cli.nb_send_ok, 1, CT_TIMEOUT_MS), 0);
 
-	/* a message already waiting on the server engine: arming it is refused */
-	ct_progress_for(p.pe, 20);
+	/* a sender sleeping with a message in flight is woken when it is taken */
+	ct_progress_for(pe2, 20);
 	ct_msg_fill(msg, sizeof(msg), 0, 1);
 	assert_int_equal(ct_send(&p.cli, p.cconn, msg, sizeof(msg), NULL), 0);
-	assert_int_equal(rte_comch_pe_request_notification(p.pe), -EAGAIN);
+	assert_int_equal(rte_comch_pe_request_notification(pe2), 0);
+	assert_int_equal(fd_readable(fd2, 50), 0);
 	assert_int_equal(ct_wait_count(p.pe, &p.srv.nb_recv, 2, CT_TIMEOUT_MS), 0);
+	assert_int_equal(fd_readable(fd2, 2000), 1);
+	assert_int_equal(rte_comch_pe_clear_notification(pe2), 0);
+	assert_int_equal(fd_readable(fd2, 0), 0);
+	assert_int_equal(p.cli.nb_send_ok, 1);
 	assert_int_equal(ct_wait_count(pe2, &p.cli.nb_send_ok, 2, CT_TIMEOUT_MS), 0);
+
+	/* a message already waiting on the server engine: arming it is refused */
+	ct_progress_for(p.pe, 20);
+	ct_msg_fill(msg, sizeof(msg), 0, 2);
+	assert_int_equal(ct_send(&p.cli, p.cconn, msg, sizeof(msg), NULL), 0);
+	assert_int_equal(rte_comch_pe_request_notification(p.pe), -EAGAIN);
+	assert_int_equal(ct_wait_count(p.pe, &p.srv.nb_recv, 3, CT_TIMEOUT_MS), 0);
+	assert_int_equal(ct_wait_count(pe2, &p.cli.nb_send_ok, 3, CT_TIMEOUT_MS), 0);
 	/* nothing waiting any more: armed again */
 	assert_int_equal(arm(p.pe), 0);
 	assert_int_equal(rte_comch_pe_clear_notification(p.pe), 0);
@@ -406,6 +418,9 @@ test_pe_notification_two_engines(void **state)
 	assert_int_equal(arm(pe2), 0);
 	assert_int_equal(fd_readable(fd2, 50), 0);
 	assert_int_equal(ct_send(&p.srv, p.sconn, msg, sizeof(msg), NULL), 0);
+	/* not before the sender's next round: wake-ups go out once per progress */
+	assert_int_equal(fd_readable(fd2, 50), 0);
+	rte_comch_pe_progress(p.pe);
 	assert_int_equal(fd_readable(fd2, 2000), 1);
 	assert_int_equal(rte_comch_pe_clear_notification(pe2), 0);
 	assert_int_equal(fd_readable(fd2, 0), 0);

@@ -160,10 +160,22 @@ comch_consumer_arm(struct rte_comch_ctx *ctx)
 {
 	struct rte_comch_consumer *c = comch_consumer_of(ctx);
 
-	/* Filled buffers are found by polling: no sleeping while buffers are posted. */
-	if (ctx->state != RTE_COMCH_CTX_STATE_RUNNING || comch_fast_tasks_inflight(&c->tasks) != 0)
+	/* Starting and stopping run on timers and on the connection's engine. */
+	if (ctx->state != RTE_COMCH_CTX_STATE_RUNNING)
 		return -EAGAIN;
-	return 0;
+	if (comch_fast_tasks_inflight(&c->tasks) == 0)
+		return 0;
+	/* Buffers posted: sleep only if the driver can have producers wake us. */
+	return ctx->dev->ops->consumer_arm != NULL ? ctx->dev->ops->consumer_arm(c) : -EAGAIN;
+}
+
+static void
+comch_consumer_disarm(struct rte_comch_ctx *ctx)
+{
+	struct rte_comch_consumer *c = comch_consumer_of(ctx);
+
+	if (ctx->dev->ops->consumer_disarm != NULL)
+		ctx->dev->ops->consumer_disarm(c);
 }
 
 static const struct comch_ctx_ops comch_consumer_ops = {
@@ -171,6 +183,7 @@ static const struct comch_ctx_ops comch_consumer_ops = {
 	.stop = comch_consumer_stop,
 	.progress = comch_consumer_progress,
 	.arm = comch_consumer_arm,
+	.disarm = comch_consumer_disarm,
 };
 
 int

@@ -169,6 +169,38 @@ comch_pe_fd_add(struct rte_comch_pe *pe, struct comch_pe_fd *pfd)
 	return 0;
 }
 
+/*
+ * A wake-up fd only makes the engine's notification fd readable; the driver
+ * empties it when it disarms. Edge-triggered, so the slow tick sees each new
+ * wake-up once, and one shared handler: the engine never dereferences state
+ * the fd's owner frees from another lcore.
+ */
+static void
+comch_pe_wake_handler(struct comch_pe_fd *pfd __rte_unused, uint32_t events __rte_unused)
+{
+}
+
+static struct comch_pe_fd comch_pe_wake = { .fd = -1, .handler = comch_pe_wake_handler };
+
+int
+comch_pe_wake_fd_add(struct rte_comch_pe *pe, int fd)
+{
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLET, .data.ptr = &comch_pe_wake };
+
+	if (epoll_ctl(pe->epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
+		COMCH_LOG(ERR, "epoll_ctl(ADD, %d): %s", fd, strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+void
+comch_pe_wake_fd_del(struct rte_comch_pe *pe, int fd)
+{
+	if (epoll_ctl(pe->epfd, EPOLL_CTL_DEL, fd, NULL) < 0)
+		COMCH_LOG(DEBUG, "epoll_ctl(DEL, %d): %s", fd, strerror(errno));
+}
+
 void
 comch_pe_fd_del(struct rte_comch_pe *pe, struct comch_pe_fd *pfd)
 {
@@ -300,9 +332,7 @@ rte_comch_pe_request_notification(struct rte_comch_pe *pe)
 	rc = comch_pe_check_caller(pe);
 	if (rc < 0)
 		return rc;
-	/* Completions are seen by polling the peer's indexes: no sleeping meanwhile. */
-	if (pe->nb_inflight != 0)
-		return -EAGAIN;
+	/* Each context says whether it can sleep: its driver arms what can wake it. */
 	TAILQ_FOREACH(ctx, &pe->ctxs, pe_next) {
 		if (ctx->state == RTE_COMCH_CTX_STATE_IDLE)
 			continue;

@@ -58,6 +58,9 @@ comch_producer_progress(struct rte_comch_ctx *ctx, bool slow, uint64_t now)
 	uint32_t n = comch_fast_tasks_inflight(&p->tasks);
 	int did = 0;
 
+	/* Wake the consumers first: the callbacks below are ours, not theirs. */
+	if (n != 0 && ctx->dev->ops->producer_flush != NULL)
+		ctx->dev->ops->producer_flush(p);
 	/* Only what was done before this round: callbacks may submit more. */
 	while (n-- > 0) {
 		t = comch_fast_tasks_pop(&p->tasks);
@@ -81,7 +84,11 @@ comch_producer_arm(struct rte_comch_ctx *ctx)
 {
 	struct rte_comch_producer *p = comch_producer_of(ctx);
 
-	return comch_fast_tasks_inflight(&p->tasks) != 0 ? -EAGAIN : 0;
+	/*
+	 * Completions are due at the next progress. A starved producer waits for
+	 * the peer to post buffers, and posting rings nobody: it keeps polling.
+	 */
+	return comch_fast_tasks_inflight(&p->tasks) != 0 || p->starved ? -EAGAIN : 0;
 }
 
 static const struct comch_ctx_ops comch_producer_ops = {
@@ -103,6 +110,7 @@ comch_producer_submit(struct rte_comch_producer_task_send *t)
 		return rc;
 	rc = p->ctx.dev->ops->producer_send(p, t->consumer_id, buf != NULL ? buf->data : NULL,
 					    buf != NULL ? buf->data_len : 0, t->imm, t->imm_len);
+	p->starved = rc == -EAGAIN;
 	if (unlikely(rc < 0))
 		return rc;
 	comch_fast_tasks_push(&p->tasks, t);
@@ -139,6 +147,15 @@ rte_comch_producer_create(struct rte_comch_connection *conn)
 	p->id = id;
 	p->tasks.nb = RTE_MIN((uint32_t)RTE_COMCH_DEFAULT_SEND_TASKS,
 			      conn->ctrl->ctx.dev->info.max_fast_tasks);
+	if (p->ctx.dev->ops->producer_create != NULL) {
+		rc = p->ctx.dev->ops->producer_create(p);
+		if (rc < 0) {
+			free(p);
+			comch_fast_detach(conn);
+			rte_errno = -rc;
+			return NULL;
+		}
+	}
 	TAILQ_INSERT_TAIL(&conn->producers, p, next);
 	return p;
 }
@@ -156,6 +173,8 @@ rte_comch_producer_destroy(struct rte_comch_producer *producer)
 	if (rc < 0)
 		return rc;
 	TAILQ_REMOVE(&producer->conn->producers, producer, next);
+	if (producer->ctx.dev->ops->producer_destroy != NULL)
+		producer->ctx.dev->ops->producer_destroy(producer);
 	comch_fast_detach(producer->conn);
 	free(producer);
 	return 0;

@@ -223,6 +223,9 @@ struct rte_comch_producer {
 	rte_comch_producer_task_send_cb_t err_cb;
 	/** Sends done at submit, their callbacks due in the next progress. */
 	struct comch_fast_tasks tasks;
+	/** The last submit was refused for want of a posted buffer (-EAGAIN). */
+	bool starved;
+	void *priv;                     /**< Driver private data. */
 };
 
 struct rte_comch_producer_task_send {
@@ -346,6 +349,13 @@ struct rte_comch_dev_ops {
 	/** Tell the peer it expired; it answers with comch_conn_consumer_acked(). */
 	int (*consumer_expire)(struct rte_comch_consumer *c);
 	/* Consumer's own lcore. */
+	/**
+	 * Before its engine sleeps: have producers ring it when they fill a buffer.
+	 * -EAGAIN if filled buffers already wait. NULL: a consumer with buffers
+	 * posted keeps its engine polling.
+	 */
+	int (*consumer_arm)(struct rte_comch_consumer *c);
+	void (*consumer_disarm)(struct rte_comch_consumer *c);
 	/** Post a buffer (addr NULL, len 0: immediate data only). */
 	int (*consumer_post)(struct rte_comch_consumer *c, void *addr, size_t len);
 	/**
@@ -353,10 +363,19 @@ struct rte_comch_dev_ops {
 	 * Returns how many, or -EPROTO if the peer corrupted them.
 	 */
 	int (*consumer_poll)(struct rte_comch_consumer *c, unsigned int max);
+	/** Set producer->priv (connection lcore); NULL if the driver needs none. */
+	int (*producer_create)(struct rte_comch_producer *p);
+	void (*producer_destroy)(struct rte_comch_producer *p);
 	/* Producer's own lcore. */
 	/** Copy one message into the consumer's next posted buffer: see rte_comch_task_submit(). */
 	int (*producer_send)(struct rte_comch_producer *p, uint32_t consumer_id, const void *data,
 			     size_t len, const uint8_t *imm, uint32_t imm_len);
+	/**
+	 * Wake the consumers this producer filled buffers of since the last call,
+	 * if they sleep. Called once per progress that completed sends, so the cost
+	 * of waking is paid per burst, not per message. NULL if sends wake by themselves.
+	 */
+	void (*producer_flush)(struct rte_comch_producer *p);
 };
 
 /* ------------------------------------------------------------------ upcalls */
@@ -401,5 +420,11 @@ struct comch_pe_fd {
 
 int comch_pe_fd_add(struct rte_comch_pe *pe, struct comch_pe_fd *pfd);
 void comch_pe_fd_del(struct rte_comch_pe *pe, struct comch_pe_fd *pfd);
+/**
+ * Watch a wake-up fd (a doorbell) that needs no handler: it only wakes a
+ * sleeping engine, and its owner empties it on disarm. Callable from any lcore.
+ */
+int comch_pe_wake_fd_add(struct rte_comch_pe *pe, int fd);
+void comch_pe_wake_fd_del(struct rte_comch_pe *pe, int fd);
 
 #endif /* RTE_COMCH_DRIVER_H */

@@ -113,14 +113,19 @@ rte_comch_pe_get_notification_fd(const struct rte_comch_pe *pe, int *fd);
  * Arm notifications before sleeping on the notification fd.
  *
  * Peers ring the engine only while it is armed, so polling costs them nothing.
- * Completions of sent messages are found by polling, not by wake-ups: an engine
- * with tasks in flight, or with a context connecting or stopping (which run on
- * timers), is told to keep polling.
+ * Armed, the engine is woken when a message arrives on one of its connections,
+ * when the peer takes a message the engine sent (so it may sleep with sends in
+ * flight), when a producer fills a buffer of one of its consumers, and on
+ * connection events. Peers ring from their next progress, once per round, not
+ * from submit. A context connecting or stopping runs on timers, and a producer
+ * whose last send was refused with -EAGAIN waits for buffers whose posting
+ * rings nothing: either keeps the engine polling.
  *
  * @return
  *   0 if armed: the caller may sleep until the fd is readable;
- *   -EAGAIN if work is pending (a message waiting, tasks in flight, a context
- *   starting or stopping): call progress instead of sleeping;
+ *   -EAGAIN if work is pending (a message or a filled buffer waiting,
+ *   completions due, a starved producer, a context starting or stopping):
+ *   call progress instead of sleeping;
  *   -EINVAL if pe is NULL; -EPERM from another lcore.
  */
 int

@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -33,6 +34,7 @@
 /* A consumer played by the test: its memory and post ring, as the peer sees them. */
 struct raw_consumer {
 	int memfd, ringfd;
+	int bell[2];          /* [1] goes to the peer as the consumer's doorbell */
 	uint8_t *mem, *ring;
 	size_t ring_bytes;
 	struct shm_fp_slot *slots;
@@ -71,6 +73,8 @@ raw_consumer_init(struct raw_consumer *rc, bool seal_mem)
 	rc->ringfd = sealed_memfd(rc->ring_bytes, true);
 	rc->mem = map_fd(rc->memfd, MEM_LEN);
 	rc->ring = map_fd(rc->ringfd, rc->ring_bytes);
+	assert_int_equal(socketpair(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0,
+				    rc->bell), 0);
 	hdr = (struct shm_fp_hdr *)rc->ring;
 	hdr->magic = SHM_FP_MAGIC;
 	hdr->version = SHM_PROTO_VERSION;
@@ -88,20 +92,22 @@ raw_consumer_fini(struct raw_consumer *rc)
 	munmap(rc->ring, rc->ring_bytes);
 	close(rc->memfd);
 	close(rc->ringfd);
+	close(rc->bell[0]);
+	close(rc->bell[1]);
 }
 
 static void
 raw_consumer_announce(struct raw_peer *p, struct raw_consumer *rc, uint32_t id)
 {
 	struct shm_msg m;
-	int fds[2] = { rc->memfd, rc->ringfd };
+	int fds[3] = { rc->memfd, rc->ringfd, rc->bell[1] };
 
 	shm_msg_init(&m, SHM_MSG_CONSUMER_NEW);
 	m.id = id;
 	m.recv_queue_size = NB_SLOTS;
 	m.imm_len = 8;
 	m.len = MEM_LEN;
-	assert_int_equal(shm_msg_send(p->fd, &m, fds, 2), 0);
+	assert_int_equal(shm_msg_send(p->fd, &m, fds, 3), 0);
 }
 
 static void
@@ -259,45 +265,57 @@ test_posted_index_past_ring(void **state)
 
 /* Announcements the server must refuse outright. */
 static void
-bad_announce(bool seal_mem, uint32_t id, uint32_t slots)
+bad_announce(bool seal_mem, uint32_t id, uint32_t slots, bool pipe_bell)
 {
 	uint64_t before = peer_errors();
 	struct raw_consumer rc;
 	struct raw_peer p;
 	struct shm_msg m;
-	int fds[2];
+	int fds[3], pfd[2];
 
 	raw_peer_connect(&p);
 	raw_consumer_init(&rc, seal_mem);
+	assert_int_equal(pipe(pfd), 0);
 	fds[0] = rc.memfd;
 	fds[1] = rc.ringfd;
+	fds[2] = pipe_bell ? pfd[1] : rc.bell[1];
 	shm_msg_init(&m, SHM_MSG_CONSUMER_NEW);
 	m.id = id;
 	m.recv_queue_size = slots;
 	m.imm_len = 8;
 	m.len = MEM_LEN;
-	assert_int_equal(shm_msg_send(p.fd, &m, fds, 2), 0);
+	assert_int_equal(shm_msg_send(p.fd, &m, fds, 3), 0);
 	raw_peer_expect_dropped(&p, before);
 	assert_int_equal(last_new_consumer, -1);
+	close(pfd[0]);
+	close(pfd[1]);
 	raw_consumer_fini(&rc);
 }
 
 static void
 test_announce_unsealed_memory(void **state)
 {
-	bad_announce(false, 0, NB_SLOTS);
+	bad_announce(false, 0, NB_SLOTS, false);
+}
+
+/* A pipe could be made blocking by its other holder: only a datagram socket is a doorbell. */
+static void
+test_announce_pipe_doorbell(void **state)
+{
+	(void)state;
+	bad_announce(true, 0, NB_SLOTS, true);
 }
 
 static void
 test_announce_id_out_of_range(void **state)
 {
-	bad_announce(true, SHM_MAX_FAST, NB_SLOTS);
+	bad_announce(true, SHM_MAX_FAST, NB_SLOTS, false);
 }
 
 static void
 test_announce_ring_size_lies(void **state)
 {
-	bad_announce(true, 0, NB_SLOTS * 4);
+	bad_announce(true, 0, NB_SLOTS * 4, false);
 }
 
 static void
@@ -373,7 +391,7 @@ server_consumer(struct raw_peer *p, struct server_consumer *sc)
 	assert_int_equal(rte_comch_pe_connect_ctx(pe, rte_comch_consumer_as_ctx(sc->c)), 0);
 	assert_int_equal(rte_comch_ctx_start(rte_comch_consumer_as_ctx(sc->c)), -EINPROGRESS);
 	assert_int_equal(raw_reply(p->fd, &m, fds, &nb_fds), SHM_MSG_CONSUMER_NEW);
-	assert_int_equal(nb_fds, 2);
+	assert_int_equal(nb_fds, 3);
 	assert_int_equal(m.len, MEM_LEN);
 	sc->ring_bytes = RTE_ALIGN_CEIL(SHM_FP_SLOTS_OFF + m.recv_queue_size *
 					sizeof(struct shm_fp_slot), (size_t)sysconf(_SC_PAGESIZE));
@@ -381,6 +399,7 @@ server_consumer(struct raw_peer *p, struct server_consumer *sc)
 	sc->ring = map_fd(fds[1], sc->ring_bytes);
 	close(fds[0]);
 	close(fds[1]);
+	close(fds[2]);
 	sc->posted = (uint32_t *)(sc->ring + SHM_FP_POSTED_OFF);
 	sc->taken = (uint32_t *)(sc->ring + SHM_FP_TAKEN_OFF);
 	sc->slots = (struct shm_fp_slot *)(sc->ring + SHM_FP_SLOTS_OFF);
@@ -531,6 +550,7 @@ main(void)
 		cmocka_unit_test_setup(test_post_offset_wraps, before_each),
 		cmocka_unit_test_setup(test_posted_index_past_ring, before_each),
 		cmocka_unit_test_setup(test_announce_unsealed_memory, before_each),
+		cmocka_unit_test_setup(test_announce_pipe_doorbell, before_each),
 		cmocka_unit_test_setup(test_announce_id_out_of_range, before_each),
 		cmocka_unit_test_setup(test_announce_ring_size_lies, before_each),
 		cmocka_unit_test_setup(test_expire_unknown_consumer, before_each),

@@ -22,7 +22,7 @@ shm_conn_bell_handler(struct comch_pe_fd *pfd, uint32_t events)
 {
 	struct shm_conn *sc = pfd->arg;
 
-	shm_ring_bell_drain(&sc->rx);
+	shm_bell_drain(sc->rx.efd);
 }
 
 struct shm_conn *
@@ -122,9 +122,13 @@ shm_conn_attach_tx(struct shm_conn *sc, int *fds, unsigned int nb_fds)
 int
 shm_conn_up(struct shm_conn *sc)
 {
+	unsigned int i;
+
 	sc->remote = calloc(SHM_MAX_FAST, sizeof(*sc->remote));
 	if (sc->remote == NULL)
 		return -ENOMEM;
+	for (i = 0; i < SHM_MAX_FAST; i++)
+		sc->remote[i].bell = -1;
 	sc->bell.fd = sc->rx.efd;
 	sc->bell.handler = shm_conn_bell_handler;
 	sc->bell.arg = sc;
@@ -261,15 +265,21 @@ shm_conn_poll(struct rte_comch_connection *conn, unsigned int max)
 		shm_conn_fail(sc, -EPROTO, "peer corrupted our receive ring");
 		return 1;
 	}
-	if (sc->state != SHM_CONN_UP || sc->tx.done == sc->tx.head)
+	if (sc->state != SHM_CONN_UP)
 		return n;
-	if (unlikely(shm_ring_tx_reap(&sc->tx, &taken) < 0)) {
-		shm_conn_fail(sc, -EPROTO, "peer corrupted its consumer index");
-		return n + 1;
+	if (sc->tx.done != sc->tx.head) {
+		if (unlikely(shm_ring_tx_reap(&sc->tx, &taken) < 0)) {
+			shm_conn_fail(sc, -EPROTO, "peer corrupted its consumer index");
+			return n + 1;
+		}
+		if (taken != 0)
+			comch_conn_tx_done(conn, taken);
+		n += taken;
 	}
-	if (taken != 0)
-		comch_conn_tx_done(conn, taken);
-	return n + taken;
+	/* Callbacks may have closed it; otherwise wake the peer if it sleeps. */
+	if (sc->state == SHM_CONN_UP)
+		shm_ring_pair_kick(&sc->rx, &sc->tx);
+	return n;
 }
 
 bool
@@ -310,7 +320,7 @@ shm_conn_arm(struct rte_comch_connection *conn)
 
 	if (sc->state != SHM_CONN_UP)
 		return -EAGAIN;
-	return shm_ring_arm(&sc->rx);
+	return shm_ring_pair_arm(&sc->rx, &sc->tx);
 }
 
 void
@@ -320,6 +330,5 @@ shm_conn_disarm(struct rte_comch_connection *conn)
 
 	if (sc->state != SHM_CONN_UP)
 		return;
-	shm_ring_disarm(&sc->rx);
-	shm_ring_bell_drain(&sc->rx); /* the wake-up, if any: consumed */
+	shm_ring_pair_disarm(&sc->rx, &sc->tx);
 }

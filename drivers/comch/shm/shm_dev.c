@@ -199,9 +199,14 @@ static const struct rte_comch_dev_ops shm_dev_ops = {
 	.consumer_destroy = shm_consumer_destroy,
 	.consumer_advertise = shm_consumer_advertise,
 	.consumer_expire = shm_consumer_expire,
+	.consumer_arm = shm_consumer_arm,
+	.consumer_disarm = shm_consumer_disarm,
 	.consumer_post = shm_consumer_post,
 	.consumer_poll = shm_consumer_poll,
+	.producer_create = shm_producer_create,
+	.producer_destroy = shm_producer_destroy,
 	.producer_send = shm_producer_send,
+	.producer_flush = shm_producer_flush,
 };
 
 static void

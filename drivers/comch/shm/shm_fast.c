@@ -14,6 +14,10 @@
  * memory it mapped, the consumer that lengths and indexes stay within what it
  * posted. On expiry the peer unmaps under the lock and acknowledges, so the
  * consumer knows no producer writes into its buffers any more.
+ *
+ * A consumer that sleeps sets the armed word of its post ring; producers ring
+ * its doorbell (a datagram socket pair, its end in the consumer engine's epoll
+ * set) from their next progress after filling, behind one fence per burst.
  */
 
 #include <errno.h>
@@ -22,9 +26,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <rte_atomic.h>
 #include <rte_common.h>
 #include <rte_ticketlock.h>
 
@@ -44,9 +50,18 @@ shm_consumer_ring_release(struct shm_consumer *sh)
 		munmap(sh->base, sh->bytes);
 	if (sh->memfd >= 0)
 		close(sh->memfd);
+	if (sh->bell >= 0) {
+		comch_pe_wake_fd_del(sh->bell_pe, sh->bell);
+		close(sh->bell);
+	}
+	if (sh->peer_bell >= 0)
+		close(sh->peer_bell);
 	free(sh->posted_len);
 	sh->base = NULL;
+	sh->armed_p = NULL;
 	sh->memfd = -1;
+	sh->bell = -1;
+	sh->peer_bell = -1;
 	sh->posted_len = NULL;
 }
 
@@ -69,6 +84,8 @@ shm_consumer_create(struct rte_comch_consumer *c)
 	if (sh == NULL)
 		return -ENOMEM;
 	sh->memfd = -1;
+	sh->bell = -1;
+	sh->peer_bell = -1;
 	sh->mem = c->mmap->addr;
 	c->priv = sh;
 	return 0;
@@ -90,6 +107,7 @@ shm_consumer_ring_create(struct rte_comch_consumer *c, struct shm_consumer *sh)
 {
 	uint32_t nb_slots = rte_align32pow2(c->tasks.nb);
 	struct shm_fp_hdr *hdr;
+	int sv[2];
 
 	shm_consumer_ring_release(sh);
 	sh->bytes = shm_fp_ring_bytes(nb_slots);
@@ -103,6 +121,17 @@ shm_consumer_ring_create(struct rte_comch_consumer *c, struct shm_consumer *sh)
 		sh->base = NULL;
 		goto fail;
 	}
+	/* As the connection's: a socket pair, so the peer can never make us block. */
+	if (socketpair(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, sv) < 0)
+		goto fail;
+	sh->bell = sv[0];
+	sh->peer_bell = sv[1];
+	sh->bell_pe = c->ctx.pe;
+	if (comch_pe_wake_fd_add(sh->bell_pe, sh->bell) < 0) {
+		close(sh->bell);
+		sh->bell = -1;
+		goto fail;
+	}
 	hdr = (struct shm_fp_hdr *)sh->base;
 	hdr->magic = SHM_FP_MAGIC;
 	hdr->version = SHM_PROTO_VERSION;
@@ -110,6 +139,7 @@ shm_consumer_ring_create(struct rte_comch_consumer *c, struct shm_consumer *sh)
 	hdr->imm_len = c->imm_len;
 	sh->posted_p = (uint32_t *)(sh->base + SHM_FP_POSTED_OFF);
 	sh->taken_p = (uint32_t *)(sh->base + SHM_FP_TAKEN_OFF);
+	sh->armed_p = (uint32_t *)(sh->base + SHM_FP_ARMED_OFF);
 	sh->slots = (struct shm_fp_slot *)(sh->base + SHM_FP_SLOTS_OFF);
 	sh->mask = nb_slots - 1;
 	sh->posted = 0;
@@ -127,7 +157,7 @@ shm_consumer_advertise(struct rte_comch_consumer *c)
 	struct shm_conn *sc = c->conn->priv;
 	struct shm_consumer *sh = c->priv;
 	struct shm_msg m;
-	int fds[2], rc;
+	int fds[3], rc;
 
 	if (sc->state != SHM_CONN_UP)
 		return -ENOTCONN;
@@ -141,12 +171,15 @@ shm_consumer_advertise(struct rte_comch_consumer *c)
 	m.len = c->mmap->len;
 	fds[0] = c->mmap->memfd;
 	fds[1] = sh->memfd;
-	rc = shm_msg_send(sc->sock.fd, &m, fds, 2);
+	fds[2] = sh->peer_bell;
+	rc = shm_msg_send(sc->sock.fd, &m, fds, 3);
 	if (rc < 0)
 		SHM_LOG(ERR, "consumer %u: cannot tell the peer: %s", c->id, strerror(-rc));
-	/* The peer has it mapped now (or never will): the mapping is all we need. */
+	/* The peer has them now (or never will): the mapping and our bell are all we need. */
 	close(sh->memfd);
+	close(sh->peer_bell);
 	sh->memfd = -1;
+	sh->peer_bell = -1;
 	return rc;
 }
 
@@ -215,6 +248,31 @@ shm_consumer_poll(struct rte_comch_consumer *c, unsigned int max)
 	return n;
 }
 
+int
+shm_consumer_arm(struct rte_comch_consumer *c)
+{
+	struct shm_consumer *sh = c->priv;
+
+	if (sh->armed_p == NULL)
+		return -EAGAIN;
+	__atomic_store_n(sh->armed_p, 1, __ATOMIC_RELAXED);
+	/* Pairs with the fence in shm_producer_flush(): one of us sees the other. */
+	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
+	return __atomic_load_n(sh->taken_p, __ATOMIC_ACQUIRE) != sh->done ? -EAGAIN : 0;
+}
+
+void
+shm_consumer_disarm(struct rte_comch_consumer *c)
+{
+	struct shm_consumer *sh = c->priv;
+
+	if (sh->armed_p == NULL)
+		return;
+	if (__atomic_load_n(sh->armed_p, __ATOMIC_RELAXED) != 0)
+		__atomic_store_n(sh->armed_p, 0, __ATOMIC_RELAXED);
+	shm_bell_drain(sh->bell);
+}
+
 /* ------------------------------------------------------------------ peer's consumers */
 
 static void
@@ -224,8 +282,11 @@ shm_remote_unmap(struct shm_remote_consumer *rc)
 		munmap(rc->mem, rc->mem_len);
 	if (rc->ring != NULL)
 		munmap(rc->ring, rc->ring_bytes);
+	if (rc->bell >= 0)
+		close(rc->bell);
 	rc->mem = NULL;
 	rc->ring = NULL;
+	rc->bell = -1;
 	rc->alive = false;
 }
 
@@ -255,7 +316,7 @@ shm_fast_on_new(struct shm_conn *sc, const struct shm_msg *m, int *fds, unsigned
 	size_t ring_bytes;
 	uint8_t *mem, *ring;
 
-	if (nb_fds != 2 || m->id >= SHM_MAX_FAST || sc->remote[m->id].alive ||
+	if (nb_fds != 3 || m->id >= SHM_MAX_FAST || sc->remote[m->id].alive ||
 	    nb_slots == 0 || nb_slots > rte_align32pow2(SHM_MAX_FAST_TASKS) ||
 	    !rte_is_power_of_2(nb_slots) || m->imm_len > RTE_COMCH_MAX_IMM_DATA_LEN ||
 	    m->len == 0 || m->len > SHM_MAX_MMAP_BYTES) {
@@ -267,6 +328,11 @@ shm_fast_on_new(struct shm_conn *sc, const struct shm_msg *m, int *fds, unsigned
 	ring_bytes = shm_fp_ring_bytes(nb_slots);
 	mem = shm_fast_map_peer(fds[0], m->len, "memory");
 	ring = mem != NULL ? shm_fast_map_peer(fds[1], ring_bytes, "post ring") : NULL;
+	if (ring != NULL && !shm_fd_is_bell(fds[2])) {
+		SHM_LOG(ERR, "peer consumer %u: its doorbell is not a Unix datagram socket", m->id);
+		munmap(ring, ring_bytes);
+		ring = NULL;
+	}
 	if (ring == NULL) {
 		if (mem != NULL)
 			munmap(mem, m->len);
@@ -282,6 +348,9 @@ shm_fast_on_new(struct shm_conn *sc, const struct shm_msg *m, int *fds, unsigned
 	rc->slots = (struct shm_fp_slot *)(ring + SHM_FP_SLOTS_OFF);
 	rc->posted_p = (uint32_t *)(ring + SHM_FP_POSTED_OFF);
 	rc->taken_p = (uint32_t *)(ring + SHM_FP_TAKEN_OFF);
+	rc->armed_p = (uint32_t *)(ring + SHM_FP_ARMED_OFF);
+	rc->bell = fds[2];
+	fds[2] = -1; /* ours now: closed when the consumer is unmapped */
 	rc->nb_slots = nb_slots;
 	rc->mask = nb_slots - 1;
 	rc->imm_len = m->imm_len;
@@ -379,6 +448,7 @@ shm_producer_send(struct rte_comch_producer *p, uint32_t consumer_id, const void
 		  size_t len, const uint8_t *imm, uint32_t imm_len)
 {
 	struct shm_conn *sc = p->conn->priv;
+	struct shm_producer *sp = p->priv;
 	struct shm_remote_consumer *rc;
 	struct shm_fp_slot *slot;
 	uint64_t off, blen;
@@ -428,7 +498,53 @@ shm_producer_send(struct rte_comch_producer *p, uint32_t consumer_id, const void
 		memcpy(slot->imm, imm, imm_len);
 	rc->taken++;
 	__atomic_store_n(rc->taken_p, rc->taken, __ATOMIC_RELEASE);
+	sp->filled[consumer_id / 64] |= RTE_BIT64(consumer_id % 64);
+	sp->any = true;
 out:
 	rte_ticketlock_unlock(&rc->lock);
 	return ret;
+}
+
+void
+shm_producer_flush(struct rte_comch_producer *p)
+{
+	struct shm_conn *sc = p->conn->priv;
+	struct shm_producer *sp = p->priv;
+	struct shm_remote_consumer *rc;
+	unsigned int w, id;
+	uint64_t bits;
+
+	if (!sp->any)
+		return;
+	sp->any = false;
+	/* Our index stores before their armed words: pairs with shm_consumer_arm(). */
+	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
+	for (w = 0; w < RTE_DIM(sp->filled); w++) {
+		bits = sp->filled[w];
+		sp->filled[w] = 0;
+		while (bits != 0) {
+			id = w * 64 + rte_bsf64(bits);
+			bits &= bits - 1;
+			rc = &sc->remote[id];
+			/* Under the lock: an expiry may unmap the ring meanwhile. */
+			rte_ticketlock_lock(&rc->lock);
+			if (rc->alive && __atomic_load_n(rc->armed_p, __ATOMIC_RELAXED) != 0)
+				shm_bell_ring(rc->bell);
+			rte_ticketlock_unlock(&rc->lock);
+		}
+	}
+}
+
+int
+shm_producer_create(struct rte_comch_producer *p)
+{
+	p->priv = calloc(1, sizeof(struct shm_producer));
+	return p->priv != NULL ? 0 : -ENOMEM;
+}
+
+void
+shm_producer_destroy(struct rte_comch_producer *p)
+{
+	free(p->priv);
+	p->priv = NULL;
 }

@@ -44,7 +44,8 @@ struct shm_dev {
 /* ------------------------------------------------------------------ wire */
 
 #define SHM_MAGIC 0x48434d43u /* "CMCH" */
-#define SHM_PROTO_VERSION 1
+/* 2: wake-ups for sleeping senders (ring) and consumers (post ring). */
+#define SHM_PROTO_VERSION 2
 
 enum shm_msg_type {
 	SHM_MSG_HELLO = 1,   /* client -> server: name and limits */
@@ -52,7 +53,7 @@ enum shm_msg_type {
 	SHM_MSG_READY = 3,   /* client -> server: client's ring (2 fds) */
 	SHM_MSG_REJECT = 4,  /* server -> client: status says why */
 	SHM_MSG_BYE = 5,     /* either way: orderly close, status says why */
-	SHM_MSG_CONSUMER_NEW = 6,     /* id, slots, imm_len, len + (consumer memory, post ring) */
+	SHM_MSG_CONSUMER_NEW = 6,     /* id, slots, imm_len, len + (memory, post ring, doorbell) */
 	SHM_MSG_CONSUMER_EXPIRED = 7, /* id: do not write into it any more */
 	SHM_MSG_CONSUMER_ACK = 8,     /* id: we will not */
 };
@@ -88,6 +89,12 @@ struct shm_ring_hdr {
 };
 
 #define SHM_RING_PROD_OFF SHM_LINE
+/*
+ * In the producer index's line, also written by the sender only: set while it
+ * sleeps with messages in flight, so the receiver rings it when it takes them.
+ * The receiver reads it right after the producer index, so it costs no miss.
+ */
+#define SHM_RING_TX_ARMED_OFF (SHM_RING_PROD_OFF + 4)
 #define SHM_RING_CONS_OFF (2 * SHM_LINE)
 /* Its own line: the sender reads it on every send, the receiver rarely writes it. */
 #define SHM_RING_ARMED_OFF (3 * SHM_LINE)
@@ -104,13 +111,20 @@ struct shm_ring {
 	uint32_t max_msg;
 	uint32_t *prod;      /* written by the sender */
 	uint32_t *cons;      /* written by the receiver */
-	uint32_t *armed;     /* written by the receiver */
+	uint32_t *armed;     /* written by the receiver: ring me when you write */
+	uint32_t *tx_armed;  /* written by the sender: ring me when you take */
 	uint32_t head;       /* sender: next to write; receiver: next to read */
 	uint32_t seen;       /* sender: latest validated consumer index */
 	uint32_t done;       /* sender: consumer index already reported as taken */
 	int memfd;           /* ours until sent to the peer, the peer's until mapped: then -1 */
 	int efd;             /* doorbell socket: receiver's end (ours) or sender's end (peer's) */
 	int peer_bell;       /* our ring: the sending end, until given to the peer */
+	/*
+	 * Doorbell checks owed, done once per poll rather than per message: the
+	 * fence they need would otherwise cost a cache miss on every send.
+	 */
+	bool kick;           /* sender: wrote messages since the last check */
+	bool ack_kick;       /* receiver: took messages since the last check */
 };
 
 int shm_ring_create(struct shm_ring *r, uint32_t capacity, uint32_t max_msg);
@@ -118,12 +132,19 @@ int shm_ring_attach(struct shm_ring *r, int memfd, int efd, uint32_t capacity, u
 void shm_ring_release(struct shm_ring *r);
 /** Our ring was given to the peer: close the descriptors only it needed. */
 void shm_ring_handed_over(struct shm_ring *r);
-/** Consume wake-ups on our ring's doorbell, never blocking. */
-void shm_ring_bell_drain(const struct shm_ring *r);
 int shm_ring_send(struct shm_ring *r, const void *msg, uint32_t len);
 int shm_ring_tx_reap(struct shm_ring *r, uint32_t *n);
-int shm_ring_arm(struct shm_ring *r);
-void shm_ring_disarm(struct shm_ring *r);
+/** Ring the peer if it sleeps and we wrote to it (tx) or took from it (rx) since the last call. */
+void shm_ring_pair_kick(struct shm_ring *rx, struct shm_ring *tx);
+/** Arm our wake-ups: for messages on rx, and for tx's messages being taken. -EAGAIN if due. */
+int shm_ring_pair_arm(struct shm_ring *rx, struct shm_ring *tx);
+void shm_ring_pair_disarm(struct shm_ring *rx, struct shm_ring *tx);
+/** Whether fd is a Unix datagram socket, the only kind of doorbell we send on. */
+bool shm_fd_is_bell(int fd);
+/** Ring a doorbell, never blocking: a full one already has a wake-up queued. */
+void shm_bell_ring(int fd);
+/** Consume wake-ups on a doorbell, never blocking. */
+void shm_bell_drain(int fd);
 bool shm_ring_rx_pending(const struct shm_ring *r);
 /** Deliver one message; return false to stop the burst after it. */
 typedef bool (*shm_ring_rx_cb_t)(void *arg, const void *msg, uint32_t len);
@@ -145,7 +166,9 @@ void shm_close_fds(int *fds, unsigned int n);
 #define SHM_FP_MAGIC 0x50545346u /* "FSTP" */
 #define SHM_FP_POSTED_OFF SHM_LINE
 #define SHM_FP_TAKEN_OFF (2 * SHM_LINE)
-#define SHM_FP_SLOTS_OFF (3 * SHM_LINE)
+/* Written by the consumer while it sleeps: producers ring its doorbell after filling. */
+#define SHM_FP_ARMED_OFF (3 * SHM_LINE)
+#define SHM_FP_SLOTS_OFF (4 * SHM_LINE)
 
 struct shm_fp_hdr {
 	uint32_t magic;
@@ -167,6 +190,10 @@ struct shm_fp_slot {
 /* The post ring of one of our consumers, and our copies of what we posted. */
 struct shm_consumer {
 	int memfd;
+	int bell;             /* our end of the doorbell, in bell_pe's epoll set */
+	int peer_bell;        /* the producers' end, until given to the peer */
+	struct rte_comch_pe *bell_pe;
+	uint32_t *armed_p;
 	uint8_t *base;
 	size_t bytes;
 	struct shm_fp_slot *slots;
@@ -188,7 +215,8 @@ struct shm_remote_consumer {
 	uint8_t *ring;
 	size_t ring_bytes;
 	struct shm_fp_slot *slots;
-	uint32_t *posted_p, *taken_p;
+	uint32_t *posted_p, *taken_p, *armed_p;
+	int bell;             /* the consumer's doorbell: rung when it sleeps */
 	uint32_t mask, nb_slots, taken, imm_len;
 	uint32_t posted;      /* last posted index read (and checked): re-read only when used up */
 };
@@ -199,8 +227,19 @@ int shm_consumer_advertise(struct rte_comch_consumer *c);
 int shm_consumer_expire(struct rte_comch_consumer *c);
 int shm_consumer_post(struct rte_comch_consumer *c, void *addr, size_t len);
 int shm_consumer_poll(struct rte_comch_consumer *c, unsigned int max);
+int shm_consumer_arm(struct rte_comch_consumer *c);
+void shm_consumer_disarm(struct rte_comch_consumer *c);
+int shm_producer_create(struct rte_comch_producer *p);
+void shm_producer_destroy(struct rte_comch_producer *p);
 int shm_producer_send(struct rte_comch_producer *p, uint32_t consumer_id, const void *data,
 		      size_t len, const uint8_t *imm, uint32_t imm_len);
+void shm_producer_flush(struct rte_comch_producer *p);
+
+/* What a producer of ours filled since its last flush: consumers to ring if they sleep. */
+struct shm_producer {
+	uint64_t filled[SHM_MAX_FAST / 64];
+	bool any;
+};
 
 /* ------------------------------------------------------------------ connections */
 

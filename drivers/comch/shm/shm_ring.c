@@ -53,6 +53,7 @@ shm_ring_map(struct shm_ring *r)
 	r->prod = (uint32_t *)(r->base + SHM_RING_PROD_OFF);
 	r->cons = (uint32_t *)(r->base + SHM_RING_CONS_OFF);
 	r->armed = (uint32_t *)(r->base + SHM_RING_ARMED_OFF);
+	r->tx_armed = (uint32_t *)(r->base + SHM_RING_TX_ARMED_OFF);
 	r->head = 0;
 	r->seen = 0;
 	r->done = 0;
@@ -113,7 +114,7 @@ fail:
 }
 
 /* A doorbell from the peer must be a Unix datagram socket: we only ever send on it. */
-static bool
+bool
 shm_fd_is_bell(int fd)
 {
 	int type, domain;
@@ -209,14 +210,20 @@ shm_ring_release(struct shm_ring *r)
 }
 
 void
-shm_ring_bell_drain(const struct shm_ring *r)
+shm_bell_ring(int fd)
+{
+	(void)send(fd, "", 1, MSG_DONTWAIT | MSG_NOSIGNAL);
+}
+
+void
+shm_bell_drain(int fd)
 {
 	char buf[64];
 	int i;
 
 	/* Bounded: a peer ringing without pause must not keep us here. */
 	for (i = 0; i < 64; i++)
-		if (recv(r->efd, buf, sizeof(buf), MSG_DONTWAIT) < 0)
+		if (recv(fd, buf, sizeof(buf), MSG_DONTWAIT) < 0)
 			break;
 }
 
@@ -251,10 +258,7 @@ shm_ring_send(struct shm_ring *r, const void *msg, uint32_t len)
 	memcpy(slot + SHM_SLOT_HDR, msg, len);
 	r->head++;
 	__atomic_store_n(r->prod, r->head, __ATOMIC_RELEASE);
-	/* Pairs with the receiver's fence in shm_ring_arm(): one of us sees the other. */
-	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
-	if (unlikely(__atomic_load_n(r->armed, __ATOMIC_RELAXED) != 0))
-		(void)send(r->efd, "", 1, MSG_DONTWAIT | MSG_NOSIGNAL);
+	r->kick = true;
 	return 0;
 }
 
@@ -313,19 +317,64 @@ shm_ring_rx_burst(struct shm_ring *r, unsigned int max, shm_ring_rx_cb_t cb, voi
 	}
 	/* Once per burst: the sender polls this line, it need not bounce per message. */
 	__atomic_store_n(r->cons, r->head, __ATOMIC_RELEASE);
+	r->ack_kick = true;
 	return rc < 0 ? rc : (int)n;
 }
 
-int
-shm_ring_arm(struct shm_ring *r)
+/*
+ * The wake-up protocol, both ways. A side about to sleep sets its flags, then a
+ * full fence, then looks for work; a side that wrote (or took) messages does a
+ * full fence, then looks at the flags. Of two such sides, at least one sees the
+ * other: either the sleeper finds the work, or the worker rings.
+ */
+static inline bool
+shm_ring_pair_owes_bell(const struct shm_ring *rx, const struct shm_ring *tx)
 {
-	__atomic_store_n(r->armed, 1, __ATOMIC_RELAXED);
-	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
-	return shm_ring_rx_pending(r) ? -EAGAIN : 0;
+	return (tx->kick && __atomic_load_n(tx->armed, __ATOMIC_RELAXED) != 0) ||
+	       (rx->ack_kick && __atomic_load_n(rx->tx_armed, __ATOMIC_RELAXED) != 0);
 }
 
 void
-shm_ring_disarm(struct shm_ring *r)
+shm_ring_pair_kick(struct shm_ring *rx, struct shm_ring *tx)
 {
-	__atomic_store_n(r->armed, 0, __ATOMIC_RELAXED);
+	bool ring;
+
+	if (likely(!tx->kick && !rx->ack_kick))
+		return;
+	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
+	ring = shm_ring_pair_owes_bell(rx, tx);
+	tx->kick = false;
+	rx->ack_kick = false;
+	if (unlikely(ring))
+		shm_bell_ring(tx->efd);
+}
+
+int
+shm_ring_pair_arm(struct shm_ring *rx, struct shm_ring *tx)
+{
+	bool in_flight = tx->done != tx->head;
+
+	__atomic_store_n(rx->armed, 1, __ATOMIC_RELAXED);
+	if (in_flight)
+		__atomic_store_n(tx->tx_armed, 1, __ATOMIC_RELAXED);
+	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
+	/* What we owe the peer before we sleep: the fence above serves both. */
+	if (shm_ring_pair_owes_bell(rx, tx))
+		shm_bell_ring(tx->efd);
+	tx->kick = false;
+	rx->ack_kick = false;
+	if (shm_ring_rx_pending(rx))
+		return -EAGAIN;
+	if (in_flight && __atomic_load_n(tx->cons, __ATOMIC_ACQUIRE) != tx->done)
+		return -EAGAIN;
+	return 0;
+}
+
+void
+shm_ring_pair_disarm(struct shm_ring *rx, struct shm_ring *tx)
+{
+	__atomic_store_n(rx->armed, 0, __ATOMIC_RELAXED);
+	if (__atomic_load_n(tx->tx_armed, __ATOMIC_RELAXED) != 0)
+		__atomic_store_n(tx->tx_armed, 0, __ATOMIC_RELAXED);
+	shm_bell_drain(rx->efd); /* the wake-up, if any: consumed */
 }
