@@ -38,7 +38,7 @@ struct raw_consumer {
 	uint8_t *mem, *ring;
 	size_t ring_bytes;
 	struct shm_fp_slot *slots;
-	uint32_t *posted, *taken;
+	uint32_t *posted;
 };
 
 static int
@@ -81,7 +81,6 @@ raw_consumer_init(struct raw_consumer *rc, bool seal_mem)
 	hdr->nb_slots = NB_SLOTS;
 	hdr->imm_len = 8;
 	rc->posted = (uint32_t *)(rc->ring + SHM_FP_POSTED_OFF);
-	rc->taken = (uint32_t *)(rc->ring + SHM_FP_TAKEN_OFF);
 	rc->slots = (struct shm_fp_slot *)(rc->ring + SHM_FP_SLOTS_OFF);
 }
 
@@ -195,7 +194,7 @@ test_faithful_consumer_gets_the_layout(void **state)
 	assert_int_equal(rte_comch_task_submit(rte_comch_producer_task_send_as_task(t)), -EAGAIN);
 	raw_post(&rc, 4096, 200);
 	assert_int_equal(rte_comch_task_submit(rte_comch_producer_task_send_as_task(t)), 0);
-	assert_int_equal(__atomic_load_n(rc.taken, __ATOMIC_ACQUIRE), 1);
+	assert_int_equal(__atomic_load_n(&rc.slots[0].seq, __ATOMIC_ACQUIRE), 1);
 	assert_int_equal(rc.slots[0].data_len, sizeof(data));
 	assert_int_equal(rc.slots[0].imm_len, 8);
 	assert_memory_equal(rc.slots[0].imm, "12345678", 8);
@@ -237,7 +236,7 @@ hostile_post(uint64_t off, uint64_t len, uint32_t posted_jump)
 	assert_int_equal(server_send(prod, 3, "x"), -ENOTCONN);
 	for (i = 0; i < MEM_LEN; i++)
 		assert_int_equal(rc.mem[i], 0);
-	assert_int_equal(__atomic_load_n(rc.taken, __ATOMIC_ACQUIRE), 0);
+	assert_int_equal(__atomic_load_n(&rc.slots[0].seq, __ATOMIC_ACQUIRE), 0);
 	/* The connection goes; the producer still holds it until destroyed. */
 	raw_peer_expect_dropped(&p, before);
 	assert_int_equal(server_send(prod, 3, "x"), -ENOTCONN);
@@ -359,7 +358,7 @@ struct server_consumer {
 	uint8_t *mem, *ring;
 	size_t ring_bytes;
 	struct shm_fp_slot *slots;
-	uint32_t *posted, *taken;
+	uint32_t *posted;
 };
 
 /* A consumer on the server with two 4 KiB buffers posted, mapped by the raw peer. */
@@ -401,7 +400,6 @@ server_consumer(struct raw_peer *p, struct server_consumer *sc)
 	close(fds[1]);
 	close(fds[2]);
 	sc->posted = (uint32_t *)(sc->ring + SHM_FP_POSTED_OFF);
-	sc->taken = (uint32_t *)(sc->ring + SHM_FP_TAKEN_OFF);
 	sc->slots = (struct shm_fp_slot *)(sc->ring + SHM_FP_SLOTS_OFF);
 	pump(2);
 	assert_int_equal(rte_comch_ctx_get_state(rte_comch_consumer_as_ctx(sc->c), &st), 0);
@@ -466,7 +464,7 @@ test_faithful_producer_is_delivered(void **state)
 	sc.slots[0].data_len = 5;
 	sc.slots[0].imm_len = 0;
 	sc.slots[0].producer_id = 9;
-	__atomic_store_n(sc.taken, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&sc.slots[0].seq, 1, __ATOMIC_RELEASE);
 	pump(2);
 	assert_int_equal(cons_ok, 1);
 	assert_int_equal(cons_err, 0);
@@ -506,7 +504,7 @@ test_expiry_never_confirmed(void **state)
 
 /* The producer lies: the consumer must not deliver, and the link drops. */
 static void
-hostile_fill(uint32_t taken, uint64_t data_len, uint32_t imm_len)
+hostile_fill(uint32_t data_len, uint16_t imm_len)
 {
 	uint64_t before = peer_errors();
 	struct server_consumer sc;
@@ -515,7 +513,7 @@ hostile_fill(uint32_t taken, uint64_t data_len, uint32_t imm_len)
 	server_consumer(&p, &sc);
 	sc.slots[0].data_len = data_len;
 	sc.slots[0].imm_len = imm_len;
-	__atomic_store_n(sc.taken, taken, __ATOMIC_RELEASE);
+	__atomic_store_n(&sc.slots[0].seq, 1, __ATOMIC_RELEASE);
 	raw_peer_expect_dropped(&p, before);
 	assert_int_equal(cons_ok, 0);
 	assert_int_equal(cons_err, 2);
@@ -523,22 +521,54 @@ hostile_fill(uint32_t taken, uint64_t data_len, uint32_t imm_len)
 	server_consumer_fini(&sc);
 }
 
+/*
+ * Fills of slots never posted, or out of order, or with a stale sequence: the
+ * consumer only looks at the next slot it posted, so it sees none of them.
+ */
 static void
-test_fill_more_than_posted(void **state)
+test_fill_unposted_is_ignored(void **state)
 {
-	hostile_fill(5, 1, 0);
+	uint64_t before = peer_errors();
+	struct server_consumer sc;
+	struct raw_peer p;
+	unsigned int i;
+
+	server_consumer(&p, &sc);
+	/* two posted (slots 0 and 1): fill 1, 2 and 3 but not 0, and 0 with last lap's number */
+	for (i = 1; i < 4; i++) {
+		sc.slots[i].data_len = 1;
+		__atomic_store_n(&sc.slots[i].seq, i + 1, __ATOMIC_RELEASE);
+	}
+	__atomic_store_n(&sc.slots[0].seq, 1 - NB_SLOTS, __ATOMIC_RELEASE);
+	pump(5);
+	assert_int_equal(cons_ok, 0);
+	assert_int_equal(peer_errors(), before);
+	/* slot 0 filled for real: it and slot 1 arrive, in order; 2 and 3 never */
+	sc.slots[0].data_len = 1;
+	__atomic_store_n(&sc.slots[0].seq, 1, __ATOMIC_RELEASE);
+	pump(5);
+	assert_int_equal(cons_ok, 2);
+	assert_int_equal(cons_err, 0);
+	assert_int_equal(peer_errors(), before);
+	server_consumer_stop(&p, &sc, true);
+	server_consumer_fini(&sc);
+	assert_int_equal(rte_comch_server_disconnect(srv, last_conn), 0);
+	pump(10);
+	close(p.fd);
+	shm_ring_release(&p.rx);
+	shm_ring_release(&p.tx);
 }
 
 static void
 test_fill_longer_than_buffer(void **state)
 {
-	hostile_fill(1, 4097, 0);
+	hostile_fill(4097, 0);
 }
 
 static void
 test_fill_immediate_too_long(void **state)
 {
-	hostile_fill(1, 1, 33);
+	hostile_fill(1, 33);
 }
 
 int
@@ -556,7 +586,7 @@ main(void)
 		cmocka_unit_test_setup(test_expire_unknown_consumer, before_each),
 		cmocka_unit_test_setup(test_faithful_producer_is_delivered, before_each),
 		cmocka_unit_test_setup(test_expiry_never_confirmed, before_each),
-		cmocka_unit_test_setup(test_fill_more_than_posted, before_each),
+		cmocka_unit_test_setup(test_fill_unposted_is_ignored, before_each),
 		cmocka_unit_test_setup(test_fill_longer_than_buffer, before_each),
 		cmocka_unit_test_setup(test_fill_immediate_too_long, before_each),
 	};

@@ -9,10 +9,10 @@
  * ring (sealed, ours). It posts buffers as (offset, length) slots; a producer on
  * the peer takes the next slot under a per-consumer lock, copies its message
  * straight into that buffer (the one copy), writes length, immediate data and
- * its id into the slot, and moves the taken index. Each side checks what the
+ * its id into the slot, and publishes the fill with the slot's sequence number. Each side checks what the
  * other wrote before using it: the producer that the slot lies inside the
- * memory it mapped, the consumer that lengths and indexes stay within what it
- * posted. On expiry the peer unmaps under the lock and acknowledges, so the
+ * memory it mapped, the consumer that lengths stay within what it posted (it
+ * only ever looks at slots it posted). On expiry the peer unmaps under the lock and acknowledges, so the
  * consumer knows no producer writes into its buffers any more.
  *
  * A consumer that sleeps sets the armed word of its post ring; producers ring
@@ -32,6 +32,7 @@
 
 #include <rte_atomic.h>
 #include <rte_common.h>
+#include <rte_prefetch.h>
 #include <rte_ticketlock.h>
 
 #include "shm_internal.h"
@@ -56,13 +57,13 @@ shm_consumer_ring_release(struct shm_consumer *sh)
 	}
 	if (sh->peer_bell >= 0)
 		close(sh->peer_bell);
-	free(sh->posted_len);
+	free(sh->posted_buf);
 	sh->base = NULL;
 	sh->armed_p = NULL;
 	sh->memfd = -1;
 	sh->bell = -1;
 	sh->peer_bell = -1;
-	sh->posted_len = NULL;
+	sh->posted_buf = NULL;
 }
 
 int
@@ -111,9 +112,9 @@ shm_consumer_ring_create(struct rte_comch_consumer *c, struct shm_consumer *sh)
 
 	shm_consumer_ring_release(sh);
 	sh->bytes = shm_fp_ring_bytes(nb_slots);
-	sh->posted_len = calloc(nb_slots, sizeof(*sh->posted_len));
+	sh->posted_buf = calloc(nb_slots, sizeof(*sh->posted_buf));
 	sh->memfd = memfd_create("comch-post", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-	if (sh->posted_len == NULL || sh->memfd < 0 || ftruncate(sh->memfd, sh->bytes) < 0 ||
+	if (sh->posted_buf == NULL || sh->memfd < 0 || ftruncate(sh->memfd, sh->bytes) < 0 ||
 	    fcntl(sh->memfd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) < 0)
 		goto fail;
 	sh->base = mmap(NULL, sh->bytes, PROT_READ | PROT_WRITE, MAP_SHARED, sh->memfd, 0);
@@ -138,7 +139,6 @@ shm_consumer_ring_create(struct rte_comch_consumer *c, struct shm_consumer *sh)
 	hdr->nb_slots = nb_slots;
 	hdr->imm_len = c->imm_len;
 	sh->posted_p = (uint32_t *)(sh->base + SHM_FP_POSTED_OFF);
-	sh->taken_p = (uint32_t *)(sh->base + SHM_FP_TAKEN_OFF);
 	sh->armed_p = (uint32_t *)(sh->base + SHM_FP_ARMED_OFF);
 	sh->slots = (struct shm_fp_slot *)(sh->base + SHM_FP_SLOTS_OFF);
 	sh->mask = nb_slots - 1;
@@ -204,7 +204,8 @@ shm_consumer_post(struct rte_comch_consumer *c, void *addr, size_t len)
 
 	sh->slots[i].off = addr != NULL ? (uint64_t)((uint8_t *)addr - sh->mem) : 0;
 	sh->slots[i].len = len;
-	sh->posted_len[i] = len;
+	sh->posted_buf[i].addr = addr;
+	sh->posted_buf[i].len = len;
 	sh->posted++;
 	__atomic_store_n(sh->posted_p, sh->posted, __ATOMIC_RELEASE);
 	return 0;
@@ -220,29 +221,45 @@ shm_consumer_violation(struct rte_comch_consumer *c, const char *why)
 	return -EPROTO;
 }
 
+/* The slot the consumer expects next, if the producer published it. */
+static inline const struct shm_fp_slot *
+shm_consumer_next_filled(const struct shm_consumer *sh)
+{
+	const struct shm_fp_slot *slot = &sh->slots[sh->done & sh->mask];
+
+	if (sh->done == sh->posted ||
+	    __atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE) != sh->done + 1)
+		return NULL;
+	return slot;
+}
+
 int
 shm_consumer_poll(struct rte_comch_consumer *c, unsigned int max)
 {
 	struct shm_consumer *sh = c->priv;
-	uint32_t taken = __atomic_load_n(sh->taken_p, __ATOMIC_ACQUIRE);
 	const struct shm_fp_slot *slot;
-	uint32_t n, i, imm_len, pid;
-	uint64_t data_len;
+	uint32_t n, data_len, imm_len, pid;
 
-	if (taken == sh->done)
-		return 0;
-	if ((uint32_t)(taken - sh->done) > (uint32_t)(sh->posted - sh->done))
-		return shm_consumer_violation(c, "peer claims buffers we never posted");
-	n = RTE_MIN(taken - sh->done, max);
-	for (i = 0; i < n; i++) {
-		slot = &sh->slots[sh->done & sh->mask];
+	const struct shm_posted *next;
+
+	for (n = 0; n < max; n++) {
+		slot = shm_consumer_next_filled(sh);
+		if (slot == NULL)
+			break;
 		/* Read once: the peer may change them under us. */
 		data_len = __atomic_load_n(&slot->data_len, __ATOMIC_RELAXED);
 		imm_len = __atomic_load_n(&slot->imm_len, __ATOMIC_RELAXED);
 		pid = __atomic_load_n(&slot->producer_id, __ATOMIC_RELAXED);
-		if (data_len > sh->posted_len[sh->done & sh->mask] || imm_len > c->imm_len)
+		if (data_len > sh->posted_buf[sh->done & sh->mask].len || imm_len > c->imm_len)
 			return shm_consumer_violation(c, "peer wrote more than the buffer holds");
 		sh->done++;
+		/* Both lines come from the producer's core: start fetching the next ones now. */
+		if (sh->done != sh->posted) {
+			next = &sh->posted_buf[sh->done & sh->mask];
+			rte_prefetch0(&sh->slots[sh->done & sh->mask]);
+			if (next->addr != NULL)
+				rte_prefetch0(next->addr);
+		}
 		comch_consumer_recv(c, data_len, slot->imm, imm_len, pid);
 	}
 	return n;
@@ -258,7 +275,7 @@ shm_consumer_arm(struct rte_comch_consumer *c)
 	__atomic_store_n(sh->armed_p, 1, __ATOMIC_RELAXED);
 	/* Pairs with the fence in shm_producer_flush(): one of us sees the other. */
 	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
-	return __atomic_load_n(sh->taken_p, __ATOMIC_ACQUIRE) != sh->done ? -EAGAIN : 0;
+	return shm_consumer_next_filled(sh) != NULL ? -EAGAIN : 0;
 }
 
 void
@@ -347,7 +364,6 @@ shm_fast_on_new(struct shm_conn *sc, const struct shm_msg *m, int *fds, unsigned
 	rc->ring_bytes = ring_bytes;
 	rc->slots = (struct shm_fp_slot *)(ring + SHM_FP_SLOTS_OFF);
 	rc->posted_p = (uint32_t *)(ring + SHM_FP_POSTED_OFF);
-	rc->taken_p = (uint32_t *)(ring + SHM_FP_TAKEN_OFF);
 	rc->armed_p = (uint32_t *)(ring + SHM_FP_ARMED_OFF);
 	rc->bell = fds[2];
 	fds[2] = -1; /* ours now: closed when the consumer is unmapped */
@@ -356,8 +372,8 @@ shm_fast_on_new(struct shm_conn *sc, const struct shm_msg *m, int *fds, unsigned
 	rc->imm_len = m->imm_len;
 	rc->taken = 0;
 	rc->posted = 0;
-	rc->alive = hdr->magic == SHM_FP_MAGIC && hdr->nb_slots == nb_slots &&
-		    __atomic_load_n(rc->taken_p, __ATOMIC_RELAXED) == 0;
+	rc->alive = hdr->magic == SHM_FP_MAGIC && hdr->version == SHM_PROTO_VERSION &&
+		    hdr->nb_slots == nb_slots;
 	if (!rc->alive)
 		shm_remote_unmap(rc);
 	rte_ticketlock_unlock(&rc->lock);
@@ -497,7 +513,7 @@ shm_producer_send(struct rte_comch_producer *p, uint32_t consumer_id, const void
 	if (imm_len > 0)
 		memcpy(slot->imm, imm, imm_len);
 	rc->taken++;
-	__atomic_store_n(rc->taken_p, rc->taken, __ATOMIC_RELEASE);
+	__atomic_store_n(&slot->seq, rc->taken, __ATOMIC_RELEASE);
 	sp->filled[consumer_id / 64] |= RTE_BIT64(consumer_id % 64);
 	sp->any = true;
 out:

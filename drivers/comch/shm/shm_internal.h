@@ -33,7 +33,7 @@ extern int shm_logtype;
 #define SHM_HANDSHAKE_TIMEOUT_MS 2000
 #define SHM_MAX_FAST 256              /* producers, and consumers, per connection side */
 #define SHM_MAX_FAST_TASKS 65536
-#define SHM_MAX_BUF_SIZE (1ull << 30)
+#define SHM_MAX_BUF_SIZE (1ull << 30) /* fits a post ring slot's 32-bit data_len */
 #define SHM_MAX_MMAP_BYTES (1ull << 40) /* a peer's consumer memory we agree to map */
 
 struct shm_dev {
@@ -165,10 +165,9 @@ void shm_close_fds(int *fds, unsigned int n);
 
 #define SHM_FP_MAGIC 0x50545346u /* "FSTP" */
 #define SHM_FP_POSTED_OFF SHM_LINE
-#define SHM_FP_TAKEN_OFF (2 * SHM_LINE)
 /* Written by the consumer while it sleeps: producers ring its doorbell after filling. */
-#define SHM_FP_ARMED_OFF (3 * SHM_LINE)
-#define SHM_FP_SLOTS_OFF (4 * SHM_LINE)
+#define SHM_FP_ARMED_OFF (2 * SHM_LINE)
+#define SHM_FP_SLOTS_OFF (3 * SHM_LINE)
 
 struct shm_fp_hdr {
 	uint32_t magic;
@@ -177,14 +176,27 @@ struct shm_fp_hdr {
 	uint32_t imm_len;
 };
 
-/* A posted buffer: the consumer writes where, the producer what it wrote. */
+/*
+ * A posted buffer: the consumer writes where, the producer what it wrote. The
+ * producer publishes a fill by storing seq last: the slot's index + 1. The
+ * consumer waits on the seq of the one slot it expects next, a line it must
+ * read anyway, so no shared "taken" index bounces between the cores.
+ */
 struct shm_fp_slot {
 	uint64_t off;         /* consumer: offset of the buffer in its memory */
 	uint64_t len;         /* consumer: its length */
-	uint64_t data_len;    /* producer: bytes written */
-	uint32_t imm_len;     /* producer */
-	uint32_t producer_id; /* producer */
+	uint32_t data_len;    /* producer: bytes written (a buffer holds at most 1 GiB) */
+	uint32_t seq;         /* producer, last: index of the fill + 1 */
+	uint16_t imm_len;     /* producer */
+	uint16_t producer_id; /* producer */
+	uint32_t reserved;
 	uint8_t imm[32];      /* producer */
+};
+
+/* Our copy of a posted buffer. */
+struct shm_posted {
+	uint8_t *addr;
+	uint64_t len;
 };
 
 /* The post ring of one of our consumers, and our copies of what we posted. */
@@ -197,9 +209,9 @@ struct shm_consumer {
 	uint8_t *base;
 	size_t bytes;
 	struct shm_fp_slot *slots;
-	uint32_t *posted_p, *taken_p;
+	uint32_t *posted_p;
 	uint32_t mask, posted, done;
-	uint64_t *posted_len;
+	struct shm_posted *posted_buf; /* by slot: what we posted, never re-read from the ring */
 	uint8_t *mem;         /* the consumer's mmap */
 };
 
@@ -215,7 +227,7 @@ struct shm_remote_consumer {
 	uint8_t *ring;
 	size_t ring_bytes;
 	struct shm_fp_slot *slots;
-	uint32_t *posted_p, *taken_p, *armed_p;
+	uint32_t *posted_p, *armed_p;
 	int bell;             /* the consumer's doorbell: rung when it sleeps */
 	uint32_t mask, nb_slots, taken, imm_len;
 	uint32_t posted;      /* last posted index read (and checked): re-read only when used up */
