@@ -405,7 +405,7 @@ rte_comch_consumer_task_post_recv_alloc_init(struct rte_comch_consumer *consumer
 		COMCH_LOG(ERR, "consumer %u: not running", consumer->id);
 		return -EBUSY;
 	}
-	if (unlikely(rte_mempool_get(consumer->tasks.pool, (void **)&t) < 0))
+	if (unlikely(comch_task_get(consumer->tasks.pool, (void **)&t) < 0))
 		return -ENOMEM;
 	t->base.ctx = &consumer->ctx;
 	t->base.user_data.u64 = 0;

@@ -76,6 +76,7 @@ int
 comch_ctrl_release(struct comch_ctrl *ctrl)
 {
 	int rc = comch_ctx_check_idle(&ctrl->ctx, "destroy");
+	unsigned int used;
 
 	if (rc == 0)
 		rc = comch_ctrl_check_no_fast(ctrl, "destroy");
@@ -85,12 +86,12 @@ comch_ctrl_release(struct comch_ctrl *ctrl)
 		COMCH_LOG(ERR, "destroy: not from inside a callback of the context's engine");
 		return -EDEADLK;
 	}
-	if (ctrl->task_pool != NULL && rte_mempool_in_use_count(ctrl->task_pool) != 0) {
-		COMCH_LOG(ERR, "destroy: %u send tasks were not freed",
-			  rte_mempool_in_use_count(ctrl->task_pool));
+	used = comch_task_pool_in_use(ctrl->task_pool);
+	if (used != 0) {
+		COMCH_LOG(ERR, "destroy: %u send tasks were not freed", used);
 		return -EBUSY;
 	}
-	rte_mempool_free(ctrl->task_pool);
+	comch_task_pool_free(ctrl->task_pool);
 	ctrl->task_pool = NULL;
 	comch_pe_detach(&ctrl->ctx);
 	return 0;
@@ -151,11 +152,11 @@ comch_ctrl_task_send_set_conf(struct comch_ctrl *ctrl, rte_comch_task_send_cb_t 
 		return -EINVAL;
 	}
 	if (ctrl->task_pool != NULL && num != ctrl->nb_send_tasks) {
-		if (rte_mempool_in_use_count(ctrl->task_pool) != 0) {
+		if (comch_task_pool_in_use(ctrl->task_pool) != 0) {
 			COMCH_LOG(ERR, "cannot resize the send task pool while tasks are taken");
 			return -EBUSY;
 		}
-		rte_mempool_free(ctrl->task_pool);
+		comch_task_pool_free(ctrl->task_pool);
 		ctrl->task_pool = NULL;
 	}
 	ctrl->send_ok_cb = ok_cb;
@@ -242,7 +243,7 @@ comch_ctrl_task_send_alloc_init(struct comch_ctrl *ctrl, struct rte_comch_connec
 			  len, conn->max_msg_size);
 		return -EMSGSIZE;
 	}
-	if (unlikely(rte_mempool_get(ctrl->task_pool, (void **)&t) < 0)) {
+	if (unlikely(comch_task_get(ctrl->task_pool, (void **)&t) < 0)) {
 		COMCH_LOG(DEBUG, "send task pool is empty (%u tasks)", ctrl->nb_send_tasks);
 		return -ENOMEM;
 	}

@@ -117,24 +117,6 @@ comch_fast_conn_ended(struct rte_comch_connection *conn)
 }
 
 
-/* A task pool for one context; one lcore takes and returns its tasks. */
-struct rte_mempool *
-comch_task_pool_create(uint32_t num, size_t elt_size)
-{
-	static uint32_t pool_seq;
-	char name[RTE_MEMPOOL_NAMESIZE];
-	struct rte_mempool *mp;
-
-	snprintf(name, sizeof(name), "comch_task_%u",
-		 __atomic_fetch_add(&pool_seq, 1, __ATOMIC_RELAXED));
-	mp = rte_mempool_create(name, num, elt_size, 0, 0, NULL, NULL, NULL, NULL,
-				SOCKET_ID_ANY, RTE_MEMPOOL_F_SP_PUT | RTE_MEMPOOL_F_SC_GET);
-	if (mp == NULL)
-		COMCH_LOG(ERR, "cannot create a pool of %u tasks: %s", num,
-			  rte_strerror(rte_errno));
-	return mp;
-}
-
 /* What set_conf checks for producers and consumers alike; resizes their tasks. */
 int
 comch_fast_set_conf(struct rte_comch_ctx *ctx, struct comch_fast_tasks *ft, bool cbs_given,
@@ -199,7 +181,7 @@ comch_fast_tasks_setup(struct comch_fast_tasks *ft, size_t elt_size)
 	if (ft->q == NULL || ft->pool == NULL) {
 		free(ft->q);
 		ft->q = NULL;
-		rte_mempool_free(ft->pool);
+		comch_task_pool_free(ft->pool);
 		ft->pool = NULL;
 		return -ENOMEM;
 	}
@@ -212,12 +194,13 @@ comch_fast_tasks_setup(struct comch_fast_tasks *ft, size_t elt_size)
 int
 comch_fast_tasks_release(struct comch_fast_tasks *ft, const char *what)
 {
-	if (ft->pool != NULL && rte_mempool_in_use_count(ft->pool) != 0) {
-		COMCH_LOG(ERR, "%s: %u tasks were not freed", what,
-			  rte_mempool_in_use_count(ft->pool));
+	unsigned int used = comch_task_pool_in_use(ft->pool);
+
+	if (used != 0) {
+		COMCH_LOG(ERR, "%s: %u tasks were not freed", what, used);
 		return -EBUSY;
 	}
-	rte_mempool_free(ft->pool);
+	comch_task_pool_free(ft->pool);
 	free(ft->q);
 	ft->pool = NULL;
 	ft->q = NULL;

@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <rte_mempool.h>
+
 #include "rte_comch_driver.h"
 
 /** Store to a counter read by other threads (stats, telemetry); one writer only. */
@@ -103,7 +105,31 @@ int comch_fast_request(struct rte_comch_consumer *c, bool expire);
 })
 int comch_fast_serve(struct rte_comch_connection *conn, bool dead);
 void comch_fast_conn_ended(struct rte_comch_connection *conn);
+/* comch_task_pool.c: a context's task pool, with its own cache (one lcore uses it). */
+struct comch_task_pool_priv {
+	struct rte_mempool_cache *cache; /**< NULL for pools too small to cache. */
+};
 struct rte_mempool *comch_task_pool_create(uint32_t num, size_t elt_size);
+/** Tasks taken and not returned. */
+unsigned int comch_task_pool_in_use(struct rte_mempool *mp);
+void comch_task_pool_free(struct rte_mempool *mp);
+
+static inline int
+comch_task_get(struct rte_mempool *mp, void **obj)
+{
+	const struct comch_task_pool_priv *priv = rte_mempool_get_priv(mp);
+
+	return rte_mempool_generic_get(mp, obj, 1, priv->cache);
+}
+
+static inline void
+comch_task_put(void *obj)
+{
+	struct rte_mempool *mp = rte_mempool_from_obj(obj);
+	const struct comch_task_pool_priv *priv = rte_mempool_get_priv(mp);
+
+	rte_mempool_generic_put(mp, &obj, 1, priv->cache);
+}
 int comch_fast_tasks_setup(struct comch_fast_tasks *ft, size_t elt_size);
 int comch_fast_tasks_release(struct comch_fast_tasks *ft, const char *what);
 int comch_fast_tasks_resize(struct comch_fast_tasks *ft, uint32_t num, const char *what);

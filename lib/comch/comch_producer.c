@@ -264,7 +264,7 @@ rte_comch_producer_task_send_alloc_init(struct rte_comch_producer *producer,
 		COMCH_LOG(ERR, "producer %u: not running", producer->id);
 		return -EBUSY;
 	}
-	if (unlikely(rte_mempool_get(producer->tasks.pool, (void **)&t) < 0))
+	if (unlikely(comch_task_get(producer->tasks.pool, (void **)&t) < 0))
 		return -ENOMEM;
 	t->base.ctx = &producer->ctx;
 	t->base.user_data.u64 = 0;

@@ -57,7 +57,7 @@ rte_comch_task_free(struct rte_comch_task *task)
 	task->allocated = false;
 	if (task->type == COMCH_TASK_SEND)
 		comch_conn_task_released(((struct rte_comch_task_send *)task)->conn);
-	rte_mempool_put(rte_mempool_from_obj(task), task);
+	comch_task_put(task);
 	return 0;
 }
 
