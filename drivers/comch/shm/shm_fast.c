@@ -9,11 +9,12 @@
  * ring (sealed, ours). It posts buffers as (offset, length) slots; a producer on
  * the peer takes the next slot under a per-consumer lock, copies its message
  * straight into that buffer (the one copy), writes length, immediate data and
- * its id into the slot, and publishes the fill with the slot's sequence number. Each side checks what the
- * other wrote before using it: the producer that the slot lies inside the
- * memory it mapped, the consumer that lengths stay within what it posted (it
- * only ever looks at slots it posted). On expiry the peer unmaps under the lock and acknowledges, so the
- * consumer knows no producer writes into its buffers any more.
+ * its id into the slot, and publishes the fill with the slot's sequence number.
+ * Each side checks what the other wrote before using it: the producer that the
+ * slot lies inside the memory it mapped, the consumer that lengths stay within
+ * what it posted (it only ever looks at slots it posted). On expiry the peer
+ * unmaps under the lock and acknowledges, so the consumer knows no producer
+ * writes into its buffers any more.
  *
  * A consumer that sleeps sets the armed word of its post ring; producers ring
  * its doorbell (a datagram socket pair, its end in the consumer engine's epoll
@@ -238,9 +239,8 @@ shm_consumer_poll(struct rte_comch_consumer *c, unsigned int max)
 {
 	struct shm_consumer *sh = c->priv;
 	const struct shm_fp_slot *slot;
-	uint32_t n, data_len, imm_len, pid;
-
 	const struct shm_posted *next;
+	uint32_t n, data_len, imm_len, pid;
 
 	for (n = 0; n < max; n++) {
 		slot = shm_consumer_next_filled(sh);
