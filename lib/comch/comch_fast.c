@@ -108,14 +108,21 @@ comch_fast_serve(struct rte_comch_connection *conn, bool dead)
 	return n;
 }
 
-/* The connection ended: producers and consumers see it from their lcores. */
+/*
+ * The connection ended: producers and consumers see it from their lcores. A
+ * consumer's engine may sleep: wake it, so that its posted tasks end now.
+ */
 void
 comch_fast_conn_ended(struct rte_comch_connection *conn)
 {
+	struct rte_comch_consumer *c;
+
 	__atomic_store_n(&conn->fp_dead, 1, __ATOMIC_RELEASE);
 	comch_fast_serve(conn, true);
+	TAILQ_FOREACH(c, &conn->consumers, next)
+		if (c->ctx.pe != NULL && c->ctx.pe != conn->ctrl->ctx.pe)
+			comch_pe_wake_up(c->ctx.pe);
 }
-
 
 /* What set_conf checks for producers and consumers alike; resizes their tasks. */
 int

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <unistd.h>
 
 #include <rte_cycles.h>
@@ -34,8 +35,19 @@ struct rte_comch_pe {
 	uint64_t nb_inflight;
 	uint64_t next_slow;      /**< TSC of the next slow tick. */
 	uint64_t slow_interval;
+	/* Another lcore of this process wakes a sleeping engine with it. */
+	struct comch_pe_fd kick;
 	TAILQ_HEAD(, rte_comch_ctx) ctxs;
 };
+
+static void
+comch_pe_kick_handler(struct comch_pe_fd *pfd, uint32_t events __rte_unused)
+{
+	uint64_t n;
+
+	/* Non-blocking, and nobody outside this process holds it. */
+	(void)!read(pfd->fd, &n, sizeof(n));
+}
 
 uint64_t
 comch_ms_to_tsc(uint64_t ms)
@@ -72,6 +84,18 @@ rte_comch_pe_create(unsigned int lcore_id)
 		free(pe);
 		return NULL;
 	}
+	pe->kick.fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	pe->kick.handler = comch_pe_kick_handler;
+	pe->kick.arg = pe;
+	if (pe->kick.fd < 0 || comch_pe_fd_add(pe, &pe->kick) < 0) {
+		rte_errno = errno;
+		COMCH_LOG(ERR, "cannot create the engine's wake-up eventfd: %s", strerror(errno));
+		if (pe->kick.fd >= 0)
+			close(pe->kick.fd);
+		close(pe->epfd);
+		free(pe);
+		return NULL;
+	}
 	pe->lcore_id = lcore_id;
 	pe->slow_interval = rte_get_tsc_hz() / (1000000 / COMCH_PE_SLOW_TICK_US);
 	TAILQ_INIT(&pe->ctxs);
@@ -93,6 +117,7 @@ rte_comch_pe_destroy(struct rte_comch_pe *pe)
 		COMCH_LOG(ERR, "contexts are still attached: destroy them first");
 		return -EBUSY;
 	}
+	close(pe->kick.fd);
 	close(pe->epfd);
 	free(pe);
 	return 0;
@@ -135,6 +160,15 @@ void
 comch_pe_add_inflight(struct rte_comch_pe *pe, int64_t n)
 {
 	pe->nb_inflight += n;
+}
+
+void
+comch_pe_wake_up(struct rte_comch_pe *pe)
+{
+	uint64_t one = 1;
+
+	/* Cannot block: the counter would have to reach 2^64 - 1 first. */
+	(void)!write(pe->kick.fd, &one, sizeof(one));
 }
 
 void

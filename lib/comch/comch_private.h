@@ -36,6 +36,8 @@ void comch_devs_unlock(void);
 /* comch_pe.c */
 void comch_pe_detach(struct rte_comch_ctx *ctx);
 void comch_pe_add_inflight(struct rte_comch_pe *pe, int64_t n);
+/** Wake the engine if it sleeps; from any thread of the process. */
+void comch_pe_wake_up(struct rte_comch_pe *pe);
 /** Run a user callback: progress is refused while it runs. */
 void comch_pe_enter_cb(struct rte_comch_pe *pe);
 void comch_pe_leave_cb(struct rte_comch_pe *pe);

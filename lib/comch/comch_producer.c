@@ -34,6 +34,7 @@ comch_producer_start(struct rte_comch_ctx *ctx)
 			      p->ok_cb != NULL, p->conn, "producer");
 	if (rc < 0)
 		return rc;
+	p->starved = false;
 	comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_RUNNING);
 	return 0;
 }

@@ -24,9 +24,13 @@
  * consumer's id), RUNNING, stop (the peer sees an expired-consumer event; once
  * it has confirmed it will not write again, posted tasks complete with
  * -ECONNABORTED and the consumer is IDLE; a peer that does not confirm within
- * 1 s is dropped as broken, -EPROTO, and the consumer ends as below). If the connection ends, posted tasks
- * complete with -ECONNRESET and the consumer goes to IDLE by itself with that
- * last error.
+ * 1 s is dropped as broken, -EPROTO, and the consumer ends as below). If the
+ * connection ends, posted tasks complete with -ECONNRESET and the consumer
+ * goes to IDLE by itself with that last error.
+ *
+ * Sleeping: an engine whose consumers have buffers posted can sleep; it is
+ * woken when a producer fills one (from that producer's next progress) and
+ * when the connection ends.
  *
  * Thread safety: create and destroy a consumer on the lcore of its connection's
  * engine (or before lcores run); start, stop, submit and progress it on the

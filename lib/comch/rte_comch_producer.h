@@ -23,6 +23,12 @@
  * land in, or the immediate data longer than the consumer accepts; -ENOENT if
  * the consumer id is unknown or expired; -ENOTCONN if the connection ended.
  *
+ * Sleeping: completions are reported at the producer's next progress, which is
+ * also when the consumers it filled are woken if they sleep. Posting a buffer
+ * wakes nobody, so while the producer's last submit was refused with -EAGAIN,
+ * rte_comch_pe_request_notification() on its engine says -EAGAIN (keep
+ * polling) until a submit succeeds or the producer is restarted.
+ *
  * Thread safety: create and destroy a producer on the lcore of its
  * connection's engine (or before lcores run); start, stop, submit and progress
  * it on the lcore of its own engine. Producers on different lcores may send to
