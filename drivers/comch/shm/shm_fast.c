@@ -516,6 +516,13 @@ shm_producer_send(struct rte_comch_producer *p, uint32_t consumer_id, const void
 	__atomic_store_n(&slot->seq, rc->taken, __ATOMIC_RELEASE);
 	sp->filled[consumer_id / 64] |= RTE_BIT64(consumer_id % 64);
 	sp->any = true;
+	/*
+	 * The next slot, if already posted, sits in the consumer's cache: fetch
+	 * it now for writing, so the next send does not stall on it. A slot not
+	 * posted yet is left alone: the consumer is about to write it.
+	 */
+	if (rc->taken != rc->posted)
+		rte_prefetch0_write(&rc->slots[rc->taken & rc->mask]);
 out:
 	rte_ticketlock_unlock(&rc->lock);
 	return ret;
