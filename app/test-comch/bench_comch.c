@@ -336,7 +336,7 @@ sess_init(struct bc_sess *s, struct bench_ctx *bc, const struct bench_test *t,
 	/* The fast path's data does not travel here: only its control messages do. */
 	s->max_msg = t->mode->fast ? (uint32_t)BENCH_CTRL_MSG_ROOM :
 				     RTE_MAX(t->size, (uint32_t)BENCH_CTRL_MSG_ROOM);
-	return pool_create(s, bc->opts->recv_queue + BC_POOL_EXTRA, s->max_msg);
+	return pool_create(s, t->recv_queue + BC_POOL_EXTRA, s->max_msg);
 }
 
 /* Attach the context to the engine, with the callbacks' way back to s. */
@@ -380,10 +380,10 @@ bc_server_open(struct bc_sess *s, struct bench_ctx *bc, const struct bench_test 
 	if (ret < 0)
 		return bench_fail(res, ret, "rte_comch_server_set_max_msg_size(%" PRIu32 "): %s",
 				  s->max_msg, strerror(-ret));
-	ret = rte_comch_server_set_recv_queue_size(s->server, bc->opts->recv_queue);
+	ret = rte_comch_server_set_recv_queue_size(s->server, t->recv_queue);
 	if (ret < 0)
 		return bench_fail(res, ret, "rte_comch_server_set_recv_queue_size(%" PRIu32
-				  "): %s", bc->opts->recv_queue, strerror(-ret));
+				  "): %s", t->recv_queue, strerror(-ret));
 	ret = rte_comch_server_task_send_set_conf(s->server, bc_send_done, bc_send_failed,
 						  s->pool_n);
 	if (ret < 0)
@@ -474,10 +474,10 @@ bc_client_open(struct bc_sess *s, struct bench_ctx *bc, const struct bench_test 
 	if (ret < 0)
 		return bench_fail(res, ret, "rte_comch_client_set_max_msg_size(%" PRIu32 "): %s",
 				  s->max_msg, strerror(-ret));
-	ret = rte_comch_client_set_recv_queue_size(s->client, bc->opts->recv_queue);
+	ret = rte_comch_client_set_recv_queue_size(s->client, t->recv_queue);
 	if (ret < 0)
 		return bench_fail(res, ret, "rte_comch_client_set_recv_queue_size(%" PRIu32
-				  "): %s", bc->opts->recv_queue, strerror(-ret));
+				  "): %s", t->recv_queue, strerror(-ret));
 	/* The server side may still be starting, or finishing the previous test. */
 	ret = rte_comch_client_set_connect_timeout(s->client, BENCH_CONNECT_TIMEOUT_S * 1000);
 	if (ret < 0)

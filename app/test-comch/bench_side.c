@@ -57,6 +57,7 @@ bench_result_init(struct bench_result *res, const struct bench_test *t, enum ben
 	res->size = t->size;
 	res->burst = t->burst;
 	res->buffers = t->buffers;
+	res->recv_queue = t->recv_queue;
 	snprintf(res->mode, sizeof(res->mode), "%s", t->mode->name);
 	snprintf(res->transport, sizeof(res->transport), "%s", bench_transport_name(t->transport));
 }
