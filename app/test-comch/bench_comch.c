@@ -111,6 +111,23 @@ bc_env_close(struct bench_ctx *bc)
 	bc->comch = NULL;
 }
 
+int
+bc_env_get(struct bench_ctx *bc, struct bench_result *res, struct rte_comch_dev **dev,
+	   struct rte_comch_dev_rep **rep, struct rte_comch_pe **pe)
+{
+	struct bc_env *env;
+	int ret;
+
+	ret = bc_env_open(bc, res);
+	if (ret < 0)
+		return ret;
+	env = bc->comch;
+	*dev = env->dev;
+	*rep = env->rep;
+	*pe = env->pe;
+	return 0;
+}
+
 struct rte_comch_pe *
 bc_env_fp_pe(struct bench_ctx *bc, struct bench_result *res)
 {
@@ -164,6 +181,8 @@ bc_new_consumer(struct rte_comch_connection *conn, uint32_t id)
 	if (unlikely(s == NULL || (conn != s->conn && (s->conn != NULL || s->client == NULL))))
 		return;
 	s->peer_consumer = id;
+	if (s->nb_peer_announced < BENCH_MAX_CONSUMERS)
+		s->peer_ids[s->nb_peer_announced] = id;
 	s->nb_peer_consumers++;
 	s->nb_peer_announced++;
 }
@@ -316,6 +335,12 @@ static void
 server_name(const struct bench_test *t, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s.%u", BENCH_PROG, t->id);
+}
+
+void
+bc_server_name(const struct bench_test *t, char *buf, size_t len)
+{
+	server_name(t, buf, len);
 }
 
 static int

@@ -51,6 +51,21 @@ static const struct bench_runner memcpy_bw = {
 	.client = memcpy_bw_client,
 };
 
+static const struct bench_runner comch_ctrl_many = {
+	.server = comch_ctrl_many_serve,
+	.client = comch_ctrl_many_client,
+};
+
+static const struct bench_runner unix_ctrl_many = {
+	.server = unix_ctrl_many_serve,
+	.client = unix_ctrl_many_client,
+};
+
+static const struct bench_runner comch_fp_many = {
+	.server = comch_fp_many_serve,
+	.client = comch_fp_many_client,
+};
+
 #define KIB 1024u
 #define MIB (1024u * 1024u)
 
@@ -134,12 +149,48 @@ static const struct bench_mode mode_fp_bw = {
 	},
 };
 
+static const struct bench_mode mode_ctrl_many = {
+	.name = "ctrl-many",
+	.help = "control path, --clients clients of one server: rate, fairness",
+	.kind = BENCH_KIND_MANY,
+	.rq_sweep = true,
+	.min_size = BENCH_MIN_SIZE,
+	.max_size = BENCH_MAX_SIZE,
+	.sizes = { 64 },
+	.nb_sizes = 1,
+	.runners = {
+		[BENCH_TR_COMCH] = &comch_ctrl_many,
+		[BENCH_TR_UNIX] = &unix_ctrl_many,
+		[BENCH_TR_UNIX_POLL] = &unix_ctrl_many,
+	},
+};
+
+/* Its baselines: one Unix stream, as fp-stream's. */
+static const struct bench_mode mode_fp_many = {
+	.name = "fp-many",
+	.help = "fast path, --producers to --consumers on one connection",
+	.kind = BENCH_KIND_MANY,
+	.fast = true,
+	.burst_sweep = true,
+	.min_size = 0,
+	.max_size = BENCH_FP_MAX_SIZE,
+	.sizes = { 64 },
+	.nb_sizes = 1,
+	.runners = {
+		[BENCH_TR_COMCH] = &comch_fp_many,
+		[BENCH_TR_UNIX] = &unix_ctrl_stream,
+		[BENCH_TR_UNIX_POLL] = &unix_ctrl_stream,
+	},
+};
+
 const struct bench_mode *const bench_modes[] = {
 	&mode_ctrl_lat,
 	&mode_ctrl_stream,
 	&mode_fp_lat,
 	&mode_fp_stream,
 	&mode_fp_bw,
+	&mode_ctrl_many,
+	&mode_fp_many,
 };
 
 const unsigned int bench_nb_modes = sizeof(bench_modes) / sizeof(bench_modes[0]);
