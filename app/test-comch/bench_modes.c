@@ -151,7 +151,7 @@ static const struct bench_mode mode_fp_bw = {
 
 static const struct bench_mode mode_ctrl_many = {
 	.name = "ctrl-many",
-	.help = "control path, --clients clients of one server: rate, fairness",
+	.help = "control path, many clients to one server",
 	.kind = BENCH_KIND_MANY,
 	.rq_sweep = true,
 	.min_size = BENCH_MIN_SIZE,
@@ -168,7 +168,7 @@ static const struct bench_mode mode_ctrl_many = {
 /* Its baselines: one Unix stream, as fp-stream's. */
 static const struct bench_mode mode_fp_many = {
 	.name = "fp-many",
-	.help = "fast path, --producers to --consumers on one connection",
+	.help = "fast path, many producers to many consumers",
 	.kind = BENCH_KIND_MANY,
 	.fast = true,
 	.burst_sweep = true,

@@ -125,9 +125,9 @@ bench_opts_usage(void)
 	}
 	printf("  --size LIST         message sizes in bytes, comma separated, for every mode\n"
 	       "                      instead of its defaults: %u to %u for the control\n"
-	       "                      path, 0 (immediate data only) to %u for fp-lat and\n"
-	       "                      fp-stream, 1 to %u for fp-bw; a mode skips the\n"
-	       "                      sizes it cannot carry\n"
+	       "                      path, 0 (immediate data only) to %u for fp-lat,\n"
+	       "                      fp-stream and fp-many, 1 to %u for fp-bw; a mode\n"
+	       "                      skips the sizes it cannot carry\n"
 	       "  --iterations N      measured round trips per latency test (default %u)\n"
 	       "  --warmup N          unmeasured round trips (latency) or messages (stream)\n"
 	       "                      before measuring (default %u)\n"

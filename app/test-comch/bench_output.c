@@ -102,7 +102,8 @@ print_run_header(FILE *f, const struct bench_opts *o, const struct bench_test *p
 			print_list(f, o->buffers_list, o->nb_buffers);
 			fprintf(f, " buffers posted\n");
 		} else {
-			fprintf(f, "; buffers posted: max(2 x burst, 64), fp-lat/fp-bw within 8 MiB\n");
+			fprintf(f, "; buffers posted: max(2 x burst, 64), fp-lat/fp-bw "
+				"within 8 MiB\n");
 		}
 	}
 	for (i = 0; i < nb; i++) {
@@ -112,7 +113,8 @@ print_run_header(FILE *f, const struct bench_opts *o, const struct bench_test *p
 			many_ctrl = true;
 	}
 	if (many_ctrl)
-		fprintf(f, "ctrl-many: %" PRIu32 " clients on one engine, one server\n", o->clients);
+		fprintf(f, "ctrl-many: %" PRIu32 " clients on one engine, one server\n",
+			o->clients);
 	if (many_fp)
 		fprintf(f, "fp-many: %" PRIu32 " producers on one engine, %" PRIu32 " consumers on "
 			"one engine; producer i sends to consumer i %% %" PRIu32 "\n", o->producers,
@@ -344,7 +346,8 @@ print_ratios(FILE *f, const struct bench_test *plan, unsigned int first, unsigne
 			if (plan[j].transport == BENCH_TR_COMCH || !test_ok(rs, j, who))
 				continue;
 			/* A memcpy row is compared with the comch rows of its own buffers. */
-			if (plan[j].transport == BENCH_TR_MEMCPY && plan[j].buffers != plan[i].buffers)
+			if (plan[j].transport == BENCH_TR_MEMCPY &&
+			    plan[j].buffers != plan[i].buffers)
 				continue;
 			b = get(rs, j, BENCH_SIDE_CLIENT);
 			if (b == NULL || b->skipped)

@@ -124,10 +124,15 @@ try_send(struct many_state *st, struct many_client *c)
 	return ret;
 }
 
-/* Rounds over every client until t_end (TSC) or until limit messages were sent. */
+/*
+ * Rounds over every client until t_end (TSC) or until limit messages were
+ * sent; failing if none is taken for BENCH_REPLY_TIMEOUT_S.
+ */
 static int
 send_rounds(struct many_state *st, uint64_t t_end, uint64_t limit)
 {
+	uint64_t last = st->sent, deadline = bc_deadline(&st->cl[0].s, BENCH_REPLY_TIMEOUT_S);
+	unsigned int spins = 0;
 	uint32_t i;
 	int ret = 0;
 
@@ -136,6 +141,15 @@ send_rounds(struct many_state *st, uint64_t t_end, uint64_t limit)
 			ret = try_send(st, &st->cl[i]);
 		if (likely(ret == 0))
 			ret = bc_progress(&st->cl[0].s);
+		if (unlikely(ret == 0 && ++spins % SPINS_PER_CHECK == 0)) {
+			if (st->sent != last) {
+				last = st->sent;
+				deadline = bc_deadline(&st->cl[0].s, BENCH_REPLY_TIMEOUT_S);
+			} else if (rte_rdtsc() > deadline) {
+				ret = bench_fail(st->cl[0].s.res, -ETIMEDOUT, "no message taken by "
+						 "the server for %d s", BENCH_REPLY_TIMEOUT_S);
+			}
+		}
 	}
 	return ret;
 }

@@ -121,7 +121,8 @@ reply_submit(struct many_server *sv, struct rte_comch_task_send *task)
 			return;
 		}
 		if (ret != -EAGAIN) {
-			bench_fail(sv->res, ret, "reply: rte_comch_task_submit: %s", strerror(-ret));
+			bench_fail(sv->res, ret, "reply: rte_comch_task_submit: %s",
+				   strerror(-ret));
 			reply_release(sv, task);
 			return;
 		}
@@ -141,7 +142,8 @@ reply_retry(struct many_server *sv)
 		if (ret == -EAGAIN)
 			break;
 		if (ret < 0) {
-			bench_fail(sv->res, ret, "reply: rte_comch_task_submit: %s", strerror(-ret));
+			bench_fail(sv->res, ret, "reply: rte_comch_task_submit: %s",
+				   strerror(-ret));
 			reply_release(sv, sv->deferred[done]);
 		} else {
 			sv->inflight++;
@@ -309,7 +311,8 @@ serve(struct many_server *sv, struct bench_ctx *bc)
 	while (sv->nb_conns < sv->max_conns || sv->nb_closed < sv->nb_conns) {
 		ret = rte_comch_pe_progress(sv->pe);
 		if (unlikely(ret < 0))
-			return bench_fail(sv->res, ret, "rte_comch_pe_progress: %s", strerror(-ret));
+			return bench_fail(sv->res, ret, "rte_comch_pe_progress: %s",
+					  strerror(-ret));
 		if (unlikely(sv->nb_deferred != 0))
 			reply_retry(sv);
 		if (unlikely(sv->res->status != 0))

@@ -215,8 +215,8 @@ producers_open(struct many_state *st, uint32_t nb_cons)
 		if (ret < 0)
 			return ret;
 		if (rte_rdtsc() > deadline)
-			return bench_fail(f->res, -ETIMEDOUT, "%" PRIu32 " of %" PRIu32 " consumers "
-					  "announced by the server after %d s",
+			return bench_fail(f->res, -ETIMEDOUT, "%" PRIu32 " of %" PRIu32
+					  " consumers announced by the server after %d s",
 					  f->s->nb_peer_consumers, nb_cons, BENCH_REPLY_TIMEOUT_S);
 	}
 	if (f->s->nb_peer_announced != nb_cons)

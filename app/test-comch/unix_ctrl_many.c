@@ -27,6 +27,9 @@
 #include "bench_stats.h"
 #include "bench_unix.h"
 
+/* Rounds between two looks at the clock for a stall. */
+#define SPINS_PER_CHECK 4096
+
 struct many_state {
 	struct bu_conn *c;
 	uint64_t *seq;              /* next DATA of each connection */
@@ -81,16 +84,31 @@ try_send(struct many_state *st, uint32_t i)
 	return 0;
 }
 
-/* Rounds over every connection until t_end (TSC) or until limit messages were sent. */
+/*
+ * Rounds over every connection until t_end (TSC) or until limit messages were
+ * sent; failing if no socket takes one for BENCH_REPLY_TIMEOUT_S.
+ */
 static int
 send_rounds(struct many_state *st, uint64_t t_end, uint64_t limit)
 {
+	uint64_t last = st->sent, deadline = rte_rdtsc() + BENCH_REPLY_TIMEOUT_S * st->c[0].tsc_hz;
+	unsigned int spins = 0;
 	uint32_t i;
 	int ret = 0;
 
-	while (ret == 0 && st->sent < limit && rte_rdtsc() < t_end)
+	while (ret == 0 && st->sent < limit && rte_rdtsc() < t_end) {
 		for (i = 0; i < st->n && ret == 0; i++)
 			ret = try_send(st, i);
+		if (unlikely(ret == 0 && ++spins % SPINS_PER_CHECK == 0)) {
+			if (st->sent != last) {
+				last = st->sent;
+				deadline = rte_rdtsc() + BENCH_REPLY_TIMEOUT_S * st->c[0].tsc_hz;
+			} else if (rte_rdtsc() > deadline) {
+				ret = bench_fail(st->res, -ETIMEDOUT, "no socket took a "
+						 "message for %d s", BENCH_REPLY_TIMEOUT_S);
+			}
+		}
+	}
 	return ret;
 }
 
@@ -167,8 +185,9 @@ unix_ctrl_many_client(struct bench_ctx *bc, const struct bench_test *t,
 	/* All connected first: the server, which waits for every one, then sees them close. */
 	for (i = 0; i < st.n && ret == 0; i++) {
 		if (bu_fit(&st.c[i], size, &limit) < 0) {
-			bench_skip(res, "a %" PRIu32 "-byte datagram does not fit a Unix socket "
-				   "here (send buffer %d bytes, see net.core.wmem_max)", size, limit);
+			bench_skip(res, "a %" PRIu32 "-byte datagram does not fit a Unix "
+				   "socket here (send buffer %d bytes, see net.core.wmem_max)",
+				   size, limit);
 			goto out;
 		}
 		st.c[i].probe = true;
