@@ -39,6 +39,12 @@
 #define BENCH_CONNECT_TIMEOUT_S 30
 /* How long a side waits for an answer once connected, in seconds. */
 #define BENCH_REPLY_TIMEOUT_S 10
+/* Most values in one --burst, --buffers or --recv-queue list (a sweep). */
+#define BENCH_MAX_SWEEP 16
+/* Most clients of ctrl-many, producers and consumers of fp-many. */
+#define BENCH_MAX_CLIENTS 256
+#define BENCH_MAX_PRODUCERS 256
+#define BENCH_MAX_CONSUMERS 256
 
 enum bench_side {
 	BENCH_SIDE_BOTH = 0, /* the parent: runs both sides as child processes */
@@ -60,6 +66,7 @@ enum bench_kind {
 	BENCH_KIND_LAT = 1, /* round trips: percentiles */
 	BENCH_KIND_STREAM,  /* one-way flood: rates */
 	BENCH_KIND_BW,      /* one-way flood of large messages: GB/s */
+	BENCH_KIND_MANY,    /* one-way flood from many senders to one receiver: rates, fairness */
 };
 
 struct bench_opts {
@@ -70,9 +77,20 @@ struct bench_opts {
 	uint64_t iterations;             /* measured round trips (latency modes) */
 	uint64_t warmup;                 /* unmeasured operations before measuring */
 	double duration;                 /* seconds per stream test */
-	uint32_t recv_queue;             /* comch receive queue size, both sides */
-	uint32_t burst;                  /* fast path: sends per progress (fp-stream, fp-bw) */
+	uint32_t recv_queue;             /* comch receive queue size, both sides (first of list) */
+	uint32_t burst;                  /* fast path: sends per progress (first of --burst) */
 	uint32_t buffers;                /* fast path: buffers a consumer posts; 0: automatic */
+	/* Every value of --burst, --buffers and --recv-queue: the plan sweeps them. */
+	uint32_t bursts[BENCH_MAX_SWEEP];
+	unsigned int nb_bursts;
+	uint32_t buffers_list[BENCH_MAX_SWEEP];
+	unsigned int nb_buffers;         /* 0: automatic */
+	uint32_t recv_queues[BENCH_MAX_SWEEP];
+	unsigned int nb_recv_queues;
+	uint32_t clients;                /* ctrl-many: clients of the one server */
+	uint32_t producers;              /* fp-many: producers on the client's side */
+	uint32_t consumers;              /* fp-many: consumers on the server's side */
+	int progress;                    /* progress line: 1 on, 0 off, -1 if stderr is a tty */
 	double timeout;                  /* parent watchdog, seconds; 0: derived from the plan */
 	const char *csv;                 /* CSV output file, or NULL */
 	enum bench_side side;
@@ -93,7 +111,14 @@ struct bench_test {
 	uint32_t size;
 	uint32_t burst;                  /* fast path: sends per progress; 1 elsewhere */
 	uint32_t buffers;                /* fast path: consumer buffers posted; 0 elsewhere */
+	uint32_t recv_queue;             /* comch receive queue size of both sides */
+	uint8_t swept;                   /* BENCH_SWEPT_*: what the row's label must show */
 };
+
+/* Values a test has from a list of several, shown in its label. */
+#define BENCH_SWEPT_BURST 0x1
+#define BENCH_SWEPT_BUFFERS 0x2
+#define BENCH_SWEPT_RQ 0x4
 
 /* Latency percentiles reported, in this order. */
 enum bench_pct {
@@ -134,6 +159,18 @@ struct bench_result {
 	uint64_t tsc_hz;                 /* the side's TSC frequency */
 	uint32_t burst;                  /* the test's, for the output */
 	uint32_t buffers;
+	uint32_t recv_queue;
+	/*
+	 * The receiving side's CPU cycles per message: its thread's CPU time from the
+	 * first to the last measured message, over those messages (a polling receiver
+	 * spends all of it on them). Reported by the server side of stream tests.
+	 */
+	double rx_cyc_per_msg;
+	/* Many-to-one modes (client side): senders, receivers, and each receiver's share. */
+	uint32_t senders;                /* ctrl-many: clients; fp-many: producers */
+	uint32_t receivers;              /* fp-many: consumers; ctrl-many: 1 server */
+	uint64_t share_min;              /* messages of the least served client (consumer) */
+	uint64_t share_max;              /* messages of the best served one */
 };
 
 #define BENCH_RESULT_MAGIC 0x43484d42u /* "BMHC" */
@@ -165,6 +202,8 @@ struct bench_mode {
 	enum bench_kind kind;
 	bool fast;                       /* fast path: producers and consumers */
 	bool burst_variants;             /* comch runs at burst 1 and at --burst */
+	bool burst_sweep;                /* comch runs at each --burst */
+	bool rq_sweep;                   /* comch runs at each --recv-queue */
 	uint32_t min_size, max_size;     /* sizes the mode runs at; others are left out */
 	uint32_t sizes[BENCH_MAX_MODE_SIZES]; /* default sizes, without --size */
 	unsigned int nb_sizes;

@@ -111,6 +111,23 @@ bc_env_close(struct bench_ctx *bc)
 	bc->comch = NULL;
 }
 
+int
+bc_env_get(struct bench_ctx *bc, struct bench_result *res, struct rte_comch_dev **dev,
+	   struct rte_comch_dev_rep **rep, struct rte_comch_pe **pe)
+{
+	struct bc_env *env;
+	int ret;
+
+	ret = bc_env_open(bc, res);
+	if (ret < 0)
+		return ret;
+	env = bc->comch;
+	*dev = env->dev;
+	*rep = env->rep;
+	*pe = env->pe;
+	return 0;
+}
+
 struct rte_comch_pe *
 bc_env_fp_pe(struct bench_ctx *bc, struct bench_result *res)
 {
@@ -164,6 +181,8 @@ bc_new_consumer(struct rte_comch_connection *conn, uint32_t id)
 	if (unlikely(s == NULL || (conn != s->conn && (s->conn != NULL || s->client == NULL))))
 		return;
 	s->peer_consumer = id;
+	if (s->nb_peer_announced < BENCH_MAX_CONSUMERS)
+		s->peer_ids[s->nb_peer_announced] = id;
 	s->nb_peer_consumers++;
 	s->nb_peer_announced++;
 }
@@ -318,6 +337,12 @@ server_name(const struct bench_test *t, char *buf, size_t len)
 	snprintf(buf, len, "%s.%u", BENCH_PROG, t->id);
 }
 
+void
+bc_server_name(const struct bench_test *t, char *buf, size_t len)
+{
+	server_name(t, buf, len);
+}
+
 static int
 sess_init(struct bc_sess *s, struct bench_ctx *bc, const struct bench_test *t,
 	  struct bench_result *res, bc_msg_cb_t on_msg, void *priv)
@@ -336,7 +361,7 @@ sess_init(struct bc_sess *s, struct bench_ctx *bc, const struct bench_test *t,
 	/* The fast path's data does not travel here: only its control messages do. */
 	s->max_msg = t->mode->fast ? (uint32_t)BENCH_CTRL_MSG_ROOM :
 				     RTE_MAX(t->size, (uint32_t)BENCH_CTRL_MSG_ROOM);
-	return pool_create(s, bc->opts->recv_queue + BC_POOL_EXTRA, s->max_msg);
+	return pool_create(s, t->recv_queue + BC_POOL_EXTRA, s->max_msg);
 }
 
 /* Attach the context to the engine, with the callbacks' way back to s. */
@@ -380,10 +405,10 @@ bc_server_open(struct bc_sess *s, struct bench_ctx *bc, const struct bench_test 
 	if (ret < 0)
 		return bench_fail(res, ret, "rte_comch_server_set_max_msg_size(%" PRIu32 "): %s",
 				  s->max_msg, strerror(-ret));
-	ret = rte_comch_server_set_recv_queue_size(s->server, bc->opts->recv_queue);
+	ret = rte_comch_server_set_recv_queue_size(s->server, t->recv_queue);
 	if (ret < 0)
 		return bench_fail(res, ret, "rte_comch_server_set_recv_queue_size(%" PRIu32
-				  "): %s", bc->opts->recv_queue, strerror(-ret));
+				  "): %s", t->recv_queue, strerror(-ret));
 	ret = rte_comch_server_task_send_set_conf(s->server, bc_send_done, bc_send_failed,
 						  s->pool_n);
 	if (ret < 0)
@@ -474,10 +499,10 @@ bc_client_open(struct bc_sess *s, struct bench_ctx *bc, const struct bench_test 
 	if (ret < 0)
 		return bench_fail(res, ret, "rte_comch_client_set_max_msg_size(%" PRIu32 "): %s",
 				  s->max_msg, strerror(-ret));
-	ret = rte_comch_client_set_recv_queue_size(s->client, bc->opts->recv_queue);
+	ret = rte_comch_client_set_recv_queue_size(s->client, t->recv_queue);
 	if (ret < 0)
 		return bench_fail(res, ret, "rte_comch_client_set_recv_queue_size(%" PRIu32
-				  "): %s", bc->opts->recv_queue, strerror(-ret));
+				  "): %s", t->recv_queue, strerror(-ret));
 	/* The server side may still be starting, or finishing the previous test. */
 	ret = rte_comch_client_set_connect_timeout(s->client, BENCH_CONNECT_TIMEOUT_S * 1000);
 	if (ret < 0)

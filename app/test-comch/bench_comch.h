@@ -55,6 +55,8 @@ struct bc_sess {
 	uint32_t peer_consumer;      /* id of the last one announced */
 	uint32_t nb_peer_consumers;  /* announced and not expired */
 	uint32_t nb_peer_announced;  /* ever announced on this connection */
+	/* The first BENCH_MAX_CONSUMERS of them, in the order announced (fp-many). */
+	uint32_t peer_ids[BENCH_MAX_CONSUMERS];
 };
 
 /* Open the process's device, representor and engine on first use. */
@@ -67,6 +69,15 @@ void bc_env_close(struct bench_ctx *bc);
  * on it, apart from the control path.
  */
 struct rte_comch_pe *bc_env_fp_pe(struct bench_ctx *bc, struct bench_result *res);
+
+/*
+ * For a mode that runs its own contexts (ctrl-many's server): the process's
+ * device, representor (server side; NULL on the client's) and engine.
+ */
+int bc_env_get(struct bench_ctx *bc, struct bench_result *res, struct rte_comch_dev **dev,
+	       struct rte_comch_dev_rep **rep, struct rte_comch_pe **pe);
+/* The name of test t's server: what bc_client_open() connects to. */
+void bc_server_name(const struct bench_test *t, char *buf, size_t len);
 
 /* Server side of one test: create, configure and start. */
 int bc_server_open(struct bc_sess *s, struct bench_ctx *bc, const struct bench_test *t,

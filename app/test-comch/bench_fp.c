@@ -106,6 +106,7 @@ rx_done(struct rte_comch_consumer_task_post_recv *task, union rte_comch_data tas
 	int ret;
 
 	imm = rte_comch_consumer_task_post_recv_get_imm_data(task, &imm_len);
+	f->rx_task = task;
 	if (likely(f->res->status == 0))
 		f->on_recv(f, imm, imm_len, buf != NULL ? buf->data : NULL,
 			   buf != NULL ? buf->data_len : 0);

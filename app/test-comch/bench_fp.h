@@ -59,6 +59,8 @@ struct bf_side {
 	uint32_t rx_tasks;           /* post-recv tasks taken, not freed */
 	bf_recv_cb_t on_recv;
 	void *priv;                  /* the mode's state */
+	/* During on_recv: the completed task, for what else it tells (its producer). */
+	const struct rte_comch_consumer_task_post_recv *rx_task;
 	/* Producer. */
 	struct rte_comch_mmap *tx_mmap;
 	struct rte_comch_buf_pool *tx_pool;

@@ -51,6 +51,21 @@ static const struct bench_runner memcpy_bw = {
 	.client = memcpy_bw_client,
 };
 
+static const struct bench_runner comch_ctrl_many = {
+	.server = comch_ctrl_many_serve,
+	.client = comch_ctrl_many_client,
+};
+
+static const struct bench_runner unix_ctrl_many = {
+	.server = unix_ctrl_many_serve,
+	.client = unix_ctrl_many_client,
+};
+
+static const struct bench_runner comch_fp_many = {
+	.server = comch_fp_many_serve,
+	.client = comch_fp_many_client,
+};
+
 #define KIB 1024u
 #define MIB (1024u * 1024u)
 
@@ -73,6 +88,7 @@ static const struct bench_mode mode_ctrl_stream = {
 	.name = "ctrl-stream",
 	.help = "control path one-way flood: msgs/s, MB/s",
 	.kind = BENCH_KIND_STREAM,
+	.rq_sweep = true,
 	.min_size = BENCH_MIN_SIZE,
 	.max_size = BENCH_MAX_SIZE,
 	.sizes = { 64 },
@@ -133,12 +149,48 @@ static const struct bench_mode mode_fp_bw = {
 	},
 };
 
+static const struct bench_mode mode_ctrl_many = {
+	.name = "ctrl-many",
+	.help = "control path, many clients to one server",
+	.kind = BENCH_KIND_MANY,
+	.rq_sweep = true,
+	.min_size = BENCH_MIN_SIZE,
+	.max_size = BENCH_MAX_SIZE,
+	.sizes = { 64 },
+	.nb_sizes = 1,
+	.runners = {
+		[BENCH_TR_COMCH] = &comch_ctrl_many,
+		[BENCH_TR_UNIX] = &unix_ctrl_many,
+		[BENCH_TR_UNIX_POLL] = &unix_ctrl_many,
+	},
+};
+
+/* Its baselines: one Unix stream, as fp-stream's. */
+static const struct bench_mode mode_fp_many = {
+	.name = "fp-many",
+	.help = "fast path, many producers to many consumers",
+	.kind = BENCH_KIND_MANY,
+	.fast = true,
+	.burst_sweep = true,
+	.min_size = 0,
+	.max_size = BENCH_FP_MAX_SIZE,
+	.sizes = { 64 },
+	.nb_sizes = 1,
+	.runners = {
+		[BENCH_TR_COMCH] = &comch_fp_many,
+		[BENCH_TR_UNIX] = &unix_ctrl_stream,
+		[BENCH_TR_UNIX_POLL] = &unix_ctrl_stream,
+	},
+};
+
 const struct bench_mode *const bench_modes[] = {
 	&mode_ctrl_lat,
 	&mode_ctrl_stream,
 	&mode_fp_lat,
 	&mode_fp_stream,
 	&mode_fp_bw,
+	&mode_ctrl_many,
+	&mode_fp_many,
 };
 
 const unsigned int bench_nb_modes = sizeof(bench_modes) / sizeof(bench_modes[0]);
@@ -184,47 +236,133 @@ fp_buf_bytes(uint32_t size)
 }
 
 /*
- * How many buffers a consumer keeps posted: --buffers, or at least twice the
- * burst and FP_MIN_BUFFERS; for fp-bw and fp-lat, no more than fit in FP_BW_BYTES
- * (fp-stream measures batching: it keeps twice the burst posted, whatever the size).
+ * How many buffers a consumer keeps posted: buffers (one of --buffers), or at
+ * least twice the burst and FP_MIN_BUFFERS; for fp-bw and fp-lat, no more than
+ * fit in FP_BW_BYTES (fp-stream measures batching: it keeps twice the burst
+ * posted, whatever the size).
  */
 static uint32_t
-fp_buffers(const struct bench_opts *o, const struct bench_mode *m, uint32_t size, uint32_t burst)
+fp_buffers(uint32_t buffers, const struct bench_mode *m, uint32_t size, uint32_t burst)
 {
 	uint64_t n, fit;
 
-	if (o->buffers != 0)
-		return o->buffers;
+	if (buffers != 0)
+		return buffers;
 	n = RTE_MAX(2 * (uint64_t)burst, (uint64_t)FP_MIN_BUFFERS);
-	if (m->kind != BENCH_KIND_STREAM) {
+	if (m->kind == BENCH_KIND_LAT || m->kind == BENCH_KIND_BW) {
 		fit = FP_BW_BYTES / fp_buf_bytes(size);
 		n = RTE_MIN(n, RTE_MAX(fit, (uint64_t)FP_BW_MIN_BUFFERS));
 	}
 	return n;
 }
 
+/* What one plan row is; the plan builder fills it field by field. */
 static void
-plan_add(struct bench_test *plan, unsigned int *n, unsigned int max, const struct bench_opts *o,
-	 const struct bench_mode *m, enum bench_transport tr, uint32_t size, uint32_t burst)
+plan_add(struct bench_test *plan, unsigned int *n, unsigned int max, const struct bench_test *t)
 {
+	unsigned int i;
+
+	/* fp-bw clips each burst to the buffers posted: two bursts may give one test. */
+	for (i = *n; i > 0 && i <= max && plan[i - 1].mode == t->mode &&
+	     plan[i - 1].size == t->size; i--)
+		if (plan[i - 1].transport == t->transport && plan[i - 1].burst == t->burst &&
+		    plan[i - 1].buffers == t->buffers && plan[i - 1].recv_queue == t->recv_queue)
+			return;
 	if (*n < max) {
+		plan[*n] = *t;
 		plan[*n].id = *n;
-		plan[*n].mode = m;
-		plan[*n].transport = tr;
-		plan[*n].size = size;
-		plan[*n].burst = burst;
-		/* The memcpy baseline copies into as many destinations as comch posts. */
-		plan[*n].buffers = m->fast && (tr == BENCH_TR_COMCH || tr == BENCH_TR_MEMCPY) ?
-				   fp_buffers(o, m, size, burst) : 0;
 	}
 	(*n)++;
+}
+
+static bool
+list_has(const uint32_t *list, unsigned int nb, uint32_t v)
+{
+	unsigned int i;
+
+	for (i = 0; i < nb; i++)
+		if (list[i] == v)
+			return true;
+	return false;
+}
+
+/*
+ * The comch rows of one mode and size: each --recv-queue (control-path
+ * streams), each --buffers (fast path), each --burst (fast-path streams), in
+ * that nesting. fp-stream runs one message per submit first, unless a burst of
+ * 1 is in the list anyway; fp-bw streams at each burst, at most one per buffer.
+ */
+static void
+plan_comch(const struct bench_opts *o, const struct bench_mode *m, uint32_t size,
+	   struct bench_test *plan, unsigned int *n, unsigned int max)
+{
+	unsigned int nb_rq = m->rq_sweep ? o->nb_recv_queues : 1;
+	unsigned int nb_buf = m->fast && o->nb_buffers != 0 ? o->nb_buffers : 1;
+	unsigned int nb_burst = m->burst_variants || m->burst_sweep ||
+				m->kind == BENCH_KIND_BW ? o->nb_bursts : 1;
+	struct bench_test t = { .mode = m, .transport = BENCH_TR_COMCH, .size = size };
+	unsigned int q, b, k;
+	uint32_t bufv;
+
+	if ((m->burst_variants || m->burst_sweep || m->kind == BENCH_KIND_BW) && o->nb_bursts > 1)
+		t.swept |= BENCH_SWEPT_BURST;
+	if (m->fast && o->nb_buffers > 1)
+		t.swept |= BENCH_SWEPT_BUFFERS;
+	if (m->rq_sweep && o->nb_recv_queues > 1)
+		t.swept |= BENCH_SWEPT_RQ;
+	for (q = 0; q < nb_rq; q++) {
+		t.recv_queue = o->recv_queues[q];
+		for (b = 0; b < nb_buf; b++) {
+			bufv = o->nb_buffers != 0 ? o->buffers_list[b] : 0;
+			if (m->burst_variants && !list_has(o->bursts, o->nb_bursts, 1)) {
+				t.burst = 1;
+				t.buffers = fp_buffers(bufv, m, size, 1);
+				plan_add(plan, n, max, &t);
+			}
+			for (k = 0; k < nb_burst; k++) {
+				t.burst = 1;
+				if (m->kind == BENCH_KIND_BW)
+					t.burst = RTE_MIN(o->bursts[k],
+							  fp_buffers(bufv, m, size, o->bursts[k]));
+				else if (m->burst_variants || m->burst_sweep)
+					t.burst = o->bursts[k];
+				t.buffers = m->fast ? fp_buffers(bufv, m, size, t.burst) : 0;
+				plan_add(plan, n, max, &t);
+			}
+		}
+	}
+}
+
+/* A baseline's rows: one, or one per --buffers for memcpy, which copies into as many. */
+static void
+plan_baseline(const struct bench_opts *o, const struct bench_mode *m, uint32_t size,
+	      enum bench_transport tr, struct bench_test *plan, unsigned int *n,
+	      unsigned int max)
+{
+	bool per_buf = m->fast && tr == BENCH_TR_MEMCPY;
+	unsigned int nb_buf = per_buf && o->nb_buffers != 0 ? o->nb_buffers : 1;
+	struct bench_test t = {
+		.mode = m, .transport = tr, .size = size, .recv_queue = o->recv_queue,
+	};
+	unsigned int b;
+	uint32_t bufv;
+
+	if (per_buf && o->nb_buffers > 1)
+		t.swept |= BENCH_SWEPT_BUFFERS;
+	for (b = 0; b < nb_buf; b++) {
+		bufv = o->nb_buffers != 0 ? o->buffers_list[b] : 0;
+		t.burst = 1;
+		if (m->kind == BENCH_KIND_BW)
+			t.burst = RTE_MIN(o->burst, fp_buffers(bufv, m, size, o->burst));
+		t.buffers = per_buf ? fp_buffers(bufv, m, size, t.burst) : 0;
+		plan_add(plan, n, max, &t);
+	}
 }
 
 /*
  * For each selected mode, each size (--size, or the mode's own), each selected
  * transport: comch first, so that each baseline result lands right under the
- * comch one it is compared with. fp-stream runs comch twice: one message per
- * submit, and --burst; fp-bw streams at --burst, at most one per buffer.
+ * comch ones it is compared with; comch once per swept value (plan_comch()).
  */
 unsigned int
 bench_plan_build(const struct bench_opts *o, struct bench_test *plan, unsigned int max)
@@ -232,7 +370,7 @@ bench_plan_build(const struct bench_opts *o, struct bench_test *plan, unsigned i
 	const struct bench_mode *m;
 	const uint32_t *sizes;
 	unsigned int i, s, n = 0, nb_sizes;
-	uint32_t size, burst;
+	uint32_t size;
 	int tr;
 
 	for (i = 0; i < bench_nb_modes; i++) {
@@ -248,14 +386,10 @@ bench_plan_build(const struct bench_opts *o, struct bench_test *plan, unsigned i
 			for (tr = 0; tr < BENCH_TR_MAX; tr++) {
 				if ((o->transports & (1u << tr)) == 0 || m->runners[tr] == NULL)
 					continue;
-				if (tr == BENCH_TR_COMCH && m->burst_variants && o->burst > 1)
-					plan_add(plan, &n, max, o, m, tr, size, 1);
-				burst = 1;
-				if (m->kind == BENCH_KIND_BW)
-					burst = RTE_MIN(o->burst, fp_buffers(o, m, size, o->burst));
-				else if (m->burst_variants && tr == BENCH_TR_COMCH)
-					burst = o->burst;
-				plan_add(plan, &n, max, o, m, tr, size, burst);
+				if (tr == BENCH_TR_COMCH)
+					plan_comch(o, m, size, plan, &n, max);
+				else
+					plan_baseline(o, m, size, tr, plan, &n, max);
 			}
 		}
 	}
@@ -288,12 +422,20 @@ void
 bench_test_label(const struct bench_test *t, char *buf, size_t len)
 {
 	const char *tr = bench_transport_name(t->transport);
+	size_t n;
 
-	if (t->transport == BENCH_TR_COMCH && t->mode->burst_variants)
-		snprintf(buf, len, "%s burst %" PRIu32, tr, t->burst);
-	else if ((t->transport == BENCH_TR_UNIX || t->transport == BENCH_TR_UNIX_POLL) &&
-		 bench_wire_size(t) != t->size)
+	if ((t->transport == BENCH_TR_UNIX || t->transport == BENCH_TR_UNIX_POLL) &&
+	    bench_wire_size(t) != t->size) {
 		snprintf(buf, len, "%s (%" PRIu32 " B)", tr, bench_wire_size(t));
-	else
-		snprintf(buf, len, "%s", tr);
+		return;
+	}
+	n = snprintf(buf, len, "%s", tr);
+	/* The values this row has from a sweep, in the order the plan nests them. */
+	if (n < len && ((t->transport == BENCH_TR_COMCH && t->mode->burst_variants) ||
+			(t->swept & BENCH_SWEPT_BURST)))
+		n += snprintf(buf + n, len - n, " burst %" PRIu32, t->burst);
+	if (n < len && (t->swept & BENCH_SWEPT_BUFFERS))
+		n += snprintf(buf + n, len - n, " buf %" PRIu32, t->buffers);
+	if (n < len && (t->swept & BENCH_SWEPT_RQ))
+		snprintf(buf + n, len - n, " rq %" PRIu32, t->recv_queue);
 }

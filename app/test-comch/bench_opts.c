@@ -33,6 +33,9 @@
 #define MAX_RECV_QUEUE 65536
 /* Every round trip is kept (8 bytes) for exact percentiles. */
 #define MAX_ITERATIONS 100000000
+#define DEFAULT_CLIENTS 8
+#define DEFAULT_PRODUCERS 4
+#define DEFAULT_CONSUMERS 4
 
 enum {
 	OPT_MODE = 256,
@@ -53,6 +56,11 @@ enum {
 	OPT_TIMEOUT,
 	OPT_REPORT_FD,
 	OPT_HELP,
+	OPT_CLIENTS,
+	OPT_PRODUCERS,
+	OPT_CONSUMERS,
+	OPT_PROGRESS,
+	OPT_NO_PROGRESS,
 };
 
 static const struct option long_opts[] = {
@@ -74,6 +82,11 @@ static const struct option long_opts[] = {
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "report-fd", required_argument, NULL, OPT_REPORT_FD },
 	{ "help", no_argument, NULL, OPT_HELP },
+	{ "clients", required_argument, NULL, OPT_CLIENTS },
+	{ "producers", required_argument, NULL, OPT_PRODUCERS },
+	{ "consumers", required_argument, NULL, OPT_CONSUMERS },
+	{ "progress", no_argument, NULL, OPT_PROGRESS },
+	{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -112,22 +125,30 @@ bench_opts_usage(void)
 	}
 	printf("  --size LIST         message sizes in bytes, comma separated, for every mode\n"
 	       "                      instead of its defaults: %u to %u for the control\n"
-	       "                      path, 0 (immediate data only) to %u for fp-lat and\n"
-	       "                      fp-stream, 1 to %u for fp-bw; a mode skips the\n"
-	       "                      sizes it cannot carry\n"
+	       "                      path, 0 (immediate data only) to %u for fp-lat,\n"
+	       "                      fp-stream and fp-many, 1 to %u for fp-bw; a mode\n"
+	       "                      skips the sizes it cannot carry\n"
 	       "  --iterations N      measured round trips per latency test (default %u)\n"
 	       "  --warmup N          unmeasured round trips (latency) or messages (stream)\n"
 	       "                      before measuring (default %u)\n"
 	       "  --duration SEC      length of each stream test, in seconds (default %.1f;\n"
 	       "                      %.1f in the default suite)\n"
-	       "  --recv-queue N      comch receive queue size of both sides, in messages\n"
-	       "                      (control path; default %u)\n"
-	       "  --burst N           fast path: sends submitted before each progress, for\n"
-	       "                      fp-stream (which also runs one per progress) and fp-bw\n"
-	       "                      (default %u)\n"
-	       "  --buffers N         fast path: buffers each consumer keeps posted (default:\n"
+	       "  --recv-queue LIST   comch receive queue size of both sides, in messages\n"
+	       "                      (control path; default %u); a list: ctrl-stream and\n"
+	       "                      ctrl-many run comch at each, the others at the first\n"
+	       "  --burst LIST        fast path: sends submitted before each progress, for\n"
+	       "                      fp-stream (which also runs one per progress), fp-bw\n"
+	       "                      and fp-many (default %u); a list: comch runs at each\n"
+	       "  --buffers LIST      fast path: buffers each consumer keeps posted (default:\n"
 	       "                      max(2 x burst, 64); fp-lat and fp-bw: at most 8 MiB of\n"
-	       "                      them, at least 4)\n"
+	       "                      them, at least 4); a list: comch (and memcpy) run at\n"
+	       "                      each, times each burst and each size\n"
+	       "  --clients N         ctrl-many: clients opened on the host side, all on one\n"
+	       "                      engine, streaming to one server (default %u, 1 to %u)\n"
+	       "  --producers N       fp-many: producers on the client's side of the one\n"
+	       "                      connection, one engine (default %u, 1 to %u)\n"
+	       "  --consumers N       fp-many: consumers on the server's side; producer i\n"
+	       "                      sends to consumer i %% N (default %u, 1 to %u)\n"
 	       "  --transport LIST    transports, comma separated, or \"all\"\n"
 	       "                      (default comch,unix,memcpy):\n"
 	       "                        comch      rte_comch (shm driver)\n"
@@ -149,11 +170,14 @@ bench_opts_usage(void)
 	       "  --client-lcore N    lcore (CPU) of the client side (default 1)\n"
 	       "  --timeout SEC       stop everything and fail after SEC seconds\n"
 	       "                      (default: derived from the plan)\n"
+	       "  --progress          show a progress line on stderr (default: only when\n"
+	       "                      stderr is a terminal); --no-progress: never\n"
 	       "  --report-fd FD      internal: the pipe a child side reports to its parent on\n"
 	       "  -h, --help          this text\n\n",
 	       BENCH_MIN_SIZE, BENCH_MAX_SIZE, BENCH_FP_MAX_SIZE, BENCH_FP_MAX_SIZE,
 	       DEFAULT_ITERATIONS, DEFAULT_WARMUP, DEFAULT_DURATION, SUITE_DURATION,
-	       DEFAULT_RECV_QUEUE, DEFAULT_BURST);
+	       DEFAULT_RECV_QUEUE, DEFAULT_BURST, DEFAULT_CLIENTS, BENCH_MAX_CLIENTS,
+	       DEFAULT_PRODUCERS, BENCH_MAX_PRODUCERS, DEFAULT_CONSUMERS, BENCH_MAX_CONSUMERS);
 	printf("Each side initialises EAL with: -l LCORE --no-huge -m 512 --no-pci\n"
 	       "--file-prefix=test-comch-SIDE-PID --log-level=lib.eal:warning\n"
 	       "--log-level=lib.telemetry:error, then the extra EAL arguments\n"
@@ -267,6 +291,40 @@ add_size(struct bench_opts *o, const char *s)
 	return 0;
 }
 
+/* One value of a sweep list; what and max say which. */
+static int
+add_sweep(uint32_t *list, unsigned int *nb, const char *s, const char *what, uint64_t max)
+{
+	uint64_t v;
+
+	if (*nb == BENCH_MAX_SWEEP) {
+		fprintf(stderr, "%s: at most %u values of %s\n", BENCH_PROG, BENCH_MAX_SWEEP, what);
+		return -EINVAL;
+	}
+	if (parse_u64(s, what, 1, max, &v) < 0)
+		return -EINVAL;
+	list[(*nb)++] = v;
+	return 0;
+}
+
+static int
+add_burst(struct bench_opts *o, const char *s)
+{
+	return add_sweep(o->bursts, &o->nb_bursts, s, "burst", MAX_BURST);
+}
+
+static int
+add_buffers(struct bench_opts *o, const char *s)
+{
+	return add_sweep(o->buffers_list, &o->nb_buffers, s, "buffers", MAX_BUFFERS);
+}
+
+static int
+add_recv_queue(struct bench_opts *o, const char *s)
+{
+	return add_sweep(o->recv_queues, &o->nb_recv_queues, s, "recv-queue", MAX_RECV_QUEUE);
+}
+
 static int
 parse_side(const char *s, enum bench_side *side)
 {
@@ -295,6 +353,14 @@ bench_opts_parse(struct bench_opts *o, int argc, char **argv)
 	o->duration = DEFAULT_DURATION;
 	o->recv_queue = DEFAULT_RECV_QUEUE;
 	o->burst = DEFAULT_BURST;
+	o->recv_queues[0] = DEFAULT_RECV_QUEUE;
+	o->nb_recv_queues = 1;
+	o->bursts[0] = DEFAULT_BURST;
+	o->nb_bursts = 1;
+	o->clients = DEFAULT_CLIENTS;
+	o->producers = DEFAULT_PRODUCERS;
+	o->consumers = DEFAULT_CONSUMERS;
+	o->progress = -1;
 	o->side = BENCH_SIDE_BOTH;
 	o->server_lcore = 0;
 	o->client_lcore = 1;
@@ -320,17 +386,39 @@ bench_opts_parse(struct bench_opts *o, int argc, char **argv)
 			ret = parse_seconds(optarg, "duration", &o->duration);
 			duration_given = true;
 			break;
+		/* A list option given again replaces the list, as a single value would. */
 		case OPT_RECV_QUEUE:
-			ret = parse_u64(optarg, "recv-queue", 1, MAX_RECV_QUEUE, &v);
-			o->recv_queue = v;
+			o->nb_recv_queues = 0;
+			ret = parse_list(optarg, add_recv_queue, o);
+			o->recv_queue = o->recv_queues[0];
 			break;
 		case OPT_BURST:
-			ret = parse_u64(optarg, "burst", 1, MAX_BURST, &v);
-			o->burst = v;
+			o->nb_bursts = 0;
+			ret = parse_list(optarg, add_burst, o);
+			o->burst = o->bursts[0];
 			break;
 		case OPT_BUFFERS:
-			ret = parse_u64(optarg, "buffers", 1, MAX_BUFFERS, &v);
-			o->buffers = v;
+			o->nb_buffers = 0;
+			ret = parse_list(optarg, add_buffers, o);
+			o->buffers = o->buffers_list[0];
+			break;
+		case OPT_CLIENTS:
+			ret = parse_u64(optarg, "clients", 1, BENCH_MAX_CLIENTS, &v);
+			o->clients = v;
+			break;
+		case OPT_PRODUCERS:
+			ret = parse_u64(optarg, "producers", 1, BENCH_MAX_PRODUCERS, &v);
+			o->producers = v;
+			break;
+		case OPT_CONSUMERS:
+			ret = parse_u64(optarg, "consumers", 1, BENCH_MAX_CONSUMERS, &v);
+			o->consumers = v;
+			break;
+		case OPT_PROGRESS:
+			o->progress = 1;
+			break;
+		case OPT_NO_PROGRESS:
+			o->progress = 0;
 			break;
 		case OPT_TRANSPORT:
 			ret = parse_list(optarg, add_transport, o);
@@ -462,6 +550,18 @@ pushf(char **argv, int *argc, int max, const char *name, const char *fmt, ...)
 	return push(argv, argc, max, buf);
 }
 
+/* "8,32,128": a list option written back. */
+static void
+join_u32(char *buf, size_t len, const uint32_t *v, unsigned int nb)
+{
+	unsigned int i;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < nb && n < len; i++)
+		n += snprintf(buf + n, len - n, "%s%" PRIu32, i ? "," : "", v[i]);
+}
+
 /*
  * The argument vector a child side is executed with: the parsed options written
  * back canonically, so both children see exactly what the parent understood.
@@ -472,7 +572,8 @@ bench_opts_child_argv(const struct bench_opts *o, const char *exe, enum bench_si
 		      int report_fd)
 {
 	char modes[256] = "", transports[64] = "", sizes[256] = "";
-	int max = 44 + o->eal_argc, argc = 0, ret = 0, i;
+	char bursts[256], buffers[256], rqs[256];
+	int max = 56 + o->eal_argc, argc = 0, ret = 0, i;
 	unsigned int m;
 	char **argv;
 	size_t len;
@@ -511,10 +612,16 @@ bench_opts_child_argv(const struct bench_opts *o, const char *exe, enum bench_si
 	ret |= pushf(argv, &argc, max, "--iterations", "%" PRIu64, o->iterations);
 	ret |= pushf(argv, &argc, max, "--warmup", "%" PRIu64, o->warmup);
 	ret |= pushf(argv, &argc, max, "--duration", "%.17g", o->duration);
-	ret |= pushf(argv, &argc, max, "--recv-queue", "%" PRIu32, o->recv_queue);
-	ret |= pushf(argv, &argc, max, "--burst", "%" PRIu32, o->burst);
-	if (o->buffers != 0)
-		ret |= pushf(argv, &argc, max, "--buffers", "%" PRIu32, o->buffers);
+	join_u32(rqs, sizeof(rqs), o->recv_queues, o->nb_recv_queues);
+	join_u32(bursts, sizeof(bursts), o->bursts, o->nb_bursts);
+	join_u32(buffers, sizeof(buffers), o->buffers_list, o->nb_buffers);
+	ret |= pushf(argv, &argc, max, "--recv-queue", "%s", rqs);
+	ret |= pushf(argv, &argc, max, "--burst", "%s", bursts);
+	if (o->nb_buffers != 0)
+		ret |= pushf(argv, &argc, max, "--buffers", "%s", buffers);
+	ret |= pushf(argv, &argc, max, "--clients", "%" PRIu32, o->clients);
+	ret |= pushf(argv, &argc, max, "--producers", "%" PRIu32, o->producers);
+	ret |= pushf(argv, &argc, max, "--consumers", "%" PRIu32, o->consumers);
 	ret |= pushf(argv, &argc, max, "--server-lcore", "%u", o->server_lcore);
 	ret |= pushf(argv, &argc, max, "--client-lcore", "%u", o->client_lcore);
 	if (o->eal_argc > 0) {

@@ -6,9 +6,13 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include <rte_common.h>
 #include <rte_comch.h>
 
 #include "bench_output.h"
+
+/* Width of the row labels: the longest of the plan, at least the usual 20. */
+static int label_w = 20;
 
 static const char *
 side_name(int side)
@@ -48,11 +52,21 @@ test_ok(const struct bench_results *rs, unsigned int i, enum bench_side who)
 	return true;
 }
 
+/* "8,32,128" */
+static void
+print_list(FILE *f, const uint32_t *v, unsigned int nb)
+{
+	unsigned int i;
+
+	for (i = 0; i < nb; i++)
+		fprintf(f, "%s%" PRIu32, i ? "," : "", v[i]);
+}
+
 static void
 print_run_header(FILE *f, const struct bench_opts *o, const struct bench_test *plan,
 		 const struct bench_results *rs, unsigned int nb)
 {
-	bool lat = false, stream = false, fast = false;
+	bool lat = false, stream = false, fast = false, many_ctrl = false, many_fp = false;
 	uint64_t hz = 0;
 	unsigned int i;
 
@@ -77,33 +91,89 @@ print_run_header(FILE *f, const struct bench_opts *o, const struct bench_test *p
 	if (stream)
 		fprintf(f, "stream: %.2f s after %" PRIu64 " warm-up messages; ", o->duration,
 			o->warmup);
-	fprintf(f, "comch recv queue %" PRIu32 "\n", o->recv_queue);
+	fprintf(f, "comch recv queue ");
+	print_list(f, o->recv_queues, o->nb_recv_queues);
+	fprintf(f, "\n");
 	if (fast) {
-		fprintf(f, "fast path: header as 16 B of immediate data; burst %" PRIu32 "; ",
-			o->burst);
-		if (o->buffers != 0)
-			fprintf(f, "%" PRIu32 " buffers posted\n", o->buffers);
-		else
-			fprintf(f, "buffers posted: max(2 x burst, 64), fp-lat/fp-bw within 8 MiB\n");
+		fprintf(f, "fast path: header as 16 B of immediate data; burst ");
+		print_list(f, o->bursts, o->nb_bursts);
+		if (o->nb_buffers != 0) {
+			fprintf(f, "; ");
+			print_list(f, o->buffers_list, o->nb_buffers);
+			fprintf(f, " buffers posted\n");
+		} else {
+			fprintf(f, "; buffers posted: max(2 x burst, 64), fp-lat/fp-bw "
+				"within 8 MiB\n");
+		}
 	}
+	for (i = 0; i < nb; i++) {
+		if (plan[i].mode->kind == BENCH_KIND_MANY && plan[i].mode->fast)
+			many_fp = true;
+		else if (plan[i].mode->kind == BENCH_KIND_MANY)
+			many_ctrl = true;
+	}
+	if (many_ctrl)
+		fprintf(f, "ctrl-many: %" PRIu32 " clients on one engine, one server\n",
+			o->clients);
+	if (many_fp)
+		fprintf(f, "fp-many: %" PRIu32 " producers on one engine, %" PRIu32 " consumers on "
+			"one engine; producer i sends to consumer i %% %" PRIu32 "\n", o->producers,
+			o->consumers, o->consumers);
 }
 
 static void
 print_group_header(FILE *f, const struct bench_test *t)
 {
 	char title[48], size[24];
+	int w = label_w + 2;
 
 	bench_size_str(t->size, size, sizeof(size));
 	snprintf(title, sizeof(title), "%s %s", t->mode->name, size);
 	if (t->mode->kind == BENCH_KIND_LAT)
-		fprintf(f, "\n%-22s %10s %9s %9s %9s %9s %9s %9s\n", title, "round trips",
+		fprintf(f, "\n%-*s %10s %9s %9s %9s %9s %9s %9s\n", w, title, "round trips",
 			"min ns", "p50 ns", "p90 ns", "p99 ns", "p99.9 ns", "max ns");
 	else if (t->mode->kind == BENCH_KIND_STREAM)
-		fprintf(f, "\n%-22s %10s %9s %9s %9s %9s %11s\n", title, "messages",
-			"kmsg/s", "MB/s", "cpu cyc", "send cyc", "queue full");
+		fprintf(f, "\n%-*s %10s %9s %9s %9s %9s %9s %11s\n", w, title, "messages",
+			"kmsg/s", "MB/s", "tx cyc", "rx cyc", "send cyc", "queue full");
+	else if (t->mode->kind == BENCH_KIND_MANY)
+		fprintf(f, "\n%-*s %10s %9s %9s %9s %9s %9s %10s %10s %11s\n", w, title,
+			"messages", "kmsg/s", "MB/s", "tx cyc", "rx cyc",
+			t->mode->fast ? "prod:cons" : "clients", t->mode->fast ? "min/cons" :
+			"min/client", t->mode->fast ? "max/cons" : "max/client", "queue full");
 	else
-		fprintf(f, "\n%-22s %10s %9s %9s %9s %9s %11s\n", title, "messages",
-			"kmsg/s", "GB/s", "cpu cyc", "buffers", "queue full");
+		fprintf(f, "\n%-*s %10s %9s %9s %9s %9s %9s %11s\n", w, title, "messages",
+			"kmsg/s", "GB/s", "tx cyc", "rx cyc", "buffers", "queue full");
+}
+
+/* Cycles per message in a 9-wide column: "-" if not measured, no decimals when huge. */
+static void
+fmt_cyc(char *buf, size_t len, double cyc, int decimals)
+{
+	if (cyc <= 0)
+		snprintf(buf, len, "%9s", "-");
+	else
+		snprintf(buf, len, "%9.*f", cyc < 1e6 ? decimals : 0, cyc);
+}
+
+/* A many-to-one row: who sent, and the least and best served receiver (or sender). */
+static void
+print_many(FILE *f, const char *tr, const struct bench_result *c, const char *tx, const char *rx)
+{
+	char who[24];
+
+	if (c->senders == 0) {
+		fprintf(f, "  %-*s %10" PRIu64 " %9.1f %9.1f %s %s %9s %10s %10s %11" PRIu64 "\n",
+			label_w, tr, c->ops, c->msgs_per_s / 1e3, c->mb_per_s, tx, rx, "1", "-",
+			"-", c->eagain);
+		return;
+	}
+	if (c->receivers > 1)
+		snprintf(who, sizeof(who), "%" PRIu32 ":%" PRIu32, c->senders, c->receivers);
+	else
+		snprintf(who, sizeof(who), "%" PRIu32, c->senders);
+	fprintf(f, "  %-*s %10" PRIu64 " %9.1f %9.1f %s %s %9s %10" PRIu64 " %10" PRIu64 " %11"
+		PRIu64 "\n", label_w, tr, c->ops, c->msgs_per_s / 1e3, c->mb_per_s, tx, rx, who,
+		c->share_min, c->share_max, c->eagain);
 }
 
 static void
@@ -112,39 +182,47 @@ print_row(FILE *f, const struct bench_test *t, const struct bench_results *rs, u
 {
 	const struct bench_result *c = get(rs, i, BENCH_SIDE_CLIENT);
 	const struct bench_result *s = get(rs, i, BENCH_SIDE_SERVER);
-	char tr[32];
+	char tr[64], tx[16], rx[16], send[16];
+	const int w = label_w;
 
 	bench_test_label(t, tr, sizeof(tr));
+	if (c != NULL) {
+		/* Huge messages cost millions of cycles each: no decimals then. */
+		fmt_cyc(tx, sizeof(tx), c->cyc_per_msg, t->mode->kind == BENCH_KIND_BW ? 0 : 1);
+		fmt_cyc(rx, sizeof(rx), s != NULL && s->status == 0 ? s->rx_cyc_per_msg : 0,
+			t->mode->kind == BENCH_KIND_BW ? 0 : 1);
+		fmt_cyc(send, sizeof(send), c->send_cyc, 1);
+	}
 	if (c != NULL && c->status == 0 && c->skipped) {
-		fprintf(f, "  %-20s skipped: %s\n", tr, c->error);
+		fprintf(f, "  %-*s skipped: %s\n", w, tr, c->error);
 	} else if (c != NULL && c->status == 0) {
 		if (t->mode->kind == BENCH_KIND_LAT)
-			fprintf(f, "  %-20s %10" PRIu64 " %9.0f %9.0f %9.0f %9.0f %9.0f %9.0f\n",
-				tr, c->ops, c->lat_ns[BENCH_PCT_MIN], c->lat_ns[BENCH_PCT_P50],
+			fprintf(f, "  %-*s %10" PRIu64 " %9.0f %9.0f %9.0f %9.0f %9.0f %9.0f\n",
+				w, tr, c->ops, c->lat_ns[BENCH_PCT_MIN], c->lat_ns[BENCH_PCT_P50],
 				c->lat_ns[BENCH_PCT_P90], c->lat_ns[BENCH_PCT_P99],
 				c->lat_ns[BENCH_PCT_P999], c->lat_ns[BENCH_PCT_MAX]);
 		else if (t->mode->kind == BENCH_KIND_STREAM)
-			/* Huge messages cost millions of cycles each: no decimals then. */
-			fprintf(f, "  %-20s %10" PRIu64 " %9.1f %9.1f %9.*f %9.*f %11" PRIu64 "\n",
-				tr, c->ops, c->msgs_per_s / 1e3, c->mb_per_s,
-				c->cyc_per_msg < 1e6, c->cyc_per_msg, c->send_cyc < 1e6,
-				c->send_cyc, c->eagain);
+			fprintf(f, "  %-*s %10" PRIu64 " %9.1f %9.1f %s %s %s %11" PRIu64 "\n",
+				w, tr, c->ops, c->msgs_per_s / 1e3, c->mb_per_s, tx, rx, send,
+				c->eagain);
+		else if (t->mode->kind == BENCH_KIND_MANY)
+			print_many(f, tr, c, tx, rx);
 		else
-			fprintf(f, "  %-20s %10" PRIu64 " %9.1f %9.2f %9.0f %9" PRIu32 " %11"
-				PRIu64 "\n", tr, c->ops, c->msgs_per_s / 1e3, c->mb_per_s / 1e3,
-				c->cyc_per_msg, c->buffers, c->eagain);
+			fprintf(f, "  %-*s %10" PRIu64 " %9.1f %9.2f %s %s %9" PRIu32 " %11"
+				PRIu64 "\n", w, tr, c->ops, c->msgs_per_s / 1e3, c->mb_per_s / 1e3,
+				tx, rx, c->buffers, c->eagain);
 	} else if (c != NULL) {
-		fprintf(f, "  %-20s FAILED (client): %s\n", tr, c->error);
+		fprintf(f, "  %-*s FAILED (client): %s\n", w, tr, c->error);
 	} else if (earlier_failed) {
-		fprintf(f, "  %-20s not run: the run stops at the first failure\n", tr);
+		fprintf(f, "  %-*s not run: the run stops at the first failure\n", w, tr);
 		return;
 	} else {
-		fprintf(f, "  %-20s FAILED (client): no result\n", tr);
+		fprintf(f, "  %-*s FAILED (client): no result\n", w, tr);
 	}
 	if (expects(who, BENCH_SIDE_SERVER) && s != NULL && s->status != 0)
-		fprintf(f, "  %-20s FAILED (server): %s\n", tr, s->error);
+		fprintf(f, "  %-*s FAILED (server): %s\n", w, tr, s->error);
 	else if (expects(who, BENCH_SIDE_SERVER) && s == NULL)
-		fprintf(f, "  %-20s FAILED (server): no result\n", tr);
+		fprintf(f, "  %-*s FAILED (server): no result\n", w, tr);
 }
 
 /* "0.91 us" below 10 us, "40.1 us" above: two significant digits at least. */
@@ -181,9 +259,10 @@ print_ratio(FILE *f, const char *what, const char *base, double comch_v, const c
 /* One comch result against one baseline of the same mode and size. */
 static void
 print_pair(FILE *f, const struct bench_test *ct, const struct bench_result *c,
-	   const struct bench_test *bt, const struct bench_result *b, bool several)
+	   const struct bench_result *c_rx, const struct bench_test *bt,
+	   const struct bench_result *b, const struct bench_result *b_rx, bool several)
 {
-	char cl[32], name[32], cs[48], bs[48], size[24], what[48];
+	char cl[64], name[64], cs[48], bs[48], size[24], what[80];
 	const char *w = "msg rate";
 
 	bench_test_label(bt, name, sizeof(name));
@@ -200,6 +279,7 @@ print_pair(FILE *f, const struct bench_test *ct, const struct bench_result *c,
 			    b->lat_ns[BENCH_PCT_P99], bs, true);
 		break;
 	case BENCH_KIND_STREAM:
+	case BENCH_KIND_MANY:
 		/* Several comch rows (bursts): say which one each line is about. */
 		if (several) {
 			snprintf(what, sizeof(what), "msg rate, %s", cl + strlen("comch "));
@@ -213,14 +293,33 @@ print_pair(FILE *f, const struct bench_test *ct, const struct bench_result *c,
 			snprintf(bs, sizeof(bs), "%.0f cyc/msg", b->cyc_per_msg);
 			print_ratio(f, "sender cost", name, c->cyc_per_msg, cs, b->cyc_per_msg,
 				    bs, true);
+			if (c_rx == NULL || b_rx == NULL)
+				break;
+			snprintf(cs, sizeof(cs), "%.0f cyc/msg", c_rx->rx_cyc_per_msg);
+			snprintf(bs, sizeof(bs), "%.0f cyc/msg", b_rx->rx_cyc_per_msg);
+			print_ratio(f, "receiver cost", name, c_rx->rx_cyc_per_msg, cs,
+				    b_rx->rx_cyc_per_msg, bs, true);
 		}
+		/* How evenly the receiver served its senders: 1.00 is perfectly even. */
+		if (ct->mode->kind == BENCH_KIND_MANY && c->share_max != 0 && b->share_max != 0)
+			fprintf(f, "  fairness%s%s (least / best served %s): comch %.2f, %s %.2f\n",
+				several ? ", " : "", several ? cl + strlen("comch ") : "",
+				ct->mode->fast ? "consumer" : "client",
+				(double)c->share_min / c->share_max, name,
+				(double)b->share_min / b->share_max);
+		else if (ct->mode->kind == BENCH_KIND_MANY && c->share_max != 0)
+			fprintf(f, "  fairness%s%s (least / best served %s): comch %.2f\n",
+				several ? ", " : "", several ? cl + strlen("comch ") : "",
+				ct->mode->fast ? "consumer" : "client",
+				(double)c->share_min / c->share_max);
 		break;
 	case BENCH_KIND_BW:
 		/* As a fraction of what one core copies: 1.00x is the copy's own speed. */
 		if (c->mb_per_s <= 0 || b->mb_per_s <= 0)
 			break;
 		bench_size_str(ct->size, size, sizeof(size));
-		fprintf(f, "  %s: comch %.2f GB/s, %s %.2f GB/s, %.2fx\n", size,
+		fprintf(f, "  %s%s%s: comch %.2f GB/s, %s %.2f GB/s, %.2fx\n", size,
+			several ? ", " : "", several ? cl + strlen("comch ") : "",
 			c->mb_per_s / 1e3, name, b->mb_per_s / 1e3, c->mb_per_s / b->mb_per_s);
 		break;
 	}
@@ -231,7 +330,7 @@ static void
 print_ratios(FILE *f, const struct bench_test *plan, unsigned int first, unsigned int end,
 	     const struct bench_results *rs, enum bench_side who)
 {
-	const struct bench_result *c, *b;
+	const struct bench_result *c, *b, *c_rx, *b_rx;
 	unsigned int i, j, nb_comch = 0;
 
 	for (i = first; i < end; i++)
@@ -242,13 +341,23 @@ print_ratios(FILE *f, const struct bench_test *plan, unsigned int first, unsigne
 		c = get(rs, i, BENCH_SIDE_CLIENT);
 		if (c == NULL || c->skipped)
 			continue;
+		c_rx = get(rs, i, BENCH_SIDE_SERVER);
 		for (j = first; j < end; j++) {
 			if (plan[j].transport == BENCH_TR_COMCH || !test_ok(rs, j, who))
+				continue;
+			/* A memcpy row is compared with the comch rows of its own buffers. */
+			if (plan[j].transport == BENCH_TR_MEMCPY &&
+			    plan[j].buffers != plan[i].buffers)
 				continue;
 			b = get(rs, j, BENCH_SIDE_CLIENT);
 			if (b == NULL || b->skipped)
 				continue;
-			print_pair(f, &plan[i], c, &plan[j], b, nb_comch > 1);
+			b_rx = get(rs, j, BENCH_SIDE_SERVER);
+			if (c_rx != NULL && (c_rx->status != 0 || c_rx->rx_cyc_per_msg <= 0))
+				c_rx = NULL;
+			if (b_rx != NULL && (b_rx->status != 0 || b_rx->rx_cyc_per_msg <= 0))
+				b_rx = NULL;
+			print_pair(f, &plan[i], c, c_rx, &plan[j], b, b_rx, nb_comch > 1);
 		}
 	}
 }
@@ -263,18 +372,21 @@ print_server_only(FILE *f, const struct bench_test *plan, unsigned int nb,
 
 	fprintf(f, "%s: server side\n", BENCH_PROG);
 	for (i = 0; i < nb; i++) {
-		char label[32];
+		char label[64];
 
 		s = get(rs, i, BENCH_SIDE_SERVER);
 		bench_test_label(&plan[i], label, sizeof(label));
-		fprintf(f, "  %-12s %8" PRIu32 " B  %-16s ", plan[i].mode->name, plan[i].size,
-			label);
+		fprintf(f, "  %-12s %8" PRIu32 " B  %-*s ", plan[i].mode->name, plan[i].size,
+			label_w - 4, label);
 		if (s == NULL)
 			fprintf(f, "not run\n");
 		else if (s->status != 0)
 			fprintf(f, "FAILED: %s\n", s->error);
 		else if (plan[i].transport == BENCH_TR_MEMCPY)
 			fprintf(f, "nothing to do (the client copies)\n");
+		else if (s->rx_cyc_per_msg > 0)
+			fprintf(f, "%" PRIu64 " messages received and checked, %.1f cyc/msg\n",
+				s->verified, s->rx_cyc_per_msg);
 		else
 			fprintf(f, "%" PRIu64 " messages received and checked\n", s->verified);
 		if (s == NULL || s->status != 0)
@@ -288,7 +400,13 @@ bench_output_print(FILE *f, const struct bench_opts *o, const struct bench_test 
 		   unsigned int nb, const struct bench_results *rs, enum bench_side who)
 {
 	unsigned int i, first = 0, failed = 0, not_run = 0, skipped = 0;
+	char label[64];
 
+	label_w = 20;
+	for (i = 0; i < nb; i++) {
+		bench_test_label(&plan[i], label, sizeof(label));
+		label_w = RTE_MAX(label_w, (int)strlen(label));
+	}
 	if (who == BENCH_SIDE_SERVER) {
 		failed = print_server_only(f, plan, nb, rs);
 	} else {
@@ -330,8 +448,9 @@ bench_output_print(FILE *f, const struct bench_opts *o, const struct bench_test 
 	return failed + not_run + rs->nb_extra;
 }
 
+/* rx: the server's result of the same test, for the receiver's columns, or NULL. */
 static void
-csv_row(FILE *f, const struct bench_result *r)
+csv_row(FILE *f, const struct bench_result *r, const struct bench_result *rx)
 {
 	const char *p;
 
@@ -349,6 +468,16 @@ csv_row(FILE *f, const struct bench_result *r)
 	else
 		fprintf(f, ",,,,,,,,,,,,,");
 	fprintf(f, "%" PRIu32 ",%" PRIu32 ",", r->burst, r->buffers);
+	if (rx != NULL && rx->status == 0 && rx->rx_cyc_per_msg > 0)
+		fprintf(f, "%.1f,", rx->rx_cyc_per_msg);
+	else
+		fprintf(f, ",");
+	fprintf(f, "%" PRIu32 ",", r->recv_queue);
+	if (r->senders != 0)
+		fprintf(f, "%" PRIu32 ",%" PRIu32 ",%" PRIu64 ",%" PRIu64 ",", r->senders,
+			r->receivers, r->share_min, r->share_max);
+	else
+		fprintf(f, ",,,,");
 	fputc('"', f);
 	if (r->skipped)
 		fputs("skipped: ", f);
@@ -377,18 +506,19 @@ bench_output_csv(const char *path, const struct bench_test *plan, unsigned int n
 	}
 	fprintf(f, "mode,transport,size,side,status,ops,verified,min_ns,p50_ns,p90_ns,p99_ns,"
 		"p999_ns,max_ns,mean_ns,seconds,msgs_per_s,mb_per_s,cycles_per_msg,"
-		"send_cycles,eagain,burst,buffers,error\n");
+		"send_cycles,eagain,burst,buffers,rx_cycles_per_msg,recv_queue,senders,receivers,"
+		"share_min,share_max,error\n");
 	for (i = 0; i < nb; i++) {
 		/* The client's row carries the measurements; the server's only its checks. */
 		r = get(rs, i, BENCH_SIDE_CLIENT);
 		if (r != NULL && expects(who, BENCH_SIDE_CLIENT))
-			csv_row(f, r);
+			csv_row(f, r, get(rs, i, BENCH_SIDE_SERVER));
 		r = get(rs, i, BENCH_SIDE_SERVER);
 		if (r != NULL && (who == BENCH_SIDE_SERVER || r->status != 0))
-			csv_row(f, r);
+			csv_row(f, r, r);
 	}
 	for (i = 0; i < rs->nb_extra; i++)
-		csv_row(f, &rs->extra[i]);
+		csv_row(f, &rs->extra[i], NULL);
 	if (fclose(f) != 0) {
 		ret = -errno;
 		fprintf(stderr, "%s: cannot write %s: %s\n", BENCH_PROG, path, strerror(errno));

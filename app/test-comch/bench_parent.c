@@ -25,6 +25,7 @@
 
 #include "bench.h"
 #include "bench_output.h"
+#include "bench_progress.h"
 #include "bench_report.h"
 
 #define BENCH_MAX_TESTS 256
@@ -128,9 +129,20 @@ child_failed(const struct child *c)
 	return c->pid == 0 && !(WIFEXITED(c->status) && WEXITSTATUS(c->status) == 0);
 }
 
+/* Tests the client has reported: they end in plan order, so the next one is running. */
+static unsigned int
+tests_done(const struct bench_results *rs)
+{
+	unsigned int i = 0;
+
+	while (i < rs->nb_tests && rs->client[i].magic == BENCH_RESULT_MAGIC)
+		i++;
+	return i;
+}
+
 /* Read results until both children closed their pipes and exited. */
 static int
-collect(struct child *ch, struct bench_results *rs, double timeout)
+collect(struct child *ch, struct bench_results *rs, double timeout, struct bench_progress *pg)
 {
 	double deadline = now_s() + timeout, grace = 0;
 	struct pollfd pfd[2];
@@ -152,7 +164,9 @@ collect(struct child *ch, struct bench_results *rs, double timeout)
 			reap(&ch[i], WNOHANG);
 		if (n == 0 && ch[0].pid == 0 && ch[1].pid == 0)
 			break;
+		bench_progress_update(pg, tests_done(rs));
 		if (now_s() > deadline) {
+			bench_progress_clear(pg);
 			fprintf(stderr, "%s: timeout after %.0f s: stopping both sides\n",
 				BENCH_PROG, timeout);
 			ret = -ETIMEDOUT;
@@ -174,12 +188,14 @@ collect(struct child *ch, struct bench_results *rs, double timeout)
 			if (pfd[i].revents == 0)
 				continue;
 			ret = bench_report_read(&who[i]->rd);
-			if (ret == 1)
+			if (ret == 1) {
 				bench_results_add(rs, &who[i]->rd.rec);
-			else if (ret < 0)
+			} else if (ret < 0) {
+				bench_progress_clear(pg);
 				fprintf(stderr, "%s: bad report from the %s side: %s\n", BENCH_PROG,
 					who[i]->side == BENCH_SIDE_SERVER ? "server" : "client",
 					strerror(-ret));
+			}
 			ret = 0;
 		}
 	}
@@ -229,6 +245,7 @@ bench_parent_run(const struct bench_opts *o_in)
 	};
 	char exe[PATH_MAX], tmpl[PATH_MAX];
 	const char *tmp = getenv("TMPDIR");
+	struct bench_progress pg;
 	struct bench_results rs;
 	bool own_dir = false;
 	unsigned int nb, i;
@@ -274,7 +291,8 @@ bench_parent_run(const struct bench_opts *o_in)
 			ch[i].started = true;
 		ch[i].rd.eof = !ch[i].started;
 	}
-	if (collect(ch, &rs, o.timeout) < 0 || ret < 0) {
+	bench_progress_init(&pg, &o, plan, nb);
+	if (collect(ch, &rs, o.timeout, &pg) < 0 || ret < 0) {
 		struct bench_result res;
 
 		bench_result_init(&res, NULL, BENCH_SIDE_BOTH);
@@ -283,6 +301,7 @@ bench_parent_run(const struct bench_opts *o_in)
 			 "run stopped by the watchdog after %.0f s (--timeout)", o.timeout);
 		bench_results_add(&rs, &res);
 	}
+	bench_progress_clear(&pg);
 	for (i = 0; i < 2; i++) {
 		if (ch[i].rd.fd >= 0)
 			close(ch[i].rd.fd);

@@ -48,6 +48,8 @@ bench_responder_handle(struct bench_responder *r, const uint8_t *msg, uint32_t l
 		r->data_bytes += len;
 		return 0;
 	case BENCH_MSG_SYNC:
+		/* The warm-up is over: what follows is measured, until END. */
+		bench_rx_start(&r->rx, r->next_data);
 		return reply(r, BENCH_MSG_SYNC_ACK, hdr.seq, BENCH_MSG_HDR_LEN);
 	case BENCH_MSG_END:
 		/* END's seq is how many DATA the client sent: anything else is loss. */
@@ -55,6 +57,7 @@ bench_responder_handle(struct bench_responder *r, const uint8_t *msg, uint32_t l
 			return bench_fail(r->res, -EBADMSG, "client sent %" PRIu64 " DATA messages,"
 					  " server received %" PRIu64 ": %" PRIu64 " lost",
 					  hdr.seq, r->next_data, hdr.seq - r->next_data);
+		bench_rx_stop(&r->rx, r->next_data);
 		return reply(r, BENCH_MSG_RESULT, hdr.seq, BENCH_MSG_RESULT_LEN);
 	default:
 		return bench_fail(r->res, -EBADMSG, "unexpected message kind %" PRIu32
@@ -86,4 +89,5 @@ bench_responder_finish(const struct bench_responder *r)
 {
 	r->res->verified = r->next_ping + r->next_data;
 	r->res->ops = r->res->verified;
+	bench_rx_result(&r->rx, 1, r->res);
 }

@@ -15,6 +15,7 @@
 
 #include "bench.h"
 #include "bench_msg.h"
+#include "bench_stats.h"
 
 struct bench_responder {
 	struct bench_result *res;
@@ -25,6 +26,7 @@ struct bench_responder {
 	uint32_t reply_kind; /* reply due for the last message handled */
 	uint64_t reply_seq;
 	uint32_t reply_len;
+	struct bench_rx_window rx; /* from SYNC to END: a stream's measured part */
 };
 
 void bench_responder_init(struct bench_responder *r, const struct bench_test *t,
@@ -39,7 +41,7 @@ int bench_responder_handle(struct bench_responder *r, const uint8_t *msg, uint32
 /* Write the reply due into buf, which has room for the length handle returned. */
 void bench_responder_reply(const struct bench_responder *r, uint8_t *buf);
 
-/* Copy the totals into the server's result. */
+/* Copy the totals, and the cost of receiving (stream tests), into the server's result. */
 void bench_responder_finish(const struct bench_responder *r);
 
 #endif /* BENCH_RESPONDER_H */

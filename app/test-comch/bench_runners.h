@@ -46,4 +46,21 @@ int comch_fp_stream_client(struct bench_ctx *bc, const struct bench_test *t,
 int memcpy_bw_server(struct bench_ctx *bc, const struct bench_test *t, struct bench_result *res);
 int memcpy_bw_client(struct bench_ctx *bc, const struct bench_test *t, struct bench_result *res);
 
+/* comch_ctrl_many_server.c, comch_ctrl_many.c: ctrl-many, many clients of one server. */
+int comch_ctrl_many_serve(struct bench_ctx *bc, const struct bench_test *t,
+			  struct bench_result *res);
+int comch_ctrl_many_client(struct bench_ctx *bc, const struct bench_test *t,
+			   struct bench_result *res);
+/* unix_ctrl_many_server.c, unix_ctrl_many.c: its baselines, many connections. */
+int unix_ctrl_many_serve(struct bench_ctx *bc, const struct bench_test *t,
+			 struct bench_result *res);
+int unix_ctrl_many_client(struct bench_ctx *bc, const struct bench_test *t,
+			  struct bench_result *res);
+
+/* comch_fp_many_server.c, comch_fp_many.c: fp-many, many producers and consumers. */
+int comch_fp_many_serve(struct bench_ctx *bc, const struct bench_test *t,
+			struct bench_result *res);
+int comch_fp_many_client(struct bench_ctx *bc, const struct bench_test *t,
+			 struct bench_result *res);
+
 #endif /* BENCH_RUNNERS_H */

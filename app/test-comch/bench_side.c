@@ -27,6 +27,7 @@
 #include "bench_comch.h"
 #include "bench_msg.h"
 #include "bench_output.h"
+#include "bench_progress.h"
 #include "bench_report.h"
 
 /* Most tests in one plan: modes x sizes x transports. */
@@ -57,6 +58,7 @@ bench_result_init(struct bench_result *res, const struct bench_test *t, enum ben
 	res->size = t->size;
 	res->burst = t->burst;
 	res->buffers = t->buffers;
+	res->recv_queue = t->recv_queue;
 	snprintf(res->mode, sizeof(res->mode), "%s", t->mode->name);
 	snprintf(res->transport, sizeof(res->transport), "%s", bench_transport_name(t->transport));
 }
@@ -190,11 +192,16 @@ run_plan(struct bench_ctx *bc, const struct bench_test *plan, unsigned int nb,
 	 struct bench_results *rs)
 {
 	const struct bench_runner *runner;
+	struct bench_progress pg;
 	struct bench_result res;
 	unsigned int i;
-	int ret;
+	int ret, status = 0;
 
+	/* A side alone shows where it is; a parent's children leave that to it. */
+	bench_progress_init(&pg, bc->opts, plan, nb);
+	pg.on = pg.on && bc->opts->report_fd < 0;
 	for (i = 0; i < nb; i++) {
+		bench_progress_update(&pg, i);
 		bench_result_init(&res, &plan[i], bc->side);
 		res.tsc_hz = bc->tsc_hz;
 		runner = plan[i].mode->runners[plan[i].transport];
@@ -204,10 +211,13 @@ run_plan(struct bench_ctx *bc, const struct bench_test *plan, unsigned int nb,
 			bench_fail(&res, ret, "failed (%s)", strerror(-ret));
 		emit(bc->opts, rs, &res);
 		/* The peer is now in an unknown state: later tests would fail or hang. */
-		if (res.status != 0)
-			return res.status;
+		if (res.status != 0) {
+			status = res.status;
+			break;
+		}
 	}
-	return 0;
+	bench_progress_clear(&pg);
+	return status;
 }
 
 int

@@ -85,6 +85,28 @@ bench_cpu_seconds(void)
 }
 
 void
+bench_rx_result(const struct bench_rx_window *w, unsigned int n, struct bench_result *res)
+{
+	double start = 0, stop = 0;
+	uint64_t msgs = 0;
+	bool any = false;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (!w[i].stopped)
+			continue;
+		if (!any || w[i].cpu_start < start)
+			start = w[i].cpu_start;
+		if (!any || w[i].cpu_stop > stop)
+			stop = w[i].cpu_stop;
+		msgs += w[i].msgs_stop - w[i].msgs_start;
+		any = true;
+	}
+	if (any && msgs != 0 && stop > start)
+		res->rx_cyc_per_msg = (stop - start) * res->tsc_hz / msgs;
+}
+
+void
 bench_stats_stream(struct bench_result *res, uint64_t msgs, uint32_t size, uint64_t cycles,
 		   double cpu_s, uint64_t send_cycles, uint64_t send_samples, uint64_t tsc_hz)
 {

@@ -44,4 +44,41 @@ void bench_stats_stream(struct bench_result *res, uint64_t msgs, uint32_t size, 
 			double cpu_s, uint64_t send_cycles, uint64_t send_samples,
 			uint64_t tsc_hz);
 
+/*
+ * The receiving side's measured window: its thread's CPU time from the first
+ * to the last measured message (the SYNC that ends the warm-up, the END), and
+ * how many messages it had received at each end.
+ */
+struct bench_rx_window {
+	double cpu_start, cpu_stop;
+	uint64_t msgs_start, msgs_stop;
+	bool started, stopped;
+};
+
+static inline void
+bench_rx_start(struct bench_rx_window *w, uint64_t msgs)
+{
+	w->cpu_start = bench_cpu_seconds();
+	w->msgs_start = msgs;
+	w->started = true;
+	w->stopped = false;
+}
+
+static inline void
+bench_rx_stop(struct bench_rx_window *w, uint64_t msgs)
+{
+	if (!w->started)
+		return;
+	w->cpu_stop = bench_cpu_seconds();
+	w->msgs_stop = msgs;
+	w->stopped = true;
+}
+
+/*
+ * Fill res->rx_cyc_per_msg from n windows of one receiver (one per connection
+ * of a server with many): from the earliest start to the latest stop, over
+ * every message in them. Nothing if no window was closed (a latency test).
+ */
+void bench_rx_result(const struct bench_rx_window *w, unsigned int n, struct bench_result *res);
+
 #endif /* BENCH_STATS_H */

@@ -91,6 +91,53 @@ out:
 }
 
 int
+bu_accept_many(struct bu_conn *c, uint32_t n, struct bench_ctx *bc, const struct bench_test *t,
+	       struct bench_result *res)
+{
+	struct pollfd pfd = { .events = POLLIN };
+	struct sockaddr_un sa;
+	uint32_t i;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		conn_init(&c[i], bc, t, res);
+		/* Served from one loop, in turn: no call may block. */
+		c[i].poll = true;
+	}
+	ret = sock_path(bc, t, &sa, res);
+	if (ret < 0)
+		return ret;
+	pfd.fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	if (pfd.fd < 0)
+		return bench_fail(res, -errno, "socket: %s", strerror(errno));
+	unlink(sa.sun_path);
+	/* A backlog for all of them: the clients connect before the server accepts. */
+	if (bind(pfd.fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(pfd.fd, n) < 0) {
+		ret = bench_fail(res, -errno, "bind/listen %s: %s", sa.sun_path, strerror(errno));
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		ret = poll(&pfd, 1, BENCH_CONNECT_TIMEOUT_S * 1000);
+		if (ret <= 0) {
+			ret = bench_fail(res, ret < 0 ? -errno : -ETIMEDOUT, "%" PRIu32 " of %"
+					 PRIu32 " clients on %s, then none for %d s", i, n,
+					 sa.sun_path, BENCH_CONNECT_TIMEOUT_S);
+			goto out;
+		}
+		c[i].fd = accept4(pfd.fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+		if (c[i].fd < 0) {
+			ret = bench_fail(res, -errno, "accept: %s", strerror(errno));
+			goto out;
+		}
+	}
+	ret = 0;
+out:
+	close(pfd.fd);
+	unlink(sa.sun_path);
+	return ret;
+}
+
+int
 bu_connect(struct bu_conn *c, struct bench_ctx *bc, const struct bench_test *t,
 	   struct bench_result *res)
 {

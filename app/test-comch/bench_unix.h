@@ -32,6 +32,13 @@ struct bu_conn {
 /* Server: listen on the test's socket and accept its one client. */
 int bu_accept(struct bu_conn *c, struct bench_ctx *bc, const struct bench_test *t,
 	      struct bench_result *res);
+/*
+ * Server: listen on the test's socket and accept n clients into c[0..n-1], in
+ * the order they connect, each within BENCH_CONNECT_TIMEOUT_S of the previous
+ * one (ctrl-many). The connections are non-blocking (c->poll set).
+ */
+int bu_accept_many(struct bu_conn *c, uint32_t n, struct bench_ctx *bc,
+		   const struct bench_test *t, struct bench_result *res);
 /* Client: connect to the test's socket, retrying until the server listens. */
 int bu_connect(struct bu_conn *c, struct bench_ctx *bc, const struct bench_test *t,
 	       struct bench_result *res);

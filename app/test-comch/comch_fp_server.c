@@ -23,6 +23,7 @@
 
 #include "bench_fp.h"
 #include "bench_runners.h"
+#include "bench_stats.h"
 
 struct fp_server {
 	struct bf_side f;
@@ -38,6 +39,7 @@ struct fp_server {
 	struct rte_comch_producer_task_send *pending;
 	bool pong_due;
 	uint64_t pong_seq;
+	struct bench_rx_window rx;  /* from the SYNC after the warm-up to the END */
 };
 
 static void
@@ -159,6 +161,10 @@ serve_request(struct fp_server *sv)
 						  sv->req_seq - got);
 			return 0;
 		}
+		if (sv->req_kind == BENCH_MSG_SYNC)
+			bench_rx_start(&sv->rx, got);
+		else
+			bench_rx_stop(&sv->rx, got);
 		return reply(sv, sv->req_kind == BENCH_MSG_SYNC ? BENCH_MSG_SYNC_ACK :
 			     BENCH_MSG_RESULT, sv->req_seq);
 	case BENCH_MSG_DONE:
@@ -231,5 +237,6 @@ comch_fp_serve(struct bench_ctx *bc, const struct bench_test *t, struct bench_re
 	bc_close(&s);
 	res->verified = sv.next_data + sv.next_ping;
 	res->ops = res->verified;
+	bench_rx_result(&sv.rx, 1, res);
 	return res->status;
 }

@@ -1,0 +1,269 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_comch authors
+ */
+
+/*
+ * fp-many over comch, server side: one connection, --consumers consumers on
+ * the side's fast-path engine, each posting its buffers and checking every
+ * message. A consumer may hear from several producers: it tells them apart by
+ * the producer id of each completed task, and checks each producer's sequence
+ * numbers on their own (the library orders messages per producer and
+ * consumer, not across producers). The control requests are those of the
+ * other fast-path modes (comch_fp_server.c), counted over all consumers:
+ *   SYNC seq -> SYNC_ACK once seq messages arrived in all;
+ *   END seq  -> RESULT once seq arrived;
+ *   DONE     -> consumers torn down, then DONE_ACK.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_fp.h"
+#include "bench_runners.h"
+#include "bench_stats.h"
+
+/* One producer's messages to one consumer. */
+struct stream_rx {
+	uint32_t producer_id;
+	uint64_t next_seq;
+};
+
+struct many_server;
+
+struct many_cons {
+	struct many_server *sv;
+	struct stream_rx *streams;   /* [max_streams], in the order first heard from */
+	uint32_t nb_streams;
+	uint32_t last;               /* the stream of the previous message */
+};
+
+struct many_server {
+	struct bench_result *res;
+	struct bf_side *f;           /* [nb_cons]; f[0] also drives the engines */
+	struct many_cons *cons;
+	uint32_t nb_cons;
+	uint32_t max_streams;        /* producers that send to one consumer */
+	uint64_t received;
+	uint64_t bytes;
+	bool done;                   /* DONE served: only the control path is left */
+	/* The control request being served, 0 if none. */
+	uint32_t req_kind;
+	uint64_t req_seq;
+	uint64_t req_deadline;
+	struct bench_rx_window rx;
+};
+
+/* The stream of producer pid on consumer mc, the first message of a new one opening it. */
+static inline struct stream_rx *
+stream_of(struct many_cons *mc, uint32_t pid)
+{
+	uint32_t i;
+
+	if (likely(mc->last < mc->nb_streams && mc->streams[mc->last].producer_id == pid))
+		return &mc->streams[mc->last];
+	for (i = 0; i < mc->nb_streams; i++)
+		if (mc->streams[i].producer_id == pid)
+			break;
+	if (i == mc->nb_streams) {
+		if (i == mc->sv->max_streams)
+			return NULL;
+		mc->streams[i].producer_id = pid;
+		mc->streams[i].next_seq = 0;
+		mc->nb_streams++;
+	}
+	mc->last = i;
+	return &mc->streams[i];
+}
+
+static void
+on_recv(struct bf_side *f, const uint8_t *imm, uint32_t imm_len, const uint8_t *data, size_t len)
+{
+	struct many_cons *mc = f->priv;
+	struct many_server *sv = mc->sv;
+	struct stream_rx *st;
+	uint32_t pid = UINT32_MAX;
+	int ret;
+
+	ret = rte_comch_consumer_task_post_recv_get_producer_id(f->rx_task, &pid);
+	if (unlikely(ret < 0)) {
+		bench_fail(f->res, ret, "rte_comch_consumer_task_post_recv_get_producer_id: %s",
+			   strerror(-ret));
+		return;
+	}
+	st = stream_of(mc, pid);
+	if (unlikely(st == NULL)) {
+		bench_fail(f->res, -EPROTO, "consumer %td: message from producer %" PRIu32 ", "
+			   "but %" PRIu32 " others already send to it (at most %" PRIu32 ")",
+			   mc - sv->cons, pid, mc->nb_streams, sv->max_streams);
+		return;
+	}
+	if (unlikely(bench_msg_check_fp(imm, imm_len, data, len, BENCH_MSG_DATA, st->next_seq,
+					f->size, f->res) < 0))
+		return;
+	st->next_seq++;
+	sv->received++;
+	sv->bytes += len;
+}
+
+/* Control-path message: remember the request; the main loop answers it. */
+static void
+on_ctrl(struct bc_sess *s, const uint8_t *msg, uint32_t len)
+{
+	struct many_server *sv = s->priv;
+	struct bench_msg_hdr hdr;
+
+	if (unlikely(s->res->status != 0))
+		return;
+	if (bench_msg_peek(msg, len, &hdr) < 0 || len != BENCH_MSG_HDR_LEN ||
+	    (hdr.kind != BENCH_MSG_SYNC && hdr.kind != BENCH_MSG_END &&
+	     hdr.kind != BENCH_MSG_DONE)) {
+		bench_fail(s->res, -EBADMSG, "unexpected control message of %" PRIu32 " bytes",
+			   len);
+		return;
+	}
+	if (sv->req_kind != 0) {
+		bench_fail(s->res, -EPROTO, "%s while %s is being served",
+			   bench_msg_kind_name(hdr.kind), bench_msg_kind_name(sv->req_kind));
+		return;
+	}
+	sv->req_kind = hdr.kind;
+	sv->req_seq = hdr.seq;
+	sv->req_deadline = bc_deadline(s, BENCH_REPLY_TIMEOUT_S);
+}
+
+static int
+reply(struct many_server *sv, uint32_t kind, uint64_t seq)
+{
+	struct bc_sess *s = sv->f[0].s;
+	struct bench_msg_result result = { .received = sv->received, .bytes = sv->bytes };
+	uint32_t len = kind == BENCH_MSG_RESULT ? BENCH_MSG_RESULT_LEN : BENCH_MSG_HDR_LEN;
+	uint8_t *buf = bc_buf_get(s);
+
+	if (buf == NULL)
+		return bench_fail(s->res, -ENOBUFS, "no buffer for %s", bench_msg_kind_name(kind));
+	bench_msg_fill(buf, BENCH_MSG_HDR_LEN, kind, seq);
+	if (kind == BENCH_MSG_RESULT) {
+		memcpy(buf + offsetof(struct bench_msg_hdr, len), &len, sizeof(len));
+		memcpy(buf + BENCH_MSG_HDR_LEN, &result, sizeof(result));
+	}
+	sv->req_kind = 0;
+	return bc_reply(s, buf, len);
+}
+
+/* Answer the pending request once the consumers have caught up with it. */
+static int
+serve_request(struct many_server *sv)
+{
+	uint32_t c;
+	int ret;
+
+	switch (sv->req_kind) {
+	case BENCH_MSG_SYNC:
+	case BENCH_MSG_END:
+		if (sv->received > sv->req_seq)
+			return bench_fail(sv->res, -EBADMSG, "%s: the client sent %" PRIu64
+					  " messages, %" PRIu64 " arrived",
+					  bench_msg_kind_name(sv->req_kind), sv->req_seq,
+					  sv->received);
+		if (sv->received < sv->req_seq) {
+			if (rte_rdtsc() > sv->req_deadline)
+				return bench_fail(sv->res, -EBADMSG, "%s: the client sent %" PRIu64
+						  " messages, %" PRIu64 " arrived in %d s",
+						  bench_msg_kind_name(sv->req_kind), sv->req_seq,
+						  sv->received, BENCH_REPLY_TIMEOUT_S);
+			return 0;
+		}
+		if (sv->req_kind == BENCH_MSG_SYNC)
+			bench_rx_start(&sv->rx, sv->received);
+		else
+			bench_rx_stop(&sv->rx, sv->received);
+		return reply(sv, sv->req_kind == BENCH_MSG_SYNC ? BENCH_MSG_SYNC_ACK :
+			     BENCH_MSG_RESULT, sv->req_seq);
+	case BENCH_MSG_DONE:
+		/* The client tore its producers down first; our consumers need its acks. */
+		for (c = 0; c < sv->nb_cons; c++) {
+			ret = bf_close(&sv->f[c]);
+			if (ret < 0)
+				return ret;
+		}
+		sv->done = true;
+		return reply(sv, BENCH_MSG_DONE_ACK, sv->req_seq);
+	default:
+		return 0;
+	}
+}
+
+static int
+consumers_open(struct many_server *sv, struct bc_sess *s, const struct bench_test *t)
+{
+	uint32_t c;
+	int ret;
+
+	for (c = 0; c < sv->nb_cons; c++) {
+		sv->cons[c].sv = sv;
+		sv->cons[c].streams = calloc(sv->max_streams, sizeof(*sv->cons[c].streams));
+		if (sv->cons[c].streams == NULL)
+			return bench_fail(sv->res, -ENOMEM, "out of memory");
+		ret = bf_open(&sv->f[c], s, t, sv->res);
+		if (ret == 0)
+			ret = bf_consumer_open(&sv->f[c], on_recv, &sv->cons[c]);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+int
+comch_fp_many_serve(struct bench_ctx *bc, const struct bench_test *t, struct bench_result *res)
+{
+	const struct bench_opts *o = bc->opts;
+	uint32_t nb_streams = RTE_MAX(o->producers, o->consumers), c;
+	struct many_server sv = {
+		.res = res, .nb_cons = o->consumers,
+		/* Stream j runs from producer j % P to consumer j % C (comch_fp_many.c). */
+		.max_streams = (nb_streams + o->consumers - 1) / o->consumers,
+	};
+	struct bc_sess s;
+	int ret;
+
+	sv.f = calloc(sv.nb_cons, sizeof(*sv.f));
+	sv.cons = calloc(sv.nb_cons, sizeof(*sv.cons));
+	if (sv.f == NULL || sv.cons == NULL) {
+		free(sv.f);
+		free(sv.cons);
+		return bench_fail(res, -ENOMEM, "out of memory for %" PRIu32 " consumers",
+				  sv.nb_cons);
+	}
+	for (c = 0; c < sv.nb_cons; c++) {
+		sv.f[c].s = &s;
+		sv.f[c].res = res;
+	}
+	ret = bc_server_open(&s, bc, t, res, on_ctrl, &sv);
+	if (ret == 0)
+		ret = bc_server_accept(&s);
+	if (ret == 0)
+		ret = consumers_open(&sv, &s, t);
+	/* Until DONE has torn the consumers down: then only the control path is left. */
+	while (ret == 0 && !sv.done && !s.closed) {
+		ret = bf_progress(&sv.f[0]);
+		if (unlikely(ret == 0 && sv.req_kind != 0))
+			ret = serve_request(&sv);
+	}
+	if (ret == 0 && s.closed)
+		ret = bc_check_open(&s, "DONE");
+	if (ret == 0)
+		ret = bc_server_serve(&s);
+	for (c = 0; c < sv.nb_cons; c++)
+		bf_close(&sv.f[c]);
+	bc_close(&s);
+	res->verified = sv.received;
+	res->ops = sv.received;
+	bench_rx_result(&sv.rx, 1, res);
+	for (c = 0; c < sv.nb_cons; c++)
+		free(sv.cons[c].streams);
+	free(sv.cons);
+	free(sv.f);
+	return res->status;
+}
