@@ -52,6 +52,7 @@ enum bench_transport {
 	BENCH_TR_UNIX,      /* baseline: Unix SOCK_SEQPACKET, blocking calls */
 	BENCH_TR_UNIX_POLL, /* baseline: same socket, non-blocking calls in a busy loop */
 	BENCH_TR_MEMCPY,    /* baseline: one thread copying, as the fast path copies */
+	BENCH_TR_CACHELINE, /* baseline of the latency modes: one shared cache line bounced */
 	BENCH_TR_MAX,
 };
 

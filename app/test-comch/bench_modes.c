@@ -51,6 +51,11 @@ static const struct bench_runner memcpy_bw = {
 	.client = memcpy_bw_client,
 };
 
+static const struct bench_runner cacheline_lat = {
+	.server = cacheline_lat_server,
+	.client = cacheline_lat_client,
+};
+
 #define KIB 1024u
 #define MIB (1024u * 1024u)
 
@@ -66,6 +71,7 @@ static const struct bench_mode mode_ctrl_lat = {
 		[BENCH_TR_COMCH] = &comch_ctrl_lat,
 		[BENCH_TR_UNIX] = &unix_ctrl_lat,
 		[BENCH_TR_UNIX_POLL] = &unix_ctrl_lat,
+		[BENCH_TR_CACHELINE] = &cacheline_lat,
 	},
 };
 
@@ -98,6 +104,7 @@ static const struct bench_mode mode_fp_lat = {
 		[BENCH_TR_COMCH] = &comch_fp_lat,
 		[BENCH_TR_UNIX] = &unix_ctrl_lat,
 		[BENCH_TR_UNIX_POLL] = &unix_ctrl_lat,
+		[BENCH_TR_CACHELINE] = &cacheline_lat,
 	},
 };
 
@@ -148,6 +155,7 @@ static const char *const transport_names[BENCH_TR_MAX] = {
 	[BENCH_TR_UNIX] = "unix",
 	[BENCH_TR_UNIX_POLL] = "unix-poll",
 	[BENCH_TR_MEMCPY] = "memcpy",
+	[BENCH_TR_CACHELINE] = "cacheline",
 };
 
 const char *

@@ -97,7 +97,8 @@ bench_opts_usage(void)
 
 	printf("Usage: %s [options] [-- extra EAL arguments]\n\n", BENCH_PROG);
 	printf("Measures rte_comch, control path and fast path, against baselines measured\n"
-	       "in the same run: a Unix socket, and for fp-bw a plain memcpy.\n"
+	       "in the same run: a Unix socket, for fp-bw a plain memcpy, and the floor of\n"
+	       "a ping-pong: a shared cache line.\n"
 	       "Without --side, runs both sides itself: a server (BlueField side) and a\n"
 	       "client (host side) process, and prints the results of both.\n"
 	       "Without --mode, runs a short suite of a few seconds: every mode at its\n"
@@ -129,13 +130,16 @@ bench_opts_usage(void)
 	       "                      max(2 x burst, 64); fp-lat and fp-bw: at most 8 MiB of\n"
 	       "                      them, at least 4)\n"
 	       "  --transport LIST    transports, comma separated, or \"all\"\n"
-	       "                      (default comch,unix,memcpy):\n"
+	       "                      (default comch,unix,memcpy,cacheline):\n"
 	       "                        comch      rte_comch (shm driver)\n"
 	       "                        unix       baseline: Unix SOCK_SEQPACKET, blocking calls\n"
 	       "                        unix-poll  baseline: same socket, non-blocking calls\n"
 	       "                                   in a busy loop, as comch polls\n"
 	       "                        memcpy     baseline of fp-bw: one thread copying the\n"
 	       "                                   same bytes into as many buffers\n"
+	       "                        cacheline  baseline of ctrl-lat and fp-lat: the two\n"
+	       "                                   sides bounce one shared cache line; no\n"
+	       "                                   payload: the shared-memory floor\n"
 	       "  --csv FILE          also write one CSV row per result to FILE\n"
 	       "  --side server|client\n"
 	       "                      run one side only, in this process (two terminals);\n"
@@ -391,7 +395,7 @@ bench_opts_parse(struct bench_opts *o, int argc, char **argv)
 	}
 	if (o->transports == 0)
 		o->transports = (1u << BENCH_TR_COMCH) | (1u << BENCH_TR_UNIX) |
-				(1u << BENCH_TR_MEMCPY);
+				(1u << BENCH_TR_MEMCPY) | (1u << BENCH_TR_CACHELINE);
 	/* Said once, by whoever prints the table (not by the children of a run). */
 	for (i = 0; i < o->nb_sizes && o->report_fd < 0; i++) {
 		fits = 0;

@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include <rte_common.h>
 #include <rte_comch.h>
 
 #include "bench_output.h"
@@ -178,6 +179,33 @@ print_ratio(FILE *f, const char *what, const char *base, double comch_v, const c
 		r >= 1 ? r : 1 / r, r >= 1 ? "faster" : "slower");
 }
 
+/* The targets for comch's p50 round trip against a baseline. */
+static const struct {
+	enum bench_transport tr;
+	double max;        /* comch p50 / baseline p50, at most */
+	const char *what;
+} lat_targets[] = {
+	{ BENCH_TR_CACHELINE, 2.0, "within 2x of cacheline" },
+	{ BENCH_TR_UNIX, 1.0 / 30, "30x faster than unix" },
+};
+
+static void
+print_target(FILE *f, const struct bench_test *ct, const struct bench_test *bt,
+	     const struct bench_result *c, const struct bench_result *b)
+{
+	double p50 = c->lat_ns[BENCH_PCT_P50], base = b->lat_ns[BENCH_PCT_P50];
+	unsigned int i;
+
+	if (p50 <= 0 || base <= 0)
+		return;
+	for (i = 0; i < RTE_DIM(lat_targets); i++) {
+		if (lat_targets[i].tr != bt->transport)
+			continue;
+		fprintf(f, "  target: comch p50 %s: %s\n", lat_targets[i].what,
+			p50 <= lat_targets[i].max * base ? "met" : "missed");
+	}
+}
+
 /* One comch result against one baseline of the same mode and size. */
 static void
 print_pair(FILE *f, const struct bench_test *ct, const struct bench_result *c,
@@ -198,6 +226,7 @@ print_pair(FILE *f, const struct bench_test *ct, const struct bench_result *c,
 		fmt_us(bs, sizeof(bs), b->lat_ns[BENCH_PCT_P99]);
 		print_ratio(f, "p99 rtt", name, c->lat_ns[BENCH_PCT_P99], cs,
 			    b->lat_ns[BENCH_PCT_P99], bs, true);
+		print_target(f, ct, bt, c, b);
 		break;
 	case BENCH_KIND_STREAM:
 		/* Several comch rows (bursts): say which one each line is about. */

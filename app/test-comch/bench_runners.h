@@ -46,4 +46,10 @@ int comch_fp_stream_client(struct bench_ctx *bc, const struct bench_test *t,
 int memcpy_bw_server(struct bench_ctx *bc, const struct bench_test *t, struct bench_result *res);
 int memcpy_bw_client(struct bench_ctx *bc, const struct bench_test *t, struct bench_result *res);
 
+/* cacheline_lat.c: the latency modes' floor, one shared cache line bounced. */
+int cacheline_lat_server(struct bench_ctx *bc, const struct bench_test *t,
+			 struct bench_result *res);
+int cacheline_lat_client(struct bench_ctx *bc, const struct bench_test *t,
+			 struct bench_result *res);
+
 #endif /* BENCH_RUNNERS_H */
