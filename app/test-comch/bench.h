@@ -39,6 +39,11 @@
 #define BENCH_CONNECT_TIMEOUT_S 30
 /* How long a side waits for an answer once connected, in seconds. */
 #define BENCH_REPLY_TIMEOUT_S 10
+/*
+ * Event modes: the longest sleep while the peer is expected to answer. A correct
+ * run never needs it: it bounds the damage of a lost wake-up, and each expiry is counted.
+ */
+#define BENCH_EV_SAFETY_MS 100
 
 enum bench_side {
 	BENCH_SIDE_BOTH = 0, /* the parent: runs both sides as child processes */
@@ -52,6 +57,7 @@ enum bench_transport {
 	BENCH_TR_UNIX,      /* baseline: Unix SOCK_SEQPACKET, blocking calls */
 	BENCH_TR_UNIX_POLL, /* baseline: same socket, non-blocking calls in a busy loop */
 	BENCH_TR_MEMCPY,    /* baseline: one thread copying, as the fast path copies */
+	BENCH_TR_EVENTFD,   /* baseline of the event modes: eventfd ping-pong, no payload */
 	BENCH_TR_CACHELINE, /* baseline of the latency modes: one shared cache line bounced */
 	BENCH_TR_MAX,
 };
@@ -75,6 +81,7 @@ struct bench_opts {
 	uint32_t burst;                  /* fast path: sends per progress (fp-stream, fp-bw) */
 	uint32_t buffers;                /* fast path: buffers a consumer posts; 0: automatic */
 	double timeout;                  /* parent watchdog, seconds; 0: derived from the plan */
+	double idle;                     /* event modes: seconds both sides sleep idle */
 	const char *csv;                 /* CSV output file, or NULL */
 	enum bench_side side;
 	const char *dir;                 /* runtime directory (shm dir=, sockets) */
@@ -135,6 +142,14 @@ struct bench_result {
 	uint64_t tsc_hz;                 /* the side's TSC frequency */
 	uint32_t burst;                  /* the test's, for the output */
 	uint32_t buffers;
+	/* Event modes (sleeping engines, bench_event.h); the idle window is counted apart. */
+	uint8_t event;                   /* the fields below are set */
+	uint64_t wakeups;                /* sleeps ended by the notification fd */
+	uint64_t ev_eagain;              /* notification requests answered -EAGAIN */
+	uint64_t ev_timeouts;            /* sleeps ended by the safety timeout */
+	uint64_t idle_wakeups;           /* wake-ups during the idle window */
+	double idle_s;                   /* length of the idle window */
+	double idle_cpu_pct;             /* thread CPU time over the idle window, % of it */
 };
 
 #define BENCH_RESULT_MAGIC 0x43484d42u /* "BMHC" */
@@ -166,6 +181,7 @@ struct bench_mode {
 	enum bench_kind kind;
 	bool fast;                       /* fast path: producers and consumers */
 	bool burst_variants;             /* comch runs at burst 1 and at --burst */
+	bool event;                      /* both sides sleep when idle (event modes) */
 	uint32_t min_size, max_size;     /* sizes the mode runs at; others are left out */
 	uint32_t sizes[BENCH_MAX_MODE_SIZES]; /* default sizes, without --size */
 	unsigned int nb_sizes;

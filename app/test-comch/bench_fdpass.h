@@ -8,7 +8,8 @@
 /*
  * File descriptors between the two sides, over a test's Unix socket
  * (SCM_RIGHTS): the sides may be started by hand (--side), so nothing can be
- * inherited. The cache-line baseline shares its memory this way.
+ * inherited. The eventfd and cache-line baselines share their eventfds and
+ * memory this way.
  */
 
 #include "bench.h"
