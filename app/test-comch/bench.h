@@ -45,6 +45,11 @@
 #define BENCH_MAX_CLIENTS 256
 #define BENCH_MAX_PRODUCERS 256
 #define BENCH_MAX_CONSUMERS 256
+/*
+ * Event modes: the longest sleep while the peer is expected to answer. A correct
+ * run never needs it: it bounds the damage of a lost wake-up, and each expiry is counted.
+ */
+#define BENCH_EV_SAFETY_MS 100
 
 enum bench_side {
 	BENCH_SIDE_BOTH = 0, /* the parent: runs both sides as child processes */
@@ -58,6 +63,8 @@ enum bench_transport {
 	BENCH_TR_UNIX,      /* baseline: Unix SOCK_SEQPACKET, blocking calls */
 	BENCH_TR_UNIX_POLL, /* baseline: same socket, non-blocking calls in a busy loop */
 	BENCH_TR_MEMCPY,    /* baseline: one thread copying, as the fast path copies */
+	BENCH_TR_EVENTFD,   /* baseline of the event modes: eventfd ping-pong, no payload */
+	BENCH_TR_CACHELINE, /* baseline of the latency modes: one shared cache line bounced */
 	BENCH_TR_MAX,
 };
 
@@ -92,6 +99,7 @@ struct bench_opts {
 	uint32_t consumers;              /* fp-many: consumers on the server's side */
 	int progress;                    /* progress line: 1 on, 0 off, -1 if stderr is a tty */
 	double timeout;                  /* parent watchdog, seconds; 0: derived from the plan */
+	double idle;                     /* event modes: seconds both sides sleep idle */
 	const char *csv;                 /* CSV output file, or NULL */
 	enum bench_side side;
 	const char *dir;                 /* runtime directory (shm dir=, sockets) */
@@ -171,6 +179,14 @@ struct bench_result {
 	uint32_t receivers;              /* fp-many: consumers; ctrl-many: 1 server */
 	uint64_t share_min;              /* messages of the least served client (consumer) */
 	uint64_t share_max;              /* messages of the best served one */
+	/* Event modes (sleeping engines, bench_event.h); the idle window is counted apart. */
+	uint8_t event;                   /* the fields below are set */
+	uint64_t wakeups;                /* sleeps ended by the notification fd */
+	uint64_t ev_eagain;              /* notification requests answered -EAGAIN */
+	uint64_t ev_timeouts;            /* sleeps ended by the safety timeout */
+	uint64_t idle_wakeups;           /* wake-ups during the idle window */
+	double idle_s;                   /* length of the idle window */
+	double idle_cpu_pct;             /* thread CPU time over the idle window, % of it */
 };
 
 #define BENCH_RESULT_MAGIC 0x43484d42u /* "BMHC" */
@@ -204,6 +220,7 @@ struct bench_mode {
 	bool burst_variants;             /* comch runs at burst 1 and at --burst */
 	bool burst_sweep;                /* comch runs at each --burst */
 	bool rq_sweep;                   /* comch runs at each --recv-queue */
+	bool event;                      /* both sides sleep when idle (event modes) */
 	uint32_t min_size, max_size;     /* sizes the mode runs at; others are left out */
 	uint32_t sizes[BENCH_MAX_MODE_SIZES]; /* default sizes, without --size */
 	unsigned int nb_sizes;

@@ -66,6 +66,26 @@ static const struct bench_runner comch_fp_many = {
 	.client = comch_fp_many_client,
 };
 
+static const struct bench_runner comch_ctrl_ev_lat = {
+	.server = comch_ctrl_ev_serve,
+	.client = comch_ctrl_ev_lat_client,
+};
+
+static const struct bench_runner comch_fp_ev_lat = {
+	.server = comch_fp_serve,
+	.client = comch_fp_ev_lat_client,
+};
+
+static const struct bench_runner eventfd_lat = {
+	.server = eventfd_lat_server,
+	.client = eventfd_lat_client,
+};
+
+static const struct bench_runner cacheline_lat = {
+	.server = cacheline_lat_server,
+	.client = cacheline_lat_client,
+};
+
 #define KIB 1024u
 #define MIB (1024u * 1024u)
 
@@ -81,6 +101,7 @@ static const struct bench_mode mode_ctrl_lat = {
 		[BENCH_TR_COMCH] = &comch_ctrl_lat,
 		[BENCH_TR_UNIX] = &unix_ctrl_lat,
 		[BENCH_TR_UNIX_POLL] = &unix_ctrl_lat,
+		[BENCH_TR_CACHELINE] = &cacheline_lat,
 	},
 };
 
@@ -114,6 +135,7 @@ static const struct bench_mode mode_fp_lat = {
 		[BENCH_TR_COMCH] = &comch_fp_lat,
 		[BENCH_TR_UNIX] = &unix_ctrl_lat,
 		[BENCH_TR_UNIX_POLL] = &unix_ctrl_lat,
+		[BENCH_TR_CACHELINE] = &cacheline_lat,
 	},
 };
 
@@ -183,6 +205,43 @@ static const struct bench_mode mode_fp_many = {
 	},
 };
 
+/*
+ * The event modes: the latency modes with both sides sleeping when idle. Their
+ * baselines sleep too: a blocking socket, and the bare eventfd wake-up.
+ */
+static const struct bench_mode mode_ctrl_ev_lat = {
+	.name = "ctrl-ev-lat",
+	.help = "ctrl-lat, both sides sleeping: wake-ups, idle CPU",
+	.kind = BENCH_KIND_LAT,
+	.event = true,
+	.min_size = BENCH_MIN_SIZE,
+	.max_size = BENCH_MAX_SIZE,
+	.sizes = { 64 },
+	.nb_sizes = 1,
+	.runners = {
+		[BENCH_TR_COMCH] = &comch_ctrl_ev_lat,
+		[BENCH_TR_UNIX] = &unix_ctrl_lat,
+		[BENCH_TR_EVENTFD] = &eventfd_lat,
+	},
+};
+
+static const struct bench_mode mode_fp_ev_lat = {
+	.name = "fp-ev-lat",
+	.help = "fp-lat, both sides sleeping: wake-ups, idle CPU",
+	.kind = BENCH_KIND_LAT,
+	.fast = true,
+	.event = true,
+	.min_size = 0,
+	.max_size = BENCH_FP_MAX_SIZE,
+	.sizes = { 0, 64 },
+	.nb_sizes = 2,
+	.runners = {
+		[BENCH_TR_COMCH] = &comch_fp_ev_lat,
+		[BENCH_TR_UNIX] = &unix_ctrl_lat,
+		[BENCH_TR_EVENTFD] = &eventfd_lat,
+	},
+};
+
 const struct bench_mode *const bench_modes[] = {
 	&mode_ctrl_lat,
 	&mode_ctrl_stream,
@@ -191,6 +250,8 @@ const struct bench_mode *const bench_modes[] = {
 	&mode_fp_bw,
 	&mode_ctrl_many,
 	&mode_fp_many,
+	&mode_ctrl_ev_lat,
+	&mode_fp_ev_lat,
 };
 
 const unsigned int bench_nb_modes = sizeof(bench_modes) / sizeof(bench_modes[0]);
@@ -200,6 +261,8 @@ static const char *const transport_names[BENCH_TR_MAX] = {
 	[BENCH_TR_UNIX] = "unix",
 	[BENCH_TR_UNIX_POLL] = "unix-poll",
 	[BENCH_TR_MEMCPY] = "memcpy",
+	[BENCH_TR_EVENTFD] = "eventfd",
+	[BENCH_TR_CACHELINE] = "cacheline",
 };
 
 const char *

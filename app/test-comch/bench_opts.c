@@ -36,6 +36,11 @@
 #define DEFAULT_CLIENTS 8
 #define DEFAULT_PRODUCERS 4
 #define DEFAULT_CONSUMERS 4
+/* Event modes: how long both sides sleep, connected and idle, after the ping-pong. */
+#define DEFAULT_IDLE 0.3
+/* The default suite's: a tenth of a second still shows an idle engine's CPU use. */
+#define SUITE_IDLE 0.1
+#define MAX_IDLE 60.0
 
 enum {
 	OPT_MODE = 256,
@@ -61,6 +66,7 @@ enum {
 	OPT_CONSUMERS,
 	OPT_PROGRESS,
 	OPT_NO_PROGRESS,
+	OPT_IDLE,
 };
 
 static const struct option long_opts[] = {
@@ -87,6 +93,7 @@ static const struct option long_opts[] = {
 	{ "consumers", required_argument, NULL, OPT_CONSUMERS },
 	{ "progress", no_argument, NULL, OPT_PROGRESS },
 	{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
+	{ "idle", required_argument, NULL, OPT_IDLE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -110,7 +117,8 @@ bench_opts_usage(void)
 
 	printf("Usage: %s [options] [-- extra EAL arguments]\n\n", BENCH_PROG);
 	printf("Measures rte_comch, control path and fast path, against baselines measured\n"
-	       "in the same run: a Unix socket, and for fp-bw a plain memcpy.\n"
+	       "in the same run: a Unix socket, for fp-bw a plain memcpy, and the floors of\n"
+	       "a ping-pong: a shared cache line (polling) and an eventfd (sleeping).\n"
 	       "Without --side, runs both sides itself: a server (BlueField side) and a\n"
 	       "client (host side) process, and prints the results of both.\n"
 	       "Without --mode, runs a short suite of a few seconds: every mode at its\n"
@@ -149,14 +157,24 @@ bench_opts_usage(void)
 	       "                      connection, one engine (default %u, 1 to %u)\n"
 	       "  --consumers N       fp-many: consumers on the server's side; producer i\n"
 	       "                      sends to consumer i %% N (default %u, 1 to %u)\n"
+	       "  --idle SEC          event modes: how long both sides sleep, connected and\n"
+	       "                      idle, after the ping-pong; each measures the CPU time\n"
+	       "                      its thread uses meanwhile (default %.1f; %.1f in the\n"
+	       "                      default suite)\n"
 	       "  --transport LIST    transports, comma separated, or \"all\"\n"
-	       "                      (default comch,unix,memcpy):\n"
+	       "                      (default comch,unix,memcpy,eventfd,cacheline):\n"
 	       "                        comch      rte_comch (shm driver)\n"
 	       "                        unix       baseline: Unix SOCK_SEQPACKET, blocking calls\n"
 	       "                        unix-poll  baseline: same socket, non-blocking calls\n"
 	       "                                   in a busy loop, as comch polls\n"
 	       "                        memcpy     baseline of fp-bw: one thread copying the\n"
 	       "                                   same bytes into as many buffers\n"
+	       "                        eventfd    baseline of the event modes: each side\n"
+	       "                                   blocks in read() on its eventfd, the other\n"
+	       "                                   writes it; no payload: the wake-up floor\n"
+	       "                        cacheline  baseline of ctrl-lat and fp-lat: the two\n"
+	       "                                   sides bounce one shared cache line; no\n"
+	       "                                   payload: the shared-memory floor\n"
 	       "  --csv FILE          also write one CSV row per result to FILE\n"
 	       "  --side server|client\n"
 	       "                      run one side only, in this process (two terminals);\n"
@@ -177,7 +195,8 @@ bench_opts_usage(void)
 	       BENCH_MIN_SIZE, BENCH_MAX_SIZE, BENCH_FP_MAX_SIZE, BENCH_FP_MAX_SIZE,
 	       DEFAULT_ITERATIONS, DEFAULT_WARMUP, DEFAULT_DURATION, SUITE_DURATION,
 	       DEFAULT_RECV_QUEUE, DEFAULT_BURST, DEFAULT_CLIENTS, BENCH_MAX_CLIENTS,
-	       DEFAULT_PRODUCERS, BENCH_MAX_PRODUCERS, DEFAULT_CONSUMERS, BENCH_MAX_CONSUMERS);
+	       DEFAULT_PRODUCERS, BENCH_MAX_PRODUCERS, DEFAULT_CONSUMERS, BENCH_MAX_CONSUMERS,
+	       DEFAULT_IDLE, SUITE_IDLE);
 	printf("Each side initialises EAL with: -l LCORE --no-huge -m 512 --no-pci\n"
 	       "--file-prefix=test-comch-SIDE-PID --log-level=lib.eal:warning\n"
 	       "--log-level=lib.telemetry:error, then the extra EAL arguments\n"
@@ -342,7 +361,7 @@ parse_side(const char *s, enum bench_side *side)
 int
 bench_opts_parse(struct bench_opts *o, int argc, char **argv)
 {
-	bool duration_given = false;
+	bool duration_given = false, idle_given = false;
 	unsigned int i, m, fits;
 	uint64_t v;
 	int opt, ret = 0;
@@ -365,6 +384,7 @@ bench_opts_parse(struct bench_opts *o, int argc, char **argv)
 	o->server_lcore = 0;
 	o->client_lcore = 1;
 	o->report_fd = -1;
+	o->idle = DEFAULT_IDLE;
 
 	/* "+": stop at the first non-option, so that nothing after "--" is touched. */
 	while (ret == 0 && (opt = getopt_long(argc, argv, "+h", long_opts, NULL)) != -1) {
@@ -450,6 +470,15 @@ bench_opts_parse(struct bench_opts *o, int argc, char **argv)
 			ret = parse_u64(optarg, "report-fd", 3, 1023, &v);
 			o->report_fd = v;
 			break;
+		case OPT_IDLE:
+			ret = parse_seconds(optarg, "idle", &o->idle);
+			idle_given = true;
+			if (ret == 0 && o->idle > MAX_IDLE) {
+				fprintf(stderr, "%s: bad idle '%s' (at most %.0f s)\n", BENCH_PROG,
+					optarg, MAX_IDLE);
+				ret = -EINVAL;
+			}
+			break;
 		case 'h':
 		case OPT_HELP:
 			bench_opts_usage();
@@ -476,10 +505,13 @@ bench_opts_parse(struct bench_opts *o, int argc, char **argv)
 		o->modes = (1u << bench_nb_modes) - 1;
 		if (!duration_given)
 			o->duration = SUITE_DURATION;
+		if (!idle_given)
+			o->idle = SUITE_IDLE;
 	}
 	if (o->transports == 0)
 		o->transports = (1u << BENCH_TR_COMCH) | (1u << BENCH_TR_UNIX) |
-				(1u << BENCH_TR_MEMCPY);
+				(1u << BENCH_TR_MEMCPY) | (1u << BENCH_TR_EVENTFD) |
+				(1u << BENCH_TR_CACHELINE);
 	/* Said once, by whoever prints the table (not by the children of a run). */
 	for (i = 0; i < o->nb_sizes && o->report_fd < 0; i++) {
 		fits = 0;
@@ -622,6 +654,7 @@ bench_opts_child_argv(const struct bench_opts *o, const char *exe, enum bench_si
 	ret |= pushf(argv, &argc, max, "--clients", "%" PRIu32, o->clients);
 	ret |= pushf(argv, &argc, max, "--producers", "%" PRIu32, o->producers);
 	ret |= pushf(argv, &argc, max, "--consumers", "%" PRIu32, o->consumers);
+	ret |= pushf(argv, &argc, max, "--idle", "%.17g", o->idle);
 	ret |= pushf(argv, &argc, max, "--server-lcore", "%u", o->server_lcore);
 	ret |= pushf(argv, &argc, max, "--client-lcore", "%u", o->client_lcore);
 	if (o->eal_argc > 0) {

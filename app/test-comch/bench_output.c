@@ -67,6 +67,7 @@ print_run_header(FILE *f, const struct bench_opts *o, const struct bench_test *p
 		 const struct bench_results *rs, unsigned int nb)
 {
 	bool lat = false, stream = false, fast = false, many_ctrl = false, many_fp = false;
+	bool event = false;
 	uint64_t hz = 0;
 	unsigned int i;
 
@@ -84,6 +85,7 @@ print_run_header(FILE *f, const struct bench_opts *o, const struct bench_test *p
 		else
 			stream = true;
 		fast |= plan[i].mode->fast;
+		event |= plan[i].mode->event;
 	}
 	if (lat)
 		fprintf(f, "latency: %" PRIu64 " round trips after %" PRIu64 " warm-up; ",
@@ -94,6 +96,9 @@ print_run_header(FILE *f, const struct bench_opts *o, const struct bench_test *p
 	fprintf(f, "comch recv queue ");
 	print_list(f, o->recv_queues, o->nb_recv_queues);
 	fprintf(f, "\n");
+	if (event)
+		fprintf(f, "event modes: engines sleep when idle (safety timeout %d ms); idle "
+			"window %.2f s\n", BENCH_EV_SAFETY_MS, o->idle);
 	if (fast) {
 		fprintf(f, "fast path: header as 16 B of immediate data; burst ");
 		print_list(f, o->bursts, o->nb_bursts);
@@ -176,6 +181,56 @@ print_many(FILE *f, const char *tr, const struct bench_result *c, const char *tx
 		c->share_min, c->share_max, c->eagain);
 }
 
+/* "client 1.00, server 0.98", or the client's alone when the server's is not here. */
+static void
+fmt_sides(char *buf, size_t len, const char *fmt, double c, const struct bench_result *s,
+	  double sv)
+{
+	char cs[24], ss[24];
+
+	snprintf(cs, sizeof(cs), fmt, c);
+	snprintf(ss, sizeof(ss), fmt, sv);
+	if (s == NULL)
+		snprintf(buf, len, "client %s", cs);
+	else
+		snprintf(buf, len, "client %s, server %s", cs, ss);
+}
+
+/* The issue's target for an idle connection: its sleeping engines use no CPU. */
+#define IDLE_CPU_TARGET_PCT 1.0
+
+static double
+per(uint64_t n, uint64_t d)
+{
+	return d == 0 ? 0 : (double)n / d;
+}
+
+/*
+ * An event-mode row: how each side's sleeps ended, per round trip (warm-up
+ * included), and what the idle window cost each side's thread.
+ */
+static void
+print_events(FILE *f, const struct bench_result *c, const struct bench_result *s)
+{
+	char wake[64], busy[64], cpu[64], idle_w[64];
+	uint64_t timeouts = c->ev_timeouts + (s != NULL ? s->ev_timeouts : 0);
+	double worst_cpu = RTE_MAX(c->idle_cpu_pct, s != NULL ? s->idle_cpu_pct : 0);
+
+	fmt_sides(wake, sizeof(wake), "%.2f", per(c->wakeups, c->verified), s,
+		  s != NULL ? per(s->wakeups, s->verified) : 0);
+	fmt_sides(busy, sizeof(busy), "%.2f", per(c->ev_eagain, c->verified), s,
+		  s != NULL ? per(s->ev_eagain, s->verified) : 0);
+	fprintf(f, "    per round trip: wake-ups %s; work pending (EAGAIN) %s\n", wake, busy);
+	fmt_sides(cpu, sizeof(cpu), "%.2f%%", c->idle_cpu_pct, s, s != NULL ? s->idle_cpu_pct : 0);
+	fmt_sides(idle_w, sizeof(idle_w), "%.0f", (double)c->idle_wakeups, s,
+		  s != NULL ? (double)s->idle_wakeups : 0);
+	fprintf(f, "    idle %.2f s: cpu %s (target < %.0f%%: %s); wake-ups %s\n", c->idle_s,
+		cpu, IDLE_CPU_TARGET_PCT, worst_cpu < IDLE_CPU_TARGET_PCT ? "met" : "missed",
+		idle_w);
+	fprintf(f, "    safety timeouts: %" PRIu64 "%s\n", timeouts,
+		timeouts != 0 ? " (wake-ups lost, or a side descheduled for 100 ms)" : "");
+}
+
 static void
 print_row(FILE *f, const struct bench_test *t, const struct bench_results *rs, unsigned int i,
 	  enum bench_side who, bool earlier_failed)
@@ -219,6 +274,8 @@ print_row(FILE *f, const struct bench_test *t, const struct bench_results *rs, u
 	} else {
 		fprintf(f, "  %-*s FAILED (client): no result\n", w, tr);
 	}
+	if (c != NULL && c->status == 0 && !c->skipped && c->event)
+		print_events(f, c, s != NULL && s->status == 0 && s->event ? s : NULL);
 	if (expects(who, BENCH_SIDE_SERVER) && s != NULL && s->status != 0)
 		fprintf(f, "  %-*s FAILED (server): %s\n", w, tr, s->error);
 	else if (expects(who, BENCH_SIDE_SERVER) && s == NULL)
@@ -256,6 +313,38 @@ print_ratio(FILE *f, const char *what, const char *base, double comch_v, const c
 		r >= 1 ? r : 1 / r, r >= 1 ? "faster" : "slower");
 }
 
+/* The issue's targets for comch's p50 round trip against a baseline. */
+static const struct {
+	enum bench_transport tr;
+	bool event;        /* of the event modes, or of the polling ones */
+	double max;        /* comch p50 / baseline p50, at most */
+	const char *what;
+} lat_targets[] = {
+	{ BENCH_TR_CACHELINE, false, 2.0, "within 2x of cacheline" },
+	{ BENCH_TR_UNIX, false, 1.0 / 30, "30x faster than unix" },
+	{ BENCH_TR_EVENTFD, true, 1.25, "within 1.25x of eventfd" },
+};
+
+static void
+print_target(FILE *f, const struct bench_test *ct, const struct bench_test *bt,
+	     const struct bench_result *c, const struct bench_result *b)
+{
+	double p50 = c->lat_ns[BENCH_PCT_P50], base = b->lat_ns[BENCH_PCT_P50];
+	unsigned int i;
+
+	if (p50 <= 0 || base <= 0)
+		return;
+	for (i = 0; i < RTE_DIM(lat_targets); i++) {
+		if (lat_targets[i].tr != bt->transport || lat_targets[i].event != ct->mode->event)
+			continue;
+		/* A round trip without wake-ups is not the one the target is about. */
+		fprintf(f, "  target: comch p50 %s: %s%s\n", lat_targets[i].what,
+			p50 <= lat_targets[i].max * base ? "met" : "missed",
+			c->event && per(c->wakeups, c->verified) < 0.5 ?
+			" (but comch mostly polled: see work pending)" : "");
+	}
+}
+
 /* One comch result against one baseline of the same mode and size. */
 static void
 print_pair(FILE *f, const struct bench_test *ct, const struct bench_result *c,
@@ -277,6 +366,7 @@ print_pair(FILE *f, const struct bench_test *ct, const struct bench_result *c,
 		fmt_us(bs, sizeof(bs), b->lat_ns[BENCH_PCT_P99]);
 		print_ratio(f, "p99 rtt", name, c->lat_ns[BENCH_PCT_P99], cs,
 			    b->lat_ns[BENCH_PCT_P99], bs, true);
+		print_target(f, ct, bt, c, b);
 		break;
 	case BENCH_KIND_STREAM:
 	case BENCH_KIND_MANY:
@@ -387,6 +477,10 @@ print_server_only(FILE *f, const struct bench_test *plan, unsigned int nb,
 		else if (s->rx_cyc_per_msg > 0)
 			fprintf(f, "%" PRIu64 " messages received and checked, %.1f cyc/msg\n",
 				s->verified, s->rx_cyc_per_msg);
+		else if (s->event)
+			fprintf(f, "%" PRIu64 " messages received and checked; %" PRIu64
+				" wake-ups; idle %.2f s, %.2f%% cpu\n", s->verified, s->wakeups,
+				s->idle_s, s->idle_cpu_pct);
 		else
 			fprintf(f, "%" PRIu64 " messages received and checked\n", s->verified);
 		if (s == NULL || s->status != 0)
@@ -478,6 +572,12 @@ csv_row(FILE *f, const struct bench_result *r, const struct bench_result *rx)
 			r->receivers, r->share_min, r->share_max);
 	else
 		fprintf(f, ",,,,");
+	if (r->event && r->status == 0)
+		fprintf(f, "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.6f,%.3f,%" PRIu64 ",",
+			r->wakeups, r->ev_eagain, r->ev_timeouts, r->idle_s, r->idle_cpu_pct,
+			r->idle_wakeups);
+	else
+		fprintf(f, ",,,,,,");
 	fputc('"', f);
 	if (r->skipped)
 		fputs("skipped: ", f);
@@ -507,14 +607,16 @@ bench_output_csv(const char *path, const struct bench_test *plan, unsigned int n
 	fprintf(f, "mode,transport,size,side,status,ops,verified,min_ns,p50_ns,p90_ns,p99_ns,"
 		"p999_ns,max_ns,mean_ns,seconds,msgs_per_s,mb_per_s,cycles_per_msg,"
 		"send_cycles,eagain,burst,buffers,rx_cycles_per_msg,recv_queue,senders,receivers,"
-		"share_min,share_max,error\n");
+		"share_min,share_max,wakeups,ev_eagain,ev_timeouts,idle_s,idle_cpu_pct,"
+		"idle_wakeups,error\n");
 	for (i = 0; i < nb; i++) {
 		/* The client's row carries the measurements; the server's only its checks. */
 		r = get(rs, i, BENCH_SIDE_CLIENT);
 		if (r != NULL && expects(who, BENCH_SIDE_CLIENT))
 			csv_row(f, r, get(rs, i, BENCH_SIDE_SERVER));
 		r = get(rs, i, BENCH_SIDE_SERVER);
-		if (r != NULL && (who == BENCH_SIDE_SERVER || r->status != 0))
+		/* In the event modes, the server's sleeps and idle CPU are measurements too. */
+		if (r != NULL && (who == BENCH_SIDE_SERVER || r->status != 0 || r->event))
 			csv_row(f, r, r);
 	}
 	for (i = 0; i < rs->nb_extra; i++)

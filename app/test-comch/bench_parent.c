@@ -61,6 +61,9 @@ default_timeout(const struct bench_opts *o, const struct bench_test *plan, unsig
 	for (i = 0; i < nb; i++) {
 		if (plan[i].mode->kind == BENCH_KIND_LAT)
 			t += 5 + (o->warmup + o->iterations) * (200e-6 + plan[i].size * 2e-9);
+		/* The event modes' idle window. */
+		if (plan[i].mode->event)
+			t += o->idle;
 		else
 			t += 5 + o->duration + o->warmup * (20e-6 + plan[i].size * 1e-9);
 	}

@@ -63,4 +63,26 @@ int comch_fp_many_serve(struct bench_ctx *bc, const struct bench_test *t,
 int comch_fp_many_client(struct bench_ctx *bc, const struct bench_test *t,
 			 struct bench_result *res);
 
+/* comch_ctrl_ev_server.c: server side of ctrl-ev-lat over comch, sleeping when idle. */
+int comch_ctrl_ev_serve(struct bench_ctx *bc, const struct bench_test *t,
+			struct bench_result *res);
+/* comch_ctrl_ev_lat.c */
+int comch_ctrl_ev_lat_client(struct bench_ctx *bc, const struct bench_test *t,
+			     struct bench_result *res);
+/* comch_fp_ev_lat.c: client side of fp-ev-lat; its server is comch_fp_serve(). */
+int comch_fp_ev_lat_client(struct bench_ctx *bc, const struct bench_test *t,
+			   struct bench_result *res);
+
+/* eventfd_lat.c: the event modes' baseline, an eventfd ping-pong. */
+int eventfd_lat_server(struct bench_ctx *bc, const struct bench_test *t,
+		       struct bench_result *res);
+int eventfd_lat_client(struct bench_ctx *bc, const struct bench_test *t,
+		       struct bench_result *res);
+
+/* cacheline_lat.c: the latency modes' floor, one shared cache line bounced. */
+int cacheline_lat_server(struct bench_ctx *bc, const struct bench_test *t,
+			 struct bench_result *res);
+int cacheline_lat_client(struct bench_ctx *bc, const struct bench_test *t,
+			 struct bench_result *res);
+
 #endif /* BENCH_RUNNERS_H */

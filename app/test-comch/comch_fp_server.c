@@ -21,6 +21,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "bench_event.h"
 #include "bench_fp.h"
 #include "bench_runners.h"
 #include "bench_stats.h"
@@ -40,6 +41,7 @@ struct fp_server {
 	bool pong_due;
 	uint64_t pong_seq;
 	struct bench_rx_window rx;  /* from the SYNC after the warm-up to the END */
+	struct bench_ev *ev;  /* fp-ev-lat: the engines sleep when idle; NULL otherwise */
 };
 
 static void
@@ -165,6 +167,8 @@ serve_request(struct fp_server *sv)
 			bench_rx_start(&sv->rx, got);
 		else
 			bench_rx_stop(&sv->rx, got);
+		if (sv->ev != NULL)
+			bench_ev_on_request(sv->ev, sv->req_kind, sv->req_seq);
 		return reply(sv, sv->req_kind == BENCH_MSG_SYNC ? BENCH_MSG_SYNC_ACK :
 			     BENCH_MSG_RESULT, sv->req_seq);
 	case BENCH_MSG_DONE:
@@ -208,6 +212,7 @@ comch_fp_serve(struct bench_ctx *bc, const struct bench_test *t, struct bench_re
 {
 	struct fp_server sv = { .need_producer = t->mode->kind == BENCH_KIND_LAT };
 	struct bf_side *f = &sv.f;
+	struct bench_ev ev;
 	struct bc_sess s;
 	int ret;
 
@@ -220,9 +225,18 @@ comch_fp_serve(struct bench_ctx *bc, const struct bench_test *t, struct bench_re
 		ret = bf_open(f, &s, t, res);
 	if (ret == 0)
 		ret = bf_consumer_open(f, on_recv, &sv);
+	if (ret == 0 && t->mode->event) {
+		/* The fast path's engine first: the busy one, which says -EAGAIN first. */
+		ret = bench_ev_init(&ev, res, bc->tsc_hz, f->pe, s.pe);
+		sv.ev = ret == 0 ? &ev : NULL;
+	}
 	/* Until DONE has torn the fast path down: then only the control path is left. */
 	while (ret == 0 && f->consumer != NULL && !s.closed) {
-		ret = bf_progress(f);
+		/* A PONG waiting for a posted buffer is retried by polling: no wake-up for it. */
+		if (sv.ev != NULL && sv.pending == NULL && !sv.pong_due)
+			ret = bf_progress_ev(f, sv.ev);
+		else
+			ret = bf_progress(f);
 		if (unlikely(ret == 0 && (sv.req_kind != 0 || sv.pending != NULL || sv.pong_due ||
 					  (sv.need_producer && f->producer == NULL))))
 			ret = serve_slow(&sv);
@@ -238,5 +252,7 @@ comch_fp_serve(struct bench_ctx *bc, const struct bench_test *t, struct bench_re
 	res->verified = sv.next_data + sv.next_ping;
 	res->ops = res->verified;
 	bench_rx_result(&sv.rx, 1, res);
+	if (sv.ev != NULL)
+		bench_ev_report(sv.ev, res);
 	return res->status;
 }
