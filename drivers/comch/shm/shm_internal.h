@@ -101,6 +101,8 @@ struct shm_ring_hdr {
 #define SHM_RING_SLOTS_OFF (4 * SHM_LINE)
 #define SHM_SLOT_HDR 8
 
+enum { SHM_ACK_NONE = 0, SHM_ACK_FRESH, SHM_ACK_DUE };
+
 /* Our view of a ring; geometry is our own copy, never re-read from shared memory. */
 struct shm_ring {
 	uint8_t *base;
@@ -124,7 +126,12 @@ struct shm_ring {
 	 * fence they need would otherwise cost a cache miss on every send.
 	 */
 	bool kick;           /* sender: wrote messages since the last check */
-	bool ack_kick;       /* receiver: took messages since the last check */
+	/*
+	 * Receiver: took messages since the last check. Fresh (1) in the round
+	 * that took them, due (2) from the next: an answer sent meanwhile rings
+	 * the peer anyway, and one ring tells it both.
+	 */
+	uint8_t ack_kick;
 };
 
 int shm_ring_create(struct shm_ring *r, uint32_t capacity, uint32_t max_msg);

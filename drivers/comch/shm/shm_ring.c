@@ -334,7 +334,8 @@ shm_ring_rx_burst(struct shm_ring *r, unsigned int max, shm_ring_rx_cb_t cb, voi
 	}
 	/* Once per burst: the sender polls this line, it need not bounce per message. */
 	__atomic_store_n(r->cons, r->head, __ATOMIC_RELEASE);
-	r->ack_kick = true;
+	if (r->ack_kick == SHM_ACK_NONE)
+		r->ack_kick = SHM_ACK_FRESH;
 	return rc < 0 ? rc : (int)n;
 }
 
@@ -348,7 +349,8 @@ static inline bool
 shm_ring_pair_owes_bell(const struct shm_ring *rx, const struct shm_ring *tx)
 {
 	return (tx->kick && __atomic_load_n(tx->armed, __ATOMIC_RELAXED) != 0) ||
-	       (rx->ack_kick && __atomic_load_n(rx->tx_armed, __ATOMIC_RELAXED) != 0);
+	       (rx->ack_kick != SHM_ACK_NONE &&
+		__atomic_load_n(rx->tx_armed, __ATOMIC_RELAXED) != 0);
 }
 
 void
@@ -356,12 +358,19 @@ shm_ring_pair_kick(struct shm_ring *rx, struct shm_ring *tx)
 {
 	bool ring;
 
-	if (likely(!tx->kick && !rx->ack_kick))
+	if (likely(!tx->kick && rx->ack_kick != SHM_ACK_DUE)) {
+		/*
+		 * Taken this round, nothing sent: wait a round before telling the
+		 * peer, in case an answer follows; arming checks it before sleeping.
+		 */
+		if (rx->ack_kick == SHM_ACK_FRESH)
+			rx->ack_kick = SHM_ACK_DUE;
 		return;
+	}
 	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
 	ring = shm_ring_pair_owes_bell(rx, tx);
 	tx->kick = false;
-	rx->ack_kick = false;
+	rx->ack_kick = SHM_ACK_NONE;
 	if (unlikely(ring))
 		shm_bell_ring(tx->efd);
 }
@@ -379,7 +388,7 @@ shm_ring_pair_arm(struct shm_ring *rx, struct shm_ring *tx)
 	if (shm_ring_pair_owes_bell(rx, tx))
 		shm_bell_ring(tx->efd);
 	tx->kick = false;
-	rx->ack_kick = false;
+	rx->ack_kick = SHM_ACK_NONE;
 	if (shm_ring_rx_pending(rx))
 		return -EAGAIN;
 	if (in_flight && __atomic_load_n(tx->cons, __ATOMIC_ACQUIRE) != tx->done)
