@@ -27,19 +27,6 @@
 /* Events handled per slow tick, one epoll_wait each so a handler may drop any fd. */
 #define COMCH_PE_FD_BURST 32
 
-struct rte_comch_pe {
-	unsigned int lcore_id;
-	int epfd;
-	uint32_t cb_depth;       /**< > 0 while a user callback runs. */
-	uint32_t gen;            /**< Bumped when the context list changes. */
-	uint64_t nb_inflight;
-	uint64_t next_slow;      /**< TSC of the next slow tick. */
-	uint64_t slow_interval;
-	/* Another lcore of this process wakes a sleeping engine with it. */
-	struct comch_pe_fd kick;
-	TAILQ_HEAD(, rte_comch_ctx) ctxs;
-};
-
 static void
 comch_pe_kick_handler(struct comch_pe_fd *pfd, uint32_t events __rte_unused)
 {
@@ -157,38 +144,12 @@ comch_pe_detach(struct rte_comch_ctx *ctx)
 }
 
 void
-comch_pe_add_inflight(struct rte_comch_pe *pe, int64_t n)
-{
-	pe->nb_inflight += n;
-}
-
-void
 comch_pe_wake_up(struct rte_comch_pe *pe)
 {
 	uint64_t one = 1;
 
 	/* Cannot block: the counter would have to reach 2^64 - 1 first. */
 	(void)!write(pe->kick.fd, &one, sizeof(one));
-}
-
-void
-comch_pe_enter_cb(struct rte_comch_pe *pe)
-{
-	if (pe != NULL)
-		pe->cb_depth++;
-}
-
-void
-comch_pe_leave_cb(struct rte_comch_pe *pe)
-{
-	if (pe != NULL)
-		pe->cb_depth--;
-}
-
-bool
-comch_pe_in_cb(const struct rte_comch_pe *pe)
-{
-	return pe != NULL && pe->cb_depth != 0;
 }
 
 int

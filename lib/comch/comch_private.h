@@ -33,16 +33,51 @@ struct rte_comch_dev *comch_dev_lookup_locked(uint16_t id);
 void comch_devs_lock(void);
 void comch_devs_unlock(void);
 
-/* comch_pe.c */
+/* comch_pe.c; the engine's fields are here so that the per-task helpers inline. */
+struct rte_comch_pe {
+	unsigned int lcore_id;
+	int epfd;
+	uint32_t cb_depth;       /**< > 0 while a user callback runs. */
+	uint32_t gen;            /**< Bumped when the context list changes. */
+	uint64_t nb_inflight;
+	uint64_t next_slow;      /**< TSC of the next slow tick. */
+	uint64_t slow_interval;
+	/* Another lcore of this process wakes a sleeping engine with it. */
+	struct comch_pe_fd kick;
+	TAILQ_HEAD(, rte_comch_ctx) ctxs;
+};
+
 void comch_pe_detach(struct rte_comch_ctx *ctx);
-void comch_pe_add_inflight(struct rte_comch_pe *pe, int64_t n);
 /** Wake the engine if it sleeps; from any thread of the process. */
 void comch_pe_wake_up(struct rte_comch_pe *pe);
-/** Run a user callback: progress is refused while it runs. */
-void comch_pe_enter_cb(struct rte_comch_pe *pe);
-void comch_pe_leave_cb(struct rte_comch_pe *pe);
-bool comch_pe_in_cb(const struct rte_comch_pe *pe);
 uint64_t comch_ms_to_tsc(uint64_t ms);
+
+static inline void
+comch_pe_add_inflight(struct rte_comch_pe *pe, int64_t n)
+{
+	pe->nb_inflight += n;
+}
+
+/** Run a user callback: progress is refused while it runs. */
+static inline void
+comch_pe_enter_cb(struct rte_comch_pe *pe)
+{
+	if (pe != NULL)
+		pe->cb_depth++;
+}
+
+static inline void
+comch_pe_leave_cb(struct rte_comch_pe *pe)
+{
+	if (pe != NULL)
+		pe->cb_depth--;
+}
+
+static inline bool
+comch_pe_in_cb(const struct rte_comch_pe *pe)
+{
+	return pe != NULL && pe->cb_depth != 0;
+}
 
 /* comch_ctx.c */
 void comch_ctx_init(struct rte_comch_ctx *ctx, const struct comch_ctx_ops *ops,

@@ -367,7 +367,10 @@ struct rte_comch_dev_ops {
 	int (*producer_create)(struct rte_comch_producer *p);
 	void (*producer_destroy)(struct rte_comch_producer *p);
 	/* Producer's own lcore. */
-	/** Copy one message into the consumer's next posted buffer: see rte_comch_task_submit(). */
+	/**
+	 * Copy one message into the consumer's next posted buffer: see
+	 * rte_comch_task_submit(). imm points to RTE_COMCH_MAX_IMM_DATA_LEN bytes.
+	 */
 	int (*producer_send)(struct rte_comch_producer *p, uint32_t consumer_id, const void *data,
 			     size_t len, const uint8_t *imm, uint32_t imm_len);
 	/**
@@ -403,7 +406,10 @@ void comch_conn_consumer_new(struct rte_comch_connection *conn, uint32_t id);
 void comch_conn_consumer_expired(struct rte_comch_connection *conn, uint32_t id);
 /** The peer confirmed it will not write into our consumer id (connection lcore). */
 void comch_conn_consumer_acked(struct rte_comch_connection *conn, uint32_t id);
-/** A posted buffer was filled (consumer lcore, inside consumer_poll). */
+/**
+ * A posted buffer was filled (consumer lcore, inside consumer_poll). imm must
+ * point to RTE_COMCH_MAX_IMM_DATA_LEN readable bytes, of which imm_len count.
+ */
 void comch_consumer_recv(struct rte_comch_consumer *c, size_t data_len, const uint8_t *imm,
 			 uint32_t imm_len, uint32_t producer_id);
 /** Count a refused handshake or a protocol violation on the device. */

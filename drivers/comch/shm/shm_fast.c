@@ -33,6 +33,7 @@
 
 #include <rte_atomic.h>
 #include <rte_common.h>
+#include <rte_memcpy.h>
 #include <rte_prefetch.h>
 #include <rte_ticketlock.h>
 
@@ -506,12 +507,12 @@ shm_producer_send(struct rte_comch_producer *p, uint32_t consumer_id, const void
 		goto out;
 	}
 	if (len > 0)
-		memcpy(rc->mem + off, data, len);
+		rte_memcpy(rc->mem + off, data, len);
 	slot->data_len = len;
 	slot->imm_len = imm_len;
 	slot->producer_id = p->id;
-	if (imm_len > 0)
-		memcpy(slot->imm, imm, imm_len);
+	/* All 32 bytes, a fixed-size copy: the slot's line is being written anyway. */
+	rte_mov32(slot->imm, imm);
 	rc->taken++;
 	__atomic_store_n(&slot->seq, rc->taken, __ATOMIC_RELEASE);
 	sp->filled[consumer_id / 64] |= RTE_BIT64(consumer_id % 64);
