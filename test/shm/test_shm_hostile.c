@@ -189,15 +189,20 @@ test_ready_fake_doorbell(void **state)
 }
 
 static void
-test_ring_index_past_capacity(void **state)
+test_ring_sequence_out_of_order(void **state)
 {
 	uint64_t before = peer_errors();
 	struct raw_peer p;
+	uint8_t *slot;
 
 	raw_peer_connect(&p);
-	/* Claim far more messages than the ring holds: the server must not read them. */
-	__atomic_store_n(p.tx.prod, p.tx.capacity + 5, __ATOMIC_RELEASE);
+	/* A first slot numbered as if a whole ring had gone before: never delivered. */
+	slot = p.tx.base + SHM_RING_SLOTS_OFF;
+	*(uint32_t *)slot = 3;
+	__atomic_store_n((uint32_t *)(slot + SHM_SLOT_SEQ), p.tx.capacity + 5, __ATOMIC_RELEASE);
 	raw_peer_expect_dropped(&p, before);
+	assert_int_equal(nb_server_msgs, 1); /* only the good client's */
+	nb_server_msgs = 0;
 }
 
 static void
@@ -211,7 +216,7 @@ test_ring_length_too_big(void **state)
 	/* One message, whose length runs past the slot. */
 	slot = p.tx.base + SHM_RING_SLOTS_OFF;
 	*(uint32_t *)slot = p.tx.max_msg + 1;
-	__atomic_store_n(p.tx.prod, 1, __ATOMIC_RELEASE);
+	__atomic_store_n((uint32_t *)(slot + SHM_SLOT_SEQ), 1, __ATOMIC_RELEASE);
 	raw_peer_expect_dropped(&p, before);
 	assert_int_equal(nb_server_msgs, 1); /* only the good client's */
 	nb_server_msgs = 0;
@@ -229,7 +234,7 @@ test_ring_consumer_index_lies(void **state)
 	slot = p.tx.base + SHM_RING_SLOTS_OFF;
 	*(uint32_t *)slot = 3;
 	memcpy(slot + SHM_SLOT_HDR, "abc", 3);
-	__atomic_store_n(p.tx.prod, 1, __ATOMIC_RELEASE);
+	__atomic_store_n((uint32_t *)(slot + SHM_SLOT_SEQ), 1, __ATOMIC_RELEASE);
 	pump(5);
 	__atomic_store_n(p.rx.cons, 1000, __ATOMIC_RELEASE);
 	raw_peer_expect_dropped(&p, before);
@@ -266,7 +271,7 @@ main(void)
 		cmocka_unit_test_setup(test_ready_wrong_size, before_each),
 		cmocka_unit_test_setup(test_ready_fake_doorbell, before_each),
 		cmocka_unit_test_setup(test_ready_eventfd_doorbell, before_each),
-		cmocka_unit_test_setup(test_ring_index_past_capacity, before_each),
+		cmocka_unit_test_setup(test_ring_sequence_out_of_order, before_each),
 		cmocka_unit_test_setup(test_ring_length_too_big, before_each),
 		cmocka_unit_test_setup(test_ring_consumer_index_lies, before_each),
 		cmocka_unit_test_setup(test_handshake_timeout, before_each),

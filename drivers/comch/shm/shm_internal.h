@@ -78,7 +78,10 @@ struct shm_msg {
 #define SHM_RING_MAGIC 0x474e4952u /* "RING" */
 #define SHM_LINE 128 /* two cache lines: no false sharing through adjacent prefetch */
 
-/* Shared layout: [hdr][prod line][cons line][slots]. Slot: u32 len, u32 pad, data. */
+/*
+ * Shared layout: [hdr][sender's line][cons line][armed line][slots]. There is no
+ * producer index: a message is published by the sequence number in its slot.
+ */
 struct shm_ring_hdr {
 	uint32_t magic;
 	uint32_t version;
@@ -88,17 +91,17 @@ struct shm_ring_hdr {
 	uint32_t max_msg;
 };
 
-#define SHM_RING_PROD_OFF SHM_LINE
 /*
- * In the producer index's line, also written by the sender only: set while it
+ * Written by the sender only, and only when it arms or disarms: set while it
  * sleeps with messages in flight, so the receiver rings it when it takes them.
- * The receiver reads it right after the producer index, so it costs no miss.
  */
-#define SHM_RING_TX_ARMED_OFF (SHM_RING_PROD_OFF + 4)
+#define SHM_RING_TX_ARMED_OFF SHM_LINE
 #define SHM_RING_CONS_OFF (2 * SHM_LINE)
 /* Its own line: the sender reads it on every send, the receiver rarely writes it. */
 #define SHM_RING_ARMED_OFF (3 * SHM_LINE)
 #define SHM_RING_SLOTS_OFF (4 * SHM_LINE)
+/* Slot: u32 length, u32 sequence number (the message's index + 1, stored last), data. */
+#define SHM_SLOT_SEQ 4
 #define SHM_SLOT_HDR 8
 
 enum { SHM_ACK_NONE = 0, SHM_ACK_FRESH, SHM_ACK_DUE };
@@ -111,7 +114,6 @@ struct shm_ring {
 	uint32_t mask;
 	uint32_t slot_size;
 	uint32_t max_msg;
-	uint32_t *prod;      /* written by the sender */
 	uint32_t *cons;      /* written by the receiver */
 	uint32_t *armed;     /* written by the receiver: ring me when you write */
 	uint32_t *tx_armed;  /* written by the sender: ring me when you take */

@@ -6,9 +6,10 @@
  * Single-producer single-consumer message ring in a sealed memfd.
  *
  * The receiver creates its ring and hands the memfd to the sender, who writes
- * messages straight into the slots (the only copy). The receiver trusts nothing
- * it reads back: geometry comes from its own copy, the producer index is checked
- * against the capacity, and each length against the max message size. The sender
+ * messages straight into the slots (the only copy), publishing each with the
+ * sequence number in its slot. The receiver trusts nothing it reads back:
+ * geometry comes from its own copy, a sequence number must be the next one or
+ * the last lap's, and each length at most the max message size. The sender
  * likewise checks that the consumer index only moves forward, up to what it wrote.
  */
 
@@ -23,8 +24,15 @@
 
 #include <rte_atomic.h>
 #include <rte_common.h>
+#include <rte_memcpy.h>
 
 #include "shm_internal.h"
+
+static inline uint8_t *
+shm_ring_slot(const struct shm_ring *r, uint32_t index)
+{
+	return r->base + SHM_RING_SLOTS_OFF + (size_t)(index & r->mask) * r->slot_size;
+}
 
 static int
 shm_ring_geometry(struct shm_ring *r, uint32_t capacity, uint32_t max_msg)
@@ -50,7 +58,6 @@ shm_ring_map(struct shm_ring *r)
 		r->base = NULL;
 		return -errno;
 	}
-	r->prod = (uint32_t *)(r->base + SHM_RING_PROD_OFF);
 	r->cons = (uint32_t *)(r->base + SHM_RING_CONS_OFF);
 	r->armed = (uint32_t *)(r->base + SHM_RING_ARMED_OFF);
 	r->tx_armed = (uint32_t *)(r->base + SHM_RING_TX_ARMED_OFF);
@@ -173,11 +180,8 @@ shm_ring_attach(struct shm_ring *r, int memfd, int efd, uint32_t capacity, uint3
 		r->base = NULL;
 		return -EPROTO;
 	}
-	/* The peer may have used this ring before: start from its indexes, checked. */
-	r->head = __atomic_load_n(r->prod, __ATOMIC_ACQUIRE);
-	r->seen = __atomic_load_n(r->cons, __ATOMIC_ACQUIRE);
-	r->done = r->seen;
-	if (r->head != r->seen) {
+	/* A ring starts empty, at 0: that is where its receiver reads first. */
+	if (__atomic_load_n(r->cons, __ATOMIC_ACQUIRE) != 0) {
 		SHM_LOG(ERR, "peer ring: not empty at start");
 		munmap(r->base, r->bytes);
 		r->base = NULL;
@@ -270,11 +274,12 @@ shm_ring_send(struct shm_ring *r, const void *msg, uint32_t len)
 	 */
 	if (unlikely(r->head - r->done >= r->capacity))
 		return -EAGAIN;
-	slot = r->base + SHM_RING_SLOTS_OFF + (size_t)(r->head & r->mask) * r->slot_size;
+	slot = shm_ring_slot(r, r->head);
 	*(uint32_t *)slot = len;
-	memcpy(slot + SHM_SLOT_HDR, msg, len);
+	rte_memcpy(slot + SHM_SLOT_HDR, msg, len);
 	r->head++;
-	__atomic_store_n(r->prod, r->head, __ATOMIC_RELEASE);
+	/* Published last: the receiver polls this word, in a line it reads anyway. */
+	__atomic_store_n((uint32_t *)(slot + SHM_SLOT_SEQ), r->head, __ATOMIC_RELEASE);
 	r->kick = true;
 	return 0;
 }
@@ -295,31 +300,46 @@ shm_ring_tx_reap(struct shm_ring *r, uint32_t *n)
 	return 0;
 }
 
+/*
+ * The state of the slot the receiver reads next: 1 if a message waits in it, 0
+ * if the sender has not written it yet (it holds the sequence number of the lap
+ * before, or 0 on the first lap), -EPROTO for any other sequence number.
+ */
+static inline int
+shm_ring_rx_state(const struct shm_ring *r)
+{
+	const uint8_t *slot = shm_ring_slot(r, r->head);
+	uint32_t seq = __atomic_load_n((const uint32_t *)(slot + SHM_SLOT_SEQ), __ATOMIC_ACQUIRE);
+	uint32_t lap = r->mask + 1;
+
+	if (seq == r->head + 1)
+		return 1;
+	if (seq == (r->head < lap ? 0 : r->head + 1 - lap))
+		return 0;
+	SHM_LOG(ERR, "peer wrote sequence number %u in slot %u, expected %u or the one before",
+		seq, r->head & r->mask, r->head + 1);
+	return -EPROTO;
+}
+
 bool
 shm_ring_rx_pending(const struct shm_ring *r)
 {
-	return __atomic_load_n(r->prod, __ATOMIC_ACQUIRE) != r->head;
+	return shm_ring_rx_state(r) != 0;
 }
 
 int
 shm_ring_rx_burst(struct shm_ring *r, unsigned int max, shm_ring_rx_cb_t cb, void *arg)
 {
-	uint32_t prod = __atomic_load_n(r->prod, __ATOMIC_ACQUIRE);
-	uint32_t avail = prod - r->head;
 	const uint8_t *slot;
-	unsigned int n = 0, limit;
+	unsigned int n = 0;
 	uint32_t len;
 	int rc = 0;
 
-	if (avail == 0)
-		return 0;
-	if (unlikely(avail > r->capacity)) {
-		SHM_LOG(ERR, "peer claims %u messages queued, capacity is %u", avail, r->capacity);
-		return -EPROTO;
-	}
-	limit = RTE_MIN(avail, max);
-	while (n < limit) {
-		slot = r->base + SHM_RING_SLOTS_OFF + (size_t)(r->head & r->mask) * r->slot_size;
+	while (n < max) {
+		rc = shm_ring_rx_state(r);
+		if (rc <= 0)
+			break;
+		slot = shm_ring_slot(r, r->head);
 		/* Read once: the peer can change it under us. */
 		len = __atomic_load_n((const uint32_t *)slot, __ATOMIC_RELAXED);
 		if (unlikely(len > r->max_msg)) {
@@ -332,6 +352,8 @@ shm_ring_rx_burst(struct shm_ring *r, unsigned int max, shm_ring_rx_cb_t cb, voi
 		if (!cb(arg, slot + SHM_SLOT_HDR, len))
 			break;
 	}
+	if (n == 0)
+		return rc;
 	/* Once per burst: the sender polls this line, it need not bounce per message. */
 	__atomic_store_n(r->cons, r->head, __ATOMIC_RELEASE);
 	if (r->ack_kick == SHM_ACK_NONE)
