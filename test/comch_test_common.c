@@ -420,12 +420,16 @@ ct_client_new(struct ct_side *s, struct rte_comch_dev *dev, const char *name,
 static void
 ct_pair_open_common(struct ct_pair *p, const struct ct_cfg *cfg, bool split)
 {
+	const char *bell = cfg != NULL && cfg->doorbell != NULL ? cfg->doorbell : "socket";
+
 	memset(p, 0, sizeof(*p));
 	ct_domain(p->domain, sizeof(p->domain));
 	snprintf(p->name, sizeof(p->name), "srv-%s", p->domain);
-	p->dpu = ct_dev_open("domain=%s,role=dpu,rep=pf0,rep=pf1", p->domain);
+	p->dpu = ct_dev_open("domain=%s,role=dpu,rep=pf0,rep=pf1,doorbell=%s", p->domain, bell);
 	assert_non_null(p->dpu);
-	p->host = ct_dev_open("domain=%s,role=host,fn=pf0", p->domain);
+	if (cfg != NULL && cfg->cli_doorbell != NULL)
+		bell = cfg->cli_doorbell;
+	p->host = ct_dev_open("domain=%s,role=host,fn=pf0,doorbell=%s", p->domain, bell);
 	assert_non_null(p->host);
 	p->rep = rte_comch_dev_rep_open(p->dpu, "pf0");
 	assert_non_null(p->rep);

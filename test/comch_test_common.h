@@ -150,6 +150,8 @@ struct ct_cfg {
 	uint32_t cli_tasks;
 	uint32_t connect_timeout_ms; /**< 0: CT_TIMEOUT_MS. */
 	bool fast;              /**< Register the consumer events (fast path). */
+	const char *doorbell;   /**< shm devargs doorbell= of both devices; NULL: default. */
+	const char *cli_doorbell; /**< The host device's, if not doorbell's. */
 };
 
 /** Create and fully configure a server (not attached, not started). */

@@ -65,6 +65,12 @@ test_dev_open_bad_devargs(void **state)
 	expect_open_fails(buf, EINVAL);
 	snprintf(buf, sizeof(buf), "shm:domain=%s,role=host,rep=pf0,dir=%s", d, ct_dir());
 	expect_open_fails(buf, EINVAL);
+	/* unknown doorbell kind, and a doorbell given twice */
+	snprintf(buf, sizeof(buf), "shm:domain=%s,role=host,doorbell=pipe,dir=%s", d, ct_dir());
+	expect_open_fails(buf, EINVAL);
+	snprintf(buf, sizeof(buf), "shm:domain=%s,role=host,doorbell=socket,doorbell=eventfd,"
+		 "dir=%s", d, ct_dir());
+	expect_open_fails(buf, EINVAL);
 }
 
 /* No "<driver>:" prefix at all: malformed devargs (the driver part is required). */

@@ -362,15 +362,14 @@ test_pe_notification(void **state)
  * sender that sleeps with messages in flight is rung when they are taken.
  */
 static void
-test_pe_notification_two_engines(void **state)
+notification_two_engines(const struct ct_cfg *cfg)
 {
 	struct rte_comch_pe *pe2;
 	struct ct_pair p;
 	uint8_t msg[48];
 	int fd = -1, fd2 = -1;
 
-	(void)state;
-	ct_pair_open_split(&p, NULL);
+	ct_pair_open_split(&p, cfg);
 	ct_pair_connect(&p);
 	pe2 = p.cpe;
 	assert_int_equal(rte_comch_pe_get_notification_fd(p.pe, &fd), 0);
@@ -431,6 +430,52 @@ test_pe_notification_two_engines(void **state)
 	ct_pair_close(&p);
 }
 
+static void
+test_pe_notification_two_engines(void **state)
+{
+	(void)state;
+	notification_two_engines(NULL);
+}
+
+/* The same with eventfd doorbells (devargs doorbell=eventfd, for trusted peers). */
+static void
+test_pe_notification_eventfd_doorbells(void **state)
+{
+	const struct ct_cfg cfg = { .doorbell = "eventfd" };
+
+	(void)state;
+	notification_two_engines(&cfg);
+}
+
+/*
+ * A device with default doorbells refuses a peer's eventfd: that peer could make
+ * its rings block. Either way round, the client does not connect and says why.
+ */
+static void
+eventfd_doorbell_refused(const char *srv_bell, const char *cli_bell)
+{
+	const struct ct_cfg cfg = {
+		.doorbell = srv_bell, .cli_doorbell = cli_bell, .connect_timeout_ms = 500,
+	};
+	struct ct_pair p;
+
+	ct_pair_open(&p, &cfg);
+	assert_int_equal(rte_comch_ctx_start(p.cli.ctx), -EINPROGRESS);
+	assert_int_equal(ct_wait_state(p.pe, p.cli.ctx, RTE_COMCH_CTX_STATE_IDLE, CT_TIMEOUT_MS),
+			 0);
+	assert_int_not_equal(rte_comch_ctx_get_last_error(p.cli.ctx), 0);
+	assert_int_equal(p.srv.nb_connect, 0);
+	ct_pair_close(&p);
+}
+
+static void
+test_pe_eventfd_doorbell_refused(void **state)
+{
+	(void)state;
+	eventfd_doorbell_refused("eventfd", "socket");
+	eventfd_doorbell_refused("socket", "eventfd");
+}
+
 int
 main(void)
 {
@@ -443,6 +488,8 @@ main(void)
 		cmocka_unit_test(test_pe_deadlock),
 		cmocka_unit_test(test_pe_notification),
 		cmocka_unit_test(test_pe_notification_two_engines),
+		cmocka_unit_test(test_pe_notification_eventfd_doorbells),
+		cmocka_unit_test(test_pe_eventfd_doorbell_refused),
 	};
 
 	return CT_RUN("comch_pe", tests);

@@ -100,6 +100,7 @@ struct bench_opts {
 	int progress;                    /* progress line: 1 on, 0 off, -1 if stderr is a tty */
 	double timeout;                  /* parent watchdog, seconds; 0: derived from the plan */
 	double idle;                     /* event modes: seconds both sides sleep idle */
+	const char *doorbell;            /* shm doorbell= of both sides: socket, eventfd */
 	const char *csv;                 /* CSV output file, or NULL */
 	enum bench_side side;
 	const char *dir;                 /* runtime directory (shm dir=, sockets) */

@@ -45,11 +45,11 @@ bc_env_open(struct bench_ctx *bc, struct bench_result *res)
 	if (o->devargs != NULL)
 		snprintf(devargs, sizeof(devargs), "%s", o->devargs);
 	else if (bc->side == BENCH_SIDE_SERVER)
-		snprintf(devargs, sizeof(devargs), "shm:domain=%s,role=dpu,rep=%s,dir=%s",
-			 BC_DOMAIN, BC_FN, o->dir);
+		snprintf(devargs, sizeof(devargs), "shm:domain=%s,role=dpu,rep=%s,dir=%s,doorbell=%s",
+			 BC_DOMAIN, BC_FN, o->dir, o->doorbell);
 	else
-		snprintf(devargs, sizeof(devargs), "shm:domain=%s,role=host,fn=%s,dir=%s",
-			 BC_DOMAIN, BC_FN, o->dir);
+		snprintf(devargs, sizeof(devargs), "shm:domain=%s,role=host,fn=%s,dir=%s,doorbell=%s",
+			 BC_DOMAIN, BC_FN, o->dir, o->doorbell);
 
 	env->dev = rte_comch_dev_open(devargs);
 	if (env->dev == NULL) {

@@ -67,6 +67,7 @@ enum {
 	OPT_PROGRESS,
 	OPT_NO_PROGRESS,
 	OPT_IDLE,
+	OPT_DOORBELL,
 };
 
 static const struct option long_opts[] = {
@@ -94,6 +95,7 @@ static const struct option long_opts[] = {
 	{ "progress", no_argument, NULL, OPT_PROGRESS },
 	{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
 	{ "idle", required_argument, NULL, OPT_IDLE },
+	{ "doorbell", required_argument, NULL, OPT_DOORBELL },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -161,6 +163,9 @@ bench_opts_usage(void)
 	       "                      idle, after the ping-pong; each measures the CPU time\n"
 	       "                      its thread uses meanwhile (default %.1f; %.1f in the\n"
 	       "                      default suite)\n"
+	       "  --doorbell KIND     how a side wakes its sleeping peer (shm devargs doorbell=):\n"
+	       "                      socket (default; a peer can never make it block) or\n"
+	       "                      eventfd (cheaper wake-ups, for peers trusted not to)\n"
 	       "  --transport LIST    transports, comma separated, or \"all\"\n"
 	       "                      (default comch,unix,memcpy,eventfd,cacheline):\n"
 	       "                        comch      rte_comch (shm driver)\n"
@@ -385,6 +390,7 @@ bench_opts_parse(struct bench_opts *o, int argc, char **argv)
 	o->client_lcore = 1;
 	o->report_fd = -1;
 	o->idle = DEFAULT_IDLE;
+	o->doorbell = "socket";
 
 	/* "+": stop at the first non-option, so that nothing after "--" is touched. */
 	while (ret == 0 && (opt = getopt_long(argc, argv, "+h", long_opts, NULL)) != -1) {
@@ -469,6 +475,14 @@ bench_opts_parse(struct bench_opts *o, int argc, char **argv)
 		case OPT_REPORT_FD:
 			ret = parse_u64(optarg, "report-fd", 3, 1023, &v);
 			o->report_fd = v;
+			break;
+		case OPT_DOORBELL:
+			if (strcmp(optarg, "socket") != 0 && strcmp(optarg, "eventfd") != 0) {
+				fprintf(stderr, "%s: bad doorbell '%s' (socket or eventfd)\n",
+					BENCH_PROG, optarg);
+				ret = -EINVAL;
+			}
+			o->doorbell = optarg;
 			break;
 		case OPT_IDLE:
 			ret = parse_seconds(optarg, "idle", &o->idle);
@@ -655,6 +669,7 @@ bench_opts_child_argv(const struct bench_opts *o, const char *exe, enum bench_si
 	ret |= pushf(argv, &argc, max, "--producers", "%" PRIu32, o->producers);
 	ret |= pushf(argv, &argc, max, "--consumers", "%" PRIu32, o->consumers);
 	ret |= pushf(argv, &argc, max, "--idle", "%.17g", o->idle);
+	ret |= pushf(argv, &argc, max, "--doorbell", "%s", o->doorbell);
 	ret |= pushf(argv, &argc, max, "--server-lcore", "%u", o->server_lcore);
 	ret |= pushf(argv, &argc, max, "--client-lcore", "%u", o->client_lcore);
 	if (o->eal_argc > 0) {

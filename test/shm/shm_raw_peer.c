@@ -238,8 +238,8 @@ raw_peer_connect(struct raw_peer *p)
 	p->fd = raw_connect();
 	raw_hello_accept(p->fd, sfds, &accept);
 	assert_int_equal(shm_ring_attach(&p->tx, sfds[0], sfds[1], accept.recv_queue_size,
-					 accept.max_msg_size), 0);
-	assert_int_equal(shm_ring_create(&p->rx, 8, accept.max_msg_size), 0);
+					 accept.max_msg_size, false), 0);
+	assert_int_equal(shm_ring_create(&p->rx, 8, accept.max_msg_size, false), 0);
 	shm_msg_init(&m, SHM_MSG_READY);
 	m.recv_queue_size = 8;
 	fds[0] = p->rx.memfd;

@@ -142,7 +142,7 @@ test_ready_unsealed_memfd(void **state)
 	int memfd;
 
 	/* Right size, but the peer could still shrink it under us. */
-	assert_int_equal(shm_ring_create(&r, 8, RTE_COMCH_DEFAULT_MSG_SIZE), 0);
+	assert_int_equal(shm_ring_create(&r, 8, RTE_COMCH_DEFAULT_MSG_SIZE, false), 0);
 	memfd = memfd_create("unsealed", MFD_CLOEXEC);
 	assert_int_equal(ftruncate(memfd, r.bytes), 0);
 	shm_ring_release(&r);
@@ -155,7 +155,7 @@ test_ready_wrong_size(void **state)
 	struct shm_ring r;
 
 	/* A sealed ring made for 4 messages, announced as 8. */
-	assert_int_equal(shm_ring_create(&r, 4, RTE_COMCH_DEFAULT_MSG_SIZE), 0);
+	assert_int_equal(shm_ring_create(&r, 4, RTE_COMCH_DEFAULT_MSG_SIZE, false), 0);
 	ready_with(dup(r.memfd), dup(r.peer_bell));
 	shm_ring_release(&r);
 }
@@ -169,7 +169,7 @@ test_ready_eventfd_doorbell(void **state)
 	 * An eventfd shares its blocking flag with whoever holds it: a peer could
 	 * make our writes to it block. Only a datagram socket is accepted.
 	 */
-	assert_int_equal(shm_ring_create(&r, 8, RTE_COMCH_DEFAULT_MSG_SIZE), 0);
+	assert_int_equal(shm_ring_create(&r, 8, RTE_COMCH_DEFAULT_MSG_SIZE, false), 0);
 	ready_with(dup(r.memfd), eventfd(0, EFD_CLOEXEC));
 	shm_ring_release(&r);
 }
@@ -181,7 +181,7 @@ test_ready_fake_doorbell(void **state)
 	int p[2];
 
 	/* A pipe as doorbell: writing to it once it fills would block the server. */
-	assert_int_equal(shm_ring_create(&r, 8, RTE_COMCH_DEFAULT_MSG_SIZE), 0);
+	assert_int_equal(shm_ring_create(&r, 8, RTE_COMCH_DEFAULT_MSG_SIZE, false), 0);
 	assert_int_equal(pipe(p), 0);
 	close(p[0]);
 	ready_with(dup(r.memfd), p[1]);

@@ -22,7 +22,7 @@ shm_conn_bell_handler(struct comch_pe_fd *pfd, uint32_t events)
 {
 	struct shm_conn *sc = pfd->arg;
 
-	shm_bell_drain(sc->rx.efd);
+	shm_bell_drain(&sc->rx.bell);
 }
 
 struct shm_conn *
@@ -38,8 +38,8 @@ shm_conn_new(struct rte_comch_dev *dev, struct rte_comch_pe *pe, int sock,
 	sc->dev = dev;
 	sc->pe = pe;
 	sc->owner = owner;
-	sc->rx.memfd = sc->rx.efd = sc->rx.peer_bell = -1;
-	sc->tx.memfd = sc->tx.efd = sc->tx.peer_bell = -1;
+	sc->rx.memfd = sc->rx.bell.fd = sc->rx.peer_bell = -1;
+	sc->tx.memfd = sc->tx.bell.fd = sc->tx.peer_bell = -1;
 	sc->bell.fd = -1;
 	sc->sock.fd = sock;
 	sc->sock.handler = handler;
@@ -99,7 +99,9 @@ shm_conn_send_msg(struct shm_conn *sc, enum shm_msg_type type, int status)
 int
 shm_conn_create_rx(struct shm_conn *sc, uint32_t capacity)
 {
-	return shm_ring_create(&sc->rx, capacity, sc->max_msg);
+	const struct shm_dev *sd = sc->dev->priv;
+
+	return shm_ring_create(&sc->rx, capacity, sc->max_msg, sd->efd_bells);
 }
 
 /* Map the peer's ring from the two fds it passed (memfd, doorbell); they become ours. */
@@ -113,7 +115,8 @@ shm_conn_attach_tx(struct shm_conn *sc, int *fds, unsigned int nb_fds)
 		shm_close_fds(fds, nb_fds);
 		return -EPROTO;
 	}
-	rc = shm_ring_attach(&sc->tx, fds[0], fds[1], sc->peer_queue, sc->max_msg);
+	rc = shm_ring_attach(&sc->tx, fds[0], fds[1], sc->peer_queue, sc->max_msg,
+			     ((const struct shm_dev *)sc->dev->priv)->efd_bells);
 	if (rc < 0)
 		shm_ring_release(&sc->tx);
 	return rc;
@@ -128,8 +131,8 @@ shm_conn_up(struct shm_conn *sc)
 	if (sc->remote == NULL)
 		return -ENOMEM;
 	for (i = 0; i < SHM_MAX_FAST; i++)
-		sc->remote[i].bell = -1;
-	sc->bell.fd = sc->rx.efd;
+		sc->remote[i].bell.fd = -1;
+	sc->bell.fd = sc->rx.bell.fd;
 	sc->bell.handler = shm_conn_bell_handler;
 	sc->bell.arg = sc;
 	if (comch_pe_fd_add(sc->pe, &sc->bell) < 0) {

@@ -28,10 +28,12 @@ RTE_LOG_REGISTER_DEFAULT(shm_logtype, NOTICE);
 #define SHM_KEY_FN "fn"
 #define SHM_KEY_REP "rep"
 #define SHM_KEY_DIR "dir"
+#define SHM_KEY_DOORBELL "doorbell"
 #define SHM_DEFAULT_FN "pf0"
 
 static const char * const shm_valid_keys[] = {
-	SHM_KEY_DOMAIN, SHM_KEY_ROLE, SHM_KEY_FN, SHM_KEY_REP, SHM_KEY_DIR, NULL,
+	SHM_KEY_DOMAIN, SHM_KEY_ROLE, SHM_KEY_FN, SHM_KEY_REP, SHM_KEY_DIR, SHM_KEY_DOORBELL,
+	NULL,
 };
 
 struct shm_args {
@@ -39,6 +41,7 @@ struct shm_args {
 	const char *role;
 	const char *fn;
 	const char *dir;
+	const char *doorbell;
 	const char *reps[SHM_MAX_REPS];
 	unsigned int nb_reps;
 	int err;
@@ -81,7 +84,8 @@ shm_arg_one(const char *key, const char *value, void *opaque)
 	}
 	slot = strcmp(key, SHM_KEY_DOMAIN) == 0 ? &a->domain :
 	       strcmp(key, SHM_KEY_ROLE) == 0 ? &a->role :
-	       strcmp(key, SHM_KEY_FN) == 0 ? &a->fn : &a->dir;
+	       strcmp(key, SHM_KEY_FN) == 0 ? &a->fn :
+	       strcmp(key, SHM_KEY_DOORBELL) == 0 ? &a->doorbell : &a->dir;
 	if (*slot != NULL) {
 		SHM_LOG(ERR, "devargs: %s given twice", key);
 		a->err = -EINVAL;
@@ -108,6 +112,11 @@ shm_args_parse(const struct rte_kvargs *kvlist, struct shm_args *a, enum rte_com
 		return -EINVAL;
 	}
 	*role = strcmp(a->role, "dpu") == 0 ? RTE_COMCH_ROLE_DPU : RTE_COMCH_ROLE_HOST;
+	if (a->doorbell != NULL && strcmp(a->doorbell, "socket") != 0 &&
+	    strcmp(a->doorbell, "eventfd") != 0) {
+		SHM_LOG(ERR, "devargs: doorbell=%s: socket (default) or eventfd", a->doorbell);
+		return -EINVAL;
+	}
 	if (*role == RTE_COMCH_ROLE_DPU && a->fn != NULL) {
 		SHM_LOG(ERR, "devargs: fn= is for host-side devices; the BlueField side uses rep=");
 		return -EINVAL;
@@ -254,6 +263,7 @@ shm_probe(struct rte_comch_dev *dev, const struct rte_kvargs *kvlist)
 	if (rc < 0)
 		goto fail;
 	strlcpy(sd->fn, a.fn, sizeof(sd->fn));
+	sd->efd_bells = a.doorbell != NULL && strcmp(a.doorbell, "eventfd") == 0;
 	if (dev->role == RTE_COMCH_ROLE_DPU) {
 		dev->rep_names = calloc(a.nb_reps, sizeof(*dev->rep_names));
 		if (dev->rep_names == NULL) {

@@ -53,9 +53,9 @@ shm_consumer_ring_release(struct shm_consumer *sh)
 		munmap(sh->base, sh->bytes);
 	if (sh->memfd >= 0)
 		close(sh->memfd);
-	if (sh->bell >= 0) {
-		comch_pe_wake_fd_del(sh->bell_pe, sh->bell);
-		close(sh->bell);
+	if (sh->bell.fd >= 0) {
+		comch_pe_wake_fd_del(sh->bell_pe, sh->bell.fd);
+		close(sh->bell.fd);
 	}
 	if (sh->peer_bell >= 0)
 		close(sh->peer_bell);
@@ -63,7 +63,7 @@ shm_consumer_ring_release(struct shm_consumer *sh)
 	sh->base = NULL;
 	sh->armed_p = NULL;
 	sh->memfd = -1;
-	sh->bell = -1;
+	sh->bell.fd = -1;
 	sh->peer_bell = -1;
 	sh->posted_buf = NULL;
 }
@@ -87,7 +87,7 @@ shm_consumer_create(struct rte_comch_consumer *c)
 	if (sh == NULL)
 		return -ENOMEM;
 	sh->memfd = -1;
-	sh->bell = -1;
+	sh->bell.fd = -1;
 	sh->peer_bell = -1;
 	sh->mem = c->mmap->addr;
 	c->priv = sh;
@@ -109,8 +109,9 @@ static int
 shm_consumer_ring_create(struct rte_comch_consumer *c, struct shm_consumer *sh)
 {
 	uint32_t nb_slots = rte_align32pow2(c->tasks.nb);
+	const struct shm_dev *sd = c->ctx.dev->priv;
 	struct shm_fp_hdr *hdr;
-	int sv[2];
+	int rc;
 
 	shm_consumer_ring_release(sh);
 	sh->bytes = shm_fp_ring_bytes(nb_slots);
@@ -124,15 +125,16 @@ shm_consumer_ring_create(struct rte_comch_consumer *c, struct shm_consumer *sh)
 		sh->base = NULL;
 		goto fail;
 	}
-	/* As the connection's: a socket pair, so the peer can never make us block. */
-	if (socketpair(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, sv) < 0)
+	/* Of the same kind as the connections' (see shm_bell.c). */
+	rc = shm_bell_create(sd->efd_bells, &sh->bell, &sh->peer_bell);
+	if (rc < 0) {
+		errno = -rc;
 		goto fail;
-	sh->bell = sv[0];
-	sh->peer_bell = sv[1];
+	}
 	sh->bell_pe = c->ctx.pe;
-	if (comch_pe_wake_fd_add(sh->bell_pe, sh->bell) < 0) {
-		close(sh->bell);
-		sh->bell = -1;
+	if (comch_pe_wake_fd_add(sh->bell_pe, sh->bell.fd) < 0) {
+		close(sh->bell.fd);
+		sh->bell.fd = -1;
 		goto fail;
 	}
 	hdr = (struct shm_fp_hdr *)sh->base;
@@ -288,7 +290,7 @@ shm_consumer_disarm(struct rte_comch_consumer *c)
 		return;
 	if (__atomic_load_n(sh->armed_p, __ATOMIC_RELAXED) != 0)
 		__atomic_store_n(sh->armed_p, 0, __ATOMIC_RELAXED);
-	shm_bell_drain(sh->bell);
+	shm_bell_drain(&sh->bell);
 }
 
 /* ------------------------------------------------------------------ peer's consumers */
@@ -300,11 +302,11 @@ shm_remote_unmap(struct shm_remote_consumer *rc)
 		munmap(rc->mem, rc->mem_len);
 	if (rc->ring != NULL)
 		munmap(rc->ring, rc->ring_bytes);
-	if (rc->bell >= 0)
-		close(rc->bell);
+	if (rc->bell.fd >= 0)
+		close(rc->bell.fd);
 	rc->mem = NULL;
 	rc->ring = NULL;
-	rc->bell = -1;
+	rc->bell.fd = -1;
 	rc->alive = false;
 }
 
@@ -328,9 +330,11 @@ shm_fast_map_peer(int fd, size_t len, const char *what)
 static int
 shm_fast_on_new(struct shm_conn *sc, const struct shm_msg *m, int *fds, unsigned int nb_fds)
 {
+	const struct shm_dev *sd = sc->dev->priv;
 	struct shm_remote_consumer *rc;
 	const struct shm_fp_hdr *hdr;
 	uint32_t nb_slots = m->recv_queue_size;
+	struct shm_bell bell;
 	size_t ring_bytes;
 	uint8_t *mem, *ring;
 
@@ -346,8 +350,9 @@ shm_fast_on_new(struct shm_conn *sc, const struct shm_msg *m, int *fds, unsigned
 	ring_bytes = shm_fp_ring_bytes(nb_slots);
 	mem = shm_fast_map_peer(fds[0], m->len, "memory");
 	ring = mem != NULL ? shm_fast_map_peer(fds[1], ring_bytes, "post ring") : NULL;
-	if (ring != NULL && !shm_fd_is_bell(fds[2])) {
-		SHM_LOG(ERR, "peer consumer %u: its doorbell is not a Unix datagram socket", m->id);
+	if (ring != NULL && shm_bell_adopt(fds[2], sd->efd_bells, &bell) < 0) {
+		SHM_LOG(ERR, "peer consumer %u: its doorbell is not a Unix datagram socket%s",
+			m->id, sd->efd_bells ? " nor an eventfd" : "");
 		munmap(ring, ring_bytes);
 		ring = NULL;
 	}
@@ -366,7 +371,7 @@ shm_fast_on_new(struct shm_conn *sc, const struct shm_msg *m, int *fds, unsigned
 	rc->slots = (struct shm_fp_slot *)(ring + SHM_FP_SLOTS_OFF);
 	rc->posted_p = (uint32_t *)(ring + SHM_FP_POSTED_OFF);
 	rc->armed_p = (uint32_t *)(ring + SHM_FP_ARMED_OFF);
-	rc->bell = fds[2];
+	rc->bell = bell;
 	fds[2] = -1; /* ours now: closed when the consumer is unmapped */
 	rc->nb_slots = nb_slots;
 	rc->mask = nb_slots - 1;
@@ -553,7 +558,7 @@ shm_producer_flush(struct rte_comch_producer *p)
 			/* Under the lock: an expiry may unmap the ring meanwhile. */
 			rte_ticketlock_lock(&rc->lock);
 			if (rc->alive && __atomic_load_n(rc->armed_p, __ATOMIC_RELAXED) != 0)
-				shm_bell_ring(rc->bell);
+				shm_bell_ring(&rc->bell);
 			rte_ticketlock_unlock(&rc->lock);
 		}
 	}

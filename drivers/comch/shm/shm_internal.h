@@ -39,7 +39,25 @@ extern int shm_logtype;
 struct shm_dev {
 	char dir[PATH_MAX];   /* <base>/<domain> */
 	char fn[SHM_NAME_MAX]; /* host side: our function */
+	bool efd_bells;       /* doorbell=eventfd: ours are eventfds, the peer's may be */
 };
+
+/* ------------------------------------------------------------------ doorbells */
+
+/* A doorbell: our end (we drain it) or the peer's (we ring it). */
+struct shm_bell {
+	int fd;
+	bool efd;             /* an eventfd; else a Unix datagram socket */
+};
+
+/** A new doorbell: ours to watch and drain, and the fd to give the peer. */
+int shm_bell_create(bool use_efd, struct shm_bell *ours, int *peers);
+/** Take a doorbell the peer gave: -EPROTO unless of a kind we accept. */
+int shm_bell_adopt(int fd, bool allow_efd, struct shm_bell *bell);
+/** Ring, never blocking (an eventfd: unless the trusted peer made it block). */
+void shm_bell_ring(const struct shm_bell *bell);
+/** Consume wake-ups, never blocking. */
+void shm_bell_drain(const struct shm_bell *bell);
 
 /* ------------------------------------------------------------------ wire */
 
@@ -121,7 +139,7 @@ struct shm_ring {
 	uint32_t seen;       /* sender: latest validated consumer index */
 	uint32_t done;       /* sender: consumer index already reported as taken */
 	int memfd;           /* ours until sent to the peer, the peer's until mapped: then -1 */
-	int efd;             /* doorbell socket: receiver's end (ours) or sender's end (peer's) */
+	struct shm_bell bell; /* doorbell: receiver's end (ours) or sender's end (peer's) */
 	int peer_bell;       /* our ring: the sending end, until given to the peer */
 	/*
 	 * Doorbell checks owed, done once per poll rather than per message: the
@@ -136,8 +154,9 @@ struct shm_ring {
 	uint8_t ack_kick;
 };
 
-int shm_ring_create(struct shm_ring *r, uint32_t capacity, uint32_t max_msg);
-int shm_ring_attach(struct shm_ring *r, int memfd, int efd, uint32_t capacity, uint32_t max_msg);
+int shm_ring_create(struct shm_ring *r, uint32_t capacity, uint32_t max_msg, bool efd_bell);
+int shm_ring_attach(struct shm_ring *r, int memfd, int bell, uint32_t capacity, uint32_t max_msg,
+		    bool allow_efd_bell);
 void shm_ring_release(struct shm_ring *r);
 /** Our ring was given to the peer: close the descriptors only it needed. */
 void shm_ring_handed_over(struct shm_ring *r);
@@ -148,12 +167,6 @@ void shm_ring_pair_kick(struct shm_ring *rx, struct shm_ring *tx);
 /** Arm our wake-ups: for messages on rx, and for tx's messages being taken. -EAGAIN if due. */
 int shm_ring_pair_arm(struct shm_ring *rx, struct shm_ring *tx);
 void shm_ring_pair_disarm(struct shm_ring *rx, struct shm_ring *tx);
-/** Whether fd is a Unix datagram socket, the only kind of doorbell we send on. */
-bool shm_fd_is_bell(int fd);
-/** Ring a doorbell, never blocking: a full one already has a wake-up queued. */
-void shm_bell_ring(int fd);
-/** Consume wake-ups on a doorbell, never blocking. */
-void shm_bell_drain(int fd);
 bool shm_ring_rx_pending(const struct shm_ring *r);
 /** Deliver one message; return false to stop the burst after it. */
 typedef bool (*shm_ring_rx_cb_t)(void *arg, const void *msg, uint32_t len);
@@ -211,7 +224,7 @@ struct shm_posted {
 /* The post ring of one of our consumers, and our copies of what we posted. */
 struct shm_consumer {
 	int memfd;
-	int bell;             /* our end of the doorbell, in bell_pe's epoll set */
+	struct shm_bell bell; /* our end of the doorbell, in bell_pe's epoll set */
 	int peer_bell;        /* the producers' end, until given to the peer */
 	struct rte_comch_pe *bell_pe;
 	uint32_t *armed_p;
@@ -237,7 +250,7 @@ struct shm_remote_consumer {
 	size_t ring_bytes;
 	struct shm_fp_slot *slots;
 	uint32_t *posted_p, *armed_p;
-	int bell;             /* the consumer's doorbell: rung when it sleeps */
+	struct shm_bell bell; /* the consumer's doorbell: rung when it sleeps */
 	uint32_t mask, nb_slots, taken, imm_len;
 	uint32_t posted;      /* last posted index read (and checked): re-read only when used up */
 };

@@ -68,16 +68,14 @@ shm_ring_map(struct shm_ring *r)
 }
 
 int
-shm_ring_create(struct shm_ring *r, uint32_t capacity, uint32_t max_msg)
+shm_ring_create(struct shm_ring *r, uint32_t capacity, uint32_t max_msg, bool efd_bell)
 {
 	struct shm_ring_hdr *hdr;
 	int rc;
 
-	int sv[2];
-
 	memset(r, 0, sizeof(*r));
 	r->memfd = -1;
-	r->efd = -1;
+	r->bell.fd = -1;
 	r->peer_bell = -1;
 	rc = shm_ring_geometry(r, capacity, max_msg);
 	if (rc < 0)
@@ -90,15 +88,11 @@ shm_ring_create(struct shm_ring *r, uint32_t capacity, uint32_t max_msg)
 	/* The peer maps this too: sealed, it cannot shrink it under us (SIGBUS). */
 	if (fcntl(r->memfd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) < 0)
 		goto fail;
-	/*
-	 * The doorbell is a datagram socket pair, not an eventfd: our end is a file
-	 * description the peer never holds, so it cannot change its flags, and every
-	 * call on either end says MSG_DONTWAIT. A peer can never make us block.
-	 */
-	if (socketpair(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, sv) < 0)
+	rc = shm_bell_create(efd_bell, &r->bell, &r->peer_bell);
+	if (rc < 0) {
+		errno = -rc;
 		goto fail;
-	r->efd = sv[0];
-	r->peer_bell = sv[1];
+	}
 	rc = shm_ring_map(r);
 	if (rc < 0) {
 		errno = -rc;
@@ -120,21 +114,9 @@ fail:
 	return rc;
 }
 
-/* A doorbell from the peer must be a Unix datagram socket: we only ever send on it. */
-bool
-shm_fd_is_bell(int fd)
-{
-	int type, domain;
-	socklen_t len = sizeof(int);
-
-	if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &len) < 0 || type != SOCK_DGRAM)
-		return false;
-	len = sizeof(int);
-	return getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &domain, &len) == 0 && domain == AF_UNIX;
-}
-
 int
-shm_ring_attach(struct shm_ring *r, int memfd, int efd, uint32_t capacity, uint32_t max_msg)
+shm_ring_attach(struct shm_ring *r, int memfd, int bell, uint32_t capacity, uint32_t max_msg,
+		bool allow_efd_bell)
 {
 	const struct shm_ring_hdr *hdr;
 	struct stat st;
@@ -142,7 +124,7 @@ shm_ring_attach(struct shm_ring *r, int memfd, int efd, uint32_t capacity, uint3
 
 	memset(r, 0, sizeof(*r));
 	r->memfd = memfd;
-	r->efd = efd;
+	r->bell.fd = bell;
 	r->peer_bell = -1;
 	rc = shm_ring_geometry(r, capacity, max_msg);
 	if (rc < 0) {
@@ -159,8 +141,9 @@ shm_ring_attach(struct shm_ring *r, int memfd, int efd, uint32_t capacity, uint3
 		SHM_LOG(ERR, "peer ring: size is not the %zu bytes agreed", r->bytes);
 		return -EPROTO;
 	}
-	if (!shm_fd_is_bell(efd)) {
-		SHM_LOG(ERR, "peer ring: doorbell is not a Unix datagram socket");
+	if (shm_bell_adopt(bell, allow_efd_bell, &r->bell) < 0) {
+		SHM_LOG(ERR, "peer ring: doorbell is not a Unix datagram socket%s",
+			allow_efd_bell ? " nor an eventfd" : "");
 		return -EPROTO;
 	}
 	rc = shm_ring_map(r);
@@ -207,45 +190,10 @@ shm_ring_release(struct shm_ring *r)
 	if (r->base != NULL)
 		munmap(r->base, r->bytes);
 	shm_ring_handed_over(r);
-	if (r->efd >= 0)
-		close(r->efd);
+	if (r->bell.fd >= 0)
+		close(r->bell.fd);
 	r->base = NULL;
-	r->efd = -1;
-}
-
-void
-shm_bell_ring(int fd)
-{
-	(void)send(fd, "", 1, MSG_DONTWAIT | MSG_NOSIGNAL);
-}
-
-#define SHM_BELL_BATCH 16
-
-void
-shm_bell_drain(int fd)
-{
-	struct mmsghdr msgs[SHM_BELL_BATCH];
-	struct iovec iov[SHM_BELL_BATCH];
-	char buf[SHM_BELL_BATCH];
-	int i, n;
-
-	for (i = 0; i < SHM_BELL_BATCH; i++) {
-		iov[i].iov_base = &buf[i];
-		iov[i].iov_len = 1;
-		memset(&msgs[i], 0, sizeof(msgs[i]));
-		msgs[i].msg_hdr.msg_iov = &iov[i];
-		msgs[i].msg_hdr.msg_iovlen = 1;
-	}
-	/*
-	 * Usually one wake-up waits: one call takes it, and tells us none is left,
-	 * where recv() would need a second call to see EAGAIN. Bounded: a peer
-	 * ringing without pause must not keep us here.
-	 */
-	for (i = 0; i < 4; i++) {
-		n = recvmmsg(fd, msgs, SHM_BELL_BATCH, MSG_DONTWAIT, NULL);
-		if (n < SHM_BELL_BATCH)
-			break;
-	}
+	r->bell.fd = -1;
 }
 
 /* Refresh the consumer index, refusing one that moves back or past what we wrote. */
@@ -394,7 +342,7 @@ shm_ring_pair_kick(struct shm_ring *rx, struct shm_ring *tx)
 	tx->kick = false;
 	rx->ack_kick = SHM_ACK_NONE;
 	if (unlikely(ring))
-		shm_bell_ring(tx->efd);
+		shm_bell_ring(&tx->bell);
 }
 
 int
@@ -408,7 +356,7 @@ shm_ring_pair_arm(struct shm_ring *rx, struct shm_ring *tx)
 	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
 	/* What we owe the peer before we sleep: the fence above serves both. */
 	if (shm_ring_pair_owes_bell(rx, tx))
-		shm_bell_ring(tx->efd);
+		shm_bell_ring(&tx->bell);
 	tx->kick = false;
 	rx->ack_kick = SHM_ACK_NONE;
 	if (shm_ring_rx_pending(rx))
@@ -424,5 +372,5 @@ shm_ring_pair_disarm(struct shm_ring *rx, struct shm_ring *tx)
 	__atomic_store_n(rx->armed, 0, __ATOMIC_RELAXED);
 	if (__atomic_load_n(tx->tx_armed, __ATOMIC_RELAXED) != 0)
 		__atomic_store_n(tx->tx_armed, 0, __ATOMIC_RELAXED);
-	shm_bell_drain(rx->efd); /* the wake-up, if any: consumed */
+	shm_bell_drain(&rx->bell); /* the wake-up, if any: consumed */
 }
