@@ -460,7 +460,8 @@ test_faithful_producer_is_delivered(void **state)
 	struct raw_peer p;
 
 	server_consumer(&p, &sc);
-	memcpy(sc.mem + sc.slots[0].off, "hello", 5);
+	/* Short: it travels in the slot, and the consumer copies it to its buffer. */
+	memcpy(sc.slots[0].inline_data, "hello", 5);
 	sc.slots[0].data_len = 5;
 	sc.slots[0].imm_len = 0;
 	sc.slots[0].producer_id = 9;
@@ -468,6 +469,7 @@ test_faithful_producer_is_delivered(void **state)
 	pump(2);
 	assert_int_equal(cons_ok, 1);
 	assert_int_equal(cons_err, 0);
+	assert_memory_equal(sc.mem + sc.slots[0].off, "hello", 5);
 	assert_int_equal(rte_comch_server_disconnect(srv, last_conn), -EBUSY);
 	server_consumer_stop(&p, &sc, true);
 	server_consumer_fini(&sc);

@@ -242,7 +242,7 @@ shm_consumer_poll(struct rte_comch_consumer *c, unsigned int max)
 {
 	struct shm_consumer *sh = c->priv;
 	const struct shm_fp_slot *slot;
-	const struct shm_posted *next;
+	const struct shm_posted *cur, *next;
 	uint32_t n, data_len, imm_len, pid;
 
 	for (n = 0; n < max; n++) {
@@ -253,8 +253,11 @@ shm_consumer_poll(struct rte_comch_consumer *c, unsigned int max)
 		data_len = __atomic_load_n(&slot->data_len, __ATOMIC_RELAXED);
 		imm_len = __atomic_load_n(&slot->imm_len, __ATOMIC_RELAXED);
 		pid = __atomic_load_n(&slot->producer_id, __ATOMIC_RELAXED);
-		if (data_len > sh->posted_buf[sh->done & sh->mask].len || imm_len > c->imm_len)
+		cur = &sh->posted_buf[sh->done & sh->mask];
+		if (data_len > cur->len || imm_len > c->imm_len)
 			return shm_consumer_violation(c, "peer wrote more than the buffer holds");
+		if (data_len > 0 && data_len <= SHM_FP_INLINE_MAX)
+			rte_memcpy(cur->addr, slot->inline_data, data_len);
 		sh->done++;
 		/* Both lines come from the producer's core: start fetching the next ones now. */
 		if (sh->done != sh->posted) {
@@ -511,7 +514,9 @@ shm_producer_send(struct rte_comch_producer *p, uint32_t consumer_id, const void
 		ret = -EMSGSIZE;
 		goto out;
 	}
-	if (len > 0)
+	if (len <= SHM_FP_INLINE_MAX)
+		rte_memcpy(slot->inline_data, data, len);
+	else
 		rte_memcpy(rc->mem + off, data, len);
 	slot->data_len = len;
 	slot->imm_len = imm_len;
@@ -527,8 +532,10 @@ shm_producer_send(struct rte_comch_producer *p, uint32_t consumer_id, const void
 	 * it now for writing, so the next send does not stall on it. A slot not
 	 * posted yet is left alone: the consumer is about to write it.
 	 */
-	if (rc->taken != rc->posted)
+	if (rc->taken != rc->posted) {
 		rte_prefetch0_write(&rc->slots[rc->taken & rc->mask]);
+		rte_prefetch0_write(rc->slots[rc->taken & rc->mask].inline_data);
+	}
 out:
 	rte_ticketlock_unlock(&rc->lock);
 	return ret;

@@ -198,11 +198,19 @@ struct shm_fp_hdr {
 	uint32_t imm_len;
 };
 
+/* Messages up to this size travel in the slot itself, not in the buffer. */
+#define SHM_FP_INLINE_MAX 64
+
 /*
  * A posted buffer: the consumer writes where, the producer what it wrote. The
  * producer publishes a fill by storing seq last: the slot's index + 1. The
  * consumer waits on the seq of the one slot it expects next, a line it must
  * read anyway, so no shared "taken" index bounces between the cores.
+ *
+ * A message of at most SHM_FP_INLINE_MAX bytes goes in the slot's second line,
+ * which the CPU fetches with the first (adjacent-line prefetch), and the
+ * consumer copies it into its buffer: one line pair crosses the cores instead
+ * of the slot and the buffer one after the other.
  */
 struct shm_fp_slot {
 	uint64_t off;         /* consumer: offset of the buffer in its memory */
@@ -213,7 +221,8 @@ struct shm_fp_slot {
 	uint16_t producer_id; /* producer */
 	uint32_t reserved;
 	uint8_t imm[32];      /* producer */
-};
+	uint8_t inline_data[SHM_FP_INLINE_MAX]; /* producer: data_len <= SHM_FP_INLINE_MAX */
+} __rte_aligned(SHM_LINE);
 
 /* Our copy of a posted buffer. */
 struct shm_posted {
