@@ -783,3 +783,19 @@ bc_check_open(struct bc_sess *s, const char *waiting_for)
 			  "connection ended while waiting for %s: %s (%d)", waiting_for,
 			  strerror(-s->close_status), s->close_status);
 }
+
+int
+bc_wait_check(struct bc_sess *s, uint64_t *deadline, const char *reply, const char *request,
+	      uint64_t seq)
+{
+	int ret = bc_check_open(s, reply);
+
+	if (ret < 0)
+		return ret;
+	if (*deadline == 0)
+		*deadline = bc_deadline(s, BENCH_REPLY_TIMEOUT_S);
+	else if (rte_rdtsc() > *deadline)
+		return bench_fail(s->res, -ETIMEDOUT, "no %s for %s %" PRIu64 " after %d s", reply,
+				  request, seq, BENCH_REPLY_TIMEOUT_S);
+	return 0;
+}

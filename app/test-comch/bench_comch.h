@@ -147,6 +147,14 @@ bc_buf_put(struct bc_sess *s, uint8_t *buf)
 /* Fail unless the connection is still up. */
 int bc_check_open(struct bc_sess *s, const char *waiting_for);
 
+/*
+ * The rare part of a wait for the reply to request seq, every so many rounds:
+ * fail if the connection ended, or if BENCH_REPLY_TIMEOUT_S passed since the
+ * first call (*deadline is 0 before it).
+ */
+int bc_wait_check(struct bc_sess *s, uint64_t *deadline, const char *reply, const char *request,
+		  uint64_t seq);
+
 /* Deadline n seconds from now, in TSC cycles. */
 static inline uint64_t
 bc_deadline(const struct bc_sess *s, double seconds)

@@ -66,16 +66,6 @@ static const struct bench_runner comch_fp_many = {
 	.client = comch_fp_many_client,
 };
 
-static const struct bench_runner comch_ctrl_ev_lat = {
-	.server = comch_ctrl_ev_serve,
-	.client = comch_ctrl_ev_lat_client,
-};
-
-static const struct bench_runner comch_fp_ev_lat = {
-	.server = comch_fp_serve,
-	.client = comch_fp_ev_lat_client,
-};
-
 static const struct bench_runner eventfd_lat = {
 	.server = eventfd_lat_server,
 	.client = eventfd_lat_client,
@@ -219,7 +209,7 @@ static const struct bench_mode mode_ctrl_ev_lat = {
 	.sizes = { 64 },
 	.nb_sizes = 1,
 	.runners = {
-		[BENCH_TR_COMCH] = &comch_ctrl_ev_lat,
+		[BENCH_TR_COMCH] = &comch_ctrl_lat,
 		[BENCH_TR_UNIX] = &unix_ctrl_lat,
 		[BENCH_TR_EVENTFD] = &eventfd_lat,
 	},
@@ -236,7 +226,7 @@ static const struct bench_mode mode_fp_ev_lat = {
 	.sizes = { 0, 64 },
 	.nb_sizes = 2,
 	.runners = {
-		[BENCH_TR_COMCH] = &comch_fp_ev_lat,
+		[BENCH_TR_COMCH] = &comch_fp_lat,
 		[BENCH_TR_UNIX] = &unix_ctrl_lat,
 		[BENCH_TR_EVENTFD] = &eventfd_lat,
 	},

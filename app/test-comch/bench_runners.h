@@ -6,18 +6,23 @@
 #define BENCH_RUNNERS_H
 
 /*
- * Every mode's implementation over every transport. One file each; the
- * server side of the control-path modes is one responder per transport, since a
- * control-path server only answers what it is sent, and the server side of the
- * fast-path modes is one consumer (and producer) that does the same. The
- * baselines of fp-lat and fp-stream are the control-path socket runners.
+ * Every mode's implementation over every transport. One file each, but the
+ * event modes run their polling twins' runners, which sleep when idle if the
+ * mode's event flag says so. The server side of the control-path modes is one
+ * responder per transport, since a control-path server only answers what it
+ * is sent, and the server side of the fast-path modes is one consumer (and
+ * producer) that does the same. The baselines of fp-lat and fp-stream are the
+ * control-path socket runners.
  */
 
 #include "bench.h"
 
-/* comch_ctrl_server.c: server side of ctrl-lat and ctrl-stream over comch. */
+/*
+ * comch_ctrl_server.c: server side of ctrl-lat, ctrl-stream and ctrl-ev-lat over
+ * comch; in an event mode its engine sleeps when idle.
+ */
 int comch_ctrl_serve(struct bench_ctx *bc, const struct bench_test *t, struct bench_result *res);
-/* comch_ctrl_lat.c */
+/* comch_ctrl_lat.c: client side of ctrl-lat and ctrl-ev-lat. */
 int comch_ctrl_lat_client(struct bench_ctx *bc, const struct bench_test *t,
 			  struct bench_result *res);
 /* comch_ctrl_stream.c */
@@ -33,9 +38,12 @@ int unix_ctrl_lat_client(struct bench_ctx *bc, const struct bench_test *t,
 int unix_ctrl_stream_client(struct bench_ctx *bc, const struct bench_test *t,
 			    struct bench_result *res);
 
-/* comch_fp_server.c: server side of fp-lat, fp-stream and fp-bw over comch. */
+/*
+ * comch_fp_server.c: server side of fp-lat, fp-stream, fp-bw and fp-ev-lat over
+ * comch; in an event mode its engines sleep when idle.
+ */
 int comch_fp_serve(struct bench_ctx *bc, const struct bench_test *t, struct bench_result *res);
-/* comch_fp_lat.c */
+/* comch_fp_lat.c: client side of fp-lat and fp-ev-lat. */
 int comch_fp_lat_client(struct bench_ctx *bc, const struct bench_test *t,
 			struct bench_result *res);
 /* comch_fp_stream.c: client side of fp-stream and fp-bw. */
@@ -62,16 +70,6 @@ int comch_fp_many_serve(struct bench_ctx *bc, const struct bench_test *t,
 			struct bench_result *res);
 int comch_fp_many_client(struct bench_ctx *bc, const struct bench_test *t,
 			 struct bench_result *res);
-
-/* comch_ctrl_ev_server.c: server side of ctrl-ev-lat over comch, sleeping when idle. */
-int comch_ctrl_ev_serve(struct bench_ctx *bc, const struct bench_test *t,
-			struct bench_result *res);
-/* comch_ctrl_ev_lat.c */
-int comch_ctrl_ev_lat_client(struct bench_ctx *bc, const struct bench_test *t,
-			     struct bench_result *res);
-/* comch_fp_ev_lat.c: client side of fp-ev-lat; its server is comch_fp_serve(). */
-int comch_fp_ev_lat_client(struct bench_ctx *bc, const struct bench_test *t,
-			   struct bench_result *res);
 
 /* eventfd_lat.c: the event modes' baseline, an eventfd ping-pong. */
 int eventfd_lat_server(struct bench_ctx *bc, const struct bench_test *t,
