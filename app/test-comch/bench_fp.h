@@ -10,7 +10,8 @@
  * session (bench_comch.h): the process's fast-path engine, a consumer that keeps
  * its buffers posted and hands each message to the mode, a producer that sends
  * straight from the reference pattern, the control-path requests that frame a
- * test (SYNC, END, DONE), and an orderly teardown.
+ * test (SYNC, END, DONE; both sides, in bench_fp_ctl.c), and an orderly
+ * teardown.
  *
  * Threads, as the library wants them: each side has one lcore; producers and
  * consumers are created and destroyed there (the connection's engine's lcore),
@@ -34,6 +35,9 @@
 #include "bench.h"
 #include "bench_comch.h"
 #include "bench_msg.h"
+#include "bench_stats.h"
+
+struct bench_ev;
 
 /* Fast-path rounds between two rounds of the connection's engine, while measuring. */
 #define BF_CTRL_EVERY 256
@@ -127,6 +131,35 @@ int bf_progress_both(struct bf_side *f);
 int bf_ctrl_request(struct bf_side *f, uint32_t kind, uint64_t seq);
 /* Client: the control session's receive callback, for bf_ctrl_request(). */
 void bf_client_on_msg(struct bc_sess *s, const uint8_t *msg, uint32_t len);
+
+/*
+ * Server: the client's request being served. The control session's receive
+ * callback takes it (bf_ctrl_take()); the main loop answers it once the fast
+ * path has caught up with it (bf_ctrl_answer(), or bf_ctrl_done() after DONE's
+ * teardown).
+ */
+struct bf_ctrl_req {
+	uint32_t kind;               /* SYNC, END or DONE; 0 if none */
+	uint64_t seq;
+	uint64_t deadline;           /* TSC: the fast path must have caught up by then */
+	struct bench_rx_window rx;   /* from the SYNC after the warm-up to the END */
+	struct bench_ev *ev;         /* event modes: told of SYNC and END; NULL otherwise */
+};
+
+/* Server: a control message from the client, to be served; anything else fails. */
+void bf_ctrl_take(struct bf_ctrl_req *c, struct bc_sess *s, const uint8_t *msg, uint32_t len);
+
+/*
+ * Server: answer the SYNC or END of c->seq messages once they all arrived (got
+ * of them, bytes in all) and the side is ready: SYNC_ACK, which starts the
+ * measured window, or RESULT, which ends it. 0 while waiting; fails if more
+ * arrived than were sent, or if the rest do not within BENCH_REPLY_TIMEOUT_S.
+ */
+int bf_ctrl_answer(struct bf_ctrl_req *c, struct bc_sess *s, uint64_t got, uint64_t bytes,
+		   bool ready);
+
+/* Server: answer DONE, once the side's fast path is torn down. */
+int bf_ctrl_done(struct bf_ctrl_req *c, struct bc_sess *s);
 
 /*
  * Stop and destroy the producer and the consumer (the consumer's stop waits for

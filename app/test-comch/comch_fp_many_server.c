@@ -48,11 +48,7 @@ struct many_server {
 	uint64_t received;
 	uint64_t bytes;
 	bool done;                   /* DONE served: only the control path is left */
-	/* The control request being served, 0 if none. */
-	uint32_t req_kind;
-	uint64_t req_seq;
-	uint64_t req_deadline;
-	struct bench_rx_window rx;
+	struct bf_ctrl_req req;      /* the control request being served */
 };
 
 /* The stream of producer pid on consumer mc, the first message of a new one opening it. */
@@ -112,44 +108,8 @@ static void
 on_ctrl(struct bc_sess *s, const uint8_t *msg, uint32_t len)
 {
 	struct many_server *sv = s->priv;
-	struct bench_msg_hdr hdr;
 
-	if (unlikely(s->res->status != 0))
-		return;
-	if (bench_msg_peek(msg, len, &hdr) < 0 || len != BENCH_MSG_HDR_LEN ||
-	    (hdr.kind != BENCH_MSG_SYNC && hdr.kind != BENCH_MSG_END &&
-	     hdr.kind != BENCH_MSG_DONE)) {
-		bench_fail(s->res, -EBADMSG, "unexpected control message of %" PRIu32 " bytes",
-			   len);
-		return;
-	}
-	if (sv->req_kind != 0) {
-		bench_fail(s->res, -EPROTO, "%s while %s is being served",
-			   bench_msg_kind_name(hdr.kind), bench_msg_kind_name(sv->req_kind));
-		return;
-	}
-	sv->req_kind = hdr.kind;
-	sv->req_seq = hdr.seq;
-	sv->req_deadline = bc_deadline(s, BENCH_REPLY_TIMEOUT_S);
-}
-
-static int
-reply(struct many_server *sv, uint32_t kind, uint64_t seq)
-{
-	struct bc_sess *s = sv->f[0].s;
-	struct bench_msg_result result = { .received = sv->received, .bytes = sv->bytes };
-	uint32_t len = kind == BENCH_MSG_RESULT ? BENCH_MSG_RESULT_LEN : BENCH_MSG_HDR_LEN;
-	uint8_t *buf = bc_buf_get(s);
-
-	if (buf == NULL)
-		return bench_fail(s->res, -ENOBUFS, "no buffer for %s", bench_msg_kind_name(kind));
-	bench_msg_fill(buf, BENCH_MSG_HDR_LEN, kind, seq);
-	if (kind == BENCH_MSG_RESULT) {
-		memcpy(buf + offsetof(struct bench_msg_hdr, len), &len, sizeof(len));
-		memcpy(buf + BENCH_MSG_HDR_LEN, &result, sizeof(result));
-	}
-	sv->req_kind = 0;
-	return bc_reply(s, buf, len);
+	bf_ctrl_take(&sv->req, s, msg, len);
 }
 
 /* Answer the pending request once the consumers have caught up with it. */
@@ -159,28 +119,10 @@ serve_request(struct many_server *sv)
 	uint32_t c;
 	int ret;
 
-	switch (sv->req_kind) {
+	switch (sv->req.kind) {
 	case BENCH_MSG_SYNC:
 	case BENCH_MSG_END:
-		if (sv->received > sv->req_seq)
-			return bench_fail(sv->res, -EBADMSG, "%s: the client sent %" PRIu64
-					  " messages, %" PRIu64 " arrived",
-					  bench_msg_kind_name(sv->req_kind), sv->req_seq,
-					  sv->received);
-		if (sv->received < sv->req_seq) {
-			if (rte_rdtsc() > sv->req_deadline)
-				return bench_fail(sv->res, -EBADMSG, "%s: the client sent %" PRIu64
-						  " messages, %" PRIu64 " arrived in %d s",
-						  bench_msg_kind_name(sv->req_kind), sv->req_seq,
-						  sv->received, BENCH_REPLY_TIMEOUT_S);
-			return 0;
-		}
-		if (sv->req_kind == BENCH_MSG_SYNC)
-			bench_rx_start(&sv->rx, sv->received);
-		else
-			bench_rx_stop(&sv->rx, sv->received);
-		return reply(sv, sv->req_kind == BENCH_MSG_SYNC ? BENCH_MSG_SYNC_ACK :
-			     BENCH_MSG_RESULT, sv->req_seq);
+		return bf_ctrl_answer(&sv->req, sv->f[0].s, sv->received, sv->bytes, true);
 	case BENCH_MSG_DONE:
 		/* The client tore its producers down first; our consumers need its acks. */
 		for (c = 0; c < sv->nb_cons; c++) {
@@ -189,7 +131,7 @@ serve_request(struct many_server *sv)
 				return ret;
 		}
 		sv->done = true;
-		return reply(sv, BENCH_MSG_DONE_ACK, sv->req_seq);
+		return bf_ctrl_done(&sv->req, sv->f[0].s);
 	default:
 		return 0;
 	}
@@ -248,7 +190,7 @@ comch_fp_many_serve(struct bench_ctx *bc, const struct bench_test *t, struct ben
 	/* Until DONE has torn the consumers down: then only the control path is left. */
 	while (ret == 0 && !sv.done && !s.closed) {
 		ret = bf_progress(&sv.f[0]);
-		if (unlikely(ret == 0 && sv.req_kind != 0))
+		if (unlikely(ret == 0 && sv.req.kind != 0))
 			ret = serve_request(&sv);
 	}
 	if (ret == 0 && s.closed)
@@ -260,7 +202,7 @@ comch_fp_many_serve(struct bench_ctx *bc, const struct bench_test *t, struct ben
 	bc_close(&s);
 	res->verified = sv.received;
 	res->ops = sv.received;
-	bench_rx_result(&sv.rx, 1, res);
+	bench_rx_result(&sv.req.rx, 1, res);
 	for (c = 0; c < sv.nb_cons; c++)
 		free(sv.cons[c].streams);
 	free(sv.cons);

@@ -3,12 +3,12 @@
  */
 
 /*
- * Server side of the fast-path modes over comch (fp-lat, fp-stream, fp-bw): a
- * server per test, one client; on the connection, a consumer that checks every
- * message, and for fp-lat a producer that answers each PING with a PONG from
- * inside the consumer's completion callback. The client frames the test with
- * control-path requests, answered from the main loop once the fast path has
- * caught up with them:
+ * Server side of the fast-path modes over comch (fp-lat, fp-ev-lat, fp-stream,
+ * fp-bw): a server per test, one client; on the connection, a consumer that
+ * checks every message, and for the latency modes a producer that answers each
+ * PING with a PONG from inside the consumer's completion callback. The client
+ * frames the test with control-path requests, answered from the main loop
+ * (bench_fp_ctl.c) once the fast path has caught up with them:
  *   SYNC seq  -> SYNC_ACK once seq messages arrived and the side is ready (its
  *                producer sends to the client's consumer, if the mode needs it);
  *   END seq   -> RESULT (messages and bytes received) once seq arrived;
@@ -32,16 +32,12 @@ struct fp_server {
 	uint64_t next_ping;  /* sequence numbers the next PING and DATA must carry */
 	uint64_t next_data;
 	uint64_t data_bytes;
-	/* The control request being served, 0 if none. */
-	uint32_t req_kind;
-	uint64_t req_seq;
-	uint64_t req_deadline;
+	/* The control request being served; in fp-ev-lat, req.ev sleeps when idle. */
+	struct bf_ctrl_req req;
 	/* A PONG the callback could not send (no buffer posted, or no task): retried. */
 	struct rte_comch_producer_task_send *pending;
 	bool pong_due;
 	uint64_t pong_seq;
-	struct bench_rx_window rx;  /* from the SYNC after the warm-up to the END */
-	struct bench_ev *ev;  /* fp-ev-lat: the engines sleep when idle; NULL otherwise */
 };
 
 static void
@@ -96,47 +92,8 @@ static void
 on_ctrl(struct bc_sess *s, const uint8_t *msg, uint32_t len)
 {
 	struct fp_server *sv = s->priv;
-	struct bench_msg_hdr hdr;
 
-	if (unlikely(s->res->status != 0))
-		return;
-	if (bench_msg_peek(msg, len, &hdr) < 0 || len != BENCH_MSG_HDR_LEN ||
-	    (hdr.kind != BENCH_MSG_SYNC && hdr.kind != BENCH_MSG_END &&
-	     hdr.kind != BENCH_MSG_DONE)) {
-		bench_fail(s->res, -EBADMSG, "unexpected control message of %" PRIu32 " bytes "
-			   "(kind %" PRIu32 ")", len, len >= BENCH_MSG_HDR_LEN ? hdr.kind : 0);
-		return;
-	}
-	if (sv->req_kind != 0) {
-		bench_fail(s->res, -EPROTO, "%s while %s is being served",
-			   bench_msg_kind_name(hdr.kind), bench_msg_kind_name(sv->req_kind));
-		return;
-	}
-	sv->req_kind = hdr.kind;
-	sv->req_seq = hdr.seq;
-	sv->req_deadline = bc_deadline(s, BENCH_REPLY_TIMEOUT_S);
-}
-
-static int
-reply(struct fp_server *sv, uint32_t kind, uint64_t seq)
-{
-	struct bc_sess *s = sv->f.s;
-	struct bench_msg_result result = {
-		.received = sv->next_data + sv->next_ping,
-		.bytes = sv->data_bytes,
-	};
-	uint32_t len = kind == BENCH_MSG_RESULT ? BENCH_MSG_RESULT_LEN : BENCH_MSG_HDR_LEN;
-	uint8_t *buf = bc_buf_get(s);
-
-	if (buf == NULL)
-		return bench_fail(s->res, -ENOBUFS, "no buffer for %s", bench_msg_kind_name(kind));
-	bench_msg_fill(buf, BENCH_MSG_HDR_LEN, kind, seq);
-	if (kind == BENCH_MSG_RESULT) {
-		memcpy(buf + offsetof(struct bench_msg_hdr, len), &len, sizeof(len));
-		memcpy(buf + BENCH_MSG_HDR_LEN, &result, sizeof(result));
-	}
-	sv->req_kind = 0;
-	return bc_reply(s, buf, len);
+	bf_ctrl_take(&sv->req, s, msg, len);
 }
 
 /* Answer the pending request if the fast path has caught up with it. */
@@ -144,39 +101,19 @@ static int
 serve_request(struct fp_server *sv)
 {
 	struct bf_side *f = &sv->f;
-	uint64_t got = sv->next_data + sv->next_ping;
 	int ret;
 
-	switch (sv->req_kind) {
+	switch (sv->req.kind) {
 	case BENCH_MSG_SYNC:
 	case BENCH_MSG_END:
-		if (got > sv->req_seq)
-			return bench_fail(f->res, -EBADMSG, "%s: the client sent %" PRIu64
-					  " messages, %" PRIu64 " arrived",
-					  bench_msg_kind_name(sv->req_kind), sv->req_seq, got);
-		if (got < sv->req_seq || (sv->need_producer && f->producer == NULL)) {
-			if (rte_rdtsc() > sv->req_deadline)
-				return bench_fail(f->res, -EBADMSG, "%s: the client sent %" PRIu64
-						  " messages, %" PRIu64 " arrived in %d s: %" PRIu64
-						  " lost", bench_msg_kind_name(sv->req_kind),
-						  sv->req_seq, got, BENCH_REPLY_TIMEOUT_S,
-						  sv->req_seq - got);
-			return 0;
-		}
-		if (sv->req_kind == BENCH_MSG_SYNC)
-			bench_rx_start(&sv->rx, got);
-		else
-			bench_rx_stop(&sv->rx, got);
-		if (sv->ev != NULL)
-			bench_ev_on_request(sv->ev, sv->req_kind, sv->req_seq);
-		return reply(sv, sv->req_kind == BENCH_MSG_SYNC ? BENCH_MSG_SYNC_ACK :
-			     BENCH_MSG_RESULT, sv->req_seq);
+		return bf_ctrl_answer(&sv->req, f->s, sv->next_data + sv->next_ping,
+				      sv->data_bytes, !sv->need_producer || f->producer != NULL);
 	case BENCH_MSG_DONE:
 		/* The client tore its side down first; ours needs its acknowledgement. */
 		ret = bf_close(f);
 		if (ret < 0)
 			return ret;
-		return reply(sv, BENCH_MSG_DONE_ACK, sv->req_seq);
+		return bf_ctrl_done(&sv->req, f->s);
 	default:
 		return 0;
 	}
@@ -202,7 +139,7 @@ serve_slow(struct fp_server *sv)
 		sv->pong_due = false;
 		send_pong(sv, sv->pong_seq);
 	}
-	if (ret == 0 && sv->req_kind != 0)
+	if (ret == 0 && sv->req.kind != 0)
 		ret = serve_request(sv);
 	return ret < 0 ? ret : f->res->status;
 }
@@ -228,16 +165,16 @@ comch_fp_serve(struct bench_ctx *bc, const struct bench_test *t, struct bench_re
 	if (ret == 0 && t->mode->event) {
 		/* The fast path's engine first: the busy one, which says -EAGAIN first. */
 		ret = bench_ev_init(&ev, res, bc->tsc_hz, f->pe, s.pe);
-		sv.ev = ret == 0 ? &ev : NULL;
+		sv.req.ev = ret == 0 ? &ev : NULL;
 	}
 	/* Until DONE has torn the fast path down: then only the control path is left. */
 	while (ret == 0 && f->consumer != NULL && !s.closed) {
 		/* A PONG waiting for a posted buffer is retried by polling: no wake-up for it. */
-		if (sv.ev != NULL && sv.pending == NULL && !sv.pong_due)
-			ret = bf_progress_ev(f, sv.ev);
+		if (sv.req.ev != NULL && sv.pending == NULL && !sv.pong_due)
+			ret = bf_progress_ev(f, sv.req.ev);
 		else
 			ret = bf_progress(f);
-		if (unlikely(ret == 0 && (sv.req_kind != 0 || sv.pending != NULL || sv.pong_due ||
+		if (unlikely(ret == 0 && (sv.req.kind != 0 || sv.pending != NULL || sv.pong_due ||
 					  (sv.need_producer && f->producer == NULL))))
 			ret = serve_slow(&sv);
 	}
@@ -251,8 +188,8 @@ comch_fp_serve(struct bench_ctx *bc, const struct bench_test *t, struct bench_re
 	bc_close(&s);
 	res->verified = sv.next_data + sv.next_ping;
 	res->ops = res->verified;
-	bench_rx_result(&sv.rx, 1, res);
-	if (sv.ev != NULL)
-		bench_ev_report(sv.ev, res);
+	bench_rx_result(&sv.req.rx, 1, res);
+	if (sv.req.ev != NULL)
+		bench_ev_report(sv.req.ev, res);
 	return res->status;
 }
