@@ -12,32 +12,45 @@
 /* The one byte of payload a message needs to carry ancillary data. */
 #define FD_MSG_TAG 'F'
 
-int
-bench_fd_send(int sock, int fd, struct bench_result *res)
-{
+/* A message of one byte, tag, with room for one fd of ancillary data. */
+struct fd_msg {
 	union {
 		char buf[CMSG_SPACE(sizeof(int))];
 		struct cmsghdr align;
 	} u;
-	char tag = FD_MSG_TAG;
-	struct iovec iov = { .iov_base = &tag, .iov_len = 1 };
-	struct msghdr mh = {
-		.msg_iov = &iov,
-		.msg_iovlen = 1,
-		.msg_control = u.buf,
-		.msg_controllen = sizeof(u.buf),
-	};
+	char tag;
+	struct iovec iov;
+	struct msghdr mh;
+};
+
+static void
+fd_msg_init(struct fd_msg *m, char tag)
+{
+	memset(m, 0, sizeof(*m));
+	m->tag = tag;
+	m->iov.iov_base = &m->tag;
+	m->iov.iov_len = 1;
+	m->mh.msg_iov = &m->iov;
+	m->mh.msg_iovlen = 1;
+	m->mh.msg_control = m->u.buf;
+	m->mh.msg_controllen = sizeof(m->u.buf);
+}
+
+int
+bench_fd_send(int sock, int fd, struct bench_result *res)
+{
+	struct fd_msg m;
 	struct cmsghdr *cm;
 	ssize_t n;
 
-	memset(&u, 0, sizeof(u));
-	cm = CMSG_FIRSTHDR(&mh);
+	fd_msg_init(&m, FD_MSG_TAG);
+	cm = CMSG_FIRSTHDR(&m.mh);
 	cm->cmsg_level = SOL_SOCKET;
 	cm->cmsg_type = SCM_RIGHTS;
 	cm->cmsg_len = CMSG_LEN(sizeof(int));
 	memcpy(CMSG_DATA(cm), &fd, sizeof(fd));
 	do {
-		n = sendmsg(sock, &mh, MSG_NOSIGNAL);
+		n = sendmsg(sock, &m.mh, MSG_NOSIGNAL);
 	} while (n < 0 && errno == EINTR);
 	if (n != 1)
 		return bench_fail(res, n < 0 ? -errno : -EIO, "passing an fd to the peer: %s",
@@ -48,24 +61,14 @@ bench_fd_send(int sock, int fd, struct bench_result *res)
 int
 bench_fd_recv(int sock, int *fd, struct bench_result *res)
 {
-	union {
-		char buf[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} u;
-	char tag = 0;
-	struct iovec iov = { .iov_base = &tag, .iov_len = 1 };
-	struct msghdr mh = {
-		.msg_iov = &iov,
-		.msg_iovlen = 1,
-		.msg_control = u.buf,
-		.msg_controllen = sizeof(u.buf),
-	};
+	struct fd_msg m;
 	struct cmsghdr *cm;
 	ssize_t n;
 
+	fd_msg_init(&m, 0);
 	*fd = -1;
 	do {
-		n = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC);
+		n = recvmsg(sock, &m.mh, MSG_CMSG_CLOEXEC);
 	} while (n < 0 && errno == EINTR);
 	if (n < 0)
 		return bench_fail(res, errno == EAGAIN ? -ETIMEDOUT : -errno, "waiting for the "
@@ -73,12 +76,12 @@ bench_fd_recv(int sock, int *fd, struct bench_result *res)
 	if (n == 0)
 		return bench_fail(res, -ECONNRESET, "peer closed the socket instead of passing "
 				  "an fd");
-	cm = CMSG_FIRSTHDR(&mh);
+	cm = CMSG_FIRSTHDR(&m.mh);
 	if (cm != NULL && cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS &&
 	    cm->cmsg_len == CMSG_LEN(sizeof(int)))
 		memcpy(fd, CMSG_DATA(cm), sizeof(*fd));
 	/* One fd exactly (the buffer has room for no more): anything else is not our peer. */
-	if (tag != FD_MSG_TAG || *fd < 0 || (mh.msg_flags & MSG_CTRUNC) != 0) {
+	if (m.tag != FD_MSG_TAG || *fd < 0 || (m.mh.msg_flags & MSG_CTRUNC) != 0) {
 		if (*fd >= 0)
 			close(*fd);
 		*fd = -1;
