@@ -129,6 +129,27 @@ ev_read(int fd, uint64_t *v, struct bench_result *res)
 			  n < 0 ? strerror(errno) : "short read");
 }
 
+/*
+ * Our eventfd in *efd and the peer's in *peer, crossed over the test's socket:
+ * the server's first, so the client receives before it sends.
+ */
+static int
+ev_exchange(struct bu_conn *c, bool server, int *efd, int *peer, struct bench_result *res)
+{
+	int ret = 0;
+
+	*efd = eventfd(0, EFD_CLOEXEC);
+	if (*efd < 0)
+		return bench_fail(res, -errno, "eventfd: %s", strerror(errno));
+	if (server)
+		ret = bench_fd_send(c->fd, *efd, res);
+	if (ret == 0)
+		ret = bench_fd_recv(c->fd, peer, res);
+	if (ret == 0 && !server)
+		ret = bench_fd_send(c->fd, *efd, res);
+	return ret;
+}
+
 int
 eventfd_lat_server(struct bench_ctx *bc, const struct bench_test *t, struct bench_result *res)
 {
@@ -141,14 +162,7 @@ eventfd_lat_server(struct bench_ctx *bc, const struct bench_test *t, struct benc
 	ret = bu_accept(&c, bc, t, res);
 	if (ret < 0)
 		return ret;
-	efd = eventfd(0, EFD_CLOEXEC);
-	if (efd < 0)
-		ret = bench_fail(res, -errno, "eventfd: %s", strerror(errno));
-	/* Ours first, then the client's: the client does the reverse. */
-	if (ret == 0)
-		ret = bench_fd_send(c.fd, efd, res);
-	if (ret == 0)
-		ret = bench_fd_recv(c.fd, &peer, res);
+	ret = ev_exchange(&c, true, &efd, &peer, res);
 	if (ret == 0)
 		ret = guard_start(&g, c.fd, efd, res);
 	while (ret == 0) {
@@ -202,14 +216,7 @@ eventfd_lat_client(struct bench_ctx *bc, const struct bench_test *t, struct benc
 		return res->status;
 	ret = bu_connect(&c, bc, t, res);
 	if (ret == 0)
-		ret = bench_fd_recv(c.fd, &peer, res);
-	if (ret == 0) {
-		efd = eventfd(0, EFD_CLOEXEC);
-		if (efd < 0)
-			ret = bench_fail(res, -errno, "eventfd: %s", strerror(errno));
-	}
-	if (ret == 0)
-		ret = bench_fd_send(c.fd, efd, res);
+		ret = ev_exchange(&c, false, &efd, &peer, res);
 	if (ret == 0)
 		ret = guard_start(&g, c.fd, efd, res);
 	for (seq = 0; ret == 0 && seq < total; seq++) {
