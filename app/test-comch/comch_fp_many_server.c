@@ -32,7 +32,9 @@ struct stream_rx {
 
 struct many_server;
 
+/* One consumer: its side of the fast path and the streams it hears from. */
 struct many_cons {
+	struct bf_side f;
 	struct many_server *sv;
 	struct stream_rx *streams;   /* [max_streams], in the order first heard from */
 	uint32_t nb_streams;
@@ -41,8 +43,7 @@ struct many_cons {
 
 struct many_server {
 	struct bench_result *res;
-	struct bf_side *f;           /* [nb_cons]; f[0] also drives the engines */
-	struct many_cons *cons;
+	struct many_cons *cons;      /* [nb_cons]; cons[0].f also drives the engines */
 	uint32_t nb_cons;
 	uint32_t max_streams;        /* producers that send to one consumer */
 	uint64_t received;
@@ -122,16 +123,16 @@ serve_request(struct many_server *sv)
 	switch (sv->req.kind) {
 	case BENCH_MSG_SYNC:
 	case BENCH_MSG_END:
-		return bf_ctrl_answer(&sv->req, sv->f[0].s, sv->received, sv->bytes, true);
+		return bf_ctrl_answer(&sv->req, sv->cons[0].f.s, sv->received, sv->bytes, true);
 	case BENCH_MSG_DONE:
 		/* The client tore its producers down first; our consumers need its acks. */
 		for (c = 0; c < sv->nb_cons; c++) {
-			ret = bf_close(&sv->f[c]);
+			ret = bf_close(&sv->cons[c].f);
 			if (ret < 0)
 				return ret;
 		}
 		sv->done = true;
-		return bf_ctrl_done(&sv->req, sv->f[0].s);
+		return bf_ctrl_done(&sv->req, sv->cons[0].f.s);
 	default:
 		return 0;
 	}
@@ -148,9 +149,9 @@ consumers_open(struct many_server *sv, struct bc_sess *s, const struct bench_tes
 		sv->cons[c].streams = calloc(sv->max_streams, sizeof(*sv->cons[c].streams));
 		if (sv->cons[c].streams == NULL)
 			return bench_fail(sv->res, -ENOMEM, "out of memory");
-		ret = bf_open(&sv->f[c], s, t, sv->res);
+		ret = bf_open(&sv->cons[c].f, s, t, sv->res);
 		if (ret == 0)
-			ret = bf_consumer_open(&sv->f[c], on_recv, &sv->cons[c]);
+			ret = bf_consumer_open(&sv->cons[c].f, on_recv, &sv->cons[c]);
 		if (ret < 0)
 			return ret;
 	}
@@ -170,17 +171,14 @@ comch_fp_many_serve(struct bench_ctx *bc, const struct bench_test *t, struct ben
 	struct bc_sess s;
 	int ret;
 
-	sv.f = calloc(sv.nb_cons, sizeof(*sv.f));
 	sv.cons = calloc(sv.nb_cons, sizeof(*sv.cons));
-	if (sv.f == NULL || sv.cons == NULL) {
-		free(sv.f);
-		free(sv.cons);
+	if (sv.cons == NULL)
 		return bench_fail(res, -ENOMEM, "out of memory for %" PRIu32 " consumers",
 				  sv.nb_cons);
-	}
+	/* Each may be closed whatever happens before it is opened. */
 	for (c = 0; c < sv.nb_cons; c++) {
-		sv.f[c].s = &s;
-		sv.f[c].res = res;
+		sv.cons[c].f.s = &s;
+		sv.cons[c].f.res = res;
 	}
 	ret = bc_server_open(&s, bc, t, res, on_ctrl, &sv);
 	if (ret == 0)
@@ -189,7 +187,7 @@ comch_fp_many_serve(struct bench_ctx *bc, const struct bench_test *t, struct ben
 		ret = consumers_open(&sv, &s, t);
 	/* Until DONE has torn the consumers down: then only the control path is left. */
 	while (ret == 0 && !sv.done && !s.closed) {
-		ret = bf_progress(&sv.f[0]);
+		ret = bf_progress(&sv.cons[0].f);
 		if (unlikely(ret == 0 && sv.req.kind != 0))
 			ret = serve_request(&sv);
 	}
@@ -198,7 +196,7 @@ comch_fp_many_serve(struct bench_ctx *bc, const struct bench_test *t, struct ben
 	if (ret == 0)
 		ret = bc_server_serve(&s);
 	for (c = 0; c < sv.nb_cons; c++)
-		bf_close(&sv.f[c]);
+		bf_close(&sv.cons[c].f);
 	bc_close(&s);
 	res->verified = sv.received;
 	res->ops = sv.received;
@@ -206,6 +204,5 @@ comch_fp_many_serve(struct bench_ctx *bc, const struct bench_test *t, struct ben
 	for (c = 0; c < sv.nb_cons; c++)
 		free(sv.cons[c].streams);
 	free(sv.cons);
-	free(sv.f);
 	return res->status;
 }
