@@ -24,18 +24,10 @@ void
 bf_client_on_msg(struct bc_sess *s, const uint8_t *msg, uint32_t len)
 {
 	struct bf_side *f = s->priv;
-	struct bench_msg_hdr hdr = { 0 };
 
 	if (f->want_kind == BENCH_MSG_RESULT) {
-		if (bench_msg_peek(msg, len, &hdr) < 0 || hdr.kind != BENCH_MSG_RESULT ||
-		    len != BENCH_MSG_RESULT_LEN || hdr.len != len || hdr.seq != f->want_seq) {
-			bench_fail(s->res, -EBADMSG, "expected RESULT for %" PRIu64 " messages, "
-				   "got %s seq %" PRIu64 " of %" PRIu32 " bytes", f->want_seq,
-				   bench_msg_kind_name(hdr.kind), hdr.seq, len);
-			return;
-		}
-		memcpy(&f->result, msg + BENCH_MSG_HDR_LEN, sizeof(f->result));
-		f->got_reply = true;
+		if (bench_msg_check_result(msg, len, f->want_seq, "", &f->result, s->res) == 0)
+			f->got_reply = true;
 		return;
 	}
 	if (f->want_kind != 0 && bench_msg_check(msg, len, f->want_kind, f->want_seq,

@@ -174,3 +174,19 @@ bench_msg_check_fp(const uint8_t *imm, uint32_t imm_len, const uint8_t *data, si
 		return 0;
 	return check_body(data, len, kind, seq, 0, res);
 }
+
+int
+bench_msg_check_result(const uint8_t *msg, uint32_t len, uint64_t seq, const char *who,
+		       struct bench_msg_result *out, struct bench_result *res)
+{
+	struct bench_msg_hdr hdr = { 0 };
+
+	if (bench_msg_peek(msg, len, &hdr) < 0 || hdr.kind != BENCH_MSG_RESULT ||
+	    len != BENCH_MSG_RESULT_LEN || hdr.len != len || hdr.seq != seq)
+		return bench_fail(res, -EBADMSG, "%sexpected RESULT for %" PRIu64 " messages, got "
+				  "%s seq %" PRIu64 " of %" PRIu32 " bytes", who, seq,
+				  bench_msg_kind_name(hdr.kind), hdr.seq, len);
+	if (out != NULL)
+		memcpy(out, msg + BENCH_MSG_HDR_LEN, sizeof(*out));
+	return 0;
+}

@@ -87,6 +87,14 @@ int bench_msg_check_fp(const uint8_t *imm, uint32_t imm_len, const uint8_t *data
 		       enum bench_msg_kind kind, uint64_t seq, uint32_t size,
 		       struct bench_result *res);
 
+/*
+ * Check the RESULT that answers an END of seq messages (kind, sequence number,
+ * length) and copy its counts to *out, if out is not NULL. An error says who
+ * first ("client 3: ", or "").
+ */
+int bench_msg_check_result(const uint8_t *msg, uint32_t len, uint64_t seq, const char *who,
+			   struct bench_msg_result *out, struct bench_result *res);
+
 const char *bench_msg_kind_name(uint32_t kind);
 
 #endif /* BENCH_MSG_H */

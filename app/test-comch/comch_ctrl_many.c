@@ -18,6 +18,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,25 +56,19 @@ static void
 on_msg(struct bc_sess *s, const uint8_t *msg, uint32_t len)
 {
 	struct many_client *c = s->priv;
-	struct bench_msg_hdr hdr;
+	char who[32];
+	int ret;
 
 	if (c->want_kind == BENCH_MSG_SYNC_ACK) {
-		if (bench_msg_check(msg, len, BENCH_MSG_SYNC_ACK, c->want_seq, BENCH_MSG_HDR_LEN,
-				    s->res) == 0)
-			c->got_reply = true;
-		return;
+		ret = bench_msg_check(msg, len, BENCH_MSG_SYNC_ACK, c->want_seq,
+				      BENCH_MSG_HDR_LEN, s->res);
+	} else {
+		/* Nothing but a RESULT may come while no SYNC_ACK is awaited. */
+		snprintf(who, sizeof(who), "client %" PRIu32 ": ", c->idx);
+		ret = bench_msg_check_result(msg, len, c->want_seq, who, &c->result, s->res);
 	}
-	if (bench_msg_peek(msg, len, &hdr) < 0 || c->want_kind != BENCH_MSG_RESULT ||
-	    hdr.kind != BENCH_MSG_RESULT || len != BENCH_MSG_RESULT_LEN || hdr.len != len ||
-	    hdr.seq != c->want_seq) {
-		bench_fail(s->res, -EBADMSG, "client %" PRIu32 ": expected RESULT for %" PRIu64
-			   " messages, got %s seq %" PRIu64 " of %" PRIu32 " bytes", c->idx,
-			   c->want_seq,
-			   bench_msg_kind_name(hdr.kind), hdr.seq, len);
-		return;
-	}
-	memcpy(&c->result, msg + BENCH_MSG_HDR_LEN, sizeof(c->result));
-	c->got_reply = true;
+	if (ret == 0)
+		c->got_reply = true;
 }
 
 /* One DATA of client c, or its refused one again; a refusal is counted, not waited for. */

@@ -36,23 +36,15 @@ static void
 on_msg(struct bc_sess *s, const uint8_t *msg, uint32_t len)
 {
 	struct stream_state *st = s->priv;
-	struct bench_msg_hdr hdr;
+	int ret;
 
-	if (st->want_kind == BENCH_MSG_SYNC_ACK) {
-		if (bench_msg_check(msg, len, BENCH_MSG_SYNC_ACK, st->want_seq, BENCH_MSG_HDR_LEN,
-				    s->res) == 0)
-			st->got_reply = true;
-		return;
-	}
-	if (bench_msg_peek(msg, len, &hdr) < 0 || hdr.kind != BENCH_MSG_RESULT ||
-	    len != BENCH_MSG_RESULT_LEN || hdr.len != len || hdr.seq != st->want_seq) {
-		bench_fail(s->res, -EBADMSG, "expected RESULT for %" PRIu64 " messages, got %s "
-			   "seq %" PRIu64 " of %" PRIu32 " bytes", st->want_seq,
-			   bench_msg_kind_name(hdr.kind), hdr.seq, len);
-		return;
-	}
-	memcpy(&st->result, msg + BENCH_MSG_HDR_LEN, sizeof(st->result));
-	st->got_reply = true;
+	if (st->want_kind == BENCH_MSG_SYNC_ACK)
+		ret = bench_msg_check(msg, len, BENCH_MSG_SYNC_ACK, st->want_seq,
+				      BENCH_MSG_HDR_LEN, s->res);
+	else
+		ret = bench_msg_check_result(msg, len, st->want_seq, "", &st->result, s->res);
+	if (ret == 0)
+		st->got_reply = true;
 }
 
 static int

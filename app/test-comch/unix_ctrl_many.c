@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -117,7 +118,7 @@ static int
 barrier(struct many_state *st, uint32_t kind)
 {
 	struct bench_msg_result result;
-	struct bench_msg_hdr hdr = { 0 };
+	char who[32];
 	uint32_t i;
 	int n, ret;
 
@@ -141,13 +142,10 @@ barrier(struct many_state *st, uint32_t kind)
 				return ret;
 			continue;
 		}
-		if (bench_msg_peek(st->buf, n, &hdr) < 0 || hdr.kind != BENCH_MSG_RESULT ||
-		    n != (int)BENCH_MSG_RESULT_LEN || hdr.seq != st->seq[i])
-			return bench_fail(st->res, -EBADMSG, "client %" PRIu32 ": expected RESULT "
-					  "for %" PRIu64 " messages, got %s seq %" PRIu64 " of %d "
-					  "bytes", i, st->seq[i], bench_msg_kind_name(hdr.kind),
-					  hdr.seq, n);
-		memcpy(&result, st->buf + BENCH_MSG_HDR_LEN, sizeof(result));
+		snprintf(who, sizeof(who), "client %" PRIu32 ": ", i);
+		ret = bench_msg_check_result(st->buf, n, st->seq[i], who, &result, st->res);
+		if (ret < 0)
+			return ret;
 		if (result.received != st->seq[i] || result.bytes != st->seq[i] * st->size)
 			return bench_fail(st->res, -EBADMSG, "client %" PRIu32 " sent %" PRIu64
 					  " messages, the server received %" PRIu64 " (%" PRIu64

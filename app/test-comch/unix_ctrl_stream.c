@@ -71,7 +71,6 @@ unix_ctrl_stream_client(struct bench_ctx *bc, const struct bench_test *t,
 	struct stream_state st = { .cap = RTE_MAX(size, (uint32_t)BENCH_CTRL_MSG_ROOM) };
 	uint64_t seq = 0, t_start = 0, t_end, t_stop = 0, eagain = 0, measured_from = 0;
 	struct bench_msg_result result;
-	struct bench_msg_hdr hdr = { 0 };
 	double cpu_start = 0, cpu_stop = 0;
 	int ret, n = 0, limit = 0;
 
@@ -114,20 +113,12 @@ unix_ctrl_stream_client(struct bench_ctx *bc, const struct bench_test *t,
 	}
 	t_stop = rte_rdtsc();
 	cpu_stop = bench_cpu_seconds();
-	if (ret == 0) {
-		if (bench_msg_peek(st.buf, n, &hdr) < 0 || hdr.kind != BENCH_MSG_RESULT ||
-		    n != (int)BENCH_MSG_RESULT_LEN || hdr.seq != seq) {
-			bench_fail(res, -EBADMSG, "expected RESULT for %" PRIu64 " messages, got "
-				   "%s seq %" PRIu64 " of %d bytes", seq,
-				   bench_msg_kind_name(hdr.kind), hdr.seq, n);
-		} else {
-			memcpy(&result, st.buf + BENCH_MSG_HDR_LEN, sizeof(result));
-			if (result.received != seq || result.bytes != seq * size)
-				bench_fail(res, -EBADMSG, "sent %" PRIu64 " messages, server "
-					   "received %" PRIu64 " (%" PRIu64 " bytes)", seq,
-					   result.received, result.bytes);
-			res->verified = result.received;
-		}
+	if (ret == 0 && bench_msg_check_result(st.buf, n, seq, "", &result, res) == 0) {
+		if (result.received != seq || result.bytes != seq * size)
+			bench_fail(res, -EBADMSG, "sent %" PRIu64 " messages, server received %"
+				   PRIu64 " (%" PRIu64 " bytes)", seq, result.received,
+				   result.bytes);
+		res->verified = result.received;
 	}
 out:
 	bu_close(&st.c);
