@@ -78,6 +78,17 @@ bf_progress_both(struct bf_side *f)
 	return bf_progress(f);
 }
 
+int
+bf_stall_look(struct bf_side *f, struct bench_stall *w, uint64_t sent)
+{
+	int ret = bc_check_open(f->s, "buffers posted by the server");
+
+	if (ret == 0 && bench_stall_expired(w, sent, f->s->bc->tsc_hz))
+		ret = bench_fail(f->res, -ETIMEDOUT, "no message taken for %d s, %" PRIu64
+				 " sent: the server posts no buffer", BENCH_REPLY_TIMEOUT_S, sent);
+	return ret;
+}
+
 /* ------------------------------------------------------------------ consumer */
 
 /* A post-recv task we hold and will not post again: free it and its buffer. */

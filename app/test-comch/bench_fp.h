@@ -35,6 +35,7 @@
 #include "bench.h"
 #include "bench_comch.h"
 #include "bench_msg.h"
+#include "bench_stall.h"
 #include "bench_stats.h"
 
 struct bench_ev;
@@ -124,6 +125,21 @@ bf_progress(struct bf_side *f)
 /* One round of both engines. */
 int bf_progress_both(struct bf_side *f);
 
+/* The rare part of bf_check_stall(). */
+int bf_stall_look(struct bf_side *f, struct bench_stall *w, uint64_t sent);
+
+/*
+ * A round of a stream's loop, sent messages sent so far: every so many, fail if
+ * the connection ended or if none was taken for BENCH_REPLY_TIMEOUT_S.
+ */
+static inline int
+bf_check_stall(struct bf_side *f, struct bench_stall *w, uint64_t sent)
+{
+	if (likely(!bench_stall_due(w)))
+		return 0;
+	return bf_stall_look(f, w, sent);
+}
+
 /*
  * Client: send a control message (SYNC, END, DONE) with seq, and progress both
  * engines until the reply (SYNC_ACK, RESULT in f->result, DONE_ACK) arrives.
@@ -131,6 +147,8 @@ int bf_progress_both(struct bf_side *f);
 int bf_ctrl_request(struct bf_side *f, uint32_t kind, uint64_t seq);
 /* Client: the control session's receive callback, for bf_ctrl_request(). */
 void bf_client_on_msg(struct bc_sess *s, const uint8_t *msg, uint32_t len);
+/* Client: fail unless the END's RESULT counts sent messages of the test's size. */
+int bf_ctrl_check_result(struct bf_side *f, uint64_t sent);
 
 /*
  * Server: the client's request being served. The control session's receive

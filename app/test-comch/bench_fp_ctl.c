@@ -38,6 +38,16 @@ bf_client_on_msg(struct bc_sess *s, const uint8_t *msg, uint32_t len)
 			   len);
 }
 
+int
+bf_ctrl_check_result(struct bf_side *f, uint64_t sent)
+{
+	if (f->result.received == sent && f->result.bytes == sent * f->size)
+		return 0;
+	return bench_fail(f->res, -EBADMSG, "sent %" PRIu64 " messages (%" PRIu64 " bytes), the "
+			  "server received %" PRIu64 " (%" PRIu64 " bytes)", sent, sent * f->size,
+			  f->result.received, f->result.bytes);
+}
+
 static uint32_t
 reply_kind(uint32_t kind)
 {

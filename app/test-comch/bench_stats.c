@@ -125,3 +125,12 @@ bench_stats_stream(struct bench_result *res, uint64_t msgs, uint32_t size, uint6
 	if (send_samples != 0)
 		res->send_cyc = (double)send_cycles / send_samples;
 }
+
+void
+bench_tx_result(const struct bench_tx_window *w, uint64_t msgs, uint32_t size, uint64_t tsc_hz,
+		struct bench_result *res)
+{
+	bench_stats_stream(res, msgs - w->msgs_start, size, w->tsc_stop - w->tsc_start,
+			   w->cpu_stop - w->cpu_start, w->send_cycles, w->send_samples, tsc_hz);
+	res->eagain = w->eagain;
+}

@@ -8,6 +8,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <rte_cycles.h>
+
 #include "bench.h"
 
 /* Most latency samples kept (8 bytes each). */
@@ -43,6 +45,60 @@ double bench_cpu_seconds(void);
 void bench_stats_stream(struct bench_result *res, uint64_t msgs, uint32_t size, uint64_t cycles,
 			double cpu_s, uint64_t send_cycles, uint64_t send_samples,
 			uint64_t tsc_hz);
+
+/*
+ * The sending side's measured window of a stream: from the answer to the SYNC
+ * that ends the warm-up to the answer to the END, its time, its thread's CPU
+ * time and the messages sent, and within it the sends refused and those timed.
+ */
+struct bench_tx_window {
+	uint64_t eagain;             /* sends refused: the receiver was full */
+	uint64_t send_cycles;        /* cycles of send_samples timed successful sends */
+	uint64_t send_samples;
+	uint64_t msgs_start;
+	uint64_t tsc_start, tsc_stop;
+	double cpu_start, cpu_stop;
+};
+
+/* Start measuring, msgs sent so far: the counts start again from 0. */
+static inline void
+bench_tx_start(struct bench_tx_window *w, uint64_t msgs)
+{
+	w->msgs_start = msgs;
+	w->eagain = 0;
+	w->send_cycles = 0;
+	w->send_samples = 0;
+	w->cpu_start = bench_cpu_seconds();
+	w->tsc_start = rte_rdtsc();
+}
+
+static inline void
+bench_tx_stop(struct bench_tx_window *w)
+{
+	w->tsc_stop = rte_rdtsc();
+	w->cpu_stop = bench_cpu_seconds();
+}
+
+/* The TSC at the start of send number seq if it is one to time, else 0. */
+static inline uint64_t
+bench_tx_t0(uint64_t seq)
+{
+	return bench_sample_send(seq) ? rte_rdtsc() : 0;
+}
+
+/* The send begun at t0 (bench_tx_t0()) succeeded: its cycles count if it was timed. */
+static inline void
+bench_tx_sent(struct bench_tx_window *w, uint64_t t0)
+{
+	if (t0 != 0) {
+		w->send_cycles += rte_rdtsc() - t0;
+		w->send_samples++;
+	}
+}
+
+/* Fill res's stream fields and its refusals from w, msgs of size bytes sent by its end. */
+void bench_tx_result(const struct bench_tx_window *w, uint64_t msgs, uint32_t size,
+		     uint64_t tsc_hz, struct bench_result *res);
 
 /*
  * The receiving side's measured window: its thread's CPU time from the first

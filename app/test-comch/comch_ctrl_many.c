@@ -25,8 +25,10 @@
 #include "bench_comch.h"
 #include "bench_msg.h"
 #include "bench_runners.h"
+#include "bench_stall.h"
 #include "bench_stats.h"
 
+/* Rounds between two looks at the connection while waiting for a buffer. */
 #define SPINS_PER_CHECK 4096
 
 struct many_client {
@@ -47,9 +49,7 @@ struct many_state {
 	uint32_t n;
 	uint32_t size;
 	uint64_t sent;              /* DATA sent by all */
-	uint64_t eagain;
-	uint64_t send_cycles;
-	uint64_t send_samples;
+	struct bench_tx_window tx;
 };
 
 static void
@@ -83,7 +83,7 @@ try_send(struct many_state *st, struct many_client *c)
 	if (unlikely(c->pending != NULL)) {
 		ret = bc_resubmit(&c->s, c->pending);
 		if (ret == -EAGAIN) {
-			st->eagain++;
+			st->tx.eagain++;
 			return 0;
 		}
 		c->pending = NULL;
@@ -96,24 +96,21 @@ try_send(struct many_state *st, struct many_client *c)
 	/* Every buffer in flight: the queue is full, as good as refused. */
 	buf = bc_buf_get(&c->s);
 	if (unlikely(buf == NULL)) {
-		st->eagain++;
+		st->tx.eagain++;
 		return 0;
 	}
 	bench_msg_fill(buf, st->size, BENCH_MSG_DATA, c->seq);
-	c0 = bench_sample_send(st->sent) ? rte_rdtsc() : 0;
+	c0 = bench_tx_t0(st->sent);
 	ret = bc_send(&c->s, buf, st->size, &pending);
 	if (likely(ret == 0)) {
-		if (c0 != 0) {
-			st->send_cycles += rte_rdtsc() - c0;
-			st->send_samples++;
-		}
+		bench_tx_sent(&st->tx, c0);
 		c->seq++;
 		st->sent++;
 		return 0;
 	}
 	if (ret == -EAGAIN) {
 		c->pending = pending;
-		st->eagain++;
+		st->tx.eagain++;
 		return 0;
 	}
 	return ret;
@@ -126,25 +123,20 @@ try_send(struct many_state *st, struct many_client *c)
 static int
 send_rounds(struct many_state *st, uint64_t t_end, uint64_t limit)
 {
-	uint64_t last = st->sent, deadline = bc_deadline(&st->cl[0].s, BENCH_REPLY_TIMEOUT_S);
-	unsigned int spins = 0;
+	uint64_t tsc_hz = st->cl[0].s.bc->tsc_hz;
+	struct bench_stall stall;
 	uint32_t i;
 	int ret = 0;
 
+	bench_stall_init(&stall, st->sent, tsc_hz);
 	while (ret == 0 && st->sent < limit && rte_rdtsc() < t_end) {
 		for (i = 0; i < st->n && ret == 0; i++)
 			ret = try_send(st, &st->cl[i]);
 		if (likely(ret == 0))
 			ret = bc_progress(&st->cl[0].s);
-		if (unlikely(ret == 0 && ++spins % SPINS_PER_CHECK == 0)) {
-			if (st->sent != last) {
-				last = st->sent;
-				deadline = bc_deadline(&st->cl[0].s, BENCH_REPLY_TIMEOUT_S);
-			} else if (rte_rdtsc() > deadline) {
-				ret = bench_fail(st->cl[0].s.res, -ETIMEDOUT, "no message taken by "
-						 "the server for %d s", BENCH_REPLY_TIMEOUT_S);
-			}
-		}
+		if (ret == 0 && bench_stalled(&stall, st->sent, tsc_hz))
+			ret = bench_fail(st->cl[0].s.res, -ETIMEDOUT, "no message taken by the "
+					 "server for %d s", BENCH_REPLY_TIMEOUT_S);
 	}
 	return ret;
 }
@@ -196,7 +188,7 @@ send_ctrl(struct many_state *st, struct many_client *c, uint32_t kind, uint64_t 
 	bench_msg_fill(buf, BENCH_MSG_HDR_LEN, kind, seq);
 	ret = bc_send(&c->s, buf, BENCH_MSG_HDR_LEN, &pending);
 	if (ret == -EAGAIN)
-		ret = bc_send_wait(&c->s, pending, &st->eagain);
+		ret = bc_send_wait(&c->s, pending, &st->tx.eagain);
 	return ret;
 }
 
@@ -265,8 +257,6 @@ comch_ctrl_many_client(struct bench_ctx *bc, const struct bench_test *t,
 {
 	const struct bench_opts *o = bc->opts;
 	struct many_state st = { .n = o->clients, .size = t->size };
-	uint64_t t_start = 0, t_stop = 0, measured_from = 0;
-	double cpu_start = 0, cpu_stop = 0;
 	uint32_t i, opened = 0;
 	int ret = 0;
 
@@ -287,21 +277,16 @@ comch_ctrl_many_client(struct bench_ctx *bc, const struct bench_test *t,
 		ret = barrier(&st, BENCH_MSG_SYNC);
 	for (i = 0; i < st.n; i++)
 		st.cl[i].measured_from = st.cl[i].seq;
-	measured_from = st.sent;
-	st.eagain = 0;
-	st.send_cycles = 0;
-	st.send_samples = 0;
-	cpu_start = bench_cpu_seconds();
-	t_start = rte_rdtsc();
+	bench_tx_start(&st.tx, st.sent);
 	if (ret == 0)
-		ret = send_rounds(&st, t_start + (uint64_t)(o->duration * bc->tsc_hz), UINT64_MAX);
+		ret = send_rounds(&st, st.tx.tsc_start + (uint64_t)(o->duration * bc->tsc_hz),
+				  UINT64_MAX);
 	/* The refused ones go too: they carry sequence numbers. */
 	if (ret == 0)
 		ret = flush(&st);
 	if (ret == 0)
 		ret = barrier(&st, BENCH_MSG_END);
-	t_stop = rte_rdtsc();
-	cpu_stop = bench_cpu_seconds();
+	bench_tx_stop(&st.tx);
 	if (ret == 0)
 		check_results(&st, res);
 	/* Each session's close waits for what it sent, and for the server's goodbye. */
@@ -312,10 +297,7 @@ comch_ctrl_many_client(struct bench_ctx *bc, const struct bench_test *t,
 		bc_close(&st.cl[i].s);
 	}
 	if (res->status == 0) {
-		bench_stats_stream(res, st.sent - measured_from, t->size, t_stop - t_start,
-				   cpu_stop - cpu_start, st.send_cycles, st.send_samples,
-				   bc->tsc_hz);
-		res->eagain = st.eagain;
+		bench_tx_result(&st.tx, st.sent, t->size, bc->tsc_hz, res);
 		res->senders = st.n;
 		res->receivers = 1;
 	}

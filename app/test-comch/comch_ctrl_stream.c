@@ -22,9 +22,7 @@
 
 struct stream_state {
 	uint32_t size;
-	uint64_t eagain;
-	uint64_t send_cycles;
-	uint64_t send_samples;
+	struct bench_tx_window tx;
 	/* The reply awaited: SYNC_ACK or RESULT with this seq. */
 	uint32_t want_kind;
 	uint64_t want_seq;
@@ -52,7 +50,7 @@ send_msg(struct bc_sess *s, struct stream_state *st, uint32_t kind, uint64_t seq
 {
 	struct rte_comch_task_send *pending;
 	unsigned int spins = 0;
-	uint64_t c0 = 0;
+	uint64_t c0;
 	uint8_t *buf;
 	int ret;
 
@@ -66,15 +64,12 @@ send_msg(struct bc_sess *s, struct stream_state *st, uint32_t kind, uint64_t seq
 			return s->res->status;
 	}
 	bench_msg_fill(buf, len, kind, seq);
-	if (bench_sample_send(seq))
-		c0 = rte_rdtsc();
+	c0 = bench_tx_t0(seq);
 	ret = bc_send(s, buf, len, &pending);
-	if (c0 != 0 && ret == 0) {
-		st->send_cycles += rte_rdtsc() - c0;
-		st->send_samples++;
-	}
+	if (ret == 0)
+		bench_tx_sent(&st->tx, c0);
 	if (ret == -EAGAIN)
-		ret = bc_send_wait(s, pending, &st->eagain);
+		ret = bc_send_wait(s, pending, &st->tx.eagain);
 	return ret;
 }
 
@@ -106,9 +101,8 @@ comch_ctrl_stream_client(struct bench_ctx *bc, const struct bench_test *t,
 {
 	const struct bench_opts *o = bc->opts;
 	struct stream_state st = { .size = t->size };
-	uint64_t seq = 0, t_start = 0, t_end, t_stop = 0;
+	uint64_t seq = 0, t_end;
 	struct bc_sess s;
-	double cpu_start = 0, cpu_stop = 0;
 	int ret;
 
 	ret = bc_client_open(&s, bc, t, res, on_msg, &st);
@@ -117,18 +111,13 @@ comch_ctrl_stream_client(struct bench_ctx *bc, const struct bench_test *t,
 	/* Start from an empty queue: the warm-up must not count, nor its backlog. */
 	if (ret == 0)
 		ret = round_trip(&s, &st, BENCH_MSG_SYNC, seq, BENCH_MSG_HDR_LEN);
-	st.eagain = 0;
-	st.send_cycles = 0;
-	st.send_samples = 0;
-	cpu_start = bench_cpu_seconds();
-	t_start = rte_rdtsc();
-	t_end = t_start + (uint64_t)(o->duration * bc->tsc_hz);
+	bench_tx_start(&st.tx, seq);
+	t_end = st.tx.tsc_start + (uint64_t)(o->duration * bc->tsc_hz);
 	for (; ret == 0 && rte_rdtsc() < t_end; seq++)
 		ret = send_msg(&s, &st, BENCH_MSG_DATA, seq, t->size);
 	if (ret == 0)
 		ret = round_trip(&s, &st, BENCH_MSG_END, seq, BENCH_MSG_HDR_LEN);
-	t_stop = rte_rdtsc();
-	cpu_stop = bench_cpu_seconds();
+	bench_tx_stop(&st.tx);
 	if (ret == 0 && (st.result.received != seq ||
 			 st.result.bytes != seq * (uint64_t)t->size))
 		bench_fail(res, -EBADMSG, "sent %" PRIu64 " messages (%" PRIu64 " bytes), server "
@@ -136,11 +125,8 @@ comch_ctrl_stream_client(struct bench_ctx *bc, const struct bench_test *t,
 			   st.result.received, st.result.bytes);
 	bc_close(&s);
 	if (res->status == 0) {
-		bench_stats_stream(res, seq - o->warmup, t->size, t_stop - t_start,
-				   cpu_stop - cpu_start, st.send_cycles, st.send_samples,
-				   bc->tsc_hz);
+		bench_tx_result(&st.tx, seq, t->size, bc->tsc_hz, res);
 		res->verified = st.result.received;
-		res->eagain = st.eagain;
 	}
 	return res->status;
 }

@@ -26,8 +26,6 @@
 #include "bench_runners.h"
 #include "bench_stats.h"
 
-#define SPINS_PER_CHECK 4096
-
 struct stream_tx {
 	uint32_t consumer;           /* index in the peer's announced consumers */
 	uint64_t seq;                /* next message */
@@ -48,13 +46,8 @@ struct many_state {
 	uint32_t nb_streams;
 	uint32_t burst;
 	uint64_t sent;
-	uint64_t eagain;
-	uint64_t send_cycles;
-	uint64_t send_samples;
-	/* Stall detection, as fp-stream. */
-	unsigned int spins;
-	uint64_t last_sent;
-	uint64_t deadline;
+	struct bench_tx_window tx;
+	struct bench_stall stall;
 };
 
 /* Producer i's next stream after j: its streams are i, i + P, i + 2P... */
@@ -63,6 +56,22 @@ next_stream(const struct many_state *st, uint32_t i, uint32_t j)
 {
 	j += st->nb_pr;
 	return j < st->nb_streams ? j : i;
+}
+
+/* Producer p's refused message again: 0 once taken, -EAGAIN if refused again. */
+static inline int
+resubmit(struct many_state *st, struct producer *p)
+{
+	int ret = bf_resubmit(&p->f, p->pending);
+
+	if (ret == -EAGAIN)
+		return ret;
+	p->pending = NULL;
+	if (ret < 0)
+		return ret;
+	st->streams[p->pending_j].seq++;
+	st->sent++;
+	return 0;
 }
 
 /* Up to a burst from producer i, the refused one first; stop at a refusal. */
@@ -78,83 +87,34 @@ send_burst(struct many_state *st, uint32_t i)
 
 	for (k = 0; k < st->burst; k++) {
 		if (unlikely(p->pending != NULL)) {
-			ret = bf_resubmit(f, p->pending);
+			ret = resubmit(st, p);
 			if (ret == -EAGAIN) {
-				st->eagain++;
+				st->tx.eagain++;
 				return 0;
 			}
-			p->pending = NULL;
 			if (ret < 0)
 				return ret;
-			st->streams[p->pending_j].seq++;
-			st->sent++;
 			continue;
 		}
 		j = p->cur;
 		sx = &st->streams[j];
 		p->cur = next_stream(st, i, j);
 		f->peer_id = f->s->peer_ids[sx->consumer];
-		c0 = bench_sample_send(st->sent) ? rte_rdtsc() : 0;
+		c0 = bench_tx_t0(st->sent);
 		ret = bf_send(f, BENCH_MSG_DATA, sx->seq, &p->pending);
 		if (likely(ret == 0)) {
-			if (c0 != 0) {
-				st->send_cycles += rte_rdtsc() - c0;
-				st->send_samples++;
-			}
+			bench_tx_sent(&st->tx, c0);
 			sx->seq++;
 			st->sent++;
 			continue;
 		}
 		if (ret == -EAGAIN) {
 			p->pending_j = j;
-			st->eagain++;
+			st->tx.eagain++;
 			return 0;
 		}
 		return ret == -ENOBUFS ? 0 : ret;
 	}
-	return 0;
-}
-
-/* Fail if nothing was sent for BENCH_REPLY_TIMEOUT_S, or the connection ended. */
-static int
-check_stall(struct many_state *st)
-{
-	struct bf_side *f = &st->pr[0].f;
-	int ret;
-
-	if (likely(++st->spins % SPINS_PER_CHECK != 0))
-		return 0;
-	ret = bc_check_open(f->s, "buffers posted by the server");
-	if (ret < 0)
-		return ret;
-	if (st->sent != st->last_sent || st->deadline == 0) {
-		st->last_sent = st->sent;
-		st->deadline = bc_deadline(f->s, BENCH_REPLY_TIMEOUT_S);
-		return 0;
-	}
-	if (rte_rdtsc() > st->deadline)
-		return bench_fail(f->res, -ETIMEDOUT, "no message taken for %d s: the server "
-				  "posts no buffer", BENCH_REPLY_TIMEOUT_S);
-	return 0;
-}
-
-/* Producer i's refused message again, and nothing else. */
-static int
-resubmit(struct many_state *st, uint32_t i)
-{
-	struct producer *p = &st->pr[i];
-	int ret;
-
-	if (p->pending == NULL)
-		return 0;
-	ret = bf_resubmit(&p->f, p->pending);
-	if (ret == -EAGAIN)
-		return 0;
-	p->pending = NULL;
-	if (ret < 0)
-		return ret;
-	st->streams[p->pending_j].seq++;
-	st->sent++;
 	return 0;
 }
 
@@ -186,15 +146,18 @@ send_rounds(struct many_state *st, uint64_t t_end, uint64_t limit, bool flush)
 		if (likely(ret == 0))
 			ret = bf_progress(&st->pr[0].f);
 		if (likely(ret == 0))
-			ret = check_stall(st);
+			ret = bf_check_stall(&st->pr[0].f, &st->stall, st->sent);
 	}
 	while (ret == 0 && flush && any_pending(st)) {
-		for (i = 0; i < st->nb_pr && ret == 0; i++)
-			ret = resubmit(st, i);
+		for (i = 0; i < st->nb_pr && ret == 0; i++) {
+			if (st->pr[i].pending != NULL)
+				ret = resubmit(st, &st->pr[i]);
+			ret = ret == -EAGAIN ? 0 : ret;
+		}
 		if (ret == 0)
 			ret = bf_progress(&st->pr[0].f);
 		if (ret == 0)
-			ret = check_stall(st);
+			ret = bf_check_stall(&st->pr[0].f, &st->stall, st->sent);
 	}
 	return ret;
 }
@@ -258,8 +221,6 @@ comch_fp_many_client(struct bench_ctx *bc, const struct bench_test *t, struct be
 		.nb_pr = o->producers, .burst = t->burst,
 		.nb_streams = RTE_MAX(o->producers, o->consumers),
 	};
-	uint64_t t_start = 0, t_stop = 0, measured_from = 0;
-	double cpu_start = 0, cpu_stop = 0;
 	struct bf_side *f;
 	struct bc_sess s;
 	uint32_t i, j;
@@ -293,24 +254,15 @@ comch_fp_many_client(struct bench_ctx *bc, const struct bench_test *t, struct be
 		ret = bf_ctrl_request(f, BENCH_MSG_SYNC, st.sent);
 	for (j = 0; j < st.nb_streams; j++)
 		st.streams[j].measured_from = st.streams[j].seq;
-	measured_from = st.sent;
-	st.eagain = 0;
-	st.send_cycles = 0;
-	st.send_samples = 0;
-	cpu_start = bench_cpu_seconds();
-	t_start = rte_rdtsc();
+	bench_tx_start(&st.tx, st.sent);
 	if (ret == 0)
-		ret = send_rounds(&st, t_start + (uint64_t)(o->duration * bc->tsc_hz), UINT64_MAX,
-				  true);
+		ret = send_rounds(&st, st.tx.tsc_start + (uint64_t)(o->duration * bc->tsc_hz),
+				  UINT64_MAX, true);
 	if (ret == 0)
 		ret = bf_ctrl_request(f, BENCH_MSG_END, st.sent);
-	t_stop = rte_rdtsc();
-	cpu_stop = bench_cpu_seconds();
-	if (ret == 0 && (f->result.received != st.sent ||
-			 f->result.bytes != st.sent * (uint64_t)t->size))
-		bench_fail(res, -EBADMSG, "sent %" PRIu64 " messages (%" PRIu64 " bytes), the "
-			   "server received %" PRIu64 " (%" PRIu64 " bytes)", st.sent,
-			   st.sent * t->size, f->result.received, f->result.bytes);
+	bench_tx_stop(&st.tx);
+	if (ret == 0)
+		bf_ctrl_check_result(f, st.sent);
 	/* Our producers down first, then the server's consumers, then the connection. */
 	for (i = 0; i < st.nb_pr; i++) {
 		if (st.pr[i].pending != NULL)
@@ -321,11 +273,8 @@ comch_fp_many_client(struct bench_ctx *bc, const struct bench_test *t, struct be
 		bf_ctrl_request(f, BENCH_MSG_DONE, 0);
 	bc_close(&s);
 	if (res->status == 0) {
-		bench_stats_stream(res, st.sent - measured_from, t->size, t_stop - t_start,
-				   cpu_stop - cpu_start, st.send_cycles, st.send_samples,
-				   bc->tsc_hz);
+		bench_tx_result(&st.tx, st.sent, t->size, bc->tsc_hz, res);
 		res->verified = f->result.received;
-		res->eagain = st.eagain;
 		res->senders = st.nb_pr;
 		res->receivers = o->consumers;
 		shares(&st, o->consumers, res);

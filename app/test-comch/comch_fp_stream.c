@@ -21,19 +21,12 @@
 #include "bench_runners.h"
 #include "bench_stats.h"
 
-#define SPINS_PER_CHECK 4096
-
 struct stream_state {
 	uint32_t burst;
 	uint64_t seq;        /* next message to send */
 	struct rte_comch_producer_task_send *pending; /* refused, carries seq */
-	uint64_t eagain;
-	uint64_t send_cycles;
-	uint64_t send_samples;
-	/* Stall detection: a stream that stops moving fails after BENCH_REPLY_TIMEOUT_S. */
-	unsigned int spins;
-	uint64_t last_seq;
-	uint64_t deadline;
+	struct bench_tx_window tx;
+	struct bench_stall stall;
 };
 
 /* Submit up to a burst of messages, the refused one first; stop at a refusal. */
@@ -48,7 +41,7 @@ send_burst(struct bf_side *f, struct stream_state *st, uint64_t end)
 		if (unlikely(st->pending != NULL)) {
 			ret = bf_resubmit(f, st->pending);
 			if (ret == -EAGAIN) {
-				st->eagain++;
+				st->tx.eagain++;
 				return 0;
 			}
 			st->pending = NULL;
@@ -57,44 +50,19 @@ send_burst(struct bf_side *f, struct stream_state *st, uint64_t end)
 			st->seq++;
 			continue;
 		}
-		c0 = bench_sample_send(st->seq) ? rte_rdtsc() : 0;
+		c0 = bench_tx_t0(st->seq);
 		ret = bf_send(f, BENCH_MSG_DATA, st->seq, &st->pending);
 		if (likely(ret == 0)) {
-			if (c0 != 0) {
-				st->send_cycles += rte_rdtsc() - c0;
-				st->send_samples++;
-			}
+			bench_tx_sent(&st->tx, c0);
 			st->seq++;
 			continue;
 		}
 		if (ret == -EAGAIN) {
-			st->eagain++;
+			st->tx.eagain++;
 			return 0;
 		}
 		return ret == -ENOBUFS ? 0 : ret;
 	}
-	return 0;
-}
-
-/* Fail if the stream has not moved for BENCH_REPLY_TIMEOUT_S, or the connection ended. */
-static int
-check_stall(struct bf_side *f, struct stream_state *st)
-{
-	int ret;
-
-	if (likely(++st->spins % SPINS_PER_CHECK != 0))
-		return 0;
-	ret = bc_check_open(f->s, "buffers posted by the server");
-	if (ret < 0)
-		return ret;
-	if (st->seq != st->last_seq || st->deadline == 0) {
-		st->last_seq = st->seq;
-		st->deadline = bc_deadline(f->s, BENCH_REPLY_TIMEOUT_S);
-		return 0;
-	}
-	if (rte_rdtsc() > st->deadline)
-		return bench_fail(f->res, -ETIMEDOUT, "message %" PRIu64 " refused for %d s: the "
-				  "server posts no buffer", st->seq, BENCH_REPLY_TIMEOUT_S);
 	return 0;
 }
 
@@ -109,7 +77,7 @@ send_until(struct bf_side *f, struct stream_state *st, uint64_t end)
 		if (ret == 0)
 			ret = bf_progress(f);
 		if (ret == 0)
-			ret = check_stall(f, st);
+			ret = bf_check_stall(f, &st->stall, st->seq);
 	}
 	return ret;
 }
@@ -120,9 +88,8 @@ comch_fp_stream_client(struct bench_ctx *bc, const struct bench_test *t,
 {
 	const struct bench_opts *o = bc->opts;
 	struct stream_state st = { .burst = t->burst };
-	uint64_t t_start = 0, t_end, t_stop = 0, measured_from;
-	double cpu_start = 0, cpu_stop = 0;
 	struct bf_side f = { .res = res };
+	uint64_t t_end;
 	struct bc_sess s;
 	int ret;
 
@@ -137,32 +104,23 @@ comch_fp_stream_client(struct bench_ctx *bc, const struct bench_test *t,
 	/* Start from an empty pipe: the warm-up must not count, nor its backlog. */
 	if (ret == 0)
 		ret = bf_ctrl_request(&f, BENCH_MSG_SYNC, st.seq);
-	measured_from = st.seq;
-	st.eagain = 0;
-	st.send_cycles = 0;
-	st.send_samples = 0;
-	cpu_start = bench_cpu_seconds();
-	t_start = rte_rdtsc();
-	t_end = t_start + (uint64_t)(o->duration * bc->tsc_hz);
+	bench_tx_start(&st.tx, st.seq);
+	t_end = st.tx.tsc_start + (uint64_t)(o->duration * bc->tsc_hz);
 	while (ret == 0 && rte_rdtsc() < t_end) {
 		ret = send_burst(&f, &st, UINT64_MAX);
 		if (likely(ret == 0))
 			ret = bf_progress(&f);
 		if (likely(ret == 0))
-			ret = check_stall(&f, &st);
+			ret = bf_check_stall(&f, &st.stall, st.seq);
 	}
 	/* The one refused last goes too: it carries a sequence number. */
 	if (ret == 0)
 		ret = send_until(&f, &st, st.seq + (st.pending != NULL));
 	if (ret == 0)
 		ret = bf_ctrl_request(&f, BENCH_MSG_END, st.seq);
-	t_stop = rte_rdtsc();
-	cpu_stop = bench_cpu_seconds();
-	if (ret == 0 && (f.result.received != st.seq ||
-			 f.result.bytes != st.seq * (uint64_t)t->size))
-		bench_fail(res, -EBADMSG, "sent %" PRIu64 " messages (%" PRIu64 " bytes), server "
-			   "received %" PRIu64 " (%" PRIu64 " bytes)", st.seq, st.seq * t->size,
-			   f.result.received, f.result.bytes);
+	bench_tx_stop(&st.tx);
+	if (ret == 0)
+		bf_ctrl_check_result(&f, st.seq);
 	if (st.pending != NULL)
 		bf_abandon(&f, st.pending);
 	/* Our side down first, then the server's, then the connection. */
@@ -170,11 +128,8 @@ comch_fp_stream_client(struct bench_ctx *bc, const struct bench_test *t,
 		bf_ctrl_request(&f, BENCH_MSG_DONE, 0);
 	bc_close(&s);
 	if (res->status == 0) {
-		bench_stats_stream(res, st.seq - measured_from, t->size, t_stop - t_start,
-				   cpu_stop - cpu_start, st.send_cycles, st.send_samples,
-				   bc->tsc_hz);
+		bench_tx_result(&st.tx, st.seq, t->size, bc->tsc_hz, res);
 		res->verified = f.result.received;
-		res->eagain = st.eagain;
 	}
 	return res->status;
 }

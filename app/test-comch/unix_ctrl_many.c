@@ -25,11 +25,9 @@
 
 #include "bench_msg.h"
 #include "bench_runners.h"
+#include "bench_stall.h"
 #include "bench_stats.h"
 #include "bench_unix.h"
-
-/* Rounds between two looks at the clock for a stall. */
-#define SPINS_PER_CHECK 4096
 
 struct many_state {
 	struct bu_conn *c;
@@ -40,9 +38,7 @@ struct many_state {
 	uint8_t *buf;
 	uint32_t cap;
 	uint64_t sent;
-	uint64_t eagain;
-	uint64_t send_cycles;
-	uint64_t send_samples;
+	struct bench_tx_window tx;
 	struct bench_result *res;
 };
 
@@ -56,14 +52,14 @@ try_send(struct many_state *st, uint32_t i)
 	int ret;
 
 	bench_msg_fill(st->buf, st->size, BENCH_MSG_DATA, st->seq[i]);
-	c0 = bench_sample_send(st->sent) ? rte_rdtsc() : 0;
+	c0 = bench_tx_t0(st->sent);
 	if (!c->poll) {
 		ret = bu_send(c, st->buf, st->size);
 	} else {
 		n = send(c->fd, st->buf, st->size, MSG_DONTWAIT | MSG_NOSIGNAL);
 		if (unlikely(n != (ssize_t)st->size)) {
 			if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
-				st->eagain++;
+				st->tx.eagain++;
 				return 0;
 			}
 			if (n < 0 && errno == ENOBUFS && c->probe)
@@ -76,10 +72,7 @@ try_send(struct many_state *st, uint32_t i)
 	}
 	if (ret < 0)
 		return ret;
-	if (c0 != 0) {
-		st->send_cycles += rte_rdtsc() - c0;
-		st->send_samples++;
-	}
+	bench_tx_sent(&st->tx, c0);
 	st->seq[i]++;
 	st->sent++;
 	return 0;
@@ -92,23 +85,18 @@ try_send(struct many_state *st, uint32_t i)
 static int
 send_rounds(struct many_state *st, uint64_t t_end, uint64_t limit)
 {
-	uint64_t last = st->sent, deadline = rte_rdtsc() + BENCH_REPLY_TIMEOUT_S * st->c[0].tsc_hz;
-	unsigned int spins = 0;
+	uint64_t tsc_hz = st->c[0].tsc_hz;
+	struct bench_stall stall;
 	uint32_t i;
 	int ret = 0;
 
+	bench_stall_init(&stall, st->sent, tsc_hz);
 	while (ret == 0 && st->sent < limit && rte_rdtsc() < t_end) {
 		for (i = 0; i < st->n && ret == 0; i++)
 			ret = try_send(st, i);
-		if (unlikely(ret == 0 && ++spins % SPINS_PER_CHECK == 0)) {
-			if (st->sent != last) {
-				last = st->sent;
-				deadline = rte_rdtsc() + BENCH_REPLY_TIMEOUT_S * st->c[0].tsc_hz;
-			} else if (rte_rdtsc() > deadline) {
-				ret = bench_fail(st->res, -ETIMEDOUT, "no socket took a "
-						 "message for %d s", BENCH_REPLY_TIMEOUT_S);
-			}
-		}
+		if (ret == 0 && bench_stalled(&stall, st->sent, tsc_hz))
+			ret = bench_fail(st->res, -ETIMEDOUT, "no socket took a message for %d s",
+					 BENCH_REPLY_TIMEOUT_S);
 	}
 	return ret;
 }
@@ -165,9 +153,8 @@ unix_ctrl_many_client(struct bench_ctx *bc, const struct bench_test *t,
 		.n = o->clients, .size = size, .res = res,
 		.cap = RTE_MAX(size, (uint32_t)BENCH_CTRL_MSG_ROOM),
 	};
-	uint64_t t_start = 0, t_stop = 0, measured_from = 0, n;
-	double cpu_start = 0, cpu_stop = 0;
 	int ret = 0, limit = 0;
+	uint64_t n;
 	uint32_t i, opened = 0;
 
 	st.c = calloc(st.n, sizeof(*st.c));
@@ -201,23 +188,15 @@ unix_ctrl_many_client(struct bench_ctx *bc, const struct bench_test *t,
 		ret = barrier(&st, BENCH_MSG_SYNC);
 	for (i = 0; i < st.n; i++)
 		st.measured_from[i] = st.seq[i];
-	measured_from = st.sent;
-	st.eagain = 0;
-	st.send_cycles = 0;
-	st.send_samples = 0;
-	cpu_start = bench_cpu_seconds();
-	t_start = rte_rdtsc();
+	bench_tx_start(&st.tx, st.sent);
 	if (ret == 0)
-		ret = send_rounds(&st, t_start + (uint64_t)(o->duration * bc->tsc_hz), UINT64_MAX);
+		ret = send_rounds(&st, st.tx.tsc_start + (uint64_t)(o->duration * bc->tsc_hz),
+				  UINT64_MAX);
 	if (ret == 0)
 		ret = barrier(&st, BENCH_MSG_END);
-	t_stop = rte_rdtsc();
-	cpu_stop = bench_cpu_seconds();
+	bench_tx_stop(&st.tx);
 	if (res->status == 0) {
-		bench_stats_stream(res, st.sent - measured_from, size, t_stop - t_start,
-				   cpu_stop - cpu_start, st.send_cycles, st.send_samples,
-				   bc->tsc_hz);
-		res->eagain = st.eagain;
+		bench_tx_result(&st.tx, st.sent, size, bc->tsc_hz, res);
 		res->senders = st.n;
 		res->receivers = 1;
 		res->share_min = UINT64_MAX;

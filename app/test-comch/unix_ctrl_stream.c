@@ -26,24 +26,20 @@ struct stream_state {
 	struct bu_conn c;
 	uint8_t *buf;
 	uint32_t cap;
-	uint64_t send_cycles;
-	uint64_t send_samples;
+	struct bench_tx_window tx;  /* its refusals are the connection's */
 };
 
 static int
 send_msg(struct stream_state *st, uint32_t kind, uint64_t seq, uint32_t len)
 {
-	uint64_t c0 = 0;
+	uint64_t c0;
 	int ret;
 
 	bench_msg_fill(st->buf, len, kind, seq);
-	if (bench_sample_send(seq))
-		c0 = rte_rdtsc();
+	c0 = bench_tx_t0(seq);
 	ret = bu_send(&st->c, st->buf, len);
-	if (c0 != 0 && ret == 0) {
-		st->send_cycles += rte_rdtsc() - c0;
-		st->send_samples++;
-	}
+	if (ret == 0)
+		bench_tx_sent(&st->tx, c0);
 	return ret;
 }
 
@@ -69,9 +65,8 @@ unix_ctrl_stream_client(struct bench_ctx *bc, const struct bench_test *t,
 	const struct bench_opts *o = bc->opts;
 	const uint32_t size = bench_wire_size(t);
 	struct stream_state st = { .cap = RTE_MAX(size, (uint32_t)BENCH_CTRL_MSG_ROOM) };
-	uint64_t seq = 0, t_start = 0, t_end, t_stop = 0, eagain = 0, measured_from = 0;
+	uint64_t seq = 0, t_end, eagain = 0;
 	struct bench_msg_result result;
-	double cpu_start = 0, cpu_stop = 0;
 	int ret, n = 0, limit = 0;
 
 	st.buf = malloc(st.cap);
@@ -98,21 +93,16 @@ unix_ctrl_stream_client(struct bench_ctx *bc, const struct bench_test *t,
 		ret = n < 0 ? n : bench_msg_check(st.buf, n, BENCH_MSG_SYNC_ACK, seq,
 						  BENCH_MSG_HDR_LEN, res);
 	}
-	st.send_cycles = 0;
-	st.send_samples = 0;
 	eagain = st.c.eagain;
-	measured_from = seq;
-	cpu_start = bench_cpu_seconds();
-	t_start = rte_rdtsc();
-	t_end = t_start + (uint64_t)(o->duration * bc->tsc_hz);
+	bench_tx_start(&st.tx, seq);
+	t_end = st.tx.tsc_start + (uint64_t)(o->duration * bc->tsc_hz);
 	for (; ret == 0 && rte_rdtsc() < t_end; seq++)
 		ret = send_msg(&st, BENCH_MSG_DATA, seq, size);
 	if (ret == 0) {
 		n = round_trip(&st, BENCH_MSG_END, seq);
 		ret = n < 0 ? n : 0;
 	}
-	t_stop = rte_rdtsc();
-	cpu_stop = bench_cpu_seconds();
+	bench_tx_stop(&st.tx);
 	if (ret == 0 && bench_msg_check_result(st.buf, n, seq, "", &result, res) == 0) {
 		if (result.received != seq || result.bytes != seq * size)
 			bench_fail(res, -EBADMSG, "sent %" PRIu64 " messages, server received %"
@@ -123,9 +113,7 @@ unix_ctrl_stream_client(struct bench_ctx *bc, const struct bench_test *t,
 out:
 	bu_close(&st.c);
 	if (res->status == 0 && !res->skipped) {
-		bench_stats_stream(res, seq - measured_from, size, t_stop - t_start,
-				   cpu_stop - cpu_start, st.send_cycles, st.send_samples,
-				   bc->tsc_hz);
+		bench_tx_result(&st.tx, seq, size, bc->tsc_hz, res);
 		res->eagain = st.c.eagain - eagain;
 	}
 	free(st.buf);
