@@ -45,6 +45,33 @@ conn_init(struct bu_conn *c, struct bench_ctx *bc, const struct bench_test *t,
 	c->res = res;
 }
 
+/*
+ * The test's listening socket, its path in *sa, with a backlog of n: its fd,
+ * or a negative errno value (res failed).
+ */
+static int
+listen_sock(struct bench_ctx *bc, const struct bench_test *t, int n, struct sockaddr_un *sa,
+	    struct bench_result *res)
+{
+	int fd, ret;
+
+	ret = sock_path(bc, t, sa, res);
+	if (ret < 0)
+		return ret;
+	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return bench_fail(res, -errno, "socket: %s", strerror(errno));
+	/* A file left by an earlier run of the same test would make bind fail. */
+	unlink(sa->sun_path);
+	if (bind(fd, (struct sockaddr *)sa, sizeof(*sa)) < 0 || listen(fd, n) < 0) {
+		ret = bench_fail(res, -errno, "bind/listen %s: %s", sa->sun_path, strerror(errno));
+		close(fd);
+		unlink(sa->sun_path);
+		return ret;
+	}
+	return fd;
+}
+
 static int
 set_timeout(struct bu_conn *c, int opt, int seconds)
 {
@@ -64,18 +91,9 @@ bu_accept(struct bu_conn *c, struct bench_ctx *bc, const struct bench_test *t,
 	int ret;
 
 	conn_init(c, bc, t, res);
-	ret = sock_path(bc, t, &sa, res);
-	if (ret < 0)
-		return ret;
-	pfd.fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	pfd.fd = listen_sock(bc, t, 1, &sa, res);
 	if (pfd.fd < 0)
-		return bench_fail(res, -errno, "socket: %s", strerror(errno));
-	/* A file left by an earlier run of the same test would make bind fail. */
-	unlink(sa.sun_path);
-	if (bind(pfd.fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(pfd.fd, 1) < 0) {
-		ret = bench_fail(res, -errno, "bind/listen %s: %s", sa.sun_path, strerror(errno));
-		goto out;
-	}
+		return pfd.fd;
 	ret = poll(&pfd, 1, BENCH_CONNECT_TIMEOUT_S * 1000);
 	if (ret <= 0) {
 		ret = bench_fail(res, ret < 0 ? -errno : -ETIMEDOUT, "no client on %s within %d s",
@@ -104,18 +122,10 @@ bu_accept_many(struct bu_conn *c, uint32_t n, struct bench_ctx *bc, const struct
 		/* Served from one loop, in turn: no call may block. */
 		c[i].poll = true;
 	}
-	ret = sock_path(bc, t, &sa, res);
-	if (ret < 0)
-		return ret;
-	pfd.fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
-	if (pfd.fd < 0)
-		return bench_fail(res, -errno, "socket: %s", strerror(errno));
-	unlink(sa.sun_path);
 	/* A backlog for all of them: the clients connect before the server accepts. */
-	if (bind(pfd.fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(pfd.fd, n) < 0) {
-		ret = bench_fail(res, -errno, "bind/listen %s: %s", sa.sun_path, strerror(errno));
-		goto out;
-	}
+	pfd.fd = listen_sock(bc, t, n, &sa, res);
+	if (pfd.fd < 0)
+		return pfd.fd;
 	for (i = 0; i < n; i++) {
 		ret = poll(&pfd, 1, BENCH_CONNECT_TIMEOUT_S * 1000);
 		if (ret <= 0) {
