@@ -145,12 +145,12 @@ bf_ctrl_answer(struct bf_ctrl_req *c, struct bc_sess *s, uint64_t got, uint64_t 
 		return bench_fail(s->res, -EBADMSG, "%s: the client sent %" PRIu64 " messages, %"
 				  PRIu64 " arrived", bench_msg_kind_name(c->kind), c->seq, got);
 	if (got < c->seq || !ready) {
-		if (rte_rdtsc() > c->deadline)
-			return bench_fail(s->res, -EBADMSG, "%s: the client sent %" PRIu64
-					  " messages, %" PRIu64 " arrived in %d s: %" PRIu64 " lost",
-					  bench_msg_kind_name(c->kind), c->seq, got,
-					  BENCH_REPLY_TIMEOUT_S, c->seq - got);
-		return 0;
+		if (rte_rdtsc() <= c->deadline)
+			return 0;
+		return bench_fail(s->res, -EBADMSG, "%s: the client sent %" PRIu64 " messages, %"
+				  PRIu64 " arrived in %d s: %" PRIu64 " lost",
+				  bench_msg_kind_name(c->kind), c->seq, got, BENCH_REPLY_TIMEOUT_S,
+				  c->seq - got);
 	}
 	if (c->kind == BENCH_MSG_SYNC)
 		bench_rx_start(&c->rx, got);
