@@ -149,6 +149,61 @@ test_ready_unsealed_memfd(void **state)
 	ready_with(memfd, eventfd(0, EFD_CLOEXEC));
 }
 
+static unsigned int wrap_got;
+
+static bool
+wrap_cb(void *arg, const void *msg, uint32_t len)
+{
+	uint64_t *seq = arg;
+
+	assert_int_equal(len, sizeof(*seq));
+	assert_memory_equal(msg, seq, sizeof(*seq));
+	(*seq)++;
+	wrap_got++;
+	return true;
+}
+
+/*
+ * The 32-bit message index wraps after 2^32 messages (minutes at full speed):
+ * the sequence numbers must keep telling written slots from unwritten ones.
+ * Both ends of one ring, white-box, started a few messages before the wrap
+ * with the slots as the lap before would have left them.
+ */
+static void
+test_ring_index_wraps(void **state)
+{
+	const uint32_t start = UINT32_MAX - 11;
+	uint64_t sent = 0, expect = 0;
+	struct shm_ring rx, tx;
+	uint32_t i, lap, n;
+	int rc;
+
+	assert_int_equal(shm_ring_create(&rx, 8, 64, false), 0);
+	assert_int_equal(shm_ring_attach(&tx, dup(rx.memfd), dup(rx.peer_bell), 8, 64, false), 0);
+	lap = rx.mask + 1;
+	for (i = start - lap; i != start; i++)
+		*(uint32_t *)(rx.base + SHM_RING_SLOTS_OFF + (size_t)(i & rx.mask) * rx.slot_size +
+			      SHM_SLOT_SEQ) = i + 1;
+	rx.head = start;
+	*rx.cons = start;
+	tx.head = tx.seen = tx.done = start;
+	wrap_got = 0;
+	for (i = 0; i < 64; i++) {
+		/* An empty slot first: it must read as "not yet", not as a lie. */
+		assert_int_equal(shm_ring_rx_burst(&rx, 32, wrap_cb, &expect), 0);
+		assert_int_equal(shm_ring_send(&tx, &sent, sizeof(sent)), 0);
+		sent++;
+		rc = shm_ring_rx_burst(&rx, 32, wrap_cb, &expect);
+		assert_int_equal(rc, 1);
+		assert_int_equal(shm_ring_tx_reap(&tx, &n), 0);
+		assert_int_equal(n, 1);
+	}
+	assert_int_equal(wrap_got, 64);
+	assert_true(rx.head < start); /* it did wrap */
+	shm_ring_release(&tx);
+	shm_ring_release(&rx);
+}
+
 static void
 test_ready_wrong_size(void **state)
 {
@@ -272,6 +327,7 @@ main(void)
 		cmocka_unit_test_setup(test_ready_fake_doorbell, before_each),
 		cmocka_unit_test_setup(test_ready_eventfd_doorbell, before_each),
 		cmocka_unit_test_setup(test_ring_sequence_out_of_order, before_each),
+		cmocka_unit_test(test_ring_index_wraps),
 		cmocka_unit_test_setup(test_ring_length_too_big, before_each),
 		cmocka_unit_test_setup(test_ring_consumer_index_lies, before_each),
 		cmocka_unit_test_setup(test_handshake_timeout, before_each),

@@ -71,6 +71,7 @@ int
 shm_ring_create(struct shm_ring *r, uint32_t capacity, uint32_t max_msg, bool efd_bell)
 {
 	struct shm_ring_hdr *hdr;
+	uint32_t i;
 	int rc;
 
 	memset(r, 0, sizeof(*r));
@@ -98,6 +99,13 @@ shm_ring_create(struct shm_ring *r, uint32_t capacity, uint32_t max_msg, bool ef
 		errno = -rc;
 		goto fail;
 	}
+	/*
+	 * Each slot starts with the number it would hold one lap before the first:
+	 * "not written yet" is then always head + 1 - nb_slots, across the wrap of
+	 * the 32-bit index too.
+	 */
+	for (i = 0; i <= r->mask; i++)
+		*(uint32_t *)(shm_ring_slot(r, i) + SHM_SLOT_SEQ) = i - r->mask;
 	hdr = (struct shm_ring_hdr *)r->base;
 	hdr->magic = SHM_RING_MAGIC;
 	hdr->version = SHM_PROTO_VERSION;
@@ -251,18 +259,17 @@ shm_ring_tx_reap(struct shm_ring *r, uint32_t *n)
 /*
  * The state of the slot the receiver reads next: 1 if a message waits in it, 0
  * if the sender has not written it yet (it holds the sequence number of the lap
- * before, or 0 on the first lap), -EPROTO for any other sequence number.
+ * before: see shm_ring_create()), -EPROTO for any other sequence number.
  */
 static inline int
 shm_ring_rx_state(const struct shm_ring *r)
 {
 	const uint8_t *slot = shm_ring_slot(r, r->head);
 	uint32_t seq = __atomic_load_n((const uint32_t *)(slot + SHM_SLOT_SEQ), __ATOMIC_ACQUIRE);
-	uint32_t lap = r->mask + 1;
 
 	if (seq == r->head + 1)
 		return 1;
-	if (seq == (r->head < lap ? 0 : r->head + 1 - lap))
+	if (seq == r->head - r->mask)
 		return 0;
 	SHM_LOG(ERR, "peer wrote sequence number %u in slot %u, expected %u or the one before",
 		seq, r->head & r->mask, r->head + 1);
