@@ -137,9 +137,11 @@ comch_consumer_progress(struct rte_comch_ctx *ctx, bool slow, uint64_t now)
 		if (__atomic_load_n(&c->expired, __ATOMIC_ACQUIRE) == 0 &&
 		    !comch_fast_conn_dead(c->conn)) {
 			if (c->expire_asked && now > c->expire_deadline &&
-			    __atomic_exchange_n(&c->conn->fp_abort, 1, __ATOMIC_ACQ_REL) == 0)
+			    __atomic_exchange_n(&c->conn->fp_abort, 1, __ATOMIC_ACQ_REL) == 0) {
 				COMCH_LOG(ERR, "consumer %u: the peer did not confirm its expiry in "
 					  "time: dropping the connection", c->id);
+				comch_pe_wake_up(c->conn->ctrl->ctx.pe);
+			}
 			return comch_consumer_poll(c) > 0;
 		}
 		/* The peer will not write again: take what it wrote, return the rest. */
@@ -161,8 +163,11 @@ comch_consumer_arm(struct rte_comch_ctx *ctx)
 {
 	struct rte_comch_consumer *c = comch_consumer_of(ctx);
 
-	/* Starting and stopping run on timers and on the connection's engine. */
-	if (ctx->state != RTE_COMCH_CTX_STATE_RUNNING)
+	/*
+	 * Starting and stopping run on timers and on the connection's engine; a
+	 * dead connection's end is for our next progress to report.
+	 */
+	if (ctx->state != RTE_COMCH_CTX_STATE_RUNNING || comch_fast_conn_dead(c->conn))
 		return -EAGAIN;
 	if (comch_fast_tasks_inflight(&c->tasks) == 0)
 		return 0;
@@ -175,6 +180,13 @@ comch_consumer_disarm(struct rte_comch_ctx *ctx)
 {
 	struct rte_comch_consumer *c = comch_consumer_of(ctx);
 
+	/*
+	 * Only a consumer that was RUNNING can have been armed. A STARTING one's
+	 * post ring is being (re)made on the connection's lcore: hands off.
+	 */
+	if (ctx->state != RTE_COMCH_CTX_STATE_RUNNING &&
+	    ctx->state != RTE_COMCH_CTX_STATE_STOPPING)
+		return;
 	if (ctx->dev->ops->consumer_disarm != NULL)
 		ctx->dev->ops->consumer_disarm(c);
 }
@@ -300,7 +312,9 @@ rte_comch_consumer_destroy(struct rte_comch_consumer *consumer)
 	rc = comch_fast_destroy(&consumer->ctx, &consumer->tasks, "consumer destroy");
 	if (rc < 0)
 		return rc;
+	/* Driver state first: it may still be watched by the engine. */
 	consumer->ctx.dev->ops->consumer_destroy(consumer);
+	comch_pe_detach(&consumer->ctx);
 	comch_mmap_release(consumer->mmap);
 	TAILQ_REMOVE(&consumer->conn->consumers, consumer, next);
 	comch_fast_detach(consumer->conn);

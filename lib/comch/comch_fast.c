@@ -75,7 +75,11 @@ comch_fast_request(struct rte_comch_consumer *c, bool expire)
 {
 	uintptr_t req = (uintptr_t)c | (expire ? COMCH_FP_REQ_EXPIRE : 0);
 
-	return rte_ring_mp_enqueue(c->conn->fp_req, (void *)req) == 0 ? 0 : -EAGAIN;
+	if (rte_ring_mp_enqueue(c->conn->fp_req, (void *)req) != 0)
+		return -EAGAIN;
+	/* The connection's engine serves it, and may be asleep. */
+	comch_pe_wake_up(c->conn->ctrl->ctx.pe);
+	return 0;
 }
 
 /*
@@ -170,8 +174,6 @@ comch_fast_destroy(struct rte_comch_ctx *ctx, struct comch_fast_tasks *ft, const
 
 	if (rc == 0)
 		rc = comch_fast_tasks_release(ft, what);
-	if (rc == 0)
-		comch_pe_detach(ctx);
 	return rc;
 }
 

@@ -350,9 +350,10 @@ rte_comch_pe_clear_notification(struct rte_comch_pe *pe)
 	/* Disarming consumes the doorbells, the usual reason to wake. */
 	comch_pe_disarm_all(pe);
 	/*
-	 * Anything else (a socket event, a wake-up from another lcore) stays
-	 * readable for the next slow tick, at most ~100 us away: not forcing one
-	 * saves every wake-up an epoll_wait() that would mostly find nothing.
+	 * Anything else (a socket event, a wake-up from another lcore) is handled
+	 * by the fd poll of the next round, at once: an application waiting
+	 * edge-triggered on the notification fd would see no new edge for it.
 	 */
+	pe->next_slow = 0;
 	return 0;
 }

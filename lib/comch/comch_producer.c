@@ -89,7 +89,8 @@ comch_producer_arm(struct rte_comch_ctx *ctx)
 	 * Completions are due at the next progress. A starved producer waits for
 	 * the peer to post buffers, and posting rings nobody: it keeps polling.
 	 */
-	return comch_fast_tasks_inflight(&p->tasks) != 0 || p->starved ? -EAGAIN : 0;
+	return comch_fast_tasks_inflight(&p->tasks) != 0 ||
+	       (p->starved && !comch_fast_conn_dead(p->conn)) ? -EAGAIN : 0;
 }
 
 static const struct comch_ctx_ops comch_producer_ops = {
@@ -176,6 +177,7 @@ rte_comch_producer_destroy(struct rte_comch_producer *producer)
 	TAILQ_REMOVE(&producer->conn->producers, producer, next);
 	if (producer->ctx.dev->ops->producer_destroy != NULL)
 		producer->ctx.dev->ops->producer_destroy(producer);
+	comch_pe_detach(&producer->ctx);
 	comch_fast_detach(producer->conn);
 	free(producer);
 	return 0;

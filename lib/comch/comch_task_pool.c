@@ -51,23 +51,23 @@ comch_task_pool_create(uint32_t num, size_t elt_size)
 	return mp;
 }
 
-/* Tasks in the cache are free: give them back so that the mempool counts them. */
-static void
-comch_task_pool_flush(struct rte_mempool *mp)
-{
-	struct comch_task_pool_priv *priv = rte_mempool_get_priv(mp);
-
-	if (priv->cache != NULL)
-		rte_mempool_cache_flush(priv->cache, mp);
-}
-
+/*
+ * Tasks in the cache are free, though the mempool counts them in use. Counted,
+ * not flushed: this may run on another lcore than the pool's (a destroy on the
+ * connection's lcore), which must not touch the cache.
+ */
 unsigned int
 comch_task_pool_in_use(struct rte_mempool *mp)
 {
+	const struct comch_task_pool_priv *priv;
+	unsigned int used, cached;
+
 	if (mp == NULL)
 		return 0;
-	comch_task_pool_flush(mp);
-	return rte_mempool_in_use_count(mp);
+	priv = rte_mempool_get_priv(mp);
+	used = rte_mempool_in_use_count(mp);
+	cached = priv->cache != NULL ? __atomic_load_n(&priv->cache->len, __ATOMIC_RELAXED) : 0;
+	return used > cached ? used - cached : 0;
 }
 
 void
@@ -78,7 +78,9 @@ comch_task_pool_free(struct rte_mempool *mp)
 	if (mp == NULL)
 		return;
 	priv = rte_mempool_get_priv(mp);
-	comch_task_pool_flush(mp);
+	/* Nothing is taken any more: the cache's tasks go back to the pool's ring. */
+	if (priv->cache != NULL)
+		rte_mempool_cache_flush(priv->cache, mp);
 	rte_mempool_cache_free(priv->cache);
 	rte_mempool_free(mp);
 }
