@@ -48,8 +48,6 @@ struct rte_comch_pe {
 };
 
 void comch_pe_detach(struct rte_comch_ctx *ctx);
-/** Wake the engine if it sleeps; from any thread of the process. */
-void comch_pe_wake_up(struct rte_comch_pe *pe);
 uint64_t comch_ms_to_tsc(uint64_t ms);
 
 static inline void

@@ -424,6 +424,8 @@ struct comch_pe_fd {
 	void *arg;
 };
 
+/** Wake the engine if it sleeps; from any thread of the process. */
+void comch_pe_wake_up(struct rte_comch_pe *pe);
 int comch_pe_fd_add(struct rte_comch_pe *pe, struct comch_pe_fd *pfd);
 void comch_pe_fd_del(struct rte_comch_pe *pe, struct comch_pe_fd *pfd);
 /**

@@ -222,6 +222,8 @@ shm_consumer_violation(struct rte_comch_consumer *c, const char *why)
 
 	SHM_LOG(ERR, "consumer %u: %s", c->id, why);
 	__atomic_store_n(&sc->fp_violation, 1, __ATOMIC_RELEASE);
+	/* The connection's engine drops the peer, and may be asleep. */
+	comch_pe_wake_up(sc->pe);
 	return -EPROTO;
 }
 
@@ -465,6 +467,7 @@ shm_producer_violation(struct shm_conn *sc, struct shm_remote_consumer *rc, uint
 	SHM_LOG(ERR, "peer consumer %u: %s", id, why);
 	shm_remote_unmap(rc);
 	__atomic_store_n(&sc->fp_violation, 1, __ATOMIC_RELEASE);
+	comch_pe_wake_up(sc->pe);
 	return -ENOTCONN;
 }
 
