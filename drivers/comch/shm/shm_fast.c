@@ -17,7 +17,7 @@
  * writes into its buffers any more.
  *
  * A consumer that sleeps sets the armed word of its post ring; producers ring
- * its doorbell (a datagram socket pair, its end in the consumer engine's epoll
+ * its doorbell (see shm_bell.c; its end in the consumer engine's epoll
  * set) from their next progress after filling, behind one fence per burst.
  */
 

@@ -115,7 +115,7 @@ struct shm_ring_hdr {
  */
 #define SHM_RING_TX_ARMED_OFF SHM_LINE
 #define SHM_RING_CONS_OFF (2 * SHM_LINE)
-/* Its own line: the sender reads it on every send, the receiver rarely writes it. */
+/* Its own line: the sender reads it once per round it sent in, the receiver writes it to sleep. */
 #define SHM_RING_ARMED_OFF (3 * SHM_LINE)
 #define SHM_RING_SLOTS_OFF (4 * SHM_LINE)
 /* Slot: u32 length, u32 sequence number (the message's index + 1, stored last), data. */
