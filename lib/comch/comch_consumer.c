@@ -300,6 +300,12 @@ rte_comch_consumer_create(struct rte_comch_connection *conn, struct rte_comch_mm
 	return c;
 }
 
+static void
+comch_consumer_drv_release(struct rte_comch_ctx *ctx)
+{
+	ctx->dev->ops->consumer_destroy(comch_consumer_of(ctx));
+}
+
 int
 rte_comch_consumer_destroy(struct rte_comch_consumer *consumer)
 {
@@ -309,12 +315,10 @@ rte_comch_consumer_destroy(struct rte_comch_consumer *consumer)
 		COMCH_LOG(ERR, "consumer is NULL");
 		return -EINVAL;
 	}
-	rc = comch_fast_destroy(&consumer->ctx, &consumer->tasks, "consumer destroy");
+	rc = comch_fast_destroy(&consumer->ctx, &consumer->tasks, "consumer destroy",
+				comch_consumer_drv_release);
 	if (rc < 0)
 		return rc;
-	/* Driver state first: it may still be watched by the engine. */
-	consumer->ctx.dev->ops->consumer_destroy(consumer);
-	comch_pe_detach(&consumer->ctx);
 	comch_mmap_release(consumer->mmap);
 	TAILQ_REMOVE(&consumer->conn->consumers, consumer, next);
 	comch_fast_detach(consumer->conn);

@@ -166,15 +166,24 @@ comch_fast_start(const struct rte_comch_ctx *ctx, struct comch_fast_tasks *ft, s
 	return comch_fast_tasks_setup(ft, elt_size);
 }
 
-/* Destroy's checks and release, for producers and consumers alike: then only lists remain. */
+/*
+ * Destroy's checks and release, for producers and consumers alike: then only
+ * lists remain. The driver's state goes before the engine is left, since the
+ * engine may still watch it (a consumer's doorbell).
+ */
 int
-comch_fast_destroy(struct rte_comch_ctx *ctx, struct comch_fast_tasks *ft, const char *what)
+comch_fast_destroy(struct rte_comch_ctx *ctx, struct comch_fast_tasks *ft, const char *what,
+		   void (*drv_release)(struct rte_comch_ctx *ctx))
 {
 	int rc = comch_ctx_check_idle(ctx, what);
 
 	if (rc == 0)
 		rc = comch_fast_tasks_release(ft, what);
-	return rc;
+	if (rc < 0)
+		return rc;
+	drv_release(ctx);
+	comch_pe_detach(ctx);
+	return 0;
 }
 
 /* Pool and queue, made at first start for the configured number of tasks. */

@@ -173,7 +173,8 @@ int comch_fast_set_conf(struct rte_comch_ctx *ctx, struct comch_fast_tasks *ft, 
 int comch_fast_start(const struct rte_comch_ctx *ctx, struct comch_fast_tasks *ft,
 		     size_t elt_size, bool configured, const struct rte_comch_connection *conn,
 		     const char *what);
-int comch_fast_destroy(struct rte_comch_ctx *ctx, struct comch_fast_tasks *ft, const char *what);
+int comch_fast_destroy(struct rte_comch_ctx *ctx, struct comch_fast_tasks *ft, const char *what,
+		       void (*drv_release)(struct rte_comch_ctx *ctx));
 
 static inline void
 comch_fast_tasks_push(struct comch_fast_tasks *ft, void *t)

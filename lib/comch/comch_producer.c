@@ -162,6 +162,13 @@ rte_comch_producer_create(struct rte_comch_connection *conn)
 	return p;
 }
 
+static void
+comch_producer_drv_release(struct rte_comch_ctx *ctx)
+{
+	if (ctx->dev->ops->producer_destroy != NULL)
+		ctx->dev->ops->producer_destroy(comch_producer_of(ctx));
+}
+
 int
 rte_comch_producer_destroy(struct rte_comch_producer *producer)
 {
@@ -171,13 +178,11 @@ rte_comch_producer_destroy(struct rte_comch_producer *producer)
 		COMCH_LOG(ERR, "producer is NULL");
 		return -EINVAL;
 	}
-	rc = comch_fast_destroy(&producer->ctx, &producer->tasks, "producer destroy");
+	rc = comch_fast_destroy(&producer->ctx, &producer->tasks, "producer destroy",
+				comch_producer_drv_release);
 	if (rc < 0)
 		return rc;
 	TAILQ_REMOVE(&producer->conn->producers, producer, next);
-	if (producer->ctx.dev->ops->producer_destroy != NULL)
-		producer->ctx.dev->ops->producer_destroy(producer);
-	comch_pe_detach(&producer->ctx);
 	comch_fast_detach(producer->conn);
 	free(producer);
 	return 0;
