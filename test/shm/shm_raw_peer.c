@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -268,6 +270,51 @@ raw_peer_expect_dropped(struct raw_peer *p, uint64_t errors_before)
 	shm_ring_release(&p->rx);
 	shm_ring_release(&p->tx);
 	good_client_roundtrip();
+}
+
+unsigned int
+count_fds(void)
+{
+	struct dirent *de;
+	unsigned int n = 0;
+	DIR *d = opendir("/proc/self/fd");
+
+	assert_non_null(d);
+	while ((de = readdir(d)) != NULL)
+		n += de->d_name[0] != '.';
+	closedir(d);
+	return n - 1; /* the directory's own */
+}
+
+void
+raw_send_empty_with_fds(int fd, unsigned int nb_fds)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(int) * 4)];
+		struct cmsghdr align;
+	} ctl;
+	struct iovec iov = { .iov_base = ctl.buf, .iov_len = 0 };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+	struct cmsghdr *cm;
+	int fds[4];
+	unsigned int i;
+
+	assert_true(nb_fds > 0 && nb_fds <= 4);
+	for (i = 0; i < nb_fds; i++) {
+		fds[i] = memfd_create("hostile", MFD_CLOEXEC);
+		assert_true(fds[i] >= 0);
+	}
+	memset(&ctl, 0, sizeof(ctl));
+	mh.msg_control = ctl.buf;
+	mh.msg_controllen = CMSG_SPACE(sizeof(int) * nb_fds);
+	cm = CMSG_FIRSTHDR(&mh);
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(int) * nb_fds);
+	memcpy(CMSG_DATA(cm), fds, sizeof(int) * nb_fds);
+	assert_int_equal(sendmsg(fd, &mh, MSG_NOSIGNAL), 0);
+	for (i = 0; i < nb_fds; i++)
+		close(fds[i]);
 }
 
 int

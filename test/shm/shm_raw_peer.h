@@ -58,6 +58,11 @@ void raw_peer_connect(struct raw_peer *p);
 /** The server must drop p with -EPROTO, count it, and still serve a good client. */
 void raw_peer_expect_dropped(struct raw_peer *p, uint64_t errors_before);
 
+/** Descriptors open in this process right now. */
+unsigned int count_fds(void);
+/** Send a message of no bytes that carries nb_fds new descriptors (memfds). */
+void raw_send_empty_with_fds(int fd, unsigned int nb_fds);
+
 int setup(void **state);
 int teardown(void **state);
 int before_each(void **state);

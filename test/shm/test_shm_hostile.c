@@ -14,6 +14,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
@@ -313,6 +314,85 @@ test_handshake_timeout(void **state)
 	good_client_roundtrip();
 }
 
+/*
+ * Descriptors passed with a message of no bytes, in the handshake: the server
+ * must close them (it used to see an end of stream and leave them open), count
+ * the client as refused, and carry on.
+ */
+static void
+test_handshake_fds_without_payload(void **state)
+{
+	uint64_t before = rejected();
+	unsigned int i, nb_fds, fds_before;
+	struct shm_msg m;
+	int fds[4], fd;
+
+	pump(5);
+	fds_before = count_fds();
+	for (i = 0; i < 50; i++) {
+		fd = raw_connect();
+		raw_send_empty_with_fds(fd, 4);
+		assert_int_equal(raw_reply(fd, &m, fds, &nb_fds), 0);
+		close(fd);
+	}
+	pump(5);
+	assert_int_equal(count_fds(), fds_before);
+	assert_int_equal(rejected(), before + 50);
+	good_client_roundtrip();
+}
+
+/* The same on an established connection: the peer is dropped as broken, nothing leaks. */
+static void
+test_conn_fds_without_payload(void **state)
+{
+	uint64_t before = peer_errors();
+	unsigned int fds_before;
+	struct raw_peer p;
+
+	pump(5);
+	fds_before = count_fds();
+	raw_peer_connect(&p);
+	raw_send_empty_with_fds(p.fd, 3);
+	raw_peer_expect_dropped(&p, before);
+	pump(5);
+	assert_int_equal(count_fds(), fds_before);
+}
+
+/*
+ * A new ring's slots are left untouched: its memory becomes resident only as
+ * messages are written (a default connection used to hold every slot's page).
+ */
+static void
+test_ring_slots_untouched(void **state)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct shm_ring rx, tx;
+	unsigned char *vec;
+	size_t i, nb_pages;
+	unsigned int resident = 0;
+	uint64_t msg = 42;
+
+	assert_int_equal(shm_ring_create(&rx, 1024, 4080, false), 0);
+	nb_pages = (rx.bytes + page - 1) / page;
+	vec = calloc(nb_pages, 1);
+	assert_non_null(vec);
+	assert_int_equal(mincore(rx.base, rx.bytes, vec), 0);
+	for (i = 0; i < nb_pages; i++)
+		resident += vec[i] & 1;
+	assert_true(resident <= 1); /* the header's page */
+	assert_int_equal(shm_ring_attach(&tx, dup(rx.memfd), dup(rx.peer_bell), 1024, 4080, false),
+			 0);
+	assert_int_equal(shm_ring_send(&tx, &msg, sizeof(msg)), 0);
+	assert_int_equal(mincore(rx.base, rx.bytes, vec), 0);
+	resident = 0;
+	for (i = 0; i < nb_pages; i++)
+		resident += vec[i] & 1;
+	assert_true(resident >= 1 && resident <= 2);
+	free(vec);
+	shm_ring_release(&tx);
+	shm_ring_release(&rx);
+}
+
 int
 main(void)
 {
@@ -331,6 +411,9 @@ main(void)
 		cmocka_unit_test_setup(test_ring_length_too_big, before_each),
 		cmocka_unit_test_setup(test_ring_consumer_index_lies, before_each),
 		cmocka_unit_test_setup(test_handshake_timeout, before_each),
+		cmocka_unit_test_setup(test_handshake_fds_without_payload, before_each),
+		cmocka_unit_test_setup(test_conn_fds_without_payload, before_each),
+		cmocka_unit_test(test_ring_slots_untouched),
 	};
 
 	return cmocka_run_group_tests_name("shm hostile peer", tests, setup, teardown);

@@ -71,7 +71,6 @@ int
 shm_ring_create(struct shm_ring *r, uint32_t capacity, uint32_t max_msg, bool efd_bell)
 {
 	struct shm_ring_hdr *hdr;
-	uint32_t i;
 	int rc;
 
 	memset(r, 0, sizeof(*r));
@@ -100,12 +99,10 @@ shm_ring_create(struct shm_ring *r, uint32_t capacity, uint32_t max_msg, bool ef
 		goto fail;
 	}
 	/*
-	 * Each slot starts with the number it would hold one lap before the first:
-	 * "not written yet" is then always head + 1 - nb_slots, across the wrap of
-	 * the 32-bit index too.
+	 * The slots are left as the memfd made them, zero: a slot's pages become
+	 * resident only when a message is first written there (see
+	 * shm_ring_rx_state() for how a zero reads).
 	 */
-	for (i = 0; i <= r->mask; i++)
-		*(uint32_t *)(shm_ring_slot(r, i) + SHM_SLOT_SEQ) = i - r->mask;
 	hdr = (struct shm_ring_hdr *)r->base;
 	hdr->magic = SHM_RING_MAGIC;
 	hdr->version = SHM_PROTO_VERSION;
@@ -258,8 +255,11 @@ shm_ring_tx_reap(struct shm_ring *r, uint32_t *n)
 
 /*
  * The state of the slot the receiver reads next: 1 if a message waits in it, 0
- * if the sender has not written it yet (it holds the sequence number of the lap
- * before: see shm_ring_create()), -EPROTO for any other sequence number.
+ * if the sender has not written it yet, -EPROTO for any other sequence number.
+ * A slot not written yet holds the sequence number of the lap before, head + 1
+ * - nb_slots (across the wrap of the 32-bit index too), or, in the ring's first
+ * lap, the zero it was created with. A written slot never holds zero in the
+ * first lap (its number is head + 1 <= nb_slots), so there is no ambiguity.
  */
 static inline int
 shm_ring_rx_state(const struct shm_ring *r)
@@ -269,7 +269,7 @@ shm_ring_rx_state(const struct shm_ring *r)
 
 	if (seq == r->head + 1)
 		return 1;
-	if (seq == r->head - r->mask)
+	if (seq == r->head - r->mask || (seq == 0 && r->head <= r->mask))
 		return 0;
 	SHM_LOG(ERR, "peer wrote sequence number %u in slot %u, expected %u or the one before",
 		seq, r->head & r->mask, r->head + 1);

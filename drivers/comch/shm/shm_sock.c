@@ -144,12 +144,20 @@ shm_msg_recv(int fd, struct shm_msg *m, int *fds, unsigned int max_fds, unsigned
 
 	*nb_fds = 0;
 	n = recvmsg(fd, &mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
-	if (n == 0)
-		return -ECONNRESET;
 	if (n < 0)
 		return errno == ECONNRESET || errno == EPIPE ? -ECONNRESET : -errno;
+	/*
+	 * Whatever the message, every descriptor the kernel installed in our table
+	 * is ours to close: collect them before looking at anything else.
+	 */
 	*nb_fds = shm_msg_collect_fds(&mh, fds, RTE_MIN(max_fds, (unsigned int)SHM_MAX_FDS),
 				      &too_many);
+	if (n == 0 && *nb_fds == 0 && !too_many && (mh.msg_flags & MSG_CTRUNC) == 0)
+		return -ECONNRESET; /* end of stream (or an empty message: as good as one) */
+	if (n == 0) {
+		SHM_LOG(ERR, "peer sent descriptors with an empty message");
+		goto bad;
+	}
 	if (too_many || (mh.msg_flags & (MSG_CTRUNC | MSG_TRUNC)) != 0 ||
 	    n != (ssize_t)sizeof(*m)) {
 		SHM_LOG(ERR, "peer sent a malformed control message (%zd bytes, flags %#x)",
