@@ -14,6 +14,7 @@
 #include "comch_private.h"
 
 struct rte_comch_buf_pool {
+	uint32_t magic; /* COMCH_MAGIC_BUF_POOL */
 	struct rte_mempool *mp;
 };
 
@@ -34,6 +35,7 @@ rte_comch_buf_pool_create(uint32_t num)
 		rte_errno = ENOMEM;
 		return NULL;
 	}
+	pool->magic = COMCH_MAGIC_BUF_POOL;
 	snprintf(name, sizeof(name), "comch_buf_%u",
 		 __atomic_fetch_add(&pool_seq, 1, __ATOMIC_RELAXED));
 	/* Any lcore takes and returns buffers: the default multi-producer/consumer ring. */
@@ -54,16 +56,15 @@ rte_comch_buf_pool_destroy(struct rte_comch_buf_pool *pool)
 {
 	unsigned int used;
 
-	if (pool == NULL) {
-		COMCH_LOG(ERR, "pool is NULL");
+	if (COMCH_BAD_OBJ(pool, magic, COMCH_MAGIC_BUF_POOL))
 		return -EINVAL;
-	}
 	used = rte_mempool_in_use_count(pool->mp);
 	if (used != 0) {
 		COMCH_LOG(ERR, "buffer pool: %u buffers are still out", used);
 		return -EBUSY;
 	}
 	rte_mempool_free(pool->mp);
+	comch_obj_kill(&pool->magic);
 	free(pool);
 	return 0;
 }
@@ -83,8 +84,11 @@ comch_buf_get(struct rte_comch_buf_pool *pool, struct rte_comch_mmap *mmap, void
 {
 	struct rte_comch_buf *b;
 
-	if (unlikely(pool == NULL || mmap == NULL || addr == NULL || buf == NULL)) {
-		COMCH_LOG(ERR, "an argument is NULL");
+	if (COMCH_BAD_OBJ(pool, magic, COMCH_MAGIC_BUF_POOL) ||
+	    COMCH_BAD_OBJ(mmap, magic, COMCH_MAGIC_MMAP))
+		return -EINVAL;
+	if (unlikely(addr == NULL || buf == NULL)) {
+		COMCH_LOG(ERR, "%s is NULL", addr == NULL ? "addr" : "buf");
 		return -EINVAL;
 	}
 	if (unlikely(!comch_range_inside(mmap->addr, mmap->len, addr, len))) {
@@ -129,10 +133,8 @@ rte_comch_buf_pool_get_by_data(struct rte_comch_buf_pool *pool, struct rte_comch
 int
 rte_comch_buf_set_data(struct rte_comch_buf *buf, void *data, size_t data_len)
 {
-	if (buf == NULL || data == NULL) {
-		COMCH_LOG(ERR, "%s is NULL", buf == NULL ? "buf" : "data");
+	if (COMCH_NULL_ARG(buf, data))
 		return -EINVAL;
-	}
 	if (!comch_range_inside(buf->head, buf->len, data, data_len)) {
 		COMCH_LOG(ERR, "data %p+%zu is not inside the buffer %p+%zu",
 			  data, data_len, buf->head, buf->len);
@@ -146,10 +148,8 @@ rte_comch_buf_set_data(struct rte_comch_buf *buf, void *data, size_t data_len)
 int
 rte_comch_buf_reset_data_len(struct rte_comch_buf *buf)
 {
-	if (buf == NULL) {
-		COMCH_LOG(ERR, "buf is NULL");
+	if (COMCH_NULL_ARG(buf))
 		return -EINVAL;
-	}
 	buf->data_len = 0;
 	return 0;
 }
@@ -187,10 +187,8 @@ rte_comch_buf_dec_refcount(struct rte_comch_buf *buf, uint16_t *refcnt)
 	struct rte_comch_mmap *mmap;
 	uint16_t old;
 
-	if (buf == NULL) {
-		COMCH_LOG(ERR, "buf is NULL");
+	if (COMCH_NULL_ARG(buf))
 		return -EINVAL;
-	}
 	old = __atomic_load_n(&buf->refcnt, __ATOMIC_RELAXED);
 	do {
 		if (old == 0) {

@@ -35,6 +35,7 @@ comch_conn_create(struct comch_ctrl *ctrl, void *priv, const struct comch_conn_p
 		free(conn);
 		return NULL;
 	}
+	conn->magic = COMCH_MAGIC_CONN;
 	conn->txq_mask = qsize - 1;
 	conn->ctrl = ctrl;
 	conn->priv = priv;
@@ -141,8 +142,9 @@ void
 comch_conn_free(struct rte_comch_connection *conn)
 {
 	conn->ctrl->ctx.dev->ops->conn_free(conn);
-	rte_ring_free(conn->fp_req);
+	free(conn->fp_req);
 	free(conn->txq);
+	comch_obj_kill(&conn->magic);
 	free(conn);
 }
 
@@ -220,10 +222,8 @@ comch_conn_lost(struct rte_comch_connection *conn, int reason)
 int
 rte_comch_connection_set_user_data(struct rte_comch_connection *conn, union rte_comch_data data)
 {
-	if (conn == NULL) {
-		COMCH_LOG(ERR, "conn is NULL");
+	if (COMCH_BAD_CONN(conn))
 		return -EINVAL;
-	}
 	conn->user_data = data;
 	return 0;
 }
@@ -232,10 +232,8 @@ int
 rte_comch_connection_get_user_data(const struct rte_comch_connection *conn,
 				   union rte_comch_data *data)
 {
-	if (conn == NULL || data == NULL) {
-		COMCH_LOG(ERR, "%s is NULL", conn == NULL ? "conn" : "data");
+	if (COMCH_BAD_CONN(conn) || COMCH_NULL_ARG(data))
 		return -EINVAL;
-	}
 	*data = conn->user_data;
 	return 0;
 }
@@ -243,7 +241,7 @@ rte_comch_connection_get_user_data(const struct rte_comch_connection *conn,
 struct rte_comch_server *
 rte_comch_connection_get_server(const struct rte_comch_connection *conn)
 {
-	if (conn == NULL) {
+	if (COMCH_BAD_CONN(conn)) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -257,7 +255,7 @@ rte_comch_connection_get_server(const struct rte_comch_connection *conn)
 struct rte_comch_client *
 rte_comch_connection_get_client(const struct rte_comch_connection *conn)
 {
-	if (conn == NULL) {
+	if (COMCH_BAD_CONN(conn)) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -271,7 +269,7 @@ rte_comch_connection_get_client(const struct rte_comch_connection *conn)
 struct rte_comch_ctx *
 rte_comch_connection_get_ctx(const struct rte_comch_connection *conn)
 {
-	if (conn == NULL) {
+	if (COMCH_BAD_CONN(conn)) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -281,10 +279,8 @@ rte_comch_connection_get_ctx(const struct rte_comch_connection *conn)
 int
 rte_comch_connection_update_info(const struct rte_comch_connection *conn)
 {
-	if (conn == NULL) {
-		COMCH_LOG(ERR, "conn is NULL");
+	if (COMCH_BAD_CONN(conn))
 		return -EINVAL;
-	}
 	return conn->state == COMCH_CONN_ESTABLISHED ? 0 : -ECONNABORTED;
 }
 
@@ -292,10 +288,8 @@ int
 rte_comch_connection_get_stats(const struct rte_comch_connection *conn,
 			       struct rte_comch_conn_stats *stats)
 {
-	if (conn == NULL || stats == NULL) {
-		COMCH_LOG(ERR, "%s is NULL", conn == NULL ? "conn" : "stats");
+	if (COMCH_BAD_CONN(conn) || COMCH_NULL_ARG(stats))
 		return -EINVAL;
-	}
 	stats->sent_messages = conn->cnt.msgs_sent;
 	stats->sent_bytes = conn->cnt.bytes_sent;
 	stats->recv_messages = conn->cnt.msgs_recv;
@@ -306,10 +300,8 @@ rte_comch_connection_get_stats(const struct rte_comch_connection *conn,
 int
 rte_comch_connection_get_max_msg_size(const struct rte_comch_connection *conn, uint32_t *size)
 {
-	if (conn == NULL || size == NULL) {
-		COMCH_LOG(ERR, "%s is NULL", conn == NULL ? "conn" : "size");
+	if (COMCH_BAD_CONN(conn) || COMCH_NULL_ARG(size))
 		return -EINVAL;
-	}
 	*size = conn->max_msg_size;
 	return 0;
 }
@@ -317,7 +309,7 @@ rte_comch_connection_get_max_msg_size(const struct rte_comch_connection *conn, u
 struct rte_comch_task *
 rte_comch_task_send_as_task(struct rte_comch_task_send *task)
 {
-	if (task == NULL) {
+	if (COMCH_NULL_ARG(task)) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -327,7 +319,7 @@ rte_comch_task_send_as_task(struct rte_comch_task_send *task)
 struct rte_comch_connection *
 rte_comch_task_send_get_conn(const struct rte_comch_task_send *task)
 {
-	if (task == NULL) {
+	if (COMCH_NULL_ARG(task)) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -337,7 +329,7 @@ rte_comch_task_send_get_conn(const struct rte_comch_task_send *task)
 const void *
 rte_comch_task_send_get_msg(const struct rte_comch_task_send *task, uint32_t *len)
 {
-	if (task == NULL) {
+	if (COMCH_NULL_ARG(task)) {
 		rte_errno = EINVAL;
 		return NULL;
 	}

@@ -255,8 +255,7 @@ rte_comch_consumer_create(struct rte_comch_connection *conn, struct rte_comch_mm
 	uint32_t id = 0, count = 0;
 	int rc;
 
-	if (mmap == NULL) {
-		COMCH_LOG(ERR, "mmap is NULL");
+	if (COMCH_BAD_CONN(conn) || COMCH_BAD_OBJ(mmap, magic, COMCH_MAGIC_MMAP)) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -265,10 +264,8 @@ rte_comch_consumer_create(struct rte_comch_connection *conn, struct rte_comch_mm
 		rte_errno = EPERM;
 		return NULL;
 	}
-	if (conn != NULL)
-		id = COMCH_FAST_FREE_ID(&conn->consumers, rte_comch_consumer, &count);
-	rc = comch_fast_attach(conn, count,
-			       conn != NULL ? conn->ctrl->ctx.dev->info.max_consumers : 0,
+	id = COMCH_FAST_FREE_ID(&conn->consumers, rte_comch_consumer, &count);
+	rc = comch_fast_attach(conn, count, conn->ctrl->ctx.dev->info.max_consumers,
 			       "consumer_create");
 	if (rc < 0) {
 		comch_mmap_release(mmap);
@@ -311,10 +308,8 @@ rte_comch_consumer_destroy(struct rte_comch_consumer *consumer)
 {
 	int rc;
 
-	if (consumer == NULL) {
-		COMCH_LOG(ERR, "consumer is NULL");
+	if (COMCH_BAD_CONSUMER(consumer))
 		return -EINVAL;
-	}
 	rc = comch_fast_destroy(&consumer->ctx, &consumer->tasks, "consumer destroy",
 				comch_consumer_drv_release);
 	if (rc < 0)
@@ -322,6 +317,7 @@ rte_comch_consumer_destroy(struct rte_comch_consumer *consumer)
 	comch_mmap_release(consumer->mmap);
 	TAILQ_REMOVE(&consumer->conn->consumers, consumer, next);
 	comch_fast_detach(consumer->conn);
+	comch_obj_kill(&consumer->ctx.magic);
 	free(consumer);
 	return 0;
 }
@@ -329,7 +325,7 @@ rte_comch_consumer_destroy(struct rte_comch_consumer *consumer)
 struct rte_comch_ctx *
 rte_comch_consumer_as_ctx(struct rte_comch_consumer *consumer)
 {
-	if (consumer == NULL) {
+	if (COMCH_BAD_CONSUMER(consumer)) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -339,10 +335,8 @@ rte_comch_consumer_as_ctx(struct rte_comch_consumer *consumer)
 int
 rte_comch_consumer_get_id(const struct rte_comch_consumer *consumer, uint32_t *id)
 {
-	if (consumer == NULL || id == NULL) {
-		COMCH_LOG(ERR, "%s is NULL", consumer == NULL ? "consumer" : "id");
+	if (COMCH_BAD_CONSUMER(consumer) || COMCH_NULL_ARG(id))
 		return -EINVAL;
-	}
 	*id = consumer->id;
 	return 0;
 }
@@ -352,9 +346,11 @@ rte_comch_consumer_set_imm_data_len(struct rte_comch_consumer *consumer, uint32_
 {
 	int rc;
 
-	if (consumer == NULL || len > consumer->ctx.dev->info.max_imm_data_len) {
-		COMCH_LOG(ERR, "consumer is NULL or immediate data length %u is above the "
-			  "device's max", len);
+	if (COMCH_BAD_CONSUMER(consumer))
+		return -EINVAL;
+	if (len > consumer->ctx.dev->info.max_imm_data_len) {
+		COMCH_LOG(ERR, "immediate data length %u is above the device's %u", len,
+			  consumer->ctx.dev->info.max_imm_data_len);
 		return -EINVAL;
 	}
 	rc = comch_ctx_check_idle(&consumer->ctx, "consumer set_imm_data_len");
@@ -366,10 +362,8 @@ rte_comch_consumer_set_imm_data_len(struct rte_comch_consumer *consumer, uint32_
 int
 rte_comch_consumer_get_imm_data_len(const struct rte_comch_consumer *consumer, uint32_t *len)
 {
-	if (consumer == NULL || len == NULL) {
-		COMCH_LOG(ERR, "%s is NULL", consumer == NULL ? "consumer" : "len");
+	if (COMCH_BAD_CONSUMER(consumer) || COMCH_NULL_ARG(len))
 		return -EINVAL;
-	}
 	*len = consumer->imm_len;
 	return 0;
 }
@@ -382,10 +376,8 @@ rte_comch_consumer_task_post_recv_set_conf(struct rte_comch_consumer *consumer,
 {
 	int rc;
 
-	if (consumer == NULL) {
-		COMCH_LOG(ERR, "consumer is NULL");
+	if (COMCH_BAD_CONSUMER(consumer))
 		return -EINVAL;
-	}
 	rc = comch_fast_set_conf(&consumer->ctx, &consumer->tasks,
 				 completion_cb != NULL && error_cb != NULL, num_tasks,
 				 "consumer task_post_recv_set_conf");
@@ -414,8 +406,10 @@ rte_comch_consumer_task_post_recv_alloc_init(struct rte_comch_consumer *consumer
 	struct rte_comch_consumer_task_post_recv *t;
 	int rc;
 
-	if (unlikely(consumer == NULL || task == NULL)) {
-		COMCH_LOG(ERR, "%s is NULL", consumer == NULL ? "consumer" : "task");
+	if (COMCH_BAD_CONSUMER(consumer))
+		return -EINVAL;
+	if (unlikely(task == NULL)) {
+		COMCH_LOG(ERR, "task is NULL");
 		return -EINVAL;
 	}
 	rc = comch_consumer_check_buf(consumer, buf);
@@ -442,7 +436,7 @@ rte_comch_consumer_task_post_recv_alloc_init(struct rte_comch_consumer *consumer
 struct rte_comch_task *
 rte_comch_consumer_task_post_recv_as_task(struct rte_comch_consumer_task_post_recv *task)
 {
-	if (task == NULL) {
+	if (COMCH_NULL_ARG(task)) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -452,7 +446,7 @@ rte_comch_consumer_task_post_recv_as_task(struct rte_comch_consumer_task_post_re
 struct rte_comch_buf *
 rte_comch_consumer_task_post_recv_get_buf(const struct rte_comch_consumer_task_post_recv *task)
 {
-	if (task == NULL) {
+	if (COMCH_NULL_ARG(task)) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -465,10 +459,8 @@ rte_comch_consumer_task_post_recv_set_buf(struct rte_comch_consumer_task_post_re
 {
 	int rc;
 
-	if (task == NULL) {
-		COMCH_LOG(ERR, "task is NULL");
+	if (COMCH_NULL_ARG(task))
 		return -EINVAL;
-	}
 	if (task->base.status == -EINPROGRESS) {
 		COMCH_LOG(ERR, "task %p is in flight", (void *)task);
 		return -EBUSY;
@@ -483,7 +475,7 @@ const uint8_t *
 rte_comch_consumer_task_post_recv_get_imm_data(
 	const struct rte_comch_consumer_task_post_recv *task, uint32_t *len)
 {
-	if (task == NULL) {
+	if (COMCH_NULL_ARG(task)) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -496,10 +488,8 @@ int
 rte_comch_consumer_task_post_recv_get_producer_id(
 	const struct rte_comch_consumer_task_post_recv *task, uint32_t *id)
 {
-	if (task == NULL || id == NULL) {
-		COMCH_LOG(ERR, "%s is NULL", task == NULL ? "task" : "id");
+	if (COMCH_NULL_ARG(task, id))
 		return -EINVAL;
-	}
 	if (task->base.status != 0 || task->producer_id == UINT32_MAX)
 		return -ENOENT;
 	*id = task->producer_id;

@@ -28,8 +28,7 @@ comch_ctrl_alloc(size_t outer_size, size_t ctrl_offset, struct rte_comch_dev *de
 	struct comch_ctrl *ctrl;
 	void *outer;
 
-	if (dev == NULL || name == NULL) {
-		COMCH_LOG(ERR, "%s is NULL", dev == NULL ? "dev" : "name");
+	if (COMCH_NULL_ARG(name)) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -222,8 +221,10 @@ comch_ctrl_task_send_alloc_init(struct comch_ctrl *ctrl, struct rte_comch_connec
 {
 	struct rte_comch_task_send *t;
 
-	if (unlikely(conn == NULL || task == NULL || (msg == NULL && len > 0))) {
-		COMCH_LOG(ERR, "%s is NULL", conn == NULL ? "conn" : task == NULL ? "task" : "msg");
+	if (COMCH_BAD_CONN(conn))
+		return -EINVAL;
+	if (unlikely(task == NULL || (msg == NULL && len > 0))) {
+		COMCH_LOG(ERR, "%s is NULL", task == NULL ? "task" : "msg");
 		return -EINVAL;
 	}
 	if (unlikely(conn->ctrl != ctrl)) {

@@ -19,6 +19,7 @@ void
 comch_ctx_init(struct rte_comch_ctx *ctx, const struct comch_ctx_ops *ops,
 	       enum comch_ctx_type type, struct rte_comch_dev *dev)
 {
+	ctx->magic = COMCH_MAGIC_CTX | type;
 	ctx->ops = ops;
 	ctx->type = type;
 	ctx->dev = dev;
@@ -58,10 +59,8 @@ rte_comch_ctx_start(struct rte_comch_ctx *ctx)
 {
 	int rc;
 
-	if (ctx == NULL) {
-		COMCH_LOG(ERR, "ctx is NULL");
+	if (COMCH_BAD_CTX(ctx))
 		return -EINVAL;
-	}
 	rc = comch_ctx_check_idle(ctx, "start");
 	if (rc < 0)
 		return rc;
@@ -76,10 +75,8 @@ rte_comch_ctx_start(struct rte_comch_ctx *ctx)
 int
 rte_comch_ctx_stop(struct rte_comch_ctx *ctx)
 {
-	if (ctx == NULL) {
-		COMCH_LOG(ERR, "ctx is NULL");
+	if (COMCH_BAD_CTX(ctx))
 		return -EINVAL;
-	}
 	if (ctx->state == RTE_COMCH_CTX_STATE_IDLE ||
 	    ctx->state == RTE_COMCH_CTX_STATE_STOPPING) {
 		COMCH_LOG(ERR, "stop: context is already %s", comch_state_names[ctx->state]);
@@ -91,10 +88,8 @@ rte_comch_ctx_stop(struct rte_comch_ctx *ctx)
 int
 rte_comch_ctx_get_state(const struct rte_comch_ctx *ctx, enum rte_comch_ctx_state *state)
 {
-	if (ctx == NULL || state == NULL) {
-		COMCH_LOG(ERR, "%s is NULL", ctx == NULL ? "ctx" : "state");
+	if (COMCH_BAD_CTX(ctx) || COMCH_NULL_ARG(state))
 		return -EINVAL;
-	}
 	*state = ctx->state;
 	return 0;
 }
@@ -104,10 +99,8 @@ rte_comch_ctx_set_state_changed_cb(struct rte_comch_ctx *ctx, rte_comch_ctx_stat
 {
 	int rc;
 
-	if (ctx == NULL) {
-		COMCH_LOG(ERR, "ctx is NULL");
+	if (COMCH_BAD_CTX(ctx))
 		return -EINVAL;
-	}
 	rc = comch_ctx_check_idle(ctx, "set_state_changed_cb");
 	if (rc == 0)
 		ctx->state_cb = cb;
@@ -117,10 +110,8 @@ rte_comch_ctx_set_state_changed_cb(struct rte_comch_ctx *ctx, rte_comch_ctx_stat
 int
 rte_comch_ctx_set_user_data(struct rte_comch_ctx *ctx, union rte_comch_data user_data)
 {
-	if (ctx == NULL) {
-		COMCH_LOG(ERR, "ctx is NULL");
+	if (COMCH_BAD_CTX(ctx))
 		return -EINVAL;
-	}
 	ctx->user_data = user_data;
 	return 0;
 }
@@ -128,10 +119,8 @@ rte_comch_ctx_set_user_data(struct rte_comch_ctx *ctx, union rte_comch_data user
 int
 rte_comch_ctx_get_user_data(const struct rte_comch_ctx *ctx, union rte_comch_data *user_data)
 {
-	if (ctx == NULL || user_data == NULL) {
-		COMCH_LOG(ERR, "%s is NULL", ctx == NULL ? "ctx" : "user_data");
+	if (COMCH_BAD_CTX(ctx) || COMCH_NULL_ARG(user_data))
 		return -EINVAL;
-	}
 	*user_data = ctx->user_data;
 	return 0;
 }
@@ -139,10 +128,8 @@ rte_comch_ctx_get_user_data(const struct rte_comch_ctx *ctx, union rte_comch_dat
 int
 rte_comch_ctx_get_num_inflight_tasks(const struct rte_comch_ctx *ctx, uint32_t *num)
 {
-	if (ctx == NULL || num == NULL) {
-		COMCH_LOG(ERR, "%s is NULL", ctx == NULL ? "ctx" : "num");
+	if (COMCH_BAD_CTX(ctx) || COMCH_NULL_ARG(num))
 		return -EINVAL;
-	}
 	*num = ctx->nb_inflight;
 	return 0;
 }
@@ -150,9 +137,7 @@ rte_comch_ctx_get_num_inflight_tasks(const struct rte_comch_ctx *ctx, uint32_t *
 int
 rte_comch_ctx_get_last_error(const struct rte_comch_ctx *ctx)
 {
-	if (ctx == NULL) {
-		COMCH_LOG(ERR, "ctx is NULL");
+	if (COMCH_BAD_CTX(ctx))
 		return -EINVAL;
-	}
 	return ctx->last_error;
 }

@@ -107,6 +107,7 @@ rte_comch_dev_open(const char *devargs)
 		rte_errno = ENOMEM;
 		return NULL;
 	}
+	dev->magic = COMCH_MAGIC_DEV;
 	dev->drv = drv;
 	rte_spinlock_init(&dev->lock);
 	TAILQ_INIT(&dev->conns);
@@ -145,10 +146,8 @@ rte_comch_dev_open(const char *devargs)
 int
 rte_comch_dev_close(struct rte_comch_dev *dev)
 {
-	if (dev == NULL) {
-		COMCH_LOG(ERR, "dev is NULL");
+	if (COMCH_BAD_OBJ(dev, magic, COMCH_MAGIC_DEV))
 		return -EINVAL;
-	}
 	if (dev->nb_users != 0) {
 		COMCH_LOG(ERR, "device %s: %u representors, servers or clients still use it",
 			  dev->info.name, dev->nb_users);
@@ -158,6 +157,7 @@ rte_comch_dev_close(struct rte_comch_dev *dev)
 	comch_devs[dev->id] = NULL;
 	comch_devs_unlock();
 	dev->ops->dev_close(dev);
+	comch_obj_kill(&dev->magic);
 	free(dev);
 	return 0;
 }
@@ -165,10 +165,8 @@ rte_comch_dev_close(struct rte_comch_dev *dev)
 int
 rte_comch_dev_info_get(const struct rte_comch_dev *dev, struct rte_comch_dev_info *info)
 {
-	if (dev == NULL || info == NULL) {
-		COMCH_LOG(ERR, "%s is NULL", dev == NULL ? "dev" : "info");
+	if (COMCH_BAD_OBJ(dev, magic, COMCH_MAGIC_DEV) || COMCH_NULL_ARG(info))
 		return -EINVAL;
-	}
 	*info = dev->info;
 	return 0;
 }
@@ -215,10 +213,8 @@ rte_comch_dev_stats_get(const struct rte_comch_dev *dev, struct rte_comch_dev_st
 	struct rte_comch_dev *d = (struct rte_comch_dev *)(uintptr_t)dev;
 	struct rte_comch_dev_stats raw, base;
 
-	if (dev == NULL || stats == NULL) {
-		COMCH_LOG(ERR, "%s is NULL", dev == NULL ? "dev" : "stats");
+	if (COMCH_BAD_OBJ(dev, magic, COMCH_MAGIC_DEV) || COMCH_NULL_ARG(stats))
 		return -EINVAL;
-	}
 	/* Under the lock: a reset on another thread is seen whole or not at all. */
 	rte_spinlock_lock(&d->lock);
 	comch_dev_read_stats_locked(d, &raw);
@@ -239,10 +235,8 @@ rte_comch_dev_stats_get(const struct rte_comch_dev *dev, struct rte_comch_dev_st
 int
 rte_comch_dev_stats_reset(struct rte_comch_dev *dev)
 {
-	if (dev == NULL) {
-		COMCH_LOG(ERR, "dev is NULL");
+	if (COMCH_BAD_OBJ(dev, magic, COMCH_MAGIC_DEV))
 		return -EINVAL;
-	}
 	rte_spinlock_lock(&dev->lock);
 	comch_dev_read_stats_locked(dev, &dev->base);
 	rte_spinlock_unlock(&dev->lock);
@@ -260,8 +254,10 @@ rte_comch_dev_rep_list(const struct rte_comch_dev *dev, const char **names, unsi
 {
 	unsigned int i;
 
-	if (dev == NULL || (names == NULL && n > 0)) {
-		COMCH_LOG(ERR, "%s is NULL", dev == NULL ? "dev" : "names");
+	if (COMCH_BAD_OBJ(dev, magic, COMCH_MAGIC_DEV))
+		return -EINVAL;
+	if (names == NULL && n > 0) {
+		COMCH_LOG(ERR, "names is NULL with n = %u", n);
 		return -EINVAL;
 	}
 	if (dev->role != RTE_COMCH_ROLE_DPU) {
@@ -280,8 +276,7 @@ rte_comch_dev_rep_open(struct rte_comch_dev *dev, const char *name)
 	struct rte_comch_dev_rep *rep;
 	unsigned int i;
 
-	if (dev == NULL || name == NULL) {
-		COMCH_LOG(ERR, "%s is NULL", dev == NULL ? "dev" : "name");
+	if (COMCH_BAD_OBJ(dev, magic, COMCH_MAGIC_DEV) || COMCH_NULL_ARG(name)) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -304,6 +299,7 @@ rte_comch_dev_rep_open(struct rte_comch_dev *dev, const char *name)
 		rte_errno = ENOMEM;
 		return NULL;
 	}
+	rep->magic = COMCH_MAGIC_REP;
 	rep->dev = dev;
 	rep->name = dev->rep_names[i];
 	dev->nb_users++;
@@ -313,16 +309,15 @@ rte_comch_dev_rep_open(struct rte_comch_dev *dev, const char *name)
 int
 rte_comch_dev_rep_close(struct rte_comch_dev_rep *rep)
 {
-	if (rep == NULL) {
-		COMCH_LOG(ERR, "rep is NULL");
+	if (COMCH_BAD_OBJ(rep, magic, COMCH_MAGIC_REP))
 		return -EINVAL;
-	}
 	if (rep->nb_servers != 0) {
 		COMCH_LOG(ERR, "representor %s: %u servers still use it",
 			  rep->name, rep->nb_servers);
 		return -EBUSY;
 	}
 	rep->dev->nb_users--;
+	comch_obj_kill(&rep->magic);
 	free(rep);
 	return 0;
 }
@@ -330,7 +325,7 @@ rte_comch_dev_rep_close(struct rte_comch_dev_rep *rep)
 const char *
 rte_comch_dev_rep_name(const struct rte_comch_dev_rep *rep)
 {
-	if (rep == NULL) {
+	if (COMCH_NULL_ARG(rep)) {
 		rte_errno = EINVAL;
 		return NULL;
 	}

@@ -25,7 +25,10 @@
 #define COMCH_FP_REQ_RING 1024
 #define COMCH_FP_REQ_EXPIRE 1ul /* low pointer bit: expire, not register */
 
-/* Checks common to producer_create and consumer_create; allocates the request ring. */
+/*
+ * Checks common to producer_create and consumer_create, which checked conn is
+ * a live connection; allocates the request ring.
+ */
 int
 comch_fast_attach(struct rte_comch_connection *conn, uint32_t count, uint32_t max,
 		  const char *what)
@@ -33,10 +36,6 @@ comch_fast_attach(struct rte_comch_connection *conn, uint32_t count, uint32_t ma
 	static uint32_t ring_seq;
 	char name[RTE_RING_NAMESIZE];
 
-	if (conn == NULL) {
-		COMCH_LOG(ERR, "conn is NULL");
-		return -EINVAL;
-	}
 	if (conn->state != COMCH_CONN_ESTABLISHED) {
 		COMCH_LOG(ERR, "%s: the connection is not established", what);
 		return -ENOTCONN;
@@ -46,13 +45,16 @@ comch_fast_attach(struct rte_comch_connection *conn, uint32_t count, uint32_t ma
 		return -ENOSPC;
 	}
 	if (conn->fp_req == NULL) {
+		/* From the heap, not a memzone: those are few (see comch_task_pool.c). */
 		snprintf(name, sizeof(name), "comch_fp_%u",
 			 __atomic_fetch_add(&ring_seq, 1, __ATOMIC_RELAXED));
-		conn->fp_req = rte_ring_create(name, COMCH_FP_REQ_RING, SOCKET_ID_ANY,
-					       RING_F_SC_DEQ);
-		if (conn->fp_req == NULL) {
-			COMCH_LOG(ERR, "%s: cannot create a request ring: %s", what,
-				  rte_strerror(rte_errno));
+		conn->fp_req = aligned_alloc(RTE_CACHE_LINE_SIZE,
+					     rte_ring_get_memsize(COMCH_FP_REQ_RING));
+		if (conn->fp_req == NULL ||
+		    rte_ring_init(conn->fp_req, name, COMCH_FP_REQ_RING, RING_F_SC_DEQ) < 0) {
+			COMCH_LOG(ERR, "%s: cannot create a request ring", what);
+			free(conn->fp_req);
+			conn->fp_req = NULL;
 			return -ENOMEM;
 		}
 	}

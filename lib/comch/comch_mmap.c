@@ -31,6 +31,7 @@ rte_comch_mmap_create(void)
 		rte_errno = ENOMEM;
 		return NULL;
 	}
+	mmap->magic = COMCH_MAGIC_MMAP;
 	mmap->perms = RTE_COMCH_MMAP_PERM_LOCAL_READ_WRITE;
 	mmap->memfd = -1;
 	return mmap;
@@ -40,8 +41,10 @@ rte_comch_mmap_create(void)
 static int
 comch_mmap_check_range(const struct rte_comch_mmap *mmap, size_t len)
 {
-	if (mmap == NULL || len == 0) {
-		COMCH_LOG(ERR, "%s", mmap == NULL ? "mmap is NULL" : "memory range is empty");
+	if (COMCH_BAD_OBJ(mmap, magic, COMCH_MAGIC_MMAP))
+		return -EINVAL;
+	if (len == 0) {
+		COMCH_LOG(ERR, "memory range is empty");
 		return -EINVAL;
 	}
 	if (comch_mmap_started(mmap)) {
@@ -62,10 +65,8 @@ rte_comch_mmap_set_memrange(struct rte_comch_mmap *mmap, void *addr, size_t len)
 
 	if (rc < 0)
 		return rc;
-	if (addr == NULL) {
-		COMCH_LOG(ERR, "addr is NULL");
+	if (COMCH_NULL_ARG(addr))
 		return -EINVAL;
-	}
 	mmap->addr = addr;
 	mmap->len = len;
 	mmap->has_range = true;
@@ -116,10 +117,8 @@ fail:
 int
 rte_comch_mmap_get_memrange(const struct rte_comch_mmap *mmap, void **addr, size_t *len)
 {
-	if (mmap == NULL || addr == NULL || len == NULL) {
-		COMCH_LOG(ERR, "an argument is NULL");
+	if (COMCH_BAD_OBJ(mmap, magic, COMCH_MAGIC_MMAP) || COMCH_NULL_ARG(addr, len))
 		return -EINVAL;
-	}
 	if (!mmap->has_range)
 		return -ENOENT;
 	*addr = mmap->addr;
@@ -132,7 +131,9 @@ rte_comch_mmap_set_permissions(struct rte_comch_mmap *mmap, uint32_t perms)
 {
 	const uint32_t pci = RTE_COMCH_MMAP_PERM_PCI_READ_ONLY | RTE_COMCH_MMAP_PERM_PCI_READ_WRITE;
 
-	if (mmap == NULL || perms == 0 || (perms & ~COMCH_MMAP_PERMS) != 0 ||
+	if (COMCH_BAD_OBJ(mmap, magic, COMCH_MAGIC_MMAP))
+		return -EINVAL;
+	if (perms == 0 || (perms & ~COMCH_MMAP_PERMS) != 0 ||
 	    (perms & pci) == pci) {
 		COMCH_LOG(ERR, "permissions %#x: give a non-empty mask of RTE_COMCH_MMAP_PERM_*, "
 			  "with at most one PCI permission", perms);
@@ -149,10 +150,8 @@ rte_comch_mmap_set_permissions(struct rte_comch_mmap *mmap, uint32_t perms)
 int
 rte_comch_mmap_get_permissions(const struct rte_comch_mmap *mmap, uint32_t *perms)
 {
-	if (mmap == NULL || perms == NULL) {
-		COMCH_LOG(ERR, "%s is NULL", mmap == NULL ? "mmap" : "perms");
+	if (COMCH_BAD_OBJ(mmap, magic, COMCH_MAGIC_MMAP) || COMCH_NULL_ARG(perms))
 		return -EINVAL;
-	}
 	*perms = mmap->perms;
 	return 0;
 }
@@ -187,10 +186,8 @@ rte_comch_mmap_start(struct rte_comch_mmap *mmap)
 {
 	uint32_t v = 0;
 
-	if (mmap == NULL) {
-		COMCH_LOG(ERR, "mmap is NULL");
+	if (COMCH_BAD_OBJ(mmap, magic, COMCH_MAGIC_MMAP))
 		return -EINVAL;
-	}
 	if (!mmap->has_range) {
 		COMCH_LOG(ERR, "mmap %p: register memory before start", (void *)mmap);
 		return -ENOENT;
@@ -218,10 +215,8 @@ rte_comch_mmap_stop(struct rte_comch_mmap *mmap)
 {
 	uint32_t v = COMCH_MMAP_STARTED;
 
-	if (mmap == NULL) {
-		COMCH_LOG(ERR, "mmap is NULL");
+	if (COMCH_BAD_OBJ(mmap, magic, COMCH_MAGIC_MMAP))
 		return -EINVAL;
-	}
 	/* Only from "started, held by nobody": a concurrent hold makes this fail. */
 	if (__atomic_compare_exchange_n(&mmap->refs, &v, 0, false, __ATOMIC_ACQ_REL,
 					__ATOMIC_ACQUIRE))
@@ -238,10 +233,8 @@ rte_comch_mmap_stop(struct rte_comch_mmap *mmap)
 int
 rte_comch_mmap_destroy(struct rte_comch_mmap *mmap)
 {
-	if (mmap == NULL) {
-		COMCH_LOG(ERR, "mmap is NULL");
+	if (COMCH_BAD_OBJ(mmap, magic, COMCH_MAGIC_MMAP))
 		return -EINVAL;
-	}
 	if (comch_mmap_started(mmap)) {
 		COMCH_LOG(ERR, "mmap %p is started: stop it first", (void *)mmap);
 		return -EBUSY;
@@ -250,6 +243,7 @@ rte_comch_mmap_destroy(struct rte_comch_mmap *mmap)
 		munmap(mmap->addr, mmap->len);
 		close(mmap->memfd);
 	}
+	comch_obj_kill(&mmap->magic);
 	free(mmap);
 	return 0;
 }

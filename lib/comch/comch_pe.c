@@ -83,6 +83,7 @@ rte_comch_pe_create(unsigned int lcore_id)
 		free(pe);
 		return NULL;
 	}
+	pe->magic = COMCH_MAGIC_PE;
 	pe->lcore_id = lcore_id;
 	pe->slow_interval = rte_get_tsc_hz() / (1000000 / COMCH_PE_SLOW_TICK_US);
 	TAILQ_INIT(&pe->ctxs);
@@ -92,10 +93,8 @@ rte_comch_pe_create(unsigned int lcore_id)
 int
 rte_comch_pe_destroy(struct rte_comch_pe *pe)
 {
-	if (pe == NULL) {
-		COMCH_LOG(ERR, "pe is NULL");
+	if (COMCH_BAD_OBJ(pe, magic, COMCH_MAGIC_PE))
 		return -EINVAL;
-	}
 	if (pe->cb_depth != 0) {
 		COMCH_LOG(ERR, "cannot destroy an engine from inside its callbacks");
 		return -EDEADLK;
@@ -106,6 +105,7 @@ rte_comch_pe_destroy(struct rte_comch_pe *pe)
 	}
 	close(pe->kick.fd);
 	close(pe->epfd);
+	comch_obj_kill(&pe->magic);
 	free(pe);
 	return 0;
 }
@@ -113,10 +113,8 @@ rte_comch_pe_destroy(struct rte_comch_pe *pe)
 int
 rte_comch_pe_connect_ctx(struct rte_comch_pe *pe, struct rte_comch_ctx *ctx)
 {
-	if (pe == NULL || ctx == NULL) {
-		COMCH_LOG(ERR, "%s is NULL", pe == NULL ? "pe" : "ctx");
+	if (COMCH_BAD_OBJ(pe, magic, COMCH_MAGIC_PE) || COMCH_BAD_CTX(ctx))
 		return -EINVAL;
-	}
 	if (ctx->pe != NULL) {
 		COMCH_LOG(ERR, "context is already attached to an engine");
 		return -EEXIST;
@@ -230,10 +228,8 @@ rte_comch_pe_progress(struct rte_comch_pe *pe)
 	bool slow;
 	int did = 0;
 
-	if (unlikely(pe == NULL)) {
-		COMCH_LOG(ERR, "pe is NULL");
+	if (COMCH_BAD_OBJ(pe, magic, COMCH_MAGIC_PE))
 		return -EINVAL;
-	}
 	if (unlikely(rte_lcore_id() != pe->lcore_id)) {
 		COMCH_LOG(ERR, "engine of lcore %u progressed from lcore %d",
 			  pe->lcore_id, (int)rte_lcore_id());
@@ -274,10 +270,8 @@ rte_comch_pe_get_lcore(const struct rte_comch_pe *pe)
 int
 rte_comch_pe_get_num_inflight_tasks(const struct rte_comch_pe *pe, uint64_t *num)
 {
-	if (pe == NULL || num == NULL) {
-		COMCH_LOG(ERR, "%s is NULL", pe == NULL ? "pe" : "num");
+	if (COMCH_BAD_OBJ(pe, magic, COMCH_MAGIC_PE) || COMCH_NULL_ARG(num))
 		return -EINVAL;
-	}
 	*num = pe->nb_inflight;
 	return 0;
 }
@@ -285,10 +279,8 @@ rte_comch_pe_get_num_inflight_tasks(const struct rte_comch_pe *pe, uint64_t *num
 int
 rte_comch_pe_get_notification_fd(const struct rte_comch_pe *pe, int *fd)
 {
-	if (pe == NULL || fd == NULL) {
-		COMCH_LOG(ERR, "%s is NULL", pe == NULL ? "pe" : "fd");
+	if (COMCH_BAD_OBJ(pe, magic, COMCH_MAGIC_PE) || COMCH_NULL_ARG(fd))
 		return -EINVAL;
-	}
 	*fd = pe->epfd;
 	return 0;
 }
@@ -296,10 +288,8 @@ rte_comch_pe_get_notification_fd(const struct rte_comch_pe *pe, int *fd)
 static int
 comch_pe_check_caller(const struct rte_comch_pe *pe)
 {
-	if (pe == NULL) {
-		COMCH_LOG(ERR, "pe is NULL");
+	if (COMCH_BAD_OBJ(pe, magic, COMCH_MAGIC_PE))
 		return -EINVAL;
-	}
 	if (rte_lcore_id() != pe->lcore_id) {
 		COMCH_LOG(ERR, "engine of lcore %u used from lcore %d",
 			  pe->lcore_id, (int)rte_lcore_id());

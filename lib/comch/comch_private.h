@@ -10,7 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include <rte_mempool.h>
+#include <errno.h>
+#include <string.h>
 
 #include "rte_comch_driver.h"
 
@@ -18,6 +19,72 @@
 #define COMCH_CNT_ADD(field, v) \
 	__atomic_store_n(&(field), (field) + (v), __ATOMIC_RELAXED)
 #define COMCH_CNT_READ(field) __atomic_load_n(&(field), __ATOMIC_RELAXED)
+
+/* comch_check.c: argument checks of the public calls */
+
+/*
+ * Magic words: the first thing each public object holds, set at create and
+ * overwritten with COMCH_MAGIC_DEAD at destroy, so that destroy and
+ * configuration calls recognise an object destroyed already (or a connection
+ * ended and freed) and refuse it with -EINVAL and a log line. Best effort: the
+ * memory may have been reused since, and reading it is what tools such as
+ * AddressSanitizer report; the rule stays "never use an object after its end".
+ */
+enum {
+	COMCH_MAGIC_DEAD = 0xdeadc0deu,
+	COMCH_MAGIC_DEV = 0xc0c40001u,
+	COMCH_MAGIC_REP = 0xc0c40002u,
+	COMCH_MAGIC_PE = 0xc0c40003u,
+	COMCH_MAGIC_CONN = 0xc0c40004u,
+	COMCH_MAGIC_MMAP = 0xc0c40005u,
+	COMCH_MAGIC_BUF_POOL = 0xc0c40006u,
+	/* Contexts: COMCH_MAGIC_CTX | enum comch_ctx_type. */
+	COMCH_MAGIC_CTX = 0xc0c41000u,
+	COMCH_MAGIC_CTX_TYPES = 0xffu,
+	/* Not a magic: asks comch_obj_bad() for a context of any type. */
+	COMCH_MAGIC_CTX_ANY = 0xc0c410ffu,
+};
+
+/** Log "<func>(): <name> is NULL" for the first NULL of args; true if there was one. */
+bool comch_null_args(const char *func, const char *names, const void * const *args,
+		     unsigned int n);
+/** Log why, and return true, unless magic points to want (NULL: the object is NULL). */
+bool comch_obj_bad(const char *func, const char *name, const uint32_t *magic, uint32_t want);
+
+/*
+ * Mark an object dead just before it is freed. Volatile: a plain store to
+ * memory about to be freed is one the compiler may leave out.
+ */
+static inline void
+comch_obj_kill(uint32_t *magic)
+{
+	*(volatile uint32_t *)magic = COMCH_MAGIC_DEAD;
+}
+
+/** True, after a log line naming it, if one of the (pointer) arguments is NULL. */
+#define COMCH_NULL_ARG(...) \
+	unlikely(comch_null_args(__func__, #__VA_ARGS__, (const void * const []){ __VA_ARGS__ }, \
+				 RTE_DIM(((const void * const []){ __VA_ARGS__ }))))
+static inline bool
+comch_magic_ok(uint32_t magic, uint32_t want)
+{
+	return magic == want || (want == COMCH_MAGIC_CTX_ANY &&
+				 (magic & ~(uint32_t)COMCH_MAGIC_CTX_TYPES) == COMCH_MAGIC_CTX);
+}
+
+/**
+ * True, after a log line, if obj is NULL or not a live object of its kind
+ * (field: its magic word). The test is inline: cheap enough for hot paths.
+ */
+#define COMCH_BAD_OBJ(obj, field, want) \
+	(unlikely((obj) == NULL || !comch_magic_ok((obj)->field, (want))) && \
+	 comch_obj_bad(__func__, #obj, (obj) == NULL ? NULL : &(obj)->field, (want)))
+#define COMCH_BAD_SERVER(s) COMCH_BAD_OBJ(s, ctrl.ctx.magic, COMCH_MAGIC_CTX | COMCH_CTX_SERVER)
+#define COMCH_BAD_CLIENT(c) COMCH_BAD_OBJ(c, ctrl.ctx.magic, COMCH_MAGIC_CTX | COMCH_CTX_CLIENT)
+#define COMCH_BAD_PRODUCER(p) COMCH_BAD_OBJ(p, ctx.magic, COMCH_MAGIC_CTX | COMCH_CTX_PRODUCER)
+#define COMCH_BAD_CONSUMER(c) COMCH_BAD_OBJ(c, ctx.magic, COMCH_MAGIC_CTX | COMCH_CTX_CONSUMER)
+#define COMCH_BAD_CTX(c) COMCH_BAD_OBJ(c, magic, COMCH_MAGIC_CTX_ANY)
+#define COMCH_BAD_CONN(c) COMCH_BAD_OBJ(c, magic, COMCH_MAGIC_CONN)
 
 /* comch_mmap.c */
 /** Hold a started mmap (a buffer or consumer uses it): -EPERM if it is not started. */
@@ -35,6 +102,7 @@ void comch_devs_unlock(void);
 
 /* comch_pe.c; the engine's fields are here so that the per-task helpers inline. */
 struct rte_comch_pe {
+	uint32_t magic;          /**< COMCH_MAGIC_PE. */
 	unsigned int lcore_id;
 	int epfd;
 	uint32_t cb_depth;       /**< > 0 while a user callback runs. */
@@ -140,30 +208,38 @@ int comch_fast_request(struct rte_comch_consumer *c, bool expire);
 })
 int comch_fast_serve(struct rte_comch_connection *conn, bool dead);
 void comch_fast_conn_ended(struct rte_comch_connection *conn);
-/* comch_task_pool.c: a context's task pool, with its own cache (one lcore uses it). */
-struct comch_task_pool_priv {
-	struct rte_mempool_cache *cache; /**< NULL for pools too small to cache. */
+/*
+ * comch_task_pool.c: a context's task pool, a stack of free tasks that only
+ * the context's engine lcore touches (see the file for why not rte_mempool).
+ */
+struct comch_task_pool {
+	uint32_t size;     /**< Tasks in the pool. */
+	uint32_t nb_free;  /**< Written by the owner; read by others through COMCH_CNT_READ. */
+	uint8_t *elts;     /**< The tasks, cache-line aligned. */
+	void *free[];      /**< Free tasks, nb_free of them, the next one on top. */
 };
-struct rte_mempool *comch_task_pool_create(uint32_t num, size_t elt_size);
+struct comch_task_pool *comch_task_pool_create(uint32_t num, size_t elt_size);
 /** Tasks taken and not returned. */
-unsigned int comch_task_pool_in_use(struct rte_mempool *mp);
-void comch_task_pool_free(struct rte_mempool *mp);
+unsigned int comch_task_pool_in_use(const struct comch_task_pool *tp);
+void comch_task_pool_free(struct comch_task_pool *tp);
 
 static inline int
-comch_task_get(struct rte_mempool *mp, void **obj)
+comch_task_get(struct comch_task_pool *tp, void **obj)
 {
-	const struct comch_task_pool_priv *priv = rte_mempool_get_priv(mp);
-
-	return rte_mempool_generic_get(mp, obj, 1, priv->cache);
+	if (unlikely(tp->nb_free == 0))
+		return -ENOMEM;
+	*obj = tp->free[tp->nb_free - 1];
+	COMCH_CNT_ADD(tp->nb_free, -1);
+	return 0;
 }
 
 static inline void
-comch_task_put(void *obj)
+comch_task_put(struct rte_comch_task *task)
 {
-	struct rte_mempool *mp = rte_mempool_from_obj(obj);
-	const struct comch_task_pool_priv *priv = rte_mempool_get_priv(mp);
+	struct comch_task_pool *tp = task->pool;
 
-	rte_mempool_generic_put(mp, &obj, 1, priv->cache);
+	tp->free[tp->nb_free] = task;
+	COMCH_CNT_ADD(tp->nb_free, 1);
 }
 int comch_fast_tasks_setup(struct comch_fast_tasks *ft, size_t elt_size);
 int comch_fast_tasks_release(struct comch_fast_tasks *ft, const char *what);

@@ -129,10 +129,12 @@ rte_comch_producer_create(struct rte_comch_connection *conn)
 	uint32_t id = 0, count = 0;
 	int rc;
 
-	if (conn != NULL)
-		id = COMCH_FAST_FREE_ID(&conn->producers, rte_comch_producer, &count);
-	rc = comch_fast_attach(conn, count,
-			       conn != NULL ? conn->ctrl->ctx.dev->info.max_producers : 0,
+	if (COMCH_BAD_CONN(conn)) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	id = COMCH_FAST_FREE_ID(&conn->producers, rte_comch_producer, &count);
+	rc = comch_fast_attach(conn, count, conn->ctrl->ctx.dev->info.max_producers,
 			       "producer_create");
 	if (rc < 0) {
 		rte_errno = -rc;
@@ -174,16 +176,15 @@ rte_comch_producer_destroy(struct rte_comch_producer *producer)
 {
 	int rc;
 
-	if (producer == NULL) {
-		COMCH_LOG(ERR, "producer is NULL");
+	if (COMCH_BAD_PRODUCER(producer))
 		return -EINVAL;
-	}
 	rc = comch_fast_destroy(&producer->ctx, &producer->tasks, "producer destroy",
 				comch_producer_drv_release);
 	if (rc < 0)
 		return rc;
 	TAILQ_REMOVE(&producer->conn->producers, producer, next);
 	comch_fast_detach(producer->conn);
+	comch_obj_kill(&producer->ctx.magic);
 	free(producer);
 	return 0;
 }
@@ -191,7 +192,7 @@ rte_comch_producer_destroy(struct rte_comch_producer *producer)
 struct rte_comch_ctx *
 rte_comch_producer_as_ctx(struct rte_comch_producer *producer)
 {
-	if (producer == NULL) {
+	if (COMCH_BAD_PRODUCER(producer)) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -201,10 +202,8 @@ rte_comch_producer_as_ctx(struct rte_comch_producer *producer)
 int
 rte_comch_producer_get_id(const struct rte_comch_producer *producer, uint32_t *id)
 {
-	if (producer == NULL || id == NULL) {
-		COMCH_LOG(ERR, "%s is NULL", producer == NULL ? "producer" : "id");
+	if (COMCH_BAD_PRODUCER(producer) || COMCH_NULL_ARG(id))
 		return -EINVAL;
-	}
 	*id = producer->id;
 	return 0;
 }
@@ -216,10 +215,8 @@ rte_comch_producer_task_send_set_conf(struct rte_comch_producer *producer,
 {
 	int rc;
 
-	if (producer == NULL) {
-		COMCH_LOG(ERR, "producer is NULL");
+	if (COMCH_BAD_PRODUCER(producer))
 		return -EINVAL;
-	}
 	rc = comch_fast_set_conf(&producer->ctx, &producer->tasks,
 				 completion_cb != NULL && error_cb != NULL, num_tasks,
 				 "producer task_send_set_conf");
@@ -261,8 +258,10 @@ rte_comch_producer_task_send_alloc_init(struct rte_comch_producer *producer,
 	struct rte_comch_producer_task_send *t;
 	int rc;
 
-	if (unlikely(producer == NULL || task == NULL)) {
-		COMCH_LOG(ERR, "%s is NULL", producer == NULL ? "producer" : "task");
+	if (COMCH_BAD_PRODUCER(producer))
+		return -EINVAL;
+	if (unlikely(task == NULL)) {
+		COMCH_LOG(ERR, "task is NULL");
 		return -EINVAL;
 	}
 	rc = comch_producer_check_payload(producer->ctx.dev, buf, imm_data, imm_len);
@@ -291,7 +290,7 @@ rte_comch_producer_task_send_alloc_init(struct rte_comch_producer *producer,
 struct rte_comch_task *
 rte_comch_producer_task_send_as_task(struct rte_comch_producer_task_send *task)
 {
-	if (task == NULL) {
+	if (COMCH_NULL_ARG(task)) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -301,7 +300,7 @@ rte_comch_producer_task_send_as_task(struct rte_comch_producer_task_send *task)
 struct rte_comch_buf *
 rte_comch_producer_task_send_get_buf(const struct rte_comch_producer_task_send *task)
 {
-	if (task == NULL) {
+	if (COMCH_NULL_ARG(task)) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -312,10 +311,8 @@ rte_comch_producer_task_send_get_buf(const struct rte_comch_producer_task_send *
 static int
 comch_producer_task_check_idle(const struct rte_comch_producer_task_send *task)
 {
-	if (task == NULL) {
-		COMCH_LOG(ERR, "task is NULL");
+	if (COMCH_NULL_ARG(task))
 		return -EINVAL;
-	}
 	if (task->base.status == -EINPROGRESS) {
 		COMCH_LOG(ERR, "task %p is in flight", (const void *)task);
 		return -EBUSY;
@@ -340,7 +337,7 @@ const uint8_t *
 rte_comch_producer_task_send_get_imm_data(const struct rte_comch_producer_task_send *task,
 					  uint32_t *len)
 {
-	if (task == NULL) {
+	if (COMCH_NULL_ARG(task)) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -369,10 +366,8 @@ int
 rte_comch_producer_task_send_get_consumer_id(const struct rte_comch_producer_task_send *task,
 					     uint32_t *consumer_id)
 {
-	if (task == NULL || consumer_id == NULL) {
-		COMCH_LOG(ERR, "%s is NULL", task == NULL ? "task" : "consumer_id");
+	if (COMCH_NULL_ARG(task, consumer_id))
 		return -EINVAL;
-	}
 	*consumer_id = task->consumer_id;
 	return 0;
 }

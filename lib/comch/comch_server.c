@@ -101,13 +101,6 @@ comch_server_conn_new(struct rte_comch_server *srv, void *priv, const struct com
 	return conn;
 }
 
-static struct rte_comch_server *
-comch_server_check(struct rte_comch_server *srv)
-{
-	if (srv == NULL)
-		COMCH_LOG(ERR, "server is NULL");
-	return srv;
-}
 
 struct rte_comch_server *
 rte_comch_server_create(struct rte_comch_dev *dev, struct rte_comch_dev_rep *rep,
@@ -117,13 +110,21 @@ rte_comch_server_create(struct rte_comch_dev *dev, struct rte_comch_dev_rep *rep
 	struct comch_ctrl *ctrl;
 	int rc;
 
-	if (dev != NULL && dev->role != RTE_COMCH_ROLE_DPU) {
+	if (COMCH_BAD_OBJ(dev, magic, COMCH_MAGIC_DEV)) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	if (dev->role != RTE_COMCH_ROLE_DPU) {
 		COMCH_LOG(ERR, "device %s: servers run on the BlueField side", dev->info.name);
 		rte_errno = EPERM;
 		return NULL;
 	}
-	if (rep == NULL || (dev != NULL && rep->dev != dev)) {
-		COMCH_LOG(ERR, "%s", rep == NULL ? "rep is NULL" : "rep is not of this device");
+	if (COMCH_BAD_OBJ(rep, magic, COMCH_MAGIC_REP)) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	if (rep->dev != dev) {
+		COMCH_LOG(ERR, "representor %s is not of device %s", rep->name, dev->info.name);
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -152,7 +153,7 @@ rte_comch_server_destroy(struct rte_comch_server *server)
 {
 	int rc;
 
-	if (comch_server_check(server) == NULL)
+	if (COMCH_BAD_SERVER(server))
 		return -EINVAL;
 	rc = comch_ctrl_release(&server->ctrl);
 	if (rc < 0)
@@ -160,6 +161,7 @@ rte_comch_server_destroy(struct rte_comch_server *server)
 	server->ctrl.ctx.dev->ops->server_destroy(server);
 	server->rep->nb_servers--;
 	server->ctrl.ctx.dev->nb_users--;
+	comch_obj_kill(&server->ctrl.ctx.magic);
 	free(server);
 	return 0;
 }
@@ -167,7 +169,7 @@ rte_comch_server_destroy(struct rte_comch_server *server)
 struct rte_comch_ctx *
 rte_comch_server_as_ctx(struct rte_comch_server *server)
 {
-	if (server == NULL) {
+	if (COMCH_BAD_SERVER(server)) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -177,7 +179,7 @@ rte_comch_server_as_ctx(struct rte_comch_server *server)
 int
 rte_comch_server_set_max_msg_size(struct rte_comch_server *server, uint32_t size)
 {
-	if (comch_server_check(server) == NULL)
+	if (COMCH_BAD_SERVER(server))
 		return -EINVAL;
 	return comch_ctrl_set_max_msg_size(&server->ctrl, size);
 }
@@ -185,10 +187,8 @@ rte_comch_server_set_max_msg_size(struct rte_comch_server *server, uint32_t size
 int
 rte_comch_server_get_max_msg_size(const struct rte_comch_server *server, uint32_t *size)
 {
-	if (server == NULL || size == NULL) {
-		COMCH_LOG(ERR, "%s is NULL", server == NULL ? "server" : "size");
+	if (COMCH_BAD_SERVER(server) || COMCH_NULL_ARG(size))
 		return -EINVAL;
-	}
 	*size = server->ctrl.max_msg_size;
 	return 0;
 }
@@ -196,7 +196,7 @@ rte_comch_server_get_max_msg_size(const struct rte_comch_server *server, uint32_
 int
 rte_comch_server_set_recv_queue_size(struct rte_comch_server *server, uint32_t size)
 {
-	if (comch_server_check(server) == NULL)
+	if (COMCH_BAD_SERVER(server))
 		return -EINVAL;
 	return comch_ctrl_set_recv_queue_size(&server->ctrl, size);
 }
@@ -204,10 +204,8 @@ rte_comch_server_set_recv_queue_size(struct rte_comch_server *server, uint32_t s
 int
 rte_comch_server_get_recv_queue_size(const struct rte_comch_server *server, uint32_t *size)
 {
-	if (server == NULL || size == NULL) {
-		COMCH_LOG(ERR, "%s is NULL", server == NULL ? "server" : "size");
+	if (COMCH_BAD_SERVER(server) || COMCH_NULL_ARG(size))
 		return -EINVAL;
-	}
 	*size = server->ctrl.recv_queue_size;
 	return 0;
 }
@@ -215,7 +213,7 @@ rte_comch_server_get_recv_queue_size(const struct rte_comch_server *server, uint
 struct rte_comch_dev *
 rte_comch_server_get_device(const struct rte_comch_server *server)
 {
-	if (server == NULL) {
+	if (COMCH_BAD_SERVER(server)) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -225,7 +223,7 @@ rte_comch_server_get_device(const struct rte_comch_server *server)
 struct rte_comch_dev_rep *
 rte_comch_server_get_device_rep(const struct rte_comch_server *server)
 {
-	if (server == NULL) {
+	if (COMCH_BAD_SERVER(server)) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -235,10 +233,8 @@ rte_comch_server_get_device_rep(const struct rte_comch_server *server)
 int
 rte_comch_server_disconnect(struct rte_comch_server *server, struct rte_comch_connection *conn)
 {
-	if (server == NULL || conn == NULL) {
-		COMCH_LOG(ERR, "%s is NULL", server == NULL ? "server" : "conn");
+	if (COMCH_BAD_SERVER(server) || COMCH_NULL_ARG(conn))
 		return -EINVAL;
-	}
 	if (conn->ctrl != &server->ctrl) {
 		COMCH_LOG(ERR, "connection %p is not of server %s", (void *)conn, server->ctrl.name);
 		return -EINVAL;
@@ -261,7 +257,7 @@ rte_comch_server_task_send_set_conf(struct rte_comch_server *server,
 				    rte_comch_task_send_cb_t completion_cb,
 				    rte_comch_task_send_cb_t error_cb, uint32_t num_tasks)
 {
-	if (comch_server_check(server) == NULL)
+	if (COMCH_BAD_SERVER(server))
 		return -EINVAL;
 	return comch_ctrl_task_send_set_conf(&server->ctrl, completion_cb, error_cb, num_tasks);
 }
@@ -271,7 +267,7 @@ rte_comch_server_task_send_alloc_init(struct rte_comch_server *server,
 				      struct rte_comch_connection *conn, const void *msg,
 				      uint32_t len, struct rte_comch_task_send **task)
 {
-	if (unlikely(comch_server_check(server) == NULL))
+	if (unlikely(COMCH_BAD_SERVER(server)))
 		return -EINVAL;
 	return comch_ctrl_task_send_alloc_init(&server->ctrl, conn, msg, len, task);
 }
@@ -280,7 +276,7 @@ int
 rte_comch_server_event_msg_recv_register(struct rte_comch_server *server,
 					 rte_comch_event_msg_recv_cb_t cb)
 {
-	if (comch_server_check(server) == NULL)
+	if (COMCH_BAD_SERVER(server))
 		return -EINVAL;
 	return comch_ctrl_event_msg_recv_register(&server->ctrl, cb);
 }
@@ -292,7 +288,7 @@ rte_comch_server_event_connection_status_changed_register(
 {
 	int rc;
 
-	if (comch_server_check(server) == NULL)
+	if (COMCH_BAD_SERVER(server))
 		return -EINVAL;
 	rc = comch_ctx_check_idle(&server->ctrl.ctx, "event_connection_status_changed_register");
 	if (rc < 0)
@@ -311,7 +307,7 @@ rte_comch_server_event_consumer_register(struct rte_comch_server *server,
 					 rte_comch_event_consumer_cb_t new_consumer_cb,
 					 rte_comch_event_consumer_cb_t expired_consumer_cb)
 {
-	if (comch_server_check(server) == NULL)
+	if (COMCH_BAD_SERVER(server))
 		return -EINVAL;
 	return comch_ctrl_event_consumer_register(&server->ctrl, new_consumer_cb,
 						  expired_consumer_cb);

@@ -42,10 +42,8 @@ rte_comch_task_submit(struct rte_comch_task *task)
 int
 rte_comch_task_free(struct rte_comch_task *task)
 {
-	if (task == NULL) {
-		COMCH_LOG(ERR, "task is NULL");
+	if (COMCH_NULL_ARG(task))
 		return -EINVAL;
-	}
 	if (task->status == -EINPROGRESS) {
 		COMCH_LOG(ERR, "task %p is in flight: it is freed in its callback", (void *)task);
 		return -EBUSY;
@@ -64,20 +62,16 @@ rte_comch_task_free(struct rte_comch_task *task)
 int
 rte_comch_task_get_status(const struct rte_comch_task *task)
 {
-	if (task == NULL) {
-		COMCH_LOG(ERR, "task is NULL");
+	if (COMCH_NULL_ARG(task))
 		return -EINVAL;
-	}
 	return task->status;
 }
 
 int
 rte_comch_task_set_user_data(struct rte_comch_task *task, union rte_comch_data user_data)
 {
-	if (task == NULL) {
-		COMCH_LOG(ERR, "task is NULL");
+	if (COMCH_NULL_ARG(task))
 		return -EINVAL;
-	}
 	task->user_data = user_data;
 	return 0;
 }
@@ -85,10 +79,8 @@ rte_comch_task_set_user_data(struct rte_comch_task *task, union rte_comch_data u
 int
 rte_comch_task_get_user_data(const struct rte_comch_task *task, union rte_comch_data *user_data)
 {
-	if (task == NULL || user_data == NULL) {
-		COMCH_LOG(ERR, "%s is NULL", task == NULL ? "task" : "user_data");
+	if (COMCH_NULL_ARG(task, user_data))
 		return -EINVAL;
-	}
 	*user_data = task->user_data;
 	return 0;
 }
@@ -96,7 +88,7 @@ rte_comch_task_get_user_data(const struct rte_comch_task *task, union rte_comch_
 struct rte_comch_ctx *
 rte_comch_task_get_ctx(const struct rte_comch_task *task)
 {
-	if (task == NULL) {
+	if (COMCH_NULL_ARG(task)) {
 		rte_errno = EINVAL;
 		return NULL;
 	}

@@ -57,6 +57,7 @@ struct comch_counters {
 };
 
 struct rte_comch_dev {
+	uint32_t magic;                   /**< COMCH_MAGIC_*, checked by public calls. */
 	uint16_t id;
 	enum rte_comch_dev_role role;
 	const struct rte_comch_driver *drv;
@@ -75,6 +76,7 @@ struct rte_comch_dev {
 };
 
 struct rte_comch_dev_rep {
+	uint32_t magic;                   /**< COMCH_MAGIC_*, checked by public calls. */
 	struct rte_comch_dev *dev;
 	const char *name;                 /**< Points into dev->rep_names. */
 	uint32_t nb_servers;
@@ -100,6 +102,7 @@ struct comch_ctx_ops {
 };
 
 struct rte_comch_ctx {
+	uint32_t magic;                   /**< COMCH_MAGIC_*, checked by public calls. */
 	const struct comch_ctx_ops *ops;
 	enum comch_ctx_type type;
 	enum rte_comch_ctx_state state;
@@ -118,8 +121,11 @@ enum comch_task_type {
 	COMCH_TASK_PRODUCER_SEND,
 };
 
+struct comch_task_pool;
+
 struct rte_comch_task {
 	struct rte_comch_ctx *ctx;
+	struct comch_task_pool *pool;  /**< Where it returns when freed. */
 	union rte_comch_data user_data;
 	int status;
 	uint8_t type;
@@ -142,7 +148,7 @@ struct comch_ctrl {
 	rte_comch_task_send_cb_t send_ok_cb;
 	rte_comch_task_send_cb_t send_err_cb;
 	uint32_t nb_send_tasks;
-	struct rte_mempool *task_pool;
+	struct comch_task_pool *task_pool;
 	rte_comch_event_msg_recv_cb_t recv_cb;
 	rte_comch_event_consumer_cb_t new_consumer_cb;
 	rte_comch_event_consumer_cb_t expired_consumer_cb;
@@ -166,7 +172,8 @@ struct rte_comch_client {
 	uint64_t connect_deadline;         /**< TSC; 0 means no deadline. */
 	uint64_t next_try;                 /**< TSC of the next connection attempt. */
 	uint32_t retry_ms;                 /**< Back-off between attempts, 1 to 100 ms. */
-	int last_try;                      /**< What the last attempt said. */
+	int last_try;                      /**< What the last failed attempt said. */
+	uint32_t nb_failed;                /**< Failed attempts since start. */
 	void *priv;
 	struct comch_ctrl ctrl;
 };
@@ -178,6 +185,7 @@ enum comch_conn_state {
 };
 
 struct rte_comch_connection {
+	uint32_t magic;                   /**< COMCH_MAGIC_*, checked by public calls. */
 	struct comch_ctrl *ctrl;
 	TAILQ_ENTRY(rte_comch_connection) next;     /**< In ctrl->conns. */
 	TAILQ_ENTRY(rte_comch_connection) dev_next; /**< In dev->conns. */
@@ -208,7 +216,7 @@ struct rte_comch_connection {
 
 /** A fast-path context's tasks: its pool, and those in flight, oldest first. */
 struct comch_fast_tasks {
-	struct rte_mempool *pool;
+	struct comch_task_pool *pool;
 	void **q;
 	uint32_t mask, head, tail;
 	uint32_t nb;                    /**< Pool size (num_tasks). */
@@ -264,6 +272,7 @@ struct rte_comch_consumer_task_post_recv {
 
 /** Registered memory; drivers share memfd-backed ranges with the peer. */
 struct rte_comch_mmap {
+	uint32_t magic;                   /**< COMCH_MAGIC_*, checked by public calls. */
 	void *addr;
 	size_t len;
 	uint32_t perms;
@@ -301,9 +310,11 @@ struct rte_comch_dev_ops {
 	/** Begin connecting, asynchronously. Returns -errno on immediate failure. */
 	int (*client_start)(struct rte_comch_client *cli);
 	/**
-	 * Called on the engine's slow tick while the client is STARTING: retry.
-	 * Returns -EINPROGRESS while trying, or the last attempt's -errno (-ENOENT
-	 * when no server listens under that name).
+	 * Called on the engine's slow tick while the client is STARTING, when
+	 * its back-off allows. Returns -EINPROGRESS if an attempt is running or
+	 * was just started, or the -errno of an attempt that failed since the
+	 * last call (-ENOENT when no server listens under that name, -ECONNRESET
+	 * when one dropped the handshake): the library then backs off.
 	 */
 	int (*client_tick)(struct rte_comch_client *cli);
 	/**

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_comch authors
+ */
+
+/*
+ * Argument checks shared by every public call: one log line that names the
+ * call and the argument, instead of a hand-written copy in each function.
+ */
+
+#include <string.h>
+
+#include "comch_private.h"
+
+/* The index-th name of "a, b, c" (the stringified argument list), as a length and start. */
+static const char *
+comch_arg_name(const char *names, unsigned int index, int *len)
+{
+	const char *p = names, *comma;
+
+	while (index-- > 0 && (comma = strchr(p, ',')) != NULL)
+		p = comma + 1 + strspn(comma + 1, " ");
+	*len = (int)strcspn(p, ",");
+	return p;
+}
+
+bool
+comch_null_args(const char *func, const char *names, const void * const *args, unsigned int n)
+{
+	unsigned int i;
+	const char *name;
+	int len;
+
+	for (i = 0; i < n; i++) {
+		if (args[i] != NULL)
+			continue;
+		name = comch_arg_name(names, i, &len);
+		rte_log(RTE_LOG_ERR, comch_logtype, "COMCH: %s(): %.*s is NULL\n", func, len, name);
+		return true;
+	}
+	return false;
+}
+
+static const char *
+comch_magic_name(uint32_t magic)
+{
+	switch (magic) {
+	case COMCH_MAGIC_DEV: return "device";
+	case COMCH_MAGIC_REP: return "representor";
+	case COMCH_MAGIC_PE: return "progress engine";
+	case COMCH_MAGIC_CONN: return "connection";
+	case COMCH_MAGIC_MMAP: return "mmap";
+	case COMCH_MAGIC_BUF_POOL: return "buffer pool";
+	case COMCH_MAGIC_CTX | COMCH_CTX_SERVER: return "server";
+	case COMCH_MAGIC_CTX | COMCH_CTX_CLIENT: return "client";
+	case COMCH_MAGIC_CTX | COMCH_CTX_PRODUCER: return "producer";
+	case COMCH_MAGIC_CTX | COMCH_CTX_CONSUMER: return "consumer";
+	case COMCH_MAGIC_CTX_ANY: return "context";
+	default: return "object";
+	}
+}
+
+bool
+comch_obj_bad(const char *func, const char *name, const uint32_t *magic, uint32_t want)
+{
+	uint32_t m;
+
+	if (magic == NULL) {
+		rte_log(RTE_LOG_ERR, comch_logtype, "COMCH: %s(): %s is NULL\n", func, name);
+		return true;
+	}
+	m = *magic;
+	if (comch_magic_ok(m, want))
+		return false;
+	rte_log(RTE_LOG_ERR, comch_logtype, "COMCH: %s(): %s is not a live %s%s\n", func, name,
+		comch_magic_name(want), m == COMCH_MAGIC_DEAD ?
+		": it was destroyed (or, for a connection, it ended and was freed)" :
+		" (destroyed, or never created)");
+	return true;
+}
