@@ -32,6 +32,7 @@ comch_client_start(struct rte_comch_ctx *ctx)
 	cli->retry_ms = 1;
 	cli->next_try = 0;
 	cli->last_try = -EINPROGRESS;
+	cli->nb_failed = 0;
 	comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_STARTING);
 	return -EINPROGRESS;
 }
@@ -57,7 +58,7 @@ comch_client_stop(struct rte_comch_ctx *ctx)
 	return -EINPROGRESS;
 }
 
-/* Give up connecting: back to idle, saying why. */
+/* Give up connecting: back to idle, with reason as the context's last error. */
 static void
 comch_client_fail(struct rte_comch_client *cli, int reason)
 {
@@ -65,6 +66,38 @@ comch_client_fail(struct rte_comch_client *cli, int reason)
 	cli->ctrl.ctx.last_error = reason;
 	COMCH_LOG(ERR, "client of %s: cannot connect: %s", cli->ctrl.name, strerror(-reason));
 	comch_ctx_set_state(&cli->ctrl.ctx, RTE_COMCH_CTX_STATE_IDLE);
+}
+
+/* What a failed connection attempt means, for the log. */
+static const char *
+comch_client_try_reason(int rc)
+{
+	switch (rc) {
+	case -ENOENT:
+		return "no server of that name listens on this function";
+	case -ECONNRESET:
+		return "the server closed the connection during the handshake";
+	case -EINPROGRESS:
+		return "no attempt has failed yet";
+	default:
+		return strerror(-rc);
+	}
+}
+
+/*
+ * The connect timeout expired. The last error says what the attempts met:
+ * -ENOENT if no server listened, -ECONNRESET if one kept dropping the
+ * handshake, -ETIMEDOUT otherwise (a handshake still running, say).
+ */
+static void
+comch_client_give_up(struct rte_comch_client *cli)
+{
+	int rc = cli->last_try;
+
+	COMCH_LOG(ERR, "client of %s: gave up after %u ms and %u failed attempts; the last: %s",
+		  cli->ctrl.name, cli->connect_timeout_ms, cli->nb_failed,
+		  comch_client_try_reason(rc));
+	comch_client_fail(cli, rc == -ENOENT || rc == -ECONNRESET ? rc : -ETIMEDOUT);
 }
 
 static int
@@ -76,20 +109,22 @@ comch_client_progress(struct rte_comch_ctx *ctx, bool slow, uint64_t now)
 	int rc;
 
 	if (unlikely(slow) && ctx->state == RTE_COMCH_CTX_STATE_STARTING) {
-		/* No server yet: back off, 1 ms doubling to 100 ms, not a syscall per tick. */
+		/*
+		 * Every failed attempt, whether connect() failed or the server
+		 * dropped the handshake, backs off: 1 ms doubling to 100 ms.
+		 */
 		if (now >= cli->next_try) {
 			rc = ctx->dev->ops->client_tick(cli);
-			cli->last_try = rc;
 			if (rc != -EINPROGRESS) {
+				cli->last_try = rc;
+				cli->nb_failed++;
 				cli->next_try = now + comch_ms_to_tsc(cli->retry_ms);
 				cli->retry_ms = RTE_MIN(cli->retry_ms * 2, 100u);
 			}
 		}
 		if (ctx->state == RTE_COMCH_CTX_STATE_STARTING && cli->connect_deadline != 0 &&
 		    now >= cli->connect_deadline) {
-			rc = cli->last_try;
-			comch_client_fail(cli, rc == -EINPROGRESS || rc == -EAGAIN ? -ETIMEDOUT :
-					  rc == -ENOENT ? -ENOENT : -ETIMEDOUT);
+			comch_client_give_up(cli);
 			did = 1;
 		}
 	}
@@ -147,13 +182,6 @@ comch_client_conn_ended(struct rte_comch_client *cli, struct rte_comch_connectio
 	}
 }
 
-static struct rte_comch_client *
-comch_client_check(struct rte_comch_client *cli)
-{
-	if (cli == NULL)
-		COMCH_LOG(ERR, "client is NULL");
-	return cli;
-}
 
 struct rte_comch_client *
 rte_comch_client_create(struct rte_comch_dev *dev, const char *server_name)
@@ -161,7 +189,11 @@ rte_comch_client_create(struct rte_comch_dev *dev, const char *server_name)
 	struct rte_comch_client *cli;
 	struct comch_ctrl *ctrl;
 
-	if (dev != NULL && dev->role != RTE_COMCH_ROLE_HOST) {
+	if (COMCH_BAD_OBJ(dev, magic, COMCH_MAGIC_DEV)) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	if (dev->role != RTE_COMCH_ROLE_HOST) {
 		COMCH_LOG(ERR, "device %s: clients run on the host side", dev->info.name);
 		rte_errno = EPERM;
 		return NULL;
@@ -183,12 +215,13 @@ rte_comch_client_destroy(struct rte_comch_client *client)
 {
 	int rc;
 
-	if (comch_client_check(client) == NULL)
+	if (COMCH_BAD_CLIENT(client))
 		return -EINVAL;
 	rc = comch_ctrl_release(&client->ctrl);
 	if (rc < 0)
 		return rc;
 	client->ctrl.ctx.dev->nb_users--;
+	comch_obj_kill(&client->ctrl.ctx.magic);
 	free(client);
 	return 0;
 }
@@ -196,7 +229,7 @@ rte_comch_client_destroy(struct rte_comch_client *client)
 struct rte_comch_ctx *
 rte_comch_client_as_ctx(struct rte_comch_client *client)
 {
-	if (client == NULL) {
+	if (COMCH_BAD_CLIENT(client)) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -206,7 +239,7 @@ rte_comch_client_as_ctx(struct rte_comch_client *client)
 int
 rte_comch_client_set_max_msg_size(struct rte_comch_client *client, uint32_t size)
 {
-	if (comch_client_check(client) == NULL)
+	if (COMCH_BAD_CLIENT(client))
 		return -EINVAL;
 	return comch_ctrl_set_max_msg_size(&client->ctrl, size);
 }
@@ -214,10 +247,8 @@ rte_comch_client_set_max_msg_size(struct rte_comch_client *client, uint32_t size
 int
 rte_comch_client_get_max_msg_size(const struct rte_comch_client *client, uint32_t *size)
 {
-	if (client == NULL || size == NULL) {
-		COMCH_LOG(ERR, "%s is NULL", client == NULL ? "client" : "size");
+	if (COMCH_BAD_CLIENT(client) || COMCH_NULL_ARG(size))
 		return -EINVAL;
-	}
 	*size = client->ctrl.max_msg_size;
 	return 0;
 }
@@ -225,7 +256,7 @@ rte_comch_client_get_max_msg_size(const struct rte_comch_client *client, uint32_
 int
 rte_comch_client_set_recv_queue_size(struct rte_comch_client *client, uint32_t size)
 {
-	if (comch_client_check(client) == NULL)
+	if (COMCH_BAD_CLIENT(client))
 		return -EINVAL;
 	return comch_ctrl_set_recv_queue_size(&client->ctrl, size);
 }
@@ -233,10 +264,8 @@ rte_comch_client_set_recv_queue_size(struct rte_comch_client *client, uint32_t s
 int
 rte_comch_client_get_recv_queue_size(const struct rte_comch_client *client, uint32_t *size)
 {
-	if (client == NULL || size == NULL) {
-		COMCH_LOG(ERR, "%s is NULL", client == NULL ? "client" : "size");
+	if (COMCH_BAD_CLIENT(client) || COMCH_NULL_ARG(size))
 		return -EINVAL;
-	}
 	*size = client->ctrl.recv_queue_size;
 	return 0;
 }
@@ -246,7 +275,7 @@ rte_comch_client_set_connect_timeout(struct rte_comch_client *client, uint32_t t
 {
 	int rc;
 
-	if (comch_client_check(client) == NULL)
+	if (COMCH_BAD_CLIENT(client))
 		return -EINVAL;
 	rc = comch_ctx_check_idle(&client->ctrl.ctx, "set_connect_timeout");
 	if (rc == 0)
@@ -257,7 +286,7 @@ rte_comch_client_set_connect_timeout(struct rte_comch_client *client, uint32_t t
 struct rte_comch_dev *
 rte_comch_client_get_device(const struct rte_comch_client *client)
 {
-	if (client == NULL) {
+	if (COMCH_BAD_CLIENT(client)) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -268,10 +297,8 @@ int
 rte_comch_client_get_connection(const struct rte_comch_client *client,
 				struct rte_comch_connection **conn)
 {
-	if (client == NULL || conn == NULL) {
-		COMCH_LOG(ERR, "%s is NULL", client == NULL ? "client" : "conn");
+	if (COMCH_BAD_CLIENT(client) || COMCH_NULL_ARG(conn))
 		return -EINVAL;
-	}
 	if (client->ctrl.ctx.state != RTE_COMCH_CTX_STATE_RUNNING || client->conn == NULL) {
 		COMCH_LOG(ERR, "client of %s is not connected", client->ctrl.name);
 		return -ENOTCONN;
@@ -285,7 +312,7 @@ rte_comch_client_task_send_set_conf(struct rte_comch_client *client,
 				    rte_comch_task_send_cb_t completion_cb,
 				    rte_comch_task_send_cb_t error_cb, uint32_t num_tasks)
 {
-	if (comch_client_check(client) == NULL)
+	if (COMCH_BAD_CLIENT(client))
 		return -EINVAL;
 	return comch_ctrl_task_send_set_conf(&client->ctrl, completion_cb, error_cb, num_tasks);
 }
@@ -295,7 +322,7 @@ rte_comch_client_task_send_alloc_init(struct rte_comch_client *client,
 				      struct rte_comch_connection *conn, const void *msg,
 				      uint32_t len, struct rte_comch_task_send **task)
 {
-	if (unlikely(comch_client_check(client) == NULL))
+	if (unlikely(COMCH_BAD_CLIENT(client)))
 		return -EINVAL;
 	return comch_ctrl_task_send_alloc_init(&client->ctrl, conn, msg, len, task);
 }
@@ -304,7 +331,7 @@ int
 rte_comch_client_event_msg_recv_register(struct rte_comch_client *client,
 					 rte_comch_event_msg_recv_cb_t cb)
 {
-	if (comch_client_check(client) == NULL)
+	if (COMCH_BAD_CLIENT(client))
 		return -EINVAL;
 	return comch_ctrl_event_msg_recv_register(&client->ctrl, cb);
 }
@@ -314,7 +341,7 @@ rte_comch_client_event_consumer_register(struct rte_comch_client *client,
 					 rte_comch_event_consumer_cb_t new_consumer_cb,
 					 rte_comch_event_consumer_cb_t expired_consumer_cb)
 {
-	if (comch_client_check(client) == NULL)
+	if (COMCH_BAD_CLIENT(client))
 		return -EINVAL;
 	return comch_ctrl_event_consumer_register(&client->ctrl, new_consumer_cb,
 						  expired_consumer_cb);

@@ -377,8 +377,13 @@ rte_comch_client_get_recv_queue_size(const struct rte_comch_client *client, uint
 
 /**
  * Set how long the client keeps trying to reach its server after start
- * (0: forever). Past it the client goes back to IDLE with last error
- * -ENOENT (no such server) or -ETIMEDOUT. Only while IDLE.
+ * (0: forever). Every failed attempt backs off, 1 ms doubling to 100 ms.
+ * Past the timeout the client goes back to IDLE with a last error that says
+ * what the last failed attempt met: -ENOENT (no server of that name
+ * listened), -ECONNRESET (a server accepted the connection, then closed it
+ * during the handshake), or -ETIMEDOUT (anything else, a handshake still
+ * running for instance). The log line also gives the number of attempts.
+ * Only while IDLE.
  *
  * @return
  *   0 on success; -EINVAL if client is NULL; -EBUSY if not IDLE.

@@ -140,7 +140,8 @@ rte_comch_ctx_get_num_inflight_tasks(const struct rte_comch_ctx *ctx, uint32_t *
  *   errno value: -ENOENT no server of that name on the client's function,
  *   -ETIMEDOUT the connect timeout expired, -EMSGSIZE the message sizes of
  *   client and server differ, -ECONNREFUSED the server refused the connection
- *   (client limit), -ECONNRESET the peer died, -ECONNABORTED the peer closed the
+ *   (client limit), -ECONNRESET the peer died (or, for a client whose connect
+ *   timeout expired, the server kept dropping the handshake), -ECONNABORTED the peer closed the
  *   connection, -EPROTO the peer broke the protocol, -ENOMEM the peer or we ran
  *   out of memory for the connection. A producer or consumer reports
  *   -ECONNRESET when its connection ended under it, -EPROTO when the peer

@@ -22,6 +22,7 @@
 struct shm_client {
 	char sock_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	struct shm_conn *sc;  /* while the handshake runs */
+	int failed;           /* why the last handshake failed, for the next tick to report */
 };
 
 static void
@@ -117,10 +118,13 @@ shm_client_hs_handler(struct comch_pe_fd *pfd, uint32_t events)
 	if (rc == -EAGAIN)
 		return;
 	if (rc == -ECONNRESET) {
-		/* The server went away mid-handshake (restarting?): try again until the timeout. */
-		SHM_LOG(INFO, "client of \"%s\": server left during the handshake, retrying",
-			cli->ctrl.name);
+		/*
+		 * The server went away mid-handshake (restarting?): the next tick
+		 * reports it, and the library retries after its back-off.
+		 */
+		SHM_LOG(INFO, "client of \"%s\": server left during the handshake", cli->ctrl.name);
 		shm_client_abort(cli);
+		((struct shm_client *)cli->priv)->failed = -ECONNRESET;
 	} else if (rc < 0) {
 		shm_client_failed(cli, -EPROTO, "server garbled the handshake");
 	} else if (m.type == SHM_MSG_ACCEPT) {
@@ -145,6 +149,11 @@ shm_client_try(struct rte_comch_client *cli)
 
 	if (cs->sc != NULL)
 		return -EINPROGRESS;
+	if (cs->failed != 0) {
+		err = cs->failed;
+		cs->failed = 0;
+		return err;
+	}
 	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
@@ -165,7 +174,7 @@ shm_client_try(struct rte_comch_client *cli)
 	hello.recv_queue_size = cli->ctrl.recv_queue_size;
 	if (shm_msg_send(fd, &hello, NULL, 0) < 0) {
 		shm_client_abort(cli);
-		return -ENOENT;
+		return -ECONNRESET;
 	}
 	return -EINPROGRESS;
 }
