@@ -9,7 +9,11 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <rte_errno.h>
 
@@ -379,6 +383,71 @@ test_dev_stats_args(void **state)
 	assert_int_equal(rte_comch_dev_close(dev), 0);
 }
 
+/*
+ * The base directory must be ours alone: one another user made first (mode
+ * 0777) or a symbolic link (to a place of theirs) is refused with EPERM.
+ */
+static void
+test_dev_dir_not_private(void **state)
+{
+	char d[32], base[PATH_MAX], target[512], buf[PATH_MAX + 64];
+
+	(void)state;
+	ct_domain(d, sizeof(d));
+	snprintf(base, sizeof(base), "%s/open_to_all", ct_dir());
+	assert_int_equal(mkdir(base, 0700), 0);
+	assert_int_equal(chmod(base, 0777), 0);
+	snprintf(buf, sizeof(buf), "shm:domain=%s,role=host,dir=%s", d, base);
+	expect_open_fails(buf, EPERM);
+	assert_int_equal(chmod(base, 0700), 0);
+
+	snprintf(target, sizeof(target), "%s/elsewhere", ct_dir());
+	assert_int_equal(mkdir(target, 0700), 0);
+	snprintf(base, sizeof(base), "%s/a_link", ct_dir());
+	assert_int_equal(symlink(target, base), 0);
+	snprintf(buf, sizeof(buf), "shm:domain=%s,role=host,dir=%s", d, base);
+	expect_open_fails(buf, EPERM);
+	/* A domain directory made by someone else is refused the same way. */
+	snprintf(base, sizeof(base), "%s/%s", target, d);
+	assert_int_equal(mkdir(base, 0755), 0);
+	snprintf(buf, sizeof(buf), "shm:domain=%s,role=host,dir=%s", d, target);
+	expect_open_fails(buf, EPERM);
+}
+
+/*
+ * Without dir= nor XDG_RUNTIME_DIR, the device lives under /run/user/<uid>
+ * when the system made that directory for us, else /tmp/rte_comch-<uid>.
+ */
+static void
+test_dev_default_dir(void **state)
+{
+	char d[32], run[64], expect[PATH_MAX], buf[PATH_MAX + 64];
+	char *xdg = getenv("XDG_RUNTIME_DIR") != NULL ? strdup(getenv("XDG_RUNTIME_DIR")) : NULL;
+	struct rte_comch_dev *dev;
+	struct stat st;
+
+	(void)state;
+	ct_domain(d, sizeof(d));
+	unsetenv("XDG_RUNTIME_DIR");
+	snprintf(run, sizeof(run), "/run/user/%u", (unsigned int)geteuid());
+	if (lstat(run, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
+	    (st.st_mode & 077) == 0)
+		snprintf(expect, sizeof(expect), "%s/rte_comch/%s", run, d);
+	else
+		snprintf(expect, sizeof(expect), "/tmp/rte_comch-%u/%s", (unsigned int)geteuid(), d);
+	snprintf(buf, sizeof(buf), "shm:domain=%s,role=host", d);
+	dev = rte_comch_dev_open(buf);
+	if (xdg != NULL)
+		setenv("XDG_RUNTIME_DIR", xdg, 1);
+	free(xdg);
+	assert_non_null(dev);
+	assert_int_equal(lstat(expect, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	assert_int_equal(st.st_mode & 0777, 0700);
+	assert_int_equal(rte_comch_dev_close(dev), 0);
+	assert_int_equal(rmdir(expect), 0);
+}
+
 int
 main(void)
 {
@@ -393,6 +462,8 @@ main(void)
 		cmocka_unit_test(test_dev_rep_open_close),
 		cmocka_unit_test(test_dev_rep_busy_with_server),
 		cmocka_unit_test(test_dev_stats_args),
+		cmocka_unit_test(test_dev_dir_not_private),
+		cmocka_unit_test(test_dev_default_dir),
 	};
 
 	return CT_RUN("comch_dev", tests);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include <bsd/string.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -147,18 +148,36 @@ shm_args_parse(const struct rte_kvargs *kvlist, struct shm_args *a, enum rte_com
 	return 0;
 }
 
+/*
+ * /run/user/<uid>, if the system made it for us (systemd-logind does): no other
+ * user can create anything there, unlike in /tmp.
+ */
+static int
+shm_user_run_dir(char *buf, size_t len)
+{
+	struct stat st;
+
+	snprintf(buf, len, "/run/user/%u", (unsigned int)geteuid());
+	if (lstat(buf, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
+	    (st.st_mode & 077) != 0)
+		return -ENOENT;
+	return 0;
+}
+
 /* <dir>/<domain>, made private; the socket paths below it must fit in sun_path. */
 static int
 shm_dev_dir(struct shm_dev *sd, const char *dir, const char *domain)
 {
-	char base[PATH_MAX];
+	char base[PATH_MAX], run[64];
 	const char *xdg;
 	int rc;
 
 	if (dir != NULL)
 		strlcpy(base, dir, sizeof(base));
-	else if ((xdg = getenv("XDG_RUNTIME_DIR")) != NULL)
+	else if ((xdg = getenv("XDG_RUNTIME_DIR")) != NULL && *xdg != '\0')
 		snprintf(base, sizeof(base), "%s/rte_comch", xdg);
+	else if (shm_user_run_dir(run, sizeof(run)) == 0)
+		snprintf(base, sizeof(base), "%s/rte_comch", run);
 	else
 		snprintf(base, sizeof(base), "/tmp/rte_comch-%u", (unsigned int)geteuid());
 	/* "/<fn>/s-<16 hex>.sock" follows the domain directory. */

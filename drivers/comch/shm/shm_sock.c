@@ -34,10 +34,17 @@ shm_path(char *buf, size_t size, const char *dir, const char *fn, const char *na
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
+/*
+ * Make (or check) a directory only we can use. One that exists must be a real
+ * directory, ours, closed to group and others: anyone who could create it
+ * first (another user, in a shared /tmp) could otherwise watch or replace our
+ * sockets. The log says what is wrong and how to put it right.
+ */
 int
 shm_mkdir_private(const char *path)
 {
 	struct stat st;
+	const char *what;
 
 	if (mkdir(path, 0700) < 0 && errno != EEXIST) {
 		SHM_LOG(ERR, "mkdir %s: %s", path, strerror(errno));
@@ -47,12 +54,22 @@ shm_mkdir_private(const char *path)
 		SHM_LOG(ERR, "stat %s: %s", path, strerror(errno));
 		return -errno;
 	}
-	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 077) != 0) {
-		SHM_LOG(ERR, "%s must be a directory owned by uid %u with mode 0700",
-			path, (unsigned int)geteuid());
-		return -EPERM;
-	}
-	return 0;
+	if (S_ISLNK(st.st_mode))
+		what = "is a symbolic link";
+	else if (!S_ISDIR(st.st_mode))
+		what = "is not a directory";
+	else if (st.st_uid != geteuid())
+		what = "belongs to another user";
+	else if ((st.st_mode & 077) != 0)
+		what = "is open to group or others";
+	else
+		return 0;
+	SHM_LOG(ERR, "%s %s (uid %u, mode %04o): rte_comch needs a directory of uid %u with mode "
+		"0700 there, since another user could have made it to reach our sockets. Remove "
+		"it if it is not yours, or choose another base directory: devargs dir=, or "
+		"XDG_RUNTIME_DIR", path, what, (unsigned int)st.st_uid,
+		(unsigned int)(st.st_mode & 07777), (unsigned int)geteuid());
+	return -EPERM;
 }
 
 void
