@@ -210,6 +210,7 @@ f_cons_new(struct fcons *c)
 
 	c->mmap = rte_comch_mmap_create();
 	if (c->mmap == NULL ||
+	    rte_comch_mmap_add_dev(c->mmap, rte_comch_connection_get_device(F.conn)) != 0 ||
 	    rte_comch_mmap_alloc_memrange(c->mmap, RTE_MAX(slot * opt.slots, (size_t)4096)) != 0 ||
 	    rte_comch_mmap_set_permissions(c->mmap, RTE_COMCH_MMAP_PERM_LOCAL_READ_WRITE |
 					   RTE_COMCH_MMAP_PERM_PCI_READ_WRITE) != 0 ||
@@ -287,6 +288,7 @@ f_prod_new(struct fprod *p)
 
 	p->mmap = rte_comch_mmap_create();
 	if (p->mmap == NULL ||
+	    rte_comch_mmap_add_dev(p->mmap, rte_comch_connection_get_device(F.conn)) != 0 ||
 	    rte_comch_mmap_alloc_memrange(p->mmap, RTE_MAX(F.max_size, (size_t)4096)) != 0 ||
 	    rte_comch_mmap_get_memrange(p->mmap, &addr, &len) != 0 ||
 	    rte_comch_mmap_start(p->mmap) != 0)

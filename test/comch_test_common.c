@@ -889,6 +889,7 @@ ct_cons_new(struct ct_cons *c, struct rte_comch_connection *conn, struct rte_com
 	c->mem_len = RTE_MAX((size_t)nb_slots * slot, (size_t)4096);
 	c->mmap = rte_comch_mmap_create();
 	assert_non_null(c->mmap);
+	assert_int_equal(rte_comch_mmap_add_dev(c->mmap, rte_comch_connection_get_device(conn)), 0);
 	assert_int_equal(rte_comch_mmap_alloc_memrange(c->mmap, c->mem_len), 0);
 	assert_int_equal(rte_comch_mmap_set_permissions(c->mmap,
 		RTE_COMCH_MMAP_PERM_LOCAL_READ_WRITE | RTE_COMCH_MMAP_PERM_PCI_READ_WRITE), 0);
@@ -1034,6 +1035,8 @@ ct_prod_new(struct ct_prod *pr, struct rte_comch_connection *conn, struct rte_co
 	pr->pe = pe;
 	pr->mmap = rte_comch_mmap_create();
 	assert_non_null(pr->mmap);
+	assert_int_equal(rte_comch_mmap_add_dev(pr->mmap, rte_comch_connection_get_device(conn)),
+			 0);
 	assert_int_equal(rte_comch_mmap_alloc_memrange(pr->mmap, RTE_MAX(mem_len,
 		(size_t)4096)), 0);
 	assert_int_equal(rte_comch_mmap_get_memrange(pr->mmap, &addr, &pr->mem_len), 0);

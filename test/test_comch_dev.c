@@ -157,15 +157,19 @@ test_dev_open_close_info(void **state)
 	assert_int_equal(hi.max_recv_queue_size, 4096);
 	assert_int_equal(hi.max_clients, 512);
 	assert_int_equal(hi.max_send_tasks, 65536);
-	assert_int_equal(hi.server_supported, 0);
-	assert_int_equal(hi.client_supported, 1);
+	assert_int_equal(hi.capa & (RTE_COMCH_CAPA_SERVER | RTE_COMCH_CAPA_CLIENT),
+			 RTE_COMCH_CAPA_CLIENT);
+	assert_true(hi.capa & RTE_COMCH_CAPA_SLEEP);
+	assert_true(hi.capa & RTE_COMCH_CAPA_MULTI_PROCESS);
+	assert_false(hi.capa & RTE_COMCH_CAPA_MSGQ);
+	assert_int_equal(hi.max_peer_consumers, 64);
 
 	assert_string_equal(di.driver_name, "shm");
 	snprintf(name, sizeof(name), "shm_%s_dpu", d);
 	assert_string_equal(di.name, name);
 	assert_int_equal(di.role, RTE_COMCH_ROLE_DPU);
-	assert_int_equal(di.server_supported, 1);
-	assert_int_equal(di.client_supported, 0);
+	assert_int_equal(di.capa & (RTE_COMCH_CAPA_SERVER | RTE_COMCH_CAPA_CLIENT),
+			 RTE_COMCH_CAPA_SERVER);
 	assert_int_not_equal(di.dev_id, hi.dev_id);
 
 	/* lookup by id */

@@ -45,13 +45,18 @@ dummy_event_cb(struct rte_comch_connection *conn, uint32_t id)
 	(void)id;
 }
 
-/* A started mmap of 8 KiB with the given permissions, from alloc_memrange or user_mem. */
+/*
+ * A started mmap of 8 KiB with the given permissions, from alloc_memrange or
+ * user_mem, registered with both devices of p: either end's consumers may use it.
+ */
 static struct rte_comch_mmap *
-mmap_new(uint32_t perms, bool alloc, bool start)
+mmap_new(const struct ct_pair *p, uint32_t perms, bool alloc, bool start)
 {
 	struct rte_comch_mmap *m = rte_comch_mmap_create();
 
 	assert_non_null(m);
+	assert_int_equal(rte_comch_mmap_add_dev(m, p->dpu), 0);
+	assert_int_equal(rte_comch_mmap_add_dev(m, p->host), 0);
 	if (alloc)
 		assert_int_equal(rte_comch_mmap_alloc_memrange(m, sizeof(user_mem)), 0);
 	else
@@ -78,8 +83,8 @@ check_caps(struct rte_comch_dev *dev)
 	struct rte_comch_dev_info info;
 
 	assert_int_equal(rte_comch_dev_info_get(dev, &info), 0);
-	assert_int_equal(info.producer_supported, 1);
-	assert_int_equal(info.consumer_supported, 1);
+	assert_true(info.capa & RTE_COMCH_CAPA_PRODUCER);
+	assert_true(info.capa & RTE_COMCH_CAPA_CONSUMER);
 	assert_int_equal(info.max_fast_tasks, 65536);
 	assert_true(info.max_buf_size == (uint64_t)1 << 30);
 	assert_int_equal(info.max_producers, 256);
@@ -170,12 +175,12 @@ test_consumer_create_errors(void **state)
 
 	(void)state;
 	ct_fast_up(&p, NULL, CT_FAST_ONE);
-	rw = mmap_new(PERM_RW, true, true);
-	idle = mmap_new(PERM_RW, true, false);
-	local = mmap_new(RTE_COMCH_MMAP_PERM_LOCAL_READ_WRITE, true, true);
-	ro = mmap_new(RTE_COMCH_MMAP_PERM_LOCAL_READ_WRITE | RTE_COMCH_MMAP_PERM_PCI_READ_ONLY,
+	rw = mmap_new(&p, PERM_RW, true, true);
+	idle = mmap_new(&p, PERM_RW, true, false);
+	local = mmap_new(&p, RTE_COMCH_MMAP_PERM_LOCAL_READ_WRITE, true, true);
+	ro = mmap_new(&p, RTE_COMCH_MMAP_PERM_LOCAL_READ_WRITE | RTE_COMCH_MMAP_PERM_PCI_READ_ONLY,
 		      true, true);
-	user = mmap_new(PERM_RW, false, true);
+	user = mmap_new(&p, PERM_RW, false, true);
 
 	rte_errno = 0;
 	assert_null(rte_comch_consumer_create(NULL, rw));
@@ -253,10 +258,9 @@ test_conn_not_established(void **state)
 	struct ct_pair p;
 
 	(void)state;
-	rw = mmap_new(PERM_RW, true, true);
-
 	/* the server's end, held by a server-side producer, after the client stopped */
 	ct_fast_up(&p, NULL, CT_FAST_ONE);
+	rw = mmap_new(&p, PERM_RW, true, true);
 	ct_prod_new(&pr, p.sconn, p.pe, 4, 4096, true);
 	ct_ctx_stop_wait(p.cpe, p.cli.ctx);
 	assert_int_equal(ct_fast_wait_count(&p, &p.srv.nb_disconnect, 1), 0);
@@ -271,10 +275,12 @@ test_conn_not_established(void **state)
 	assert_int_equal(rte_comch_ctx_stop(p.srv.ctx), -EBUSY);
 	ct_prod_stop(&p, &pr);
 	ct_prod_free(&pr);
+	mmap_free(rw, true);
 	ct_pair_close(&p);
 
 	/* the client's end, held by a client-side producer, after server_disconnect */
 	ct_fast_up(&p, NULL, CT_FAST_SPLIT);
+	rw = mmap_new(&p, PERM_RW, true, true);
 	ct_prod_new(&pr, p.cconn, p.cpe, 4, 4096, true);
 	assert_int_equal(rte_comch_server_disconnect(p.srv.server, p.sconn), 0);
 	assert_int_equal(ct_fast_wait_state(&p, p.cli.ctx, RTE_COMCH_CTX_STATE_IDLE), 0);
@@ -287,8 +293,8 @@ test_conn_not_established(void **state)
 	assert_int_equal(ct_prod_send(&pr, 0, 16, 0, NULL), -ENOTCONN);
 	ct_prod_stop(&p, &pr);
 	ct_prod_free(&pr);
-	ct_pair_close(&p);
 	mmap_free(rw, true);
+	ct_pair_close(&p);
 }
 
 static void
@@ -302,7 +308,7 @@ test_consumer_imm_len(void **state)
 
 	(void)state;
 	ct_fast_up(&p, NULL, CT_FAST_ONE);
-	rw = mmap_new(PERM_RW, true, true);
+	rw = mmap_new(&p, PERM_RW, true, true);
 	c = rte_comch_consumer_create(p.cconn, rw);
 	assert_non_null(c);
 	ctx = rte_comch_consumer_as_ctx(c);
@@ -354,7 +360,7 @@ test_post_recv_conf_errors(void **state)
 	(void)state;
 	ct_fast_up(&p, NULL, CT_FAST_SPLIT);
 	assert_int_equal(rte_comch_dev_info_get(p.host, &info), 0);
-	rw = mmap_new(PERM_RW, true, true);
+	rw = mmap_new(&p, PERM_RW, true, true);
 	c = rte_comch_consumer_create(p.cconn, rw);
 	noconf = rte_comch_consumer_create(p.cconn, rw);
 	assert_non_null(c);
@@ -486,7 +492,7 @@ test_max_producers_consumers(void **state)
 	(void)state;
 	ct_fast_up(&p, NULL, CT_FAST_ONE);
 	assert_int_equal(rte_comch_dev_info_get(p.dpu, &info), 0);
-	rw = mmap_new(PERM_RW, true, true);
+	rw = mmap_new(&p, PERM_RW, true, true);
 	prods = calloc(info.max_producers, sizeof(*prods));
 	cons = calloc(info.max_consumers, sizeof(*cons));
 	assert_non_null(prods);

@@ -233,7 +233,10 @@ bf_consumer_open(struct bf_side *f, bf_recv_cb_t on_recv, void *priv)
 	if (f->rx_mmap == NULL)
 		return bench_fail(f->res, -rte_errno, "rte_comch_mmap_create: %s",
 				  strerror(rte_errno));
-	/* Memory the peer's producers can map and write into. */
+	/* Memory the peer's producers can map and write into: the device's driver allocates it. */
+	ret = rte_comch_mmap_add_dev(f->rx_mmap, rte_comch_connection_get_device(f->s->conn));
+	if (ret < 0)
+		return bench_fail(f->res, ret, "rte_comch_mmap_add_dev: %s", strerror(-ret));
 	ret = rte_comch_mmap_alloc_memrange(f->rx_mmap, bytes);
 	if (ret < 0)
 		return bench_fail(f->res, ret, "rte_comch_mmap_alloc_memrange(%zu): %s", bytes,
@@ -332,7 +335,9 @@ tx_bufs_open(struct bf_side *f)
 		return bench_fail(f->res, -rte_errno, "rte_comch_mmap_create: %s",
 				  strerror(rte_errno));
 	/* Ordinary process memory is fine to send from. */
-	ret = rte_comch_mmap_set_memrange(f->tx_mmap, pattern, bench_msg_pattern_len());
+	ret = rte_comch_mmap_add_dev(f->tx_mmap, rte_comch_connection_get_device(f->s->conn));
+	if (ret == 0)
+		ret = rte_comch_mmap_set_memrange(f->tx_mmap, pattern, bench_msg_pattern_len());
 	if (ret == 0)
 		ret = rte_comch_mmap_start(f->tx_mmap);
 	if (ret < 0)

@@ -339,7 +339,7 @@ main(int argc, char **argv)
 
 	ret = comch_sample_open_device(app.args.devargs, NULL, true, &app.dev, NULL);
 	if (ret == 0)
-		ret = comch_sample_fast_create_buffers(&app.fast, app.args.text);
+		ret = comch_sample_fast_create_buffers(&app.fast, app.dev, app.args.text);
 	if (ret == 0)
 		ret = create_client(&app);
 	if (ret == 0)

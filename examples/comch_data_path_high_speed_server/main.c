@@ -397,7 +397,7 @@ main(int argc, char **argv)
 
 	ret = comch_sample_open_device(app.args.devargs, app.args.rep, true, &app.dev, &app.rep);
 	if (ret == 0)
-		ret = comch_sample_fast_create_buffers(&app.fast, app.args.text);
+		ret = comch_sample_fast_create_buffers(&app.fast, app.dev, app.args.text);
 	if (ret == 0)
 		ret = create_server(&app);
 	if (ret == 0)

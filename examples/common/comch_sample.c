@@ -295,17 +295,18 @@ comch_sample_open_device(const char *devargs, const char *rep_name, bool fast_pa
 	}
 	/* Refuse the wrong side at once, with a hint, rather than fail at create. */
 	if (rte_comch_dev_info_get(*dev, &info) == 0) {
-		if (rep_name != NULL && !info.server_supported) {
+		if (rep_name != NULL && (info.capa & RTE_COMCH_CAPA_SERVER) == 0) {
 			fprintf(stderr, "Device %s cannot run servers: servers run on the "
 				"BlueField side (role=dpu)\n", info.name);
 			return -EPERM;
 		}
-		if (rep_name == NULL && !info.client_supported) {
+		if (rep_name == NULL && (info.capa & RTE_COMCH_CAPA_CLIENT) == 0) {
 			fprintf(stderr, "Device %s cannot run clients: clients run on the host "
 				"side (role=host)\n", info.name);
 			return -EPERM;
 		}
-		if (fast_path && (!info.producer_supported || !info.consumer_supported)) {
+		if (fast_path && (info.capa & (RTE_COMCH_CAPA_PRODUCER | RTE_COMCH_CAPA_CONSUMER)) !=
+				 (RTE_COMCH_CAPA_PRODUCER | RTE_COMCH_CAPA_CONSUMER)) {
 			fprintf(stderr, "Device %s has no fast path (producers and consumers)\n",
 				info.name);
 			return -ENOTSUP;

@@ -160,7 +160,8 @@ comch_sample_fast_peer_consumer(struct comch_sample_fast *fp, uint32_t consumer_
  * we read.
  */
 int
-comch_sample_fast_create_buffers(struct comch_sample_fast *fp, const char *text)
+comch_sample_fast_create_buffers(struct comch_sample_fast *fp, struct rte_comch_dev *dev,
+				 const char *text)
 {
 	void *addr;
 	size_t len;
@@ -178,8 +179,15 @@ comch_sample_fast_create_buffers(struct comch_sample_fast *fp, const char *text)
 	}
 	memcpy(fp->send_mem, text, fp->text_len);
 
-	/* A consumer's memory must be memory the peer can map: let the library allocate it. */
-	ret = rte_comch_mmap_alloc_memrange(fp->recv_mmap, RECV_BUF_SIZE);
+	/*
+	 * Both mmaps are registered with the device at start. A consumer's memory
+	 * must be memory the peer can map: the device's driver allocates it.
+	 */
+	ret = rte_comch_mmap_add_dev(fp->recv_mmap, dev);
+	if (ret == 0)
+		ret = rte_comch_mmap_add_dev(fp->send_mmap, dev);
+	if (ret == 0)
+		ret = rte_comch_mmap_alloc_memrange(fp->recv_mmap, RECV_BUF_SIZE);
 	if (ret == 0)
 		ret = rte_comch_mmap_set_permissions(fp->recv_mmap,
 						     RTE_COMCH_MMAP_PERM_LOCAL_READ_WRITE |

@@ -63,7 +63,8 @@ struct comch_sample_fast {
  * -errno, printed; comch_sample_fast_release() frees what was made either way.
  */
 int
-comch_sample_fast_create_buffers(struct comch_sample_fast *fp, const char *text);
+comch_sample_fast_create_buffers(struct comch_sample_fast *fp, struct rte_comch_dev *dev,
+				 const char *text);
 
 /*
  * The peer announced a consumer (up) or withdrew one (!up), as the

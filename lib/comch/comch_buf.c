@@ -37,7 +37,7 @@ rte_comch_buf_pool_create(uint32_t num)
 	}
 	pool->magic = COMCH_MAGIC_BUF_POOL;
 	snprintf(name, sizeof(name), "comch_buf_%u",
-		 __atomic_fetch_add(&pool_seq, 1, __ATOMIC_RELAXED));
+		 comch_fetch_add_relaxed(&pool_seq, 1));
 	/* Any lcore takes and returns buffers: the default multi-producer/consumer ring. */
 	pool->mp = rte_mempool_create(name, num, sizeof(struct rte_comch_buf), 0, 0,
 				      NULL, NULL, NULL, NULL, SOCKET_ID_ANY, 0);
@@ -163,7 +163,7 @@ rte_comch_buf_inc_refcount(struct rte_comch_buf *buf, uint16_t *refcnt)
 		COMCH_LOG(ERR, "buf is NULL or not from a pool");
 		return -EINVAL;
 	}
-	old = __atomic_load_n(&buf->refcnt, __ATOMIC_RELAXED);
+	old = comch_load_relaxed(&buf->refcnt);
 	do {
 		if (old == 0) {
 			COMCH_LOG(ERR, "buffer %p is back in its pool: no reference to add",
@@ -174,8 +174,7 @@ rte_comch_buf_inc_refcount(struct rte_comch_buf *buf, uint16_t *refcnt)
 			COMCH_LOG(ERR, "buffer %p has %u references already", (void *)buf, old);
 			return -EOVERFLOW;
 		}
-	} while (!__atomic_compare_exchange_n(&buf->refcnt, &old, old + 1, false,
-					      __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+	} while (!comch_cas_acq_rel(&buf->refcnt, &old, old + 1));
 	if (refcnt != NULL)
 		*refcnt = old + 1;
 	return 0;
@@ -189,14 +188,13 @@ rte_comch_buf_dec_refcount(struct rte_comch_buf *buf, uint16_t *refcnt)
 
 	if (COMCH_NULL_ARG(buf))
 		return -EINVAL;
-	old = __atomic_load_n(&buf->refcnt, __ATOMIC_RELAXED);
+	old = comch_load_relaxed(&buf->refcnt);
 	do {
 		if (old == 0) {
 			COMCH_LOG(ERR, "buffer %p has no reference left (freed twice?)", (void *)buf);
 			return -EINVAL;
 		}
-	} while (!__atomic_compare_exchange_n(&buf->refcnt, &old, old - 1, false,
-					      __ATOMIC_ACQ_REL, __ATOMIC_RELAXED));
+	} while (!comch_cas_acq_rel(&buf->refcnt, &old, old - 1));
 	if (refcnt != NULL)
 		*refcnt = old - 1;
 	if (old == 1) {

@@ -12,29 +12,64 @@
 
 #include "comch_private.h"
 
+/* Back off after a failed attempt, 1 ms doubling to 100 ms, remembering why. */
+static void
+comch_client_backoff(struct rte_comch_client *cli, int reason, uint64_t now)
+{
+	cli->last_try = reason;
+	cli->nb_failed++;
+	cli->next_try = now + comch_ms_to_tsc(cli->retry_ms);
+	cli->retry_ms = RTE_MIN(cli->retry_ms * 2, 100u);
+}
+
+/* One connection attempt; a failure of connect itself is retried. */
+static void
+comch_client_attempt(struct rte_comch_client *cli, uint64_t now)
+{
+	const struct rte_comch_dev *dev = cli->ctrl.ctx.dev;
+	struct rte_comch_drv_client_conf conf = {
+		.name = cli->ctrl.name,
+		.max_msg_size = cli->ctrl.max_msg_size_set ? cli->ctrl.max_msg_size : 0,
+		.recv_queue_size = cli->ctrl.recv_queue_size,
+	};
+	int rc;
+
+	rc = dev->ops->client->connect(dev->priv, &conf, cli->ctrl.ctx.pe, &cli->hs);
+	if (rc < 0) {
+		cli->hs = NULL;
+		comch_client_backoff(cli, rc, now);
+	}
+}
+
 static int
 comch_client_start(struct rte_comch_ctx *ctx)
 {
 	struct comch_ctrl *ctrl = container_of(ctx, struct comch_ctrl, ctx);
 	struct rte_comch_client *cli = comch_ctrl_client(ctrl);
+	uint64_t now = rte_rdtsc();
 	int rc;
 
 	rc = comch_ctrl_prepare_start(ctrl);
 	if (rc < 0)
 		return rc;
-	rc = ctx->dev->ops->client_start(cli);
-	if (rc < 0) {
-		COMCH_LOG(ERR, "client of %s: driver cannot connect: %s", ctrl->name, strerror(-rc));
-		return rc;
-	}
 	cli->connect_deadline = cli->connect_timeout_ms == 0 ? 0 :
-		rte_rdtsc() + comch_ms_to_tsc(cli->connect_timeout_ms);
+		now + comch_ms_to_tsc(cli->connect_timeout_ms);
 	cli->retry_ms = 1;
 	cli->next_try = 0;
 	cli->last_try = -EINPROGRESS;
 	cli->nb_failed = 0;
 	comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_STARTING);
+	comch_client_attempt(cli, now);
 	return -EINPROGRESS;
+}
+
+/* Stop connecting: the attempt under way, if any, is given up. */
+static void
+comch_client_abort_attempt(struct rte_comch_client *cli)
+{
+	if (cli->hs != NULL)
+		cli->ctrl.ctx.dev->ops->client->abort(cli->hs);
+	cli->hs = NULL;
 }
 
 static int
@@ -45,7 +80,7 @@ comch_client_stop(struct rte_comch_ctx *ctx)
 	int rc;
 
 	if (ctx->state == RTE_COMCH_CTX_STATE_STARTING) {
-		ctx->dev->ops->client_stop(cli);
+		comch_client_abort_attempt(cli);
 		comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_STOPPING);
 		comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_IDLE);
 		return 0;
@@ -62,7 +97,7 @@ comch_client_stop(struct rte_comch_ctx *ctx)
 static void
 comch_client_fail(struct rte_comch_client *cli, int reason)
 {
-	cli->ctrl.ctx.dev->ops->client_stop(cli);
+	comch_client_abort_attempt(cli);
 	cli->ctrl.ctx.last_error = reason;
 	COMCH_LOG(ERR, "client of %s: cannot connect: %s", cli->ctrl.name, strerror(-reason));
 	comch_ctx_set_state(&cli->ctrl.ctx, RTE_COMCH_CTX_STATE_IDLE);
@@ -100,33 +135,87 @@ comch_client_give_up(struct rte_comch_client *cli)
 	comch_client_fail(cli, rc == -ENOENT || rc == -ECONNRESET ? rc : -ETIMEDOUT);
 }
 
+/* Whether what the server agreed is something this client can live with. */
+static bool
+comch_client_params_ok(const struct rte_comch_client *cli,
+		       const struct rte_comch_drv_conn_params *p)
+{
+	const struct rte_comch_dev_info *info = &cli->ctrl.ctx.dev->info;
+
+	return p->max_msg_size != 0 && p->max_msg_size <= info->max_msg_size &&
+	       (!cli->ctrl.max_msg_size_set || p->max_msg_size == cli->ctrl.max_msg_size) &&
+	       p->peer_queue_size != 0 && p->peer_queue_size <= info->max_recv_queue_size;
+}
+
+/* The server accepted: the connection is the library's from now on. */
+static void
+comch_client_connected(struct rte_comch_client *cli, void *drv,
+		       const struct rte_comch_drv_conn_params *p)
+{
+	const struct rte_comch_drv_conn_ops *ops = cli->ctrl.ctx.dev->ops->conn;
+	struct rte_comch_connection *conn = NULL;
+	int reason = -EPROTO;
+
+	if (!comch_client_params_ok(cli, p)) {
+		COMCH_LOG(ERR, "client of %s: the server agreed to limits out of range (message "
+			  "size %u, queue %u)", cli->ctrl.name, p->max_msg_size, p->peer_queue_size);
+	} else {
+		conn = comch_conn_create(&cli->ctrl, drv, p);
+		reason = -ENOMEM;
+	}
+	if (conn == NULL) {
+		ops->close(drv, reason);
+		ops->free(drv);
+		comch_client_fail(cli, reason);
+		return;
+	}
+	cli->conn = conn;
+	cli->ctrl.max_msg_size = p->max_msg_size;
+	comch_ctx_set_state(&cli->ctrl.ctx, RTE_COMCH_CTX_STATE_RUNNING);
+}
+
+/* Slow tick while STARTING: the attempt under way, or the next one. */
+static void
+comch_client_connecting(struct rte_comch_client *cli, uint64_t now)
+{
+	struct rte_comch_drv_conn_params params;
+	void *hs = cli->hs;
+	int rc;
+
+	if (hs == NULL) {
+		if (now >= cli->next_try)
+			comch_client_attempt(cli, now);
+	} else {
+		rc = cli->ctrl.ctx.dev->ops->client->poll(hs, &params);
+		if (rc == 0) {
+			cli->hs = NULL;
+			comch_client_connected(cli, hs, &params);
+			return;
+		}
+		if (rc != -EINPROGRESS) {
+			cli->hs = NULL;
+			/* A server that went away is retried; its refusal is final. */
+			if (rc == -ECONNRESET)
+				comch_client_backoff(cli, rc, now);
+			else
+				comch_client_fail(cli, rc);
+		}
+	}
+	if (cli->ctrl.ctx.state == RTE_COMCH_CTX_STATE_STARTING && cli->connect_deadline != 0 &&
+	    now >= cli->connect_deadline)
+		comch_client_give_up(cli);
+}
+
 static int
 comch_client_progress(struct rte_comch_ctx *ctx, bool slow, uint64_t now)
 {
 	struct comch_ctrl *ctrl = container_of(ctx, struct comch_ctrl, ctx);
 	struct rte_comch_client *cli = comch_ctrl_client(ctrl);
-	int did = comch_ctrl_progress_conns(ctrl, now);
-	int rc;
+	int did = comch_ctrl_progress_conns(ctrl, slow, now);
 
 	if (unlikely(slow) && ctx->state == RTE_COMCH_CTX_STATE_STARTING) {
-		/*
-		 * Every failed attempt, whether connect() failed or the server
-		 * dropped the handshake, backs off: 1 ms doubling to 100 ms.
-		 */
-		if (now >= cli->next_try) {
-			rc = ctx->dev->ops->client_tick(cli);
-			if (rc != -EINPROGRESS) {
-				cli->last_try = rc;
-				cli->nb_failed++;
-				cli->next_try = now + comch_ms_to_tsc(cli->retry_ms);
-				cli->retry_ms = RTE_MIN(cli->retry_ms * 2, 100u);
-			}
-		}
-		if (ctx->state == RTE_COMCH_CTX_STATE_STARTING && cli->connect_deadline != 0 &&
-		    now >= cli->connect_deadline) {
-			comch_client_give_up(cli);
-			did = 1;
-		}
+		comch_client_connecting(cli, now);
+		did |= ctx->state != RTE_COMCH_CTX_STATE_STARTING;
 	}
 	if (ctx->state == RTE_COMCH_CTX_STATE_STOPPING && cli->conn == NULL) {
 		comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_IDLE);
@@ -142,32 +231,6 @@ static const struct comch_ctx_ops comch_client_ops = {
 	.arm = comch_ctrl_arm,
 	.disarm = comch_ctrl_disarm,
 };
-
-struct rte_comch_connection *
-comch_client_connected(struct rte_comch_client *cli, void *priv, const struct comch_conn_params *p)
-{
-	struct rte_comch_connection *conn;
-
-	if (cli->ctrl.ctx.state != RTE_COMCH_CTX_STATE_STARTING)
-		return NULL;
-	conn = comch_conn_create(&cli->ctrl, priv, p);
-	if (conn == NULL) {
-		comch_client_fail(cli, -ENOMEM);
-		return NULL;
-	}
-	cli->ctrl.ctx.dev->ops->client_stop(cli); /* done connecting */
-	cli->conn = conn;
-	cli->ctrl.max_msg_size = p->max_msg_size;
-	comch_ctx_set_state(&cli->ctrl.ctx, RTE_COMCH_CTX_STATE_RUNNING);
-	return conn;
-}
-
-void
-comch_client_connect_failed(struct rte_comch_client *cli, int reason)
-{
-	if (cli->ctrl.ctx.state == RTE_COMCH_CTX_STATE_STARTING)
-		comch_client_fail(cli, reason);
-}
 
 void
 comch_client_conn_ended(struct rte_comch_client *cli, struct rte_comch_connection *conn)
@@ -193,7 +256,7 @@ rte_comch_client_create(struct rte_comch_dev *dev, const char *server_name)
 		rte_errno = EINVAL;
 		return NULL;
 	}
-	if (dev->role != RTE_COMCH_ROLE_HOST) {
+	if ((dev->info.capa & RTE_COMCH_CAPA_CLIENT) == 0 || dev->ops->client == NULL) {
 		COMCH_LOG(ERR, "device %s: clients run on the host side", dev->info.name);
 		rte_errno = EPERM;
 		return NULL;

@@ -19,9 +19,11 @@
 
 /* How long a local close waits for the peer to take what was already sent. */
 #define COMCH_DRAIN_TIMEOUT_MS 1000
+/* Messages delivered per connection per round, so one busy peer cannot starve the rest. */
+#define COMCH_RECV_BURST 32
 
 struct rte_comch_connection *
-comch_conn_create(struct comch_ctrl *ctrl, void *priv, const struct comch_conn_params *p)
+comch_conn_create(struct comch_ctrl *ctrl, void *drv, const struct rte_comch_drv_conn_params *p)
 {
 	struct rte_comch_dev *dev = ctrl->ctx.dev;
 	struct rte_comch_connection *conn;
@@ -38,8 +40,10 @@ comch_conn_create(struct comch_ctrl *ctrl, void *priv, const struct comch_conn_p
 	conn->magic = COMCH_MAGIC_CONN;
 	conn->txq_mask = qsize - 1;
 	conn->ctrl = ctrl;
-	conn->priv = priv;
+	conn->drv = drv;
+	conn->ops = dev->ops->conn;
 	conn->max_msg_size = p->max_msg_size;
+	conn->nb_remote_slots = dev->info.max_peer_consumers;
 	conn->state = COMCH_CONN_ESTABLISHED;
 	TAILQ_INIT(&conn->producers);
 	TAILQ_INIT(&conn->consumers);
@@ -61,7 +65,32 @@ comch_conn_close_local(struct rte_comch_connection *conn, int reason)
 	conn->state = COMCH_CONN_DRAINING;
 	conn->close_reason = reason;
 	conn->task_err = reason;
+	conn->closed_locally = true;
 	conn->drain_deadline = rte_rdtsc() + comch_ms_to_tsc(COMCH_DRAIN_TIMEOUT_MS);
+}
+
+/* The connection is over for reason; the rest of the round tears it down. */
+static void
+comch_conn_lost(struct rte_comch_connection *conn, int reason)
+{
+	if (conn->state == COMCH_CONN_DEAD)
+		return;
+	/* A peer breaking the protocol is reported as such, even during our own close. */
+	if (conn->state == COMCH_CONN_ESTABLISHED || reason == -EPROTO)
+		conn->close_reason = reason;
+	conn->state = COMCH_CONN_DEAD;
+	/* What the peer never took is reported as reset if it died or misbehaved. */
+	conn->task_err = reason == -EPROTO ? -ECONNRESET : reason;
+}
+
+void
+comch_conn_abort(struct rte_comch_connection *conn, int reason)
+{
+	int none = 0;
+
+	/* The first reason wins; the connection's engine acts on it, and may sleep. */
+	if (comch_cas_acq_rel(&conn->abort_reason, &none, reason))
+		rte_comch_drv_pe_wake(conn->ctrl->ctx.pe);
 }
 
 static void
@@ -79,6 +108,137 @@ comch_conn_task_done(struct rte_comch_connection *conn, struct rte_comch_task_se
 	comch_pe_leave_cb(ctrl->ctx.pe);
 }
 
+/* The peer took the n oldest messages in flight: -EPROTO if it claims more. */
+static int
+comch_conn_taken(struct rte_comch_connection *conn, uint32_t n)
+{
+	struct rte_comch_task_send *t;
+
+	if (unlikely(n > conn->txq_tail - conn->txq_head)) {
+		COMCH_LOG(ERR, "connection %u: the peer says it took %u messages, %u were sent",
+			  conn->id, n, conn->txq_tail - conn->txq_head);
+		return -EPROTO;
+	}
+	while (n-- > 0) {
+		t = conn->txq[conn->txq_head++ & conn->txq_mask];
+		COMCH_CNT_ADD(conn->cnt.msgs_sent, 1);
+		COMCH_CNT_ADD(conn->cnt.bytes_sent, t->len);
+		comch_conn_task_done(conn, t, 0);
+	}
+	return 0;
+}
+
+/*
+ * One poll of the driver: messages in (at most max, none once closed on our
+ * side), messages taken. A callback that closes the connection stops the
+ * delivery: nothing more is delivered on a closed connection.
+ */
+static int
+comch_conn_poll(struct rte_comch_connection *conn, unsigned int max)
+{
+	struct rte_comch_drv_msg msgs[COMCH_RECV_BURST];
+	struct comch_ctrl *ctrl = conn->ctrl;
+	uint32_t taken = 0;
+	int i, n;
+
+	n = conn->ops->poll(conn->drv, msgs, RTE_MIN(max, (unsigned int)COMCH_RECV_BURST),
+			    &taken);
+	if (unlikely(n < 0) || unlikely(comch_conn_taken(conn, taken) < 0)) {
+		COMCH_LOG(ERR, "connection %u: the peer corrupted what it shares: dropping it",
+			  conn->id);
+		conn->ops->release(conn->drv, 0);
+		comch_conn_lost(conn, -EPROTO);
+		return 1;
+	}
+	for (i = 0; i < n && conn->state == COMCH_CONN_ESTABLISHED; i++) {
+		COMCH_CNT_ADD(conn->cnt.msgs_recv, 1);
+		COMCH_CNT_ADD(conn->cnt.bytes_recv, msgs[i].len);
+		comch_pe_enter_cb(ctrl->ctx.pe);
+		ctrl->recv_cb(conn, msgs[i].data, msgs[i].len);
+		comch_pe_leave_cb(ctrl->ctx.pe);
+	}
+	conn->ops->release(conn->drv, i);
+	return i + (taken != 0);
+}
+
+/*
+ * The driver says the connection ended. Whatever the peer took of ours before
+ * the end was delivered. A peer that died leaves us what it finished writing
+ * before: still ours to take. A peer that closed it reported what we had not
+ * taken as failed (its drain timed out): that is not delivered.
+ */
+static void
+comch_conn_ended_by_peer(struct rte_comch_connection *conn, int reason)
+{
+	unsigned int max = conn->state == COMCH_CONN_ESTABLISHED && reason == -ECONNRESET ?
+			   COMCH_RECV_BURST : 0;
+
+	/* Bounded: the peer can have written its ring's capacity at most. */
+	while (conn->state != COMCH_CONN_DEAD && comch_conn_poll(conn, max) > 0)
+		;
+	comch_conn_lost(conn, reason);
+}
+
+/* Slow tick: the library's control messages, and the end of the connection. */
+static int
+comch_conn_ctl(struct rte_comch_connection *conn)
+{
+	struct rte_comch_drv_ctl ctl;
+	int did = 0, rc;
+
+	while (conn->state != COMCH_CONN_DEAD) {
+		rc = conn->ops->ctl_poll(conn->drv, &ctl);
+		if (rc == 0)
+			break;
+		did = 1;
+		if (rc < 0) {
+			comch_conn_ended_by_peer(conn, rc);
+		} else if (comch_proto_on_ctl(conn, &ctl) < 0) {
+			COMCH_LOG(ERR, "connection %u: the peer broke the control protocol: "
+				  "dropping it", conn->id);
+			comch_conn_lost(conn, -EPROTO);
+		}
+	}
+	return did;
+}
+
+int
+comch_conn_progress(struct rte_comch_connection *conn, bool slow, uint64_t now)
+{
+	int did = 0, reason;
+
+	if (conn->state == COMCH_CONN_DEAD)
+		return 0;
+	if (unlikely(conn->fp_req != NULL))
+		did += comch_proto_serve(conn);
+	reason = comch_load_acquire(&conn->abort_reason);
+	if (unlikely(reason != 0)) {
+		comch_conn_lost(conn, reason);
+		return 1;
+	}
+	/*
+	 * The control messages first: an end that came with them decides what
+	 * of the ring is still delivered (see comch_conn_ended_by_peer()).
+	 */
+	if (unlikely(slow))
+		did += comch_conn_ctl(conn);
+	/* Closed on our side: only learn what the peer takes, deliver no more. */
+	if (conn->state != COMCH_CONN_DEAD)
+		did += comch_conn_poll(conn, conn->state == COMCH_CONN_ESTABLISHED ?
+				       COMCH_RECV_BURST : 0);
+	if (conn->state == COMCH_CONN_DRAINING) {
+		if (conn->txq_head == conn->txq_tail) {
+			conn->state = COMCH_CONN_DEAD;
+		} else if (now >= conn->drain_deadline) {
+			COMCH_LOG(WARNING, "connection %u: peer did not take %u messages in time",
+				  conn->id, conn->txq_tail - conn->txq_head);
+			conn->task_err = -ETIMEDOUT;
+			conn->state = COMCH_CONN_DEAD;
+		}
+	}
+	return did;
+}
+
 int
 comch_conn_teardown(struct rte_comch_connection *conn)
 {
@@ -86,11 +246,16 @@ comch_conn_teardown(struct rte_comch_connection *conn)
 	struct rte_comch_dev *dev = ctrl->ctx.dev;
 	struct rte_comch_task_send *t;
 	uint32_t failed;
+	int tell;
 
 	/* Producers and consumers on other lcores stop using the link first. */
-	comch_fast_conn_ended(conn);
-	/* It may report messages the peer took at the last moment: count after it. */
-	dev->ops->conn_close(conn);
+	comch_proto_conn_ended(conn);
+	/*
+	 * Tell the peer: an orderly close of ours, or that it broke the
+	 * protocol; a peer that closed or died is told nothing.
+	 */
+	tell = conn->close_reason == -EPROTO ? -EPROTO : conn->closed_locally ? 0 : -ECONNRESET;
+	conn->ops->close(conn->drv, tell);
 	failed = conn->txq_tail - conn->txq_head;
 	/* The task's own callback may resubmit it: that fails with -ENOTCONN now. */
 	while (conn->txq_head != conn->txq_tail) {
@@ -110,8 +275,8 @@ comch_conn_teardown(struct rte_comch_connection *conn)
 	if (conn->close_reason == -EPROTO)
 		dev->peer_errors++;
 	rte_spinlock_unlock(&dev->lock);
-	COMCH_LOG(INFO, "connection %p ended (%s), %u messages not taken by the peer",
-		  (void *)conn, strerror(-conn->close_reason), failed);
+	COMCH_LOG(INFO, "connection %u ended (%s), %u messages not taken by the peer",
+		  conn->id, strerror(-conn->close_reason), failed);
 
 	if (ctrl->ctx.type == COMCH_CTX_SERVER)
 		comch_server_conn_ended(comch_ctrl_server(ctrl), conn);
@@ -141,7 +306,8 @@ comch_conn_task_released(struct rte_comch_connection *conn)
 void
 comch_conn_free(struct rte_comch_connection *conn)
 {
-	conn->ctrl->ctx.dev->ops->conn_free(conn);
+	conn->ops->free(conn->drv);
+	free(conn->remotes);
 	free(conn->fp_req);
 	free(conn->txq);
 	comch_obj_kill(&conn->magic);
@@ -160,13 +326,13 @@ comch_conn_task_send_submit(struct rte_comch_task_send *t)
 		return -EBUSY;
 	}
 	if (unlikely(conn->state != COMCH_CONN_ESTABLISHED)) {
-		COMCH_LOG(DEBUG, "submit: connection %p is closing", (void *)conn);
+		COMCH_LOG(DEBUG, "submit: connection %u is closing", conn->id);
 		return -ENOTCONN;
 	}
 	/* Full until progress reaps completions; a driver may never overrun our queue. */
 	if (unlikely(conn->txq_tail - conn->txq_head > conn->txq_mask))
 		return -EAGAIN;
-	rc = ctrl->ctx.dev->ops->conn_send(conn, t->msg, t->len);
+	rc = conn->ops->send(conn->drv, t->msg, t->len);
 	if (unlikely(rc < 0))
 		return rc;
 	conn->txq[conn->txq_tail++ & conn->txq_mask] = t;
@@ -174,47 +340,6 @@ comch_conn_task_send_submit(struct rte_comch_task_send *t)
 	ctrl->ctx.nb_inflight++;
 	comch_pe_add_inflight(ctrl->ctx.pe, 1);
 	return 0;
-}
-
-/* ------------------------------------------------------------------ upcalls */
-
-void
-comch_conn_recv(struct rte_comch_connection *conn, const void *msg, uint32_t len)
-{
-	struct comch_ctrl *ctrl = conn->ctrl;
-
-	COMCH_CNT_ADD(conn->cnt.msgs_recv, 1);
-	COMCH_CNT_ADD(conn->cnt.bytes_recv, len);
-	comch_pe_enter_cb(ctrl->ctx.pe);
-	ctrl->recv_cb(conn, msg, len);
-	comch_pe_leave_cb(ctrl->ctx.pe);
-}
-
-void
-comch_conn_tx_done(struct rte_comch_connection *conn, uint32_t n)
-{
-	struct rte_comch_task_send *t;
-
-	n = RTE_MIN(n, conn->txq_tail - conn->txq_head);
-	while (n-- > 0) {
-		t = conn->txq[conn->txq_head++ & conn->txq_mask];
-		COMCH_CNT_ADD(conn->cnt.msgs_sent, 1);
-		COMCH_CNT_ADD(conn->cnt.bytes_sent, t->len);
-		comch_conn_task_done(conn, t, 0);
-	}
-}
-
-void
-comch_conn_lost(struct rte_comch_connection *conn, int reason)
-{
-	if (conn->state == COMCH_CONN_DEAD)
-		return;
-	/* A peer breaking the protocol is reported as such, even during our own close. */
-	if (conn->state == COMCH_CONN_ESTABLISHED || reason == -EPROTO)
-		conn->close_reason = reason;
-	conn->state = COMCH_CONN_DEAD;
-	/* What the peer never took is reported as reset if it died or misbehaved. */
-	conn->task_err = reason == -EPROTO ? -ECONNRESET : reason;
 }
 
 /* ------------------------------------------------------------------ public */
@@ -274,6 +399,16 @@ rte_comch_connection_get_ctx(const struct rte_comch_connection *conn)
 		return NULL;
 	}
 	return &conn->ctrl->ctx;
+}
+
+struct rte_comch_dev *
+rte_comch_connection_get_device(const struct rte_comch_connection *conn)
+{
+	if (COMCH_BAD_CONN(conn)) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	return conn->ctrl->ctx.dev;
 }
 
 int

@@ -34,16 +34,21 @@ static int
 comch_consumer_start(struct rte_comch_ctx *ctx)
 {
 	struct rte_comch_consumer *c = comch_consumer_of(ctx);
+	const struct rte_comch_drv_consumer_ops *ops = ctx->dev->ops->consumer;
 	int rc;
 
 	rc = comch_fast_start(ctx, &c->tasks, sizeof(struct rte_comch_consumer_task_post_recv),
 			      c->ok_cb != NULL, c->conn, "consumer");
 	if (rc < 0)
 		return rc;
-	__atomic_store_n(&c->reg, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&c->expired, 0, __ATOMIC_RELAXED);
+	/* The hot path's driver calls, in the consumer itself. */
+	c->fp.post = ops->post;
+	c->fp.poll = ops->poll;
+	c->fp.priv = c->drv;
+	comch_store_relaxed(&c->reg, 0);
+	comch_store_relaxed(&c->expired, 0);
 	c->expire_asked = false;
-	rc = comch_fast_request(c, false);
+	rc = comch_proto_request(c, false);
 	if (rc < 0) {
 		COMCH_LOG(ERR, "consumer %u: the connection's request ring is full", c->id);
 		return rc;
@@ -87,14 +92,49 @@ comch_consumer_fail(struct rte_comch_consumer *c, int reason)
 	comch_ctx_set_state(&c->ctx, RTE_COMCH_CTX_STATE_IDLE);
 }
 
+/* A posted buffer was filled: complete the oldest posted task with it. */
+static inline int
+comch_consumer_complete(struct rte_comch_consumer *c, const struct rte_comch_drv_fp_cpl *cpl)
+{
+	struct rte_comch_consumer_task_post_recv *t;
+
+	t = comch_fast_tasks_pop(&c->tasks);
+	if (unlikely(cpl->cookie != (uintptr_t)t)) {
+		COMCH_LOG(ERR, "consumer %u: the driver completed a buffer out of order", c->id);
+		return -EPROTO;
+	}
+	if (t->buf != NULL) {
+		t->buf->data = t->buf->head;
+		t->buf->data_len = cpl->len;
+	}
+	/* All of it, whatever imm_len: a fixed-size copy inlines. */
+	rte_mov32(t->imm, cpl->imm);
+	t->imm_len = cpl->imm_len;
+	t->producer_id = cpl->producer_id;
+	t->base.status = 0;
+	c->ctx.nb_inflight--;
+	comch_pe_add_inflight(c->ctx.pe, -1);
+	comch_pe_enter_cb(c->ctx.pe);
+	c->ok_cb(t, t->base.user_data, c->ctx.user_data);
+	comch_pe_leave_cb(c->ctx.pe);
+	return 0;
+}
+
 static int
 comch_consumer_poll(struct rte_comch_consumer *c)
 {
-	int n = c->ctx.dev->ops->consumer_poll(c, COMCH_CONSUMER_BURST);
+	struct rte_comch_drv_fp_cpl cpl[COMCH_CONSUMER_BURST];
+	int i, n;
 
+	n = c->fp.poll(c->fp.priv, cpl, RTE_MIN(comch_fast_tasks_inflight(&c->tasks),
+						 (uint32_t)COMCH_CONSUMER_BURST));
+	for (i = 0; i < n; i++)
+		if (unlikely(comch_consumer_complete(c, &cpl[i]) < 0))
+			n = -EPROTO;
 	if (unlikely(n < 0)) {
 		COMCH_LOG(ERR, "consumer %u: the peer corrupted what it wrote: dropping it", c->id);
-		comch_consumer_fail(c, n);
+		comch_conn_abort(c->conn, -EPROTO);
+		comch_consumer_fail(c, -EPROTO);
 		return 1;
 	}
 	return n;
@@ -108,7 +148,7 @@ comch_consumer_progress(struct rte_comch_ctx *ctx, bool slow, uint64_t now)
 
 	switch (ctx->state) {
 	case RTE_COMCH_CTX_STATE_STARTING:
-		reg = __atomic_load_n(&c->reg, __ATOMIC_ACQUIRE);
+		reg = comch_load_acquire(&c->reg);
 		if (reg == 1) {
 			comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_RUNNING);
 			return 1;
@@ -131,16 +171,15 @@ comch_consumer_progress(struct rte_comch_ctx *ctx, bool slow, uint64_t now)
 		return comch_consumer_poll(c) > 0;
 	case RTE_COMCH_CTX_STATE_STOPPING:
 		if (!c->expire_asked && !comch_fast_conn_dead(c->conn)) {
-			c->expire_asked = comch_fast_request(c, true) == 0;
+			c->expire_asked = comch_proto_request(c, true) == 0;
 			c->expire_deadline = now + comch_ms_to_tsc(COMCH_EXPIRE_TIMEOUT_MS);
 		}
-		if (__atomic_load_n(&c->expired, __ATOMIC_ACQUIRE) == 0 &&
-		    !comch_fast_conn_dead(c->conn)) {
+		if (comch_load_acquire(&c->expired) == 0 && !comch_fast_conn_dead(c->conn)) {
 			if (c->expire_asked && now > c->expire_deadline &&
-			    __atomic_exchange_n(&c->conn->fp_abort, 1, __ATOMIC_ACQ_REL) == 0) {
+			    comch_load_relaxed(&c->conn->abort_reason) == 0) {
 				COMCH_LOG(ERR, "consumer %u: the peer did not confirm its expiry in "
 					  "time: dropping the connection", c->id);
-				comch_pe_wake_up(c->conn->ctrl->ctx.pe);
+				comch_conn_abort(c->conn, -EPROTO);
 			}
 			return comch_consumer_poll(c) > 0;
 		}
@@ -162,6 +201,7 @@ static int
 comch_consumer_arm(struct rte_comch_ctx *ctx)
 {
 	struct rte_comch_consumer *c = comch_consumer_of(ctx);
+	const struct rte_comch_drv_consumer_ops *ops = ctx->dev->ops->consumer;
 
 	/*
 	 * Starting and stopping run on timers and on the connection's engine; a
@@ -172,23 +212,24 @@ comch_consumer_arm(struct rte_comch_ctx *ctx)
 	if (comch_fast_tasks_inflight(&c->tasks) == 0)
 		return 0;
 	/* Buffers posted: sleep only if the driver can have producers wake us. */
-	return ctx->dev->ops->consumer_arm != NULL ? ctx->dev->ops->consumer_arm(c) : -EAGAIN;
+	return ops->arm != NULL ? ops->arm(c->drv) : -EAGAIN;
 }
 
 static void
 comch_consumer_disarm(struct rte_comch_ctx *ctx)
 {
 	struct rte_comch_consumer *c = comch_consumer_of(ctx);
+	const struct rte_comch_drv_consumer_ops *ops = ctx->dev->ops->consumer;
 
 	/*
 	 * Only a consumer that was RUNNING can have been armed. A STARTING one's
-	 * post ring is being (re)made on the connection's lcore: hands off.
+	 * receive state is being (re)made on the connection's lcore: hands off.
 	 */
 	if (ctx->state != RTE_COMCH_CTX_STATE_RUNNING &&
 	    ctx->state != RTE_COMCH_CTX_STATE_STOPPING)
 		return;
-	if (ctx->dev->ops->consumer_disarm != NULL)
-		ctx->dev->ops->consumer_disarm(c);
+	if (ops->disarm != NULL)
+		ops->disarm(c->drv);
 }
 
 static const struct comch_ctx_ops comch_consumer_ops = {
@@ -213,8 +254,8 @@ comch_consumer_submit(struct rte_comch_consumer_task_post_recv *t)
 		COMCH_LOG(ERR, "consumer %u: %u buffers are posted already", c->id, c->tasks.nb);
 		return -ENOSPC;
 	}
-	rc = c->ctx.dev->ops->consumer_post(c, buf != NULL ? buf->head : NULL,
-					    buf != NULL ? buf->len : 0);
+	rc = c->fp.post(c->fp.priv, (uintptr_t)t, buf != NULL ? buf->head : NULL,
+			buf != NULL ? buf->len : 0);
 	if (unlikely(rc < 0))
 		return rc;
 	comch_fast_tasks_push(&c->tasks, t);
@@ -225,33 +266,13 @@ comch_consumer_submit(struct rte_comch_consumer_task_post_recv *t)
 	return 0;
 }
 
-void
-comch_consumer_recv(struct rte_comch_consumer *c, size_t data_len, const uint8_t *imm,
-		    uint32_t imm_len, uint32_t producer_id)
-{
-	struct rte_comch_consumer_task_post_recv *t;
-
-	t = comch_fast_tasks_pop(&c->tasks);
-	if (t->buf != NULL) {
-		t->buf->data = t->buf->head;
-		t->buf->data_len = data_len;
-	}
-	/* All of it, whatever imm_len: a fixed-size copy inlines; see the upcall. */
-	rte_mov32(t->imm, imm);
-	t->imm_len = imm_len;
-	t->producer_id = producer_id;
-	t->base.status = 0;
-	c->ctx.nb_inflight--;
-	comch_pe_add_inflight(c->ctx.pe, -1);
-	comch_pe_enter_cb(c->ctx.pe);
-	c->ok_cb(t, t->base.user_data, c->ctx.user_data);
-	comch_pe_leave_cb(c->ctx.pe);
-}
-
 struct rte_comch_consumer *
 rte_comch_consumer_create(struct rte_comch_connection *conn, struct rte_comch_mmap *mmap)
 {
+	const struct rte_comch_drv_consumer_ops *ops;
+	struct rte_comch_drv_consumer_conf conf;
 	struct rte_comch_consumer *c;
+	struct rte_comch_dev *dev;
 	uint32_t id = 0, count = 0;
 	int rc;
 
@@ -259,14 +280,28 @@ rte_comch_consumer_create(struct rte_comch_connection *conn, struct rte_comch_mm
 		rte_errno = EINVAL;
 		return NULL;
 	}
+	dev = conn->ctrl->ctx.dev;
+	ops = dev->ops->consumer;
+	if ((dev->info.capa & RTE_COMCH_CAPA_CONSUMER) == 0 || ops == NULL) {
+		COMCH_LOG(ERR, "device %s has no fast-path consumers", dev->info.name);
+		rte_errno = ENOTSUP;
+		return NULL;
+	}
 	if ((mmap->perms & RTE_COMCH_MMAP_PERM_PCI_READ_WRITE) == 0 || comch_mmap_hold(mmap) < 0) {
 		COMCH_LOG(ERR, "consumer_create: the mmap must be started, with PCI_READ_WRITE");
 		rte_errno = EPERM;
 		return NULL;
 	}
+	conf.reg = comch_mmap_reg(mmap, dev);
+	if (conf.reg == NULL) {
+		COMCH_LOG(ERR, "consumer_create: the mmap is not registered with device %s: add it "
+			  "with rte_comch_mmap_add_dev() before starting the mmap", dev->info.name);
+		comch_mmap_release(mmap);
+		rte_errno = EINVAL;
+		return NULL;
+	}
 	id = COMCH_FAST_FREE_ID(&conn->consumers, rte_comch_consumer, &count);
-	rc = comch_fast_attach(conn, count, conn->ctrl->ctx.dev->info.max_consumers,
-			       "consumer_create");
+	rc = comch_fast_attach(conn, count, dev->info.max_consumers, "consumer_create");
 	if (rc < 0) {
 		comch_mmap_release(mmap);
 		rte_errno = -rc;
@@ -279,13 +314,15 @@ rte_comch_consumer_create(struct rte_comch_connection *conn, struct rte_comch_mm
 		rte_errno = ENOMEM;
 		return NULL;
 	}
-	comch_ctx_init(&c->ctx, &comch_consumer_ops, COMCH_CTX_CONSUMER, conn->ctrl->ctx.dev);
+	comch_ctx_init(&c->ctx, &comch_consumer_ops, COMCH_CTX_CONSUMER, dev);
 	c->conn = conn;
 	c->mmap = mmap;
 	c->id = id;
-	c->tasks.nb = RTE_MIN((uint32_t)RTE_COMCH_DEFAULT_SEND_TASKS,
-			      conn->ctrl->ctx.dev->info.max_fast_tasks);
-	rc = c->ctx.dev->ops->consumer_create(c);
+	c->tasks.nb = RTE_MIN((uint32_t)RTE_COMCH_DEFAULT_SEND_TASKS, dev->info.max_fast_tasks);
+	conf.id = id;
+	conf.mem_addr = mmap->addr;
+	conf.mem_len = mmap->len;
+	rc = ops->create(conn->drv, &conf, &c->drv);
 	if (rc < 0) {
 		free(c);
 		comch_fast_detach(conn);
@@ -300,7 +337,10 @@ rte_comch_consumer_create(struct rte_comch_connection *conn, struct rte_comch_mm
 static void
 comch_consumer_drv_release(struct rte_comch_ctx *ctx)
 {
-	ctx->dev->ops->consumer_destroy(comch_consumer_of(ctx));
+	struct rte_comch_consumer *c = comch_consumer_of(ctx);
+
+	ctx->dev->ops->consumer->destroy(c->drv);
+	c->drv = NULL;
 }
 
 int

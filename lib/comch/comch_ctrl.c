@@ -17,9 +17,6 @@
 
 #include "comch_private.h"
 
-/* Messages delivered per connection per round, so one busy peer cannot starve the rest. */
-#define COMCH_RECV_BURST 32
-
 struct comch_ctrl *
 comch_ctrl_alloc(size_t outer_size, size_t ctrl_offset, struct rte_comch_dev *dev,
 		 enum comch_ctx_type type, const struct comch_ctx_ops *ops, const char *name)
@@ -267,36 +264,16 @@ comch_ctrl_task_send_alloc_init(struct comch_ctrl *ctrl, struct rte_comch_connec
  * the walk restarts until a pass finds nothing to tear down.
  */
 int
-comch_ctrl_progress_conns(struct comch_ctrl *ctrl, uint64_t now)
+comch_ctrl_progress_conns(struct comch_ctrl *ctrl, bool slow, uint64_t now)
 {
-	const struct rte_comch_dev_ops *ops = ctrl->ctx.dev->ops;
 	struct rte_comch_connection *conn;
 	bool dead = false;
 	int did = 0;
 
 	TAILQ_FOREACH(conn, &ctrl->conns, next) {
-		if (conn->state != COMCH_CONN_DEAD) {
-			did += comch_fast_serve(conn, false);
-			if (unlikely(__atomic_load_n(&conn->fp_abort, __ATOMIC_ACQUIRE) != 0))
-				comch_conn_lost(conn, -EPROTO);
-		}
-		if (conn->state != COMCH_CONN_DEAD)
-			/* Closed on our side: only learn what the peer takes, deliver no more. */
-			did += ops->conn_poll(conn, conn->state == COMCH_CONN_ESTABLISHED ?
-					      COMCH_RECV_BURST : 0);
-		if (conn->state == COMCH_CONN_DRAINING) {
-			if (conn->txq_head == conn->txq_tail && ops->conn_tx_idle(conn)) {
-				conn->state = COMCH_CONN_DEAD;
-			} else if (now >= conn->drain_deadline) {
-				COMCH_LOG(WARNING, "connection %p: peer did not take %u messages "
-					  "in time", (void *)conn, conn->txq_tail - conn->txq_head);
-				conn->task_err = -ETIMEDOUT;
-				conn->state = COMCH_CONN_DEAD;
-			}
-		}
+		did += comch_conn_progress(conn, slow, now);
 		dead |= conn->state == COMCH_CONN_DEAD;
 	}
-	/* Teardown runs callbacks that may end other connections: walk until none is left. */
 	while (dead) {
 		dead = false;
 		TAILQ_FOREACH(conn, &ctrl->conns, next) {
@@ -323,7 +300,6 @@ int
 comch_ctrl_arm(struct rte_comch_ctx *ctx)
 {
 	struct comch_ctrl *ctrl = container_of(ctx, struct comch_ctrl, ctx);
-	const struct rte_comch_dev_ops *ops = ctx->dev->ops;
 	struct rte_comch_connection *conn;
 	int rc;
 
@@ -332,7 +308,7 @@ comch_ctrl_arm(struct rte_comch_ctx *ctx)
 	TAILQ_FOREACH(conn, &ctrl->conns, next) {
 		if (conn->state != COMCH_CONN_ESTABLISHED)
 			return -EAGAIN;
-		rc = ops->conn_arm(conn);
+		rc = conn->ops->arm(conn->drv);
 		if (rc < 0)
 			return rc;
 	}
@@ -348,5 +324,5 @@ comch_ctrl_disarm(struct rte_comch_ctx *ctx)
 	/* Draining ones too: armed, they would cost the peer a wake-up per message. */
 	TAILQ_FOREACH(conn, &ctrl->conns, next)
 		if (conn->state != COMCH_CONN_DEAD)
-			ctx->dev->ops->conn_disarm(conn);
+			conn->ops->disarm(conn->drv);
 }

@@ -5,6 +5,7 @@
 /* Devices and representors: opening from devargs, capabilities, statistics. */
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,27 +78,146 @@ comch_dev_parse_driver(const char *devargs, const char **args)
 	return drv;
 }
 
+/* Devargs keys the library reads itself, for every driver. */
+#define COMCH_KEY_MAX_PEER_CONSUMERS "max_peer_consumers"
+#define COMCH_DEFAULT_PEER_CONSUMERS 64
+static const char * const comch_lib_keys[] = { COMCH_KEY_MAX_PEER_CONSUMERS, NULL };
+
+static bool
+comch_is_lib_key(const char *key)
+{
+	unsigned int i;
+
+	for (i = 0; comch_lib_keys[i] != NULL; i++)
+		if (strcmp(key, comch_lib_keys[i]) == 0)
+			return true;
+	return false;
+}
+
+static int
+comch_dev_parse_u32(const char *key, const char *value, void *opaque)
+{
+	uint32_t *out = opaque;
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(value != NULL ? value : "", &end, 0);
+	if (value == NULL || *value == '\0' || *end != '\0' || errno != 0 || v == 0 ||
+	    v > COMCH_MAX_PEER_CONSUMERS) {
+		COMCH_LOG(ERR, "devargs: %s=%s: give a number in 1..%u", key,
+			  value != NULL ? value : "", COMCH_MAX_PEER_CONSUMERS);
+		return -EINVAL;
+	}
+	*out = (uint32_t)v;
+	return 0;
+}
+
+/*
+ * Split args into the library's keys, read here, and the driver's, returned
+ * as a kvlist of the driver's valid keys. Every key is checked against both
+ * lists, so a typo fails the open whichever side it meant.
+ */
+static struct rte_kvargs *
+comch_dev_parse_args(const struct rte_comch_driver *drv, const char *args,
+		     uint32_t *max_peer_consumers)
+{
+	const char *all_keys[RTE_KVARGS_MAX + RTE_DIM(comch_lib_keys)];
+	struct rte_kvargs *all, *drv_kv;
+	char drv_args[RTE_COMCH_DEVARGS_MAX];
+	unsigned int i, n = 0;
+	size_t off = 0;
+
+	for (i = 0; drv->valid_keys != NULL && drv->valid_keys[i] != NULL &&
+		    n < RTE_KVARGS_MAX; i++)
+		all_keys[n++] = drv->valid_keys[i];
+	for (i = 0; comch_lib_keys[i] != NULL; i++)
+		all_keys[n++] = comch_lib_keys[i];
+	all_keys[n] = NULL;
+	all = rte_kvargs_parse(args, all_keys);
+	if (all == NULL)
+		return NULL;
+	if (rte_kvargs_count(all, COMCH_KEY_MAX_PEER_CONSUMERS) > 1 ||
+	    rte_kvargs_process(all, COMCH_KEY_MAX_PEER_CONSUMERS, comch_dev_parse_u32,
+			       max_peer_consumers) < 0) {
+		rte_kvargs_free(all);
+		return NULL;
+	}
+	drv_args[0] = '\0';
+	for (i = 0; i < all->count; i++) {
+		if (comch_is_lib_key(all->pairs[i].key))
+			continue;
+		off += snprintf(drv_args + off, off < sizeof(drv_args) ? sizeof(drv_args) - off : 0,
+				"%s%s%s%s", off == 0 ? "" : ",", all->pairs[i].key,
+				all->pairs[i].value != NULL ? "=" : "",
+				all->pairs[i].value != NULL ? all->pairs[i].value : "");
+	}
+	rte_kvargs_free(all);
+	if (off >= sizeof(drv_args))
+		return NULL;
+	drv_kv = rte_kvargs_parse(drv_args, drv->valid_keys);
+	return drv_kv;
+}
+
+/* Take what probe filled in: the driver's device, role, capabilities, representors. */
+static int
+comch_dev_adopt(struct rte_comch_dev *dev, const struct rte_comch_drv_dev_conf *conf)
+{
+	unsigned int i;
+
+	dev->priv = conf->priv;
+	dev->role = conf->role;
+	dev->info = conf->info;
+	if (conf->nb_reps == 0)
+		return 0;
+	dev->rep_names = calloc(conf->nb_reps, sizeof(*dev->rep_names));
+	if (dev->rep_names == NULL)
+		return -ENOMEM;
+	for (i = 0; i < conf->nb_reps; i++) {
+		dev->rep_names[i] = strdup(conf->rep_names[i]);
+		if (dev->rep_names[i] == NULL)
+			return -ENOMEM;
+		dev->nb_reps++;
+	}
+	return 0;
+}
+
+/* Undo a probe: the driver's device and our copies of its names. */
+static void
+comch_dev_release(struct rte_comch_dev *dev)
+{
+	unsigned int i;
+
+	if (dev->priv != NULL)
+		dev->ops->dev->close(dev->priv);
+	for (i = 0; i < dev->nb_reps; i++)
+		free(dev->rep_names[i]);
+	free(dev->rep_names);
+	free(dev);
+}
+
 struct rte_comch_dev *
 rte_comch_dev_open(const char *devargs)
 {
+	struct rte_comch_drv_dev_conf conf = { 0 };
+	uint32_t peer_consumers = COMCH_DEFAULT_PEER_CONSUMERS;
 	const struct rte_comch_driver *drv;
 	struct rte_kvargs *kvlist;
 	struct rte_comch_dev *dev;
 	const char *args;
 	int rc, slot;
 
-	if (devargs == NULL) {
-		COMCH_LOG(ERR, "devargs is NULL");
+	if (COMCH_NULL_ARG(devargs)) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
 	drv = comch_dev_parse_driver(devargs, &args);
 	if (drv == NULL)
 		return NULL;
-	kvlist = rte_kvargs_parse(args, drv->valid_keys);
+	kvlist = comch_dev_parse_args(drv, args, &peer_consumers);
 	if (kvlist == NULL) {
-		COMCH_LOG(ERR, "devargs \"%s\": malformed, or a key %s does not know",
-			  devargs, drv->name);
+		COMCH_LOG(ERR, "devargs \"%s\": malformed, or a key neither %s nor the library "
+			  "knows, or a bad value", devargs, drv->name);
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -109,19 +229,26 @@ rte_comch_dev_open(const char *devargs)
 	}
 	dev->magic = COMCH_MAGIC_DEV;
 	dev->drv = drv;
+	dev->ops = drv->ops;
 	rte_spinlock_init(&dev->lock);
 	TAILQ_INIT(&dev->conns);
-	rc = drv->probe(dev, kvlist);
+	rc = drv->probe(kvlist, &conf);
+	if (rc == 0)
+		rc = comch_dev_adopt(dev, &conf); /* names may point into kvlist */
+	else
+		conf.priv = NULL;
 	rte_kvargs_free(kvlist);
 	if (rc < 0) {
 		COMCH_LOG(ERR, "devargs \"%s\": driver %s refused it: %s",
 			  devargs, drv->name, strerror(-rc));
-		free(dev);
+		dev->priv = conf.priv;
+		comch_dev_release(dev);
 		rte_errno = -rc;
 		return NULL;
 	}
 	dev->info.role = dev->role;
 	strlcpy(dev->info.driver_name, drv->name, sizeof(dev->info.driver_name));
+	dev->info.max_peer_consumers = peer_consumers;
 
 	comch_devs_lock();
 	slot = comch_dev_slot_locked(dev->info.name);
@@ -134,8 +261,7 @@ rte_comch_dev_open(const char *devargs)
 	if (slot < 0) {
 		COMCH_LOG(ERR, "device %s: %s", dev->info.name, slot == -EEXIST ?
 			  "already open in this process" : "too many devices open");
-		dev->ops->dev_close(dev);
-		free(dev);
+		comch_dev_release(dev);
 		rte_errno = -slot;
 		return NULL;
 	}
@@ -149,16 +275,15 @@ rte_comch_dev_close(struct rte_comch_dev *dev)
 	if (COMCH_BAD_OBJ(dev, magic, COMCH_MAGIC_DEV))
 		return -EINVAL;
 	if (dev->nb_users != 0) {
-		COMCH_LOG(ERR, "device %s: %u representors, servers or clients still use it",
+		COMCH_LOG(ERR, "device %s: %u representors, servers, clients or mmaps still use it",
 			  dev->info.name, dev->nb_users);
 		return -EBUSY;
 	}
 	comch_devs_lock();
 	comch_devs[dev->id] = NULL;
 	comch_devs_unlock();
-	dev->ops->dev_close(dev);
 	comch_obj_kill(&dev->magic);
-	free(dev);
+	comch_dev_release(dev);
 	return 0;
 }
 
@@ -246,7 +371,7 @@ rte_comch_dev_stats_reset(struct rte_comch_dev *dev)
 void
 comch_dev_count_rejected(struct rte_comch_dev *dev)
 {
-	__atomic_fetch_add(&dev->conns_rejected, 1, __ATOMIC_RELAXED);
+	comch_fetch_add_relaxed(&dev->conns_rejected, 1);
 }
 
 int

@@ -15,9 +15,24 @@ RTE_LOG_REGISTER_DEFAULT(comch_logtype, NOTICE);
 
 static TAILQ_HEAD(, rte_comch_driver) comch_drivers = TAILQ_HEAD_INITIALIZER(comch_drivers);
 
-void
-comch_driver_register(struct rte_comch_driver *drv)
+/* The groups of ops every driver supplies; the others depend on its capabilities. */
+static bool
+comch_driver_valid(const struct rte_comch_driver *drv)
 {
+	const struct rte_comch_drv_ops *ops = drv->ops;
+
+	return drv->name != NULL && drv->probe != NULL && ops != NULL && ops->dev != NULL &&
+	       ops->dev->close != NULL && ops->conn != NULL && ops->mmap != NULL;
+}
+
+void
+rte_comch_drv_register(struct rte_comch_driver *drv)
+{
+	if (drv == NULL || !comch_driver_valid(drv)) {
+		COMCH_LOG(ERR, "driver %s is incomplete: not registered",
+			  drv != NULL && drv->name != NULL ? drv->name : "(no name)");
+		return;
+	}
 	TAILQ_INSERT_TAIL(&comch_drivers, drv, next);
 }
 

@@ -3,12 +3,10 @@
  */
 
 /*
- * The fast path's side of a connection. Producers and consumers run on their
- * own lcores; what must happen on the connection's lcore (telling the peer
- * about a consumer) reaches it through an rte_ring, and what the connection's
- * lcore learns (advertised, expired, connection gone) goes back through atomic
- * flags. A connection that ends while producers or consumers exist is torn
- * down but stays allocated until the last of them is destroyed.
+ * What producers and consumers share: their attachment to a connection, and
+ * their tasks. Producers and consumers run on their own lcores; a connection
+ * that ends while some exist is torn down but stays allocated until the last
+ * of them is destroyed. Their protocol with the peer is in comch_proto.c.
  */
 
 #include <errno.h>
@@ -21,9 +19,8 @@
 
 #include "comch_private.h"
 
-/* Room for a register and an expire request of every consumer at once. */
+/* Room for a start and a stop request of every consumer at once. */
 #define COMCH_FP_REQ_RING 1024
-#define COMCH_FP_REQ_EXPIRE 1ul /* low pointer bit: expire, not register */
 
 /*
  * Checks common to producer_create and consumer_create, which checked conn is
@@ -47,7 +44,7 @@ comch_fast_attach(struct rte_comch_connection *conn, uint32_t count, uint32_t ma
 	if (conn->fp_req == NULL) {
 		/* From the heap, not a memzone: those are few (see comch_task_pool.c). */
 		snprintf(name, sizeof(name), "comch_fp_%u",
-			 __atomic_fetch_add(&ring_seq, 1, __ATOMIC_RELAXED));
+			 comch_fetch_add_relaxed(&ring_seq, 1));
 		conn->fp_req = aligned_alloc(RTE_CACHE_LINE_SIZE,
 					     rte_ring_get_memsize(COMCH_FP_REQ_RING));
 		if (conn->fp_req == NULL ||
@@ -70,64 +67,6 @@ comch_fast_detach(struct rte_comch_connection *conn)
 	conn->nb_fast--;
 	conn->ctrl->nb_fast--;
 	comch_conn_release_check(conn);
-}
-
-int
-comch_fast_request(struct rte_comch_consumer *c, bool expire)
-{
-	uintptr_t req = (uintptr_t)c | (expire ? COMCH_FP_REQ_EXPIRE : 0);
-
-	if (rte_ring_mp_enqueue(c->conn->fp_req, (void *)req) != 0)
-		return -EAGAIN;
-	/* The connection's engine serves it, and may be asleep. */
-	comch_pe_wake_up(c->conn->ctrl->ctx.pe);
-	return 0;
-}
-
-/*
- * Connection lcore: run the consumers' requests. With dead set (the connection
- * is gone), answer them without the peer.
- */
-int
-comch_fast_serve(struct rte_comch_connection *conn, bool dead)
-{
-	const struct rte_comch_dev_ops *ops = conn->ctrl->ctx.dev->ops;
-	struct rte_comch_consumer *c;
-	uintptr_t req;
-	void *obj;
-	int n = 0, rc;
-
-	if (conn->fp_req == NULL)
-		return 0;
-	while (rte_ring_sc_dequeue(conn->fp_req, &obj) == 0) {
-		req = (uintptr_t)obj;
-		c = (struct rte_comch_consumer *)(req & ~COMCH_FP_REQ_EXPIRE);
-		n++;
-		if (req & COMCH_FP_REQ_EXPIRE) {
-			if (dead || ops->consumer_expire(c) < 0)
-				__atomic_store_n(&c->expired, 1, __ATOMIC_RELEASE);
-		} else {
-			rc = dead ? -ECONNRESET : ops->consumer_advertise(c);
-			__atomic_store_n(&c->reg, rc == 0 ? 1 : rc, __ATOMIC_RELEASE);
-		}
-	}
-	return n;
-}
-
-/*
- * The connection ended: producers and consumers see it from their lcores. A
- * consumer's engine may sleep: wake it, so that its posted tasks end now.
- */
-void
-comch_fast_conn_ended(struct rte_comch_connection *conn)
-{
-	struct rte_comch_consumer *c;
-
-	__atomic_store_n(&conn->fp_dead, 1, __ATOMIC_RELEASE);
-	comch_fast_serve(conn, true);
-	TAILQ_FOREACH(c, &conn->consumers, next)
-		if (c->ctx.pe != NULL && c->ctx.pe != conn->ctrl->ctx.pe)
-			comch_pe_wake_up(c->ctx.pe);
 }
 
 /* What set_conf checks for producers and consumers alike; resizes their tasks. */
@@ -238,46 +177,4 @@ comch_fast_tasks_resize(struct comch_fast_tasks *ft, uint32_t num, const char *w
 	if (rc == 0)
 		ft->nb = num;
 	return rc;
-}
-
-/* ------------------------------------------------------------------ upcalls */
-
-static void
-comch_fast_consumer_event(struct rte_comch_connection *conn, uint32_t id, bool is_new)
-{
-	struct comch_ctrl *ctrl = conn->ctrl;
-	rte_comch_event_consumer_cb_t cb = is_new ? ctrl->new_consumer_cb :
-						    ctrl->expired_consumer_cb;
-
-	if (cb == NULL)
-		return;
-	comch_pe_enter_cb(ctrl->ctx.pe);
-	cb(conn, id);
-	comch_pe_leave_cb(ctrl->ctx.pe);
-}
-
-void
-comch_conn_consumer_new(struct rte_comch_connection *conn, uint32_t id)
-{
-	comch_fast_consumer_event(conn, id, true);
-}
-
-void
-comch_conn_consumer_expired(struct rte_comch_connection *conn, uint32_t id)
-{
-	comch_fast_consumer_event(conn, id, false);
-}
-
-void
-comch_conn_consumer_acked(struct rte_comch_connection *conn, uint32_t id)
-{
-	struct rte_comch_consumer *c;
-
-	TAILQ_FOREACH(c, &conn->consumers, next) {
-		if (c->id == id) {
-			__atomic_store_n(&c->expired, 1, __ATOMIC_RELEASE);
-			return;
-		}
-	}
-	COMCH_LOG(WARNING, "peer acknowledged the expiry of unknown consumer %u", id);
 }

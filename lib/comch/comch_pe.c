@@ -28,7 +28,7 @@
 #define COMCH_PE_FD_BURST 32
 
 static void
-comch_pe_kick_handler(struct comch_pe_fd *pfd, uint32_t events __rte_unused)
+comch_pe_kick_handler(struct rte_comch_drv_fd *pfd, uint32_t events __rte_unused)
 {
 	uint64_t n;
 
@@ -74,7 +74,7 @@ rte_comch_pe_create(unsigned int lcore_id)
 	pe->kick.fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	pe->kick.handler = comch_pe_kick_handler;
 	pe->kick.arg = pe;
-	if (pe->kick.fd < 0 || comch_pe_fd_add(pe, &pe->kick) < 0) {
+	if (pe->kick.fd < 0 || rte_comch_drv_pe_fd_add(pe, &pe->kick) < 0) {
 		rte_errno = errno;
 		COMCH_LOG(ERR, "cannot create the engine's wake-up eventfd: %s", strerror(errno));
 		if (pe->kick.fd >= 0)
@@ -142,7 +142,7 @@ comch_pe_detach(struct rte_comch_ctx *ctx)
 }
 
 void
-comch_pe_wake_up(struct rte_comch_pe *pe)
+rte_comch_drv_pe_wake(struct rte_comch_pe *pe)
 {
 	uint64_t one = 1;
 
@@ -151,7 +151,7 @@ comch_pe_wake_up(struct rte_comch_pe *pe)
 }
 
 int
-comch_pe_fd_add(struct rte_comch_pe *pe, struct comch_pe_fd *pfd)
+rte_comch_drv_pe_fd_add(struct rte_comch_pe *pe, struct rte_comch_drv_fd *pfd)
 {
 	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = pfd };
 
@@ -169,14 +169,14 @@ comch_pe_fd_add(struct rte_comch_pe *pe, struct comch_pe_fd *pfd)
  * the fd's owner frees from another lcore.
  */
 static void
-comch_pe_wake_handler(struct comch_pe_fd *pfd __rte_unused, uint32_t events __rte_unused)
+comch_pe_wake_handler(struct rte_comch_drv_fd *pfd __rte_unused, uint32_t events __rte_unused)
 {
 }
 
-static struct comch_pe_fd comch_pe_wake = { .fd = -1, .handler = comch_pe_wake_handler };
+static struct rte_comch_drv_fd comch_pe_wake = { .fd = -1, .handler = comch_pe_wake_handler };
 
 int
-comch_pe_wake_fd_add(struct rte_comch_pe *pe, int fd)
+rte_comch_drv_pe_wake_fd_add(struct rte_comch_pe *pe, int fd)
 {
 	struct epoll_event ev = { .events = EPOLLIN | EPOLLET, .data.ptr = &comch_pe_wake };
 
@@ -188,14 +188,14 @@ comch_pe_wake_fd_add(struct rte_comch_pe *pe, int fd)
 }
 
 void
-comch_pe_wake_fd_del(struct rte_comch_pe *pe, int fd)
+rte_comch_drv_pe_wake_fd_del(struct rte_comch_pe *pe, int fd)
 {
 	if (epoll_ctl(pe->epfd, EPOLL_CTL_DEL, fd, NULL) < 0)
 		COMCH_LOG(DEBUG, "epoll_ctl(DEL, %d): %s", fd, strerror(errno));
 }
 
 void
-comch_pe_fd_del(struct rte_comch_pe *pe, struct comch_pe_fd *pfd)
+rte_comch_drv_pe_fd_del(struct rte_comch_pe *pe, struct rte_comch_drv_fd *pfd)
 {
 	if (epoll_ctl(pe->epfd, EPOLL_CTL_DEL, pfd->fd, NULL) < 0)
 		COMCH_LOG(DEBUG, "epoll_ctl(DEL, %d): %s", pfd->fd, strerror(errno));
@@ -206,7 +206,7 @@ static int
 comch_pe_poll_fds(struct rte_comch_pe *pe)
 {
 	struct epoll_event ev;
-	struct comch_pe_fd *pfd;
+	struct rte_comch_drv_fd *pfd;
 	int n, did = 0;
 
 	for (n = 0; n < COMCH_PE_FD_BURST; n++) {

@@ -5,20 +5,42 @@
 #ifndef COMCH_PRIVATE_H
 #define COMCH_PRIVATE_H
 
-/* Library-internal glue between the object files; drivers never include this. */
-
-#include <stdbool.h>
-#include <stdint.h>
+/*
+ * The library's private header: the layouts of its objects and the glue
+ * between its files. Drivers never include it: they see rte_comch_driver.h.
+ */
 
 #include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <string.h>
+#include <sys/queue.h>
+
+#include <rte_common.h>
+#include <rte_log.h>
+#include <rte_spinlock.h>
+#include <rte_ticketlock.h>
 
 #include "rte_comch_driver.h"
+#include "rte_comch_drv_atomic.h"
+
+extern int comch_logtype;
+#define COMCH_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_ ## level, comch_logtype, "COMCH: %s(): " fmt "\n", __func__, ##__VA_ARGS__)
 
 /** Store to a counter read by other threads (stats, telemetry); one writer only. */
-#define COMCH_CNT_ADD(field, v) \
-	__atomic_store_n(&(field), (field) + (v), __ATOMIC_RELAXED)
-#define COMCH_CNT_READ(field) __atomic_load_n(&(field), __ATOMIC_RELAXED)
+#define COMCH_CNT_ADD(field, v) comch_store_relaxed(&(field), (field) + (v))
+#define COMCH_CNT_READ(field) comch_load_relaxed(&(field))
+
+struct rte_comch_pe;
+struct comch_task_pool;
+
+enum comch_ctx_type {
+	COMCH_CTX_SERVER,
+	COMCH_CTX_CLIENT,
+	COMCH_CTX_PRODUCER,
+	COMCH_CTX_CONSUMER,
+};
 
 /* comch_check.c: argument checks of the public calls */
 
@@ -86,11 +108,300 @@ comch_magic_ok(uint32_t magic, uint32_t want)
 #define COMCH_BAD_CTX(c) COMCH_BAD_OBJ(c, magic, COMCH_MAGIC_CTX_ANY)
 #define COMCH_BAD_CONN(c) COMCH_BAD_OBJ(c, magic, COMCH_MAGIC_CONN)
 
+
+/* ================================================================== objects */
+
+/** Counters that only grow; summed from live connections plus closed ones. */
+struct comch_counters {
+	uint64_t msgs_sent, bytes_sent, msgs_recv, bytes_recv;
+};
+
+struct rte_comch_dev {
+	uint32_t magic;                   /**< COMCH_MAGIC_DEV. */
+	uint16_t id;
+	enum rte_comch_dev_role role;
+	const struct rte_comch_driver *drv;
+	const struct rte_comch_drv_ops *ops;
+	void *priv;                       /**< The driver's device. */
+	struct rte_comch_dev_info info;
+	char **rep_names;                 /**< Representors (DPU side). */
+	unsigned int nb_reps;
+	uint32_t nb_users;                /**< Open reps, servers, clients, mmaps using it. */
+	rte_spinlock_t lock;              /**< Guards conns and closed, for stats readers. */
+	TAILQ_HEAD(, rte_comch_connection) conns;
+	struct comch_counters closed;     /**< Totals of connections that ended. */
+	uint32_t next_conn_id;            /**< Telemetry names connections by these. */
+	uint64_t conns_opened, conns_closed, conns_rejected, peer_errors, send_errors;
+	struct rte_comch_dev_stats base;  /**< Subtracted on read, set by stats_reset. */
+};
+
+struct rte_comch_dev_rep {
+	uint32_t magic;                   /**< COMCH_MAGIC_REP. */
+	struct rte_comch_dev *dev;
+	const char *name;                 /**< Points into dev->rep_names. */
+	uint32_t nb_servers;
+};
+
+/** What differs between context types. */
+struct comch_ctx_ops {
+	int (*start)(struct rte_comch_ctx *ctx);
+	int (*stop)(struct rte_comch_ctx *ctx);
+	/** One round of progress; slow is true on the engine's slow tick. */
+	int (*progress)(struct rte_comch_ctx *ctx, bool slow, uint64_t now);
+	/** Whether the context can sleep: 0, or -EAGAIN if work must not wait. */
+	int (*arm)(struct rte_comch_ctx *ctx);
+	/** Undo arm; NULL if arm leaves nothing to undo. */
+	void (*disarm)(struct rte_comch_ctx *ctx);
+};
+
+struct rte_comch_ctx {
+	uint32_t magic;                   /**< COMCH_MAGIC_CTX | type. */
+	const struct comch_ctx_ops *ops;
+	enum comch_ctx_type type;
+	enum rte_comch_ctx_state state;
+	struct rte_comch_dev *dev;
+	struct rte_comch_pe *pe;
+	TAILQ_ENTRY(rte_comch_ctx) pe_next;
+	rte_comch_ctx_state_changed_cb_t state_cb;
+	union rte_comch_data user_data;
+	uint32_t nb_inflight;
+	int last_error;
+};
+
+enum comch_task_type {
+	COMCH_TASK_SEND,
+	COMCH_TASK_POST_RECV,
+	COMCH_TASK_PRODUCER_SEND,
+};
+
+struct rte_comch_task {
+	struct rte_comch_ctx *ctx;
+	struct comch_task_pool *pool;     /**< Where it returns when freed. */
+	union rte_comch_data user_data;
+	int status;
+	uint8_t type;
+	bool allocated;                   /**< Taken from the pool and not yet freed. */
+};
+
+struct rte_comch_task_send {
+	struct rte_comch_task base;
+	struct rte_comch_connection *conn;
+	const void *msg;
+	uint32_t len;
+};
+
+/** What server and client have in common: the control-path endpoint. */
+struct comch_ctrl {
+	struct rte_comch_ctx ctx;         /**< First: a ctrl is a ctx. */
+	uint32_t max_msg_size;
+	bool max_msg_size_set;
+	uint32_t recv_queue_size;
+	rte_comch_task_send_cb_t send_ok_cb;
+	rte_comch_task_send_cb_t send_err_cb;
+	uint32_t nb_send_tasks;
+	struct comch_task_pool *task_pool;
+	rte_comch_event_msg_recv_cb_t recv_cb;
+	rte_comch_event_consumer_cb_t new_consumer_cb;
+	rte_comch_event_consumer_cb_t expired_consumer_cb;
+	TAILQ_HEAD(, rte_comch_connection) conns;
+	uint32_t nb_conns;
+	uint32_t nb_fast;                 /**< Producers and consumers on its connections. */
+	char name[];                      /**< Server name. */
+};
+
+struct rte_comch_server {
+	struct rte_comch_dev_rep *rep;
+	rte_comch_event_conn_status_cb_t connect_cb;
+	rte_comch_event_conn_status_cb_t disconnect_cb;
+	void *drv;                        /**< The driver's server. */
+	uint32_t nb_answered;             /**< Offers accepted, not yet up nor failed. */
+	struct comch_ctrl ctrl;           /**< Last: ends with the name. */
+};
+
+struct rte_comch_client {
+	struct rte_comch_connection *conn; /**< Set while connected. */
+	void *hs;                          /**< The driver's attempt under way, or NULL. */
+	uint32_t connect_timeout_ms;
+	uint64_t connect_deadline;         /**< TSC; 0 means no deadline. */
+	uint64_t next_try;                 /**< TSC of the next connection attempt. */
+	uint32_t retry_ms;                 /**< Back-off between attempts, 1 to 100 ms. */
+	int last_try;                      /**< What the last failed attempt said. */
+	uint32_t nb_failed;                /**< Failed attempts since start. */
+	struct comch_ctrl ctrl;
+};
+
+enum comch_conn_state {
+	COMCH_CONN_ESTABLISHED,
+	COMCH_CONN_DRAINING,  /**< Closed locally; waiting for the peer to take what we sent. */
+	COMCH_CONN_DEAD,      /**< Over; the library tears it down at the end of progress. */
+};
+
+/**
+ * A consumer of the peer, as our producers see it. The lock serialises our
+ * producers (a ticket lock: fair between lcores, released with a plain store)
+ * and the connection's lcore, which imports and unimports it.
+ */
+struct comch_remote {
+	rte_ticketlock_t lock;
+	bool alive;                       /**< Producers may send to it. */
+	bool imported;                    /**< The driver holds it (drv valid). */
+	uint32_t imm_len;                 /**< Immediate data it accepts. */
+	void *drv;                        /**< The driver's remote consumer. */
+} __rte_cache_aligned;
+
+struct rte_comch_connection {
+	uint32_t magic;                   /**< COMCH_MAGIC_CONN. */
+	struct comch_ctrl *ctrl;
+	TAILQ_ENTRY(rte_comch_connection) next;     /**< In ctrl->conns. */
+	TAILQ_ENTRY(rte_comch_connection) dev_next; /**< In dev->conns. */
+	enum comch_conn_state state;
+	uint32_t id;                      /**< Unique on its device, for telemetry. */
+	int close_reason;                 /**< Reason given to callbacks and tasks. */
+	uint32_t max_msg_size;
+	union rte_comch_data user_data;
+	struct comch_counters cnt;        /**< Single writer: the engine's lcore. */
+	uint64_t drain_deadline;          /**< TSC, while DRAINING. */
+	int task_err;                     /**< Status for tasks still in flight at the end. */
+	/** Send tasks handed to the driver, oldest first, until the peer takes them. */
+	struct rte_comch_task_send **txq;
+	uint32_t txq_mask, txq_head, txq_tail;
+	void *drv;                        /**< The driver's connection. */
+	const struct rte_comch_drv_conn_ops *ops;
+	bool closed_locally;              /**< We closed it (not the peer, not an error). */
+	/* Fast path: lists and counts change on this connection's lcore only. */
+	TAILQ_HEAD(, rte_comch_producer) producers;
+	TAILQ_HEAD(, rte_comch_consumer) consumers;
+	uint32_t nb_fast;                 /**< Producers + consumers; the struct outlives the link. */
+	uint32_t nb_tasks;                /**< Send tasks allocated for it; they hold it too. */
+	struct rte_ring *fp_req;          /**< Consumers' start and stop, from their lcores. */
+	int fp_dead;                      /**< Atomic: set once the connection has ended. */
+	int abort_reason;                 /**< Atomic: set by comch_conn_abort(), any lcore. */
+	bool zombie;                      /**< Torn down; freed with its last producer/consumer. */
+	/* The peer's consumers, by id: allocated at the first announcement. */
+	struct comch_remote *remotes;
+	uint32_t nb_remote_slots;         /**< The device's max_peer_consumers. */
+	uint32_t nb_remotes;              /**< Imported now. */
+};
+
+/* ------------------------------------------------------------------ fast path */
+
+/** A fast-path context's tasks: its pool, and those in flight, oldest first. */
+struct comch_fast_tasks {
+	struct comch_task_pool *pool;
+	void **q;
+	uint32_t mask, head, tail;
+	uint32_t nb;                      /**< Pool size (num_tasks). */
+};
+
+/** A producer's driver calls, cached at start: the hot path's only indirection. */
+struct comch_fp_producer {
+	int (*send)(void *p, void *remote, const void *data, size_t len, const uint8_t *imm,
+		    uint32_t imm_len);
+	void (*notify)(void *p, void *remote);
+	int (*completed)(void *p, int *status, unsigned int max);
+	void *priv;
+};
+
+/** Remote consumer ids a producer can have filled buffers of (one bit each). */
+#define COMCH_MAX_PEER_CONSUMERS 256
+
+struct rte_comch_producer {
+	struct rte_comch_ctx ctx;         /**< First: a producer is a ctx. */
+	struct comch_fp_producer fp;
+	struct rte_comch_connection *conn;
+	TAILQ_ENTRY(rte_comch_producer) next;
+	uint32_t id;
+	rte_comch_producer_task_send_cb_t ok_cb;
+	rte_comch_producer_task_send_cb_t err_cb;
+	/** Sends accepted, their callbacks due when the driver says they are done. */
+	struct comch_fast_tasks tasks;
+	/** The last submit was refused for want of a posted buffer (-EAGAIN). */
+	bool starved;
+	bool any_filled;
+	/** Remote consumers filled since the last notify round. */
+	uint64_t filled[COMCH_MAX_PEER_CONSUMERS / 64];
+	void *drv;                        /**< The driver's producer (may be NULL). */
+};
+
+struct rte_comch_producer_task_send {
+	struct rte_comch_task base;
+	struct rte_comch_buf *buf;
+	uint32_t consumer_id;
+	uint32_t imm_len;
+	uint8_t imm[RTE_COMCH_MAX_IMM_DATA_LEN];
+};
+
+/** A consumer's driver calls, cached at start. */
+struct comch_fp_consumer {
+	int (*post)(void *c, uint64_t cookie, void *addr, size_t len);
+	int (*poll)(void *c, struct rte_comch_drv_fp_cpl *cpl, unsigned int max);
+	void *priv;
+};
+
+struct rte_comch_consumer {
+	struct rte_comch_ctx ctx;         /**< First: a consumer is a ctx. */
+	struct comch_fp_consumer fp;
+	struct rte_comch_connection *conn;
+	struct rte_comch_mmap *mmap;
+	TAILQ_ENTRY(rte_comch_consumer) next;
+	uint32_t id;
+	uint32_t imm_len;
+	rte_comch_consumer_task_post_recv_cb_t ok_cb;
+	rte_comch_consumer_task_post_recv_cb_t err_cb;
+	/** Posted tasks, oldest first: the driver completes them in this order. */
+	struct comch_fast_tasks tasks;
+	/** Atomic, from the connection's lcore: 1 the peer took it, < 0 refused or failed. */
+	int reg;
+	int expired;        /**< Atomic, from the connection's lcore: the peer will not write. */
+	bool expire_asked;
+	uint64_t expire_deadline; /**< TSC: the peer must confirm the expiry by then. */
+	void *drv;          /**< The driver's consumer. */
+};
+
+struct rte_comch_consumer_task_post_recv {
+	struct rte_comch_task base;
+	struct rte_comch_buf *buf;
+	uint32_t imm_len;
+	uint32_t producer_id;
+	uint8_t imm[RTE_COMCH_MAX_IMM_DATA_LEN];
+};
+
+/** Devices an mmap can be registered with. */
+#define COMCH_MMAP_MAX_DEVS 4
+
+/** Registered memory. */
+struct rte_comch_mmap {
+	uint32_t magic;                   /**< COMCH_MAGIC_MMAP. */
+	void *addr;
+	size_t len;
+	uint32_t perms;
+	bool has_range;
+	bool anon;                        /**< The library mapped it (no device to allocate). */
+	struct rte_comch_dev *alloc_dev;  /**< The device whose driver allocated it, or NULL. */
+	void *alloc_mem;                  /**< That driver's handle of the allocation. */
+	unsigned int nb_devs;
+	struct {
+		struct rte_comch_dev *dev;
+		void *reg;                /**< Its driver's registration, while started. */
+	} devs[COMCH_MMAP_MAX_DEVS];
+	/**
+	 * COMCH_MMAP_STARTED | number of buffers and consumers holding it, in one
+	 * atomic word: a hold and a stop on two lcores cannot both succeed.
+	 */
+	uint32_t refs;
+};
+
+#define COMCH_MMAP_STARTED (1u << 31)
+
+/* ================================================================== glue */
+
 /* comch_mmap.c */
 /** Hold a started mmap (a buffer or consumer uses it): -EPERM if it is not started. */
 int comch_mmap_hold(struct rte_comch_mmap *mmap);
 void comch_mmap_release(struct rte_comch_mmap *mmap);
 bool comch_mmap_started(const struct rte_comch_mmap *mmap);
+/** The registration of a started mmap with dev's driver, or NULL if dev was not added. */
+void *comch_mmap_reg(const struct rte_comch_mmap *mmap, const struct rte_comch_dev *dev);
 
 /* comch_driver.c */
 const struct rte_comch_driver *comch_driver_find(const char *name, size_t len);
@@ -99,6 +410,8 @@ const struct rte_comch_driver *comch_driver_find(const char *name, size_t len);
 struct rte_comch_dev *comch_dev_lookup_locked(uint16_t id);
 void comch_devs_lock(void);
 void comch_devs_unlock(void);
+/** Count a refused handshake, or a peer dropped for breaking the protocol. */
+void comch_dev_count_rejected(struct rte_comch_dev *dev);
 
 /* comch_pe.c; the engine's fields are here so that the per-task helpers inline. */
 struct rte_comch_pe {
@@ -111,7 +424,7 @@ struct rte_comch_pe {
 	uint64_t next_slow;      /**< TSC of the next slow tick. */
 	uint64_t slow_interval;
 	/* Another lcore of this process wakes a sleeping engine with it. */
-	struct comch_pe_fd kick;
+	struct rte_comch_drv_fd kick;
 	TAILQ_HEAD(, rte_comch_ctx) ctxs;
 };
 
@@ -151,67 +464,7 @@ void comch_ctx_init(struct rte_comch_ctx *ctx, const struct comch_ctx_ops *ops,
 void comch_ctx_set_state(struct rte_comch_ctx *ctx, enum rte_comch_ctx_state next);
 int comch_ctx_check_idle(const struct rte_comch_ctx *ctx, const char *what);
 
-/* comch_ctrl.c: what server and client share */
-struct comch_ctrl *comch_ctrl_alloc(size_t outer_size, size_t ctrl_offset,
-				    struct rte_comch_dev *dev, enum comch_ctx_type type,
-				    const struct comch_ctx_ops *ops, const char *name);
-int comch_ctrl_release(struct comch_ctrl *ctrl);
-int comch_ctrl_check_no_fast(const struct comch_ctrl *ctrl, const char *what);
-int comch_ctrl_event_consumer_register(struct comch_ctrl *ctrl,
-				       rte_comch_event_consumer_cb_t new_cb,
-				       rte_comch_event_consumer_cb_t expired_cb);
-int comch_ctrl_set_max_msg_size(struct comch_ctrl *ctrl, uint32_t size);
-int comch_ctrl_set_recv_queue_size(struct comch_ctrl *ctrl, uint32_t size);
-int comch_ctrl_task_send_set_conf(struct comch_ctrl *ctrl, rte_comch_task_send_cb_t ok_cb,
-				  rte_comch_task_send_cb_t err_cb, uint32_t num);
-int comch_ctrl_task_send_alloc_init(struct comch_ctrl *ctrl, struct rte_comch_connection *conn,
-				    const void *msg, uint32_t len,
-				    struct rte_comch_task_send **task);
-int comch_ctrl_event_msg_recv_register(struct comch_ctrl *ctrl, rte_comch_event_msg_recv_cb_t cb);
-int comch_ctrl_prepare_start(struct comch_ctrl *ctrl);
-int comch_ctrl_progress_conns(struct comch_ctrl *ctrl, uint64_t now);
-int comch_ctrl_arm(struct rte_comch_ctx *ctx);
-void comch_ctrl_disarm(struct rte_comch_ctx *ctx);
-void comch_ctrl_close_all(struct comch_ctrl *ctrl, int reason);
-
-/* comch_conn.c */
-struct rte_comch_connection *comch_conn_create(struct comch_ctrl *ctrl, void *priv,
-					       const struct comch_conn_params *p);
-void comch_conn_close_local(struct rte_comch_connection *conn, int reason);
-/** End of a dead or drained connection: tasks, events, memory. Returns 1. */
-int comch_conn_teardown(struct rte_comch_connection *conn);
-int comch_conn_task_send_submit(struct rte_comch_task_send *task);
-
-/* comch_fast.c: the fast path's side of a connection */
-int comch_fast_attach(struct rte_comch_connection *conn, uint32_t count, uint32_t max,
-		      const char *what);
-void comch_fast_detach(struct rte_comch_connection *conn);
-int comch_fast_request(struct rte_comch_consumer *c, bool expire);
-
-/**
- * In a list of producers or consumers (both have id and next): how many there
- * are, and the smallest id none of them has, so ids are reused after a destroy.
- */
-#define COMCH_FAST_FREE_ID(head, type, count) __extension__ ({ \
-	const struct type *_o; \
-	uint32_t _id = 0; \
-	bool _used; \
-	*(count) = 0; \
-	TAILQ_FOREACH(_o, head, next) \
-		(*(count))++; \
-	do { \
-		_used = false; \
-		TAILQ_FOREACH(_o, head, next) \
-			_used |= _o->id == _id; \
-	} while (_used && ++_id != 0); \
-	_id; \
-})
-int comch_fast_serve(struct rte_comch_connection *conn, bool dead);
-void comch_fast_conn_ended(struct rte_comch_connection *conn);
-/*
- * comch_task_pool.c: a context's task pool, a stack of free tasks that only
- * the context's engine lcore touches (see the file for why not rte_mempool).
- */
+/* comch_task_pool.c: a context's tasks, a stack of free ones only its lcore touches. */
 struct comch_task_pool {
 	uint32_t size;     /**< Tasks in the pool. */
 	uint32_t nb_free;  /**< Written by the owner; read by others through COMCH_CNT_READ. */
@@ -241,6 +494,92 @@ comch_task_put(struct rte_comch_task *task)
 	tp->free[tp->nb_free] = task;
 	COMCH_CNT_ADD(tp->nb_free, 1);
 }
+
+/* comch_ctrl.c: what server and client share */
+struct comch_ctrl *comch_ctrl_alloc(size_t outer_size, size_t ctrl_offset,
+				    struct rte_comch_dev *dev, enum comch_ctx_type type,
+				    const struct comch_ctx_ops *ops, const char *name);
+int comch_ctrl_release(struct comch_ctrl *ctrl);
+int comch_ctrl_check_no_fast(const struct comch_ctrl *ctrl, const char *what);
+int comch_ctrl_event_consumer_register(struct comch_ctrl *ctrl,
+				       rte_comch_event_consumer_cb_t new_cb,
+				       rte_comch_event_consumer_cb_t expired_cb);
+int comch_ctrl_set_max_msg_size(struct comch_ctrl *ctrl, uint32_t size);
+int comch_ctrl_set_recv_queue_size(struct comch_ctrl *ctrl, uint32_t size);
+int comch_ctrl_task_send_set_conf(struct comch_ctrl *ctrl, rte_comch_task_send_cb_t ok_cb,
+				  rte_comch_task_send_cb_t err_cb, uint32_t num);
+int comch_ctrl_task_send_alloc_init(struct comch_ctrl *ctrl, struct rte_comch_connection *conn,
+				    const void *msg, uint32_t len,
+				    struct rte_comch_task_send **task);
+int comch_ctrl_event_msg_recv_register(struct comch_ctrl *ctrl, rte_comch_event_msg_recv_cb_t cb);
+int comch_ctrl_prepare_start(struct comch_ctrl *ctrl);
+int comch_ctrl_progress_conns(struct comch_ctrl *ctrl, bool slow, uint64_t now);
+int comch_ctrl_arm(struct rte_comch_ctx *ctx);
+void comch_ctrl_disarm(struct rte_comch_ctx *ctx);
+void comch_ctrl_close_all(struct comch_ctrl *ctrl, int reason);
+
+static inline struct rte_comch_server *
+comch_ctrl_server(struct comch_ctrl *ctrl)
+{
+	return container_of(ctrl, struct rte_comch_server, ctrl);
+}
+
+static inline struct rte_comch_client *
+comch_ctrl_client(struct comch_ctrl *ctrl)
+{
+	return container_of(ctrl, struct rte_comch_client, ctrl);
+}
+
+/* comch_server.c / comch_client.c: the end of a connection, as each side sees it */
+void comch_server_conn_ended(struct rte_comch_server *srv, struct rte_comch_connection *conn);
+void comch_client_conn_ended(struct rte_comch_client *cli, struct rte_comch_connection *conn);
+
+/* comch_conn.c */
+struct rte_comch_connection *comch_conn_create(struct comch_ctrl *ctrl, void *drv,
+					       const struct rte_comch_drv_conn_params *p);
+/** One round of a connection: messages in, messages taken, control messages. */
+int comch_conn_progress(struct rte_comch_connection *conn, bool slow, uint64_t now);
+void comch_conn_close_local(struct rte_comch_connection *conn, int reason);
+/**
+ * The one abort path: end the connection for reason (-EPROTO: the peer broke
+ * the protocol). Any lcore; the connection's engine does it in its progress.
+ */
+void comch_conn_abort(struct rte_comch_connection *conn, int reason);
+/** End of a dead or drained connection: tasks, events, memory. Returns 1. */
+int comch_conn_teardown(struct rte_comch_connection *conn);
+int comch_conn_task_send_submit(struct rte_comch_task_send *task);
+/** Release a connection's memory (after teardown, once no producer/consumer holds it). */
+void comch_conn_free(struct rte_comch_connection *conn);
+/** Free a torn-down connection if no task, producer or consumer points at it. */
+void comch_conn_release_check(struct rte_comch_connection *conn);
+/** A send task that pointed at conn was freed. */
+void comch_conn_task_released(struct rte_comch_connection *conn);
+
+/* comch_proto.c: the library's control protocol on a connection (consumers' life) */
+/** Handle a control message received from the peer; -EPROTO if it breaks the protocol. */
+int comch_proto_on_ctl(struct rte_comch_connection *conn, struct rte_comch_drv_ctl *ctl);
+/** Connection lcore: serve the consumers' start and stop requests. */
+int comch_proto_serve(struct rte_comch_connection *conn);
+/** The connection ended: answer pending requests, forget the peer's consumers. */
+void comch_proto_conn_ended(struct rte_comch_connection *conn);
+/** Ask the connection's lcore to announce (expire false) or withdraw a consumer. */
+int comch_proto_request(struct rte_comch_consumer *c, bool expire);
+
+/** The peer's consumer id, if the connection has a slot for it (else NULL). */
+static inline struct comch_remote *
+comch_remote_lookup(const struct rte_comch_connection *conn, uint32_t id)
+{
+	struct comch_remote *r = comch_load_acquire(&conn->remotes);
+
+	if (unlikely(r == NULL || id >= conn->nb_remote_slots))
+		return NULL;
+	return &r[id];
+}
+
+/* comch_fast.c: what producers and consumers share */
+int comch_fast_attach(struct rte_comch_connection *conn, uint32_t count, uint32_t max,
+		      const char *what);
+void comch_fast_detach(struct rte_comch_connection *conn);
 int comch_fast_tasks_setup(struct comch_fast_tasks *ft, size_t elt_size);
 int comch_fast_tasks_release(struct comch_fast_tasks *ft, const char *what);
 int comch_fast_tasks_resize(struct comch_fast_tasks *ft, uint32_t num, const char *what);
@@ -251,6 +590,27 @@ int comch_fast_start(const struct rte_comch_ctx *ctx, struct comch_fast_tasks *f
 		     const char *what);
 int comch_fast_destroy(struct rte_comch_ctx *ctx, struct comch_fast_tasks *ft, const char *what,
 		       void (*drv_release)(struct rte_comch_ctx *ctx));
+int comch_producer_submit(struct rte_comch_producer_task_send *t);
+int comch_consumer_submit(struct rte_comch_consumer_task_post_recv *t);
+
+/**
+ * In a list of producers or consumers (both have id and next): how many there
+ * are, and the smallest id none of them has, so ids are reused after a destroy.
+ */
+#define COMCH_FAST_FREE_ID(head, type, count) __extension__ ({ \
+	const struct type *_o; \
+	uint32_t _id = 0; \
+	bool _used; \
+	*(count) = 0; \
+	TAILQ_FOREACH(_o, head, next) \
+		(*(count))++; \
+	do { \
+		_used = false; \
+		TAILQ_FOREACH(_o, head, next) \
+			_used |= _o->id == _id; \
+	} while (_used && ++_id != 0); \
+	_id; \
+})
 
 static inline void
 comch_fast_tasks_push(struct comch_fast_tasks *ft, void *t)
@@ -269,37 +629,12 @@ comch_fast_tasks_inflight(const struct comch_fast_tasks *ft)
 {
 	return ft->tail - ft->head;
 }
-/** Release a connection's memory (after teardown, once no producer/consumer holds it). */
-void comch_conn_free(struct rte_comch_connection *conn);
-/** Free a torn-down connection if no task, producer or consumer points at it. */
-void comch_conn_release_check(struct rte_comch_connection *conn);
-/** A send task that pointed at conn was freed. */
-void comch_conn_task_released(struct rte_comch_connection *conn);
-/** Flush a fast-path context's tasks and stop it, on its own lcore. */
-int comch_producer_submit(struct rte_comch_producer_task_send *t);
-int comch_consumer_submit(struct rte_comch_consumer_task_post_recv *t);
-
-/* comch_server.c / comch_client.c: the end of a connection, as each side sees it */
-void comch_server_conn_ended(struct rte_comch_server *srv, struct rte_comch_connection *conn);
-void comch_client_conn_ended(struct rte_comch_client *cli, struct rte_comch_connection *conn);
-
-static inline struct rte_comch_server *
-comch_ctrl_server(struct comch_ctrl *ctrl)
-{
-	return container_of(ctrl, struct rte_comch_server, ctrl);
-}
-
-static inline struct rte_comch_client *
-comch_ctrl_client(struct comch_ctrl *ctrl)
-{
-	return container_of(ctrl, struct rte_comch_client, ctrl);
-}
 
 /* Hot path (every submit, every consumer round): inline. */
 static inline bool
 comch_fast_conn_dead(const struct rte_comch_connection *conn)
 {
-	return __atomic_load_n(&conn->fp_dead, __ATOMIC_ACQUIRE) != 0;
+	return comch_load_acquire(&conn->fp_dead) != 0;
 }
 
 /* What submit checks for producers and consumers alike, before the driver. */

@@ -18,6 +18,9 @@
 
 #include "comch_private.h"
 
+/* Completions taken from the driver per call. */
+#define COMCH_PRODUCER_BURST 32
+
 static struct rte_comch_producer *
 comch_producer_of(struct rte_comch_ctx *ctx)
 {
@@ -28,12 +31,18 @@ static int
 comch_producer_start(struct rte_comch_ctx *ctx)
 {
 	struct rte_comch_producer *p = comch_producer_of(ctx);
+	const struct rte_comch_drv_producer_ops *ops = ctx->dev->ops->producer;
 	int rc;
 
 	rc = comch_fast_start(ctx, &p->tasks, sizeof(struct rte_comch_producer_task_send),
 			      p->ok_cb != NULL, p->conn, "producer");
 	if (rc < 0)
 		return rc;
+	/* The hot path's driver calls, in the producer itself. */
+	p->fp.send = ops->send;
+	p->fp.notify = ops->notify;
+	p->fp.completed = ops->completed;
+	p->fp.priv = p->drv;
 	p->starved = false;
 	comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_RUNNING);
 	return 0;
@@ -51,33 +60,75 @@ comch_producer_stop(struct rte_comch_ctx *ctx)
 	return 0;
 }
 
+/* Wake the remote consumers this producer filled buffers of, if they sleep. */
+static void
+comch_producer_notify(struct rte_comch_producer *p)
+{
+	struct comch_remote *r;
+	unsigned int w, id;
+	uint64_t bits;
+
+	p->any_filled = false;
+	for (w = 0; w < RTE_DIM(p->filled); w++) {
+		bits = p->filled[w];
+		p->filled[w] = 0;
+		while (bits != 0) {
+			id = w * 64 + rte_bsf64(bits);
+			bits &= bits - 1;
+			r = comch_remote_lookup(p->conn, id);
+			/* Under the lock: an expiry may unimport it meanwhile. */
+			rte_ticketlock_lock(&r->lock);
+			if (r->alive)
+				p->fp.notify(p->fp.priv, r->drv);
+			rte_ticketlock_unlock(&r->lock);
+		}
+	}
+}
+
+/* Complete the n oldest sends in flight; status NULL: all succeeded. */
+static void
+comch_producer_complete(struct rte_comch_producer *p, uint32_t n, const int *status)
+{
+	struct rte_comch_ctx *ctx = &p->ctx;
+	struct rte_comch_producer_task_send *t;
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		t = comch_fast_tasks_pop(&p->tasks);
+		t->base.status = status != NULL ? status[i] : 0;
+		ctx->nb_inflight--;
+		comch_pe_add_inflight(ctx->pe, -1);
+		comch_pe_enter_cb(ctx->pe);
+		(t->base.status == 0 ? p->ok_cb : p->err_cb)(t, t->base.user_data, ctx->user_data);
+		comch_pe_leave_cb(ctx->pe);
+	}
+}
+
 static int
 comch_producer_progress(struct rte_comch_ctx *ctx, bool slow, uint64_t now)
 {
 	struct rte_comch_producer *p = comch_producer_of(ctx);
-	struct rte_comch_producer_task_send *t;
 	uint32_t n = comch_fast_tasks_inflight(&p->tasks);
-	int did = 0;
+	int status[COMCH_PRODUCER_BURST];
+	int got;
 
 	/* Wake the consumers first: the callbacks below are ours, not theirs. */
-	if (n != 0 && ctx->dev->ops->producer_flush != NULL)
-		ctx->dev->ops->producer_flush(p);
-	/* Only what was done before this round: callbacks may submit more. */
-	while (n-- > 0) {
-		t = comch_fast_tasks_pop(&p->tasks);
-		t->base.status = 0;
-		ctx->nb_inflight--;
-		comch_pe_add_inflight(ctx->pe, -1);
-		comch_pe_enter_cb(ctx->pe);
-		p->ok_cb(t, t->base.user_data, ctx->user_data);
-		comch_pe_leave_cb(ctx->pe);
-		did = 1;
+	if (p->any_filled && p->fp.notify != NULL)
+		comch_producer_notify(p);
+	if (n != 0 && p->fp.completed == NULL) {
+		/* Done at submit: only what was done before this round, callbacks may send more. */
+		comch_producer_complete(p, n, NULL);
+	} else if (n != 0) {
+		got = p->fp.completed(p->fp.priv, status, RTE_MIN(n, RTE_DIM(status)));
+		if (got > 0)
+			comch_producer_complete(p, RTE_MIN((uint32_t)got, n), status);
+		n = got > 0 ? (uint32_t)got : 0;
 	}
 	if (ctx->state == RTE_COMCH_CTX_STATE_STOPPING && comch_fast_tasks_inflight(&p->tasks) == 0) {
 		comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_IDLE);
-		did = 1;
+		return 1;
 	}
-	return did;
+	return n != 0;
 }
 
 static int
@@ -100,6 +151,42 @@ static const struct comch_ctx_ops comch_producer_ops = {
 	.arm = comch_producer_arm,
 };
 
+/*
+ * One send through the driver, under the remote consumer's lock. -ENOENT if
+ * the peer has no such consumer (any more); -ENOTCONN if the peer broke the
+ * protocol, which aborts the connection.
+ */
+static inline int
+comch_producer_send(struct rte_comch_producer *p, uint32_t consumer_id, const void *data,
+		    size_t len, const uint8_t *imm, uint32_t imm_len)
+{
+	struct comch_remote *r = comch_remote_lookup(p->conn, consumer_id);
+	int rc;
+
+	if (unlikely(r == NULL))
+		return -ENOENT;
+	rte_ticketlock_lock(&r->lock);
+	if (unlikely(!r->alive))
+		rc = -ENOENT;
+	else if (unlikely(imm_len > r->imm_len))
+		rc = -EMSGSIZE;
+	else
+		rc = p->fp.send(p->fp.priv, r->drv, data, len, imm, imm_len);
+	if (unlikely(rc == -EPROTO))
+		r->alive = false;
+	rte_ticketlock_unlock(&r->lock);
+	if (likely(rc == 0)) {
+		p->filled[consumer_id / 64] |= RTE_BIT64(consumer_id % 64);
+		p->any_filled = true;
+	} else if (rc == -EPROTO) {
+		COMCH_LOG(ERR, "producer %u: the peer's consumer %u broke the protocol: dropping "
+			  "the connection", p->id, consumer_id);
+		comch_conn_abort(p->conn, -EPROTO);
+		rc = -ENOTCONN;
+	}
+	return rc;
+}
+
 int
 comch_producer_submit(struct rte_comch_producer_task_send *t)
 {
@@ -110,8 +197,8 @@ comch_producer_submit(struct rte_comch_producer_task_send *t)
 	rc = comch_fast_submit_check(&p->ctx, p->conn, p->id, "producer");
 	if (unlikely(rc < 0))
 		return rc;
-	rc = p->ctx.dev->ops->producer_send(p, t->consumer_id, buf != NULL ? buf->data : NULL,
-					    buf != NULL ? buf->data_len : 0, t->imm, t->imm_len);
+	rc = comch_producer_send(p, t->consumer_id, buf != NULL ? buf->data : NULL,
+				 buf != NULL ? buf->data_len : 0, t->imm, t->imm_len);
 	p->starved = rc == -EAGAIN;
 	if (unlikely(rc < 0))
 		return rc;
@@ -125,12 +212,20 @@ comch_producer_submit(struct rte_comch_producer_task_send *t)
 struct rte_comch_producer *
 rte_comch_producer_create(struct rte_comch_connection *conn)
 {
+	const struct rte_comch_drv_producer_ops *ops;
 	struct rte_comch_producer *p;
 	uint32_t id = 0, count = 0;
 	int rc;
 
 	if (COMCH_BAD_CONN(conn)) {
 		rte_errno = EINVAL;
+		return NULL;
+	}
+	ops = conn->ctrl->ctx.dev->ops->producer;
+	if ((conn->ctrl->ctx.dev->info.capa & RTE_COMCH_CAPA_PRODUCER) == 0 || ops == NULL) {
+		COMCH_LOG(ERR, "device %s has no fast-path producers",
+			  conn->ctrl->ctx.dev->info.name);
+		rte_errno = ENOTSUP;
 		return NULL;
 	}
 	id = COMCH_FAST_FREE_ID(&conn->producers, rte_comch_producer, &count);
@@ -151,8 +246,8 @@ rte_comch_producer_create(struct rte_comch_connection *conn)
 	p->id = id;
 	p->tasks.nb = RTE_MIN((uint32_t)RTE_COMCH_DEFAULT_SEND_TASKS,
 			      conn->ctrl->ctx.dev->info.max_fast_tasks);
-	if (p->ctx.dev->ops->producer_create != NULL) {
-		rc = p->ctx.dev->ops->producer_create(p);
+	if (ops->create != NULL) {
+		rc = ops->create(conn->drv, id, &p->drv);
 		if (rc < 0) {
 			free(p);
 			comch_fast_detach(conn);
@@ -167,8 +262,11 @@ rte_comch_producer_create(struct rte_comch_connection *conn)
 static void
 comch_producer_drv_release(struct rte_comch_ctx *ctx)
 {
-	if (ctx->dev->ops->producer_destroy != NULL)
-		ctx->dev->ops->producer_destroy(comch_producer_of(ctx));
+	struct rte_comch_producer *p = comch_producer_of(ctx);
+
+	if (ctx->dev->ops->producer->destroy != NULL && p->drv != NULL)
+		ctx->dev->ops->producer->destroy(p->drv);
+	p->drv = NULL;
 }
 
 int

@@ -11,6 +11,11 @@
 
 #include "comch_private.h"
 
+/* Handshakes a server's driver may hold before its answer, and how long each may take. */
+#define COMCH_HANDSHAKE_TIMEOUT_MS 2000
+/* Events taken from the driver per slow tick. */
+#define COMCH_SRV_EVENT_BURST 16
+
 static int
 comch_server_start(struct rte_comch_ctx *ctx)
 {
@@ -25,11 +30,12 @@ comch_server_start(struct rte_comch_ctx *ctx)
 	rc = comch_ctrl_prepare_start(ctrl);
 	if (rc < 0)
 		return rc;
-	rc = ctx->dev->ops->server_start(srv);
+	rc = ctx->dev->ops->server->start(srv->drv, ctx->pe);
 	if (rc < 0) {
 		COMCH_LOG(ERR, "server %s: driver cannot listen: %s", ctrl->name, strerror(-rc));
 		return rc;
 	}
+	srv->nb_answered = 0;
 	comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_RUNNING);
 	return 0;
 }
@@ -43,7 +49,7 @@ comch_server_stop(struct rte_comch_ctx *ctx)
 	if (rc < 0)
 		return rc;
 
-	ctx->dev->ops->server_stop(comch_ctrl_server(ctrl));
+	ctx->dev->ops->server->stop(comch_ctrl_server(ctrl)->drv);
 	comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_STOPPING);
 	comch_ctrl_close_all(ctrl, -ECONNABORTED);
 	if (ctrl->nb_conns != 0)
@@ -52,14 +58,131 @@ comch_server_stop(struct rte_comch_ctx *ctx)
 	return 0;
 }
 
+/*
+ * Admission, decided here for every driver: 0 with what is agreed, or the
+ * positive errno to refuse the client with, and why (for the log).
+ */
+static int
+comch_server_admit(const struct rte_comch_server *srv, const struct rte_comch_drv_offer *o,
+		   struct rte_comch_drv_conn_params *agreed, const char **why)
+{
+	const struct comch_ctrl *ctrl = &srv->ctrl;
+	const struct rte_comch_dev_info *info = &ctrl->ctx.dev->info;
+
+	if (strnlen(o->name, sizeof(o->name)) == sizeof(o->name) ||
+	    strcmp(o->name, ctrl->name) != 0) {
+		*why = "it asked for another server name";
+		return ENOENT;
+	}
+	if (o->max_msg_size != 0 && o->max_msg_size != ctrl->max_msg_size) {
+		*why = "its max message size differs";
+		return EMSGSIZE;
+	}
+	if (o->recv_queue_size == 0 || o->recv_queue_size > info->max_recv_queue_size) {
+		*why = "its receive queue size is out of range";
+		return EPROTO;
+	}
+	/* Handshakes answered and not yet up count: they will be connections. */
+	if (ctrl->nb_conns + srv->nb_answered >= info->max_clients) {
+		*why = "too many clients";
+		return ECONNREFUSED;
+	}
+	agreed->max_msg_size = ctrl->max_msg_size;
+	agreed->peer_queue_size = o->recv_queue_size;
+	agreed->recv_queue_size = ctrl->recv_queue_size;
+	return 0;
+}
+
+/* A handshake completed: the connection is the library's from now on. */
+static void
+comch_server_conn_up(struct rte_comch_server *srv, void *drv,
+		     const struct rte_comch_drv_conn_params *params)
+{
+	const struct rte_comch_drv_conn_ops *ops = srv->ctrl.ctx.dev->ops->conn;
+	struct rte_comch_connection *conn;
+
+	conn = comch_conn_create(&srv->ctrl, drv, params);
+	if (conn == NULL) {
+		COMCH_LOG(ERR, "server %s: out of memory for a new connection", srv->ctrl.name);
+		ops->close(drv, 0);
+		ops->free(drv);
+		return;
+	}
+	comch_pe_enter_cb(srv->ctrl.ctx.pe);
+	srv->connect_cb(conn, 0);
+	comch_pe_leave_cb(srv->ctrl.ctx.pe);
+}
+
+/* An event that arrives after the server stopped, in the same burst. */
+static void
+comch_server_refuse_event(struct rte_comch_server *srv, const struct rte_comch_drv_srv_event *ev)
+{
+	const struct rte_comch_drv_ops *ops = srv->ctrl.ctx.dev->ops;
+
+	if (ev->type == RTE_COMCH_DRV_SRV_OFFER) {
+		ops->server->answer(srv->drv, ev->hs, ECONNREFUSED, NULL);
+	} else if (ev->type == RTE_COMCH_DRV_SRV_UP) {
+		ops->conn->close(ev->hs, 0);
+		ops->conn->free(ev->hs);
+	}
+}
+
+/* Slow tick: what the driver's handshakes came to. */
+static int
+comch_server_poll(struct rte_comch_server *srv, uint64_t now)
+{
+	const struct rte_comch_drv_server_ops *ops = srv->ctrl.ctx.dev->ops->server;
+	struct rte_comch_drv_srv_event ev[COMCH_SRV_EVENT_BURST];
+	struct rte_comch_drv_conn_params agreed;
+	struct rte_comch_dev *dev = srv->ctrl.ctx.dev;
+	const char *why = NULL;
+	unsigned int i, n;
+	int status;
+
+	n = ops->poll(srv->drv, ev, RTE_DIM(ev), now);
+	for (i = 0; i < n; i++) {
+		/* A callback may stop the server: what is left of the burst is refused. */
+		if (srv->ctrl.ctx.state != RTE_COMCH_CTX_STATE_RUNNING) {
+			comch_server_refuse_event(srv, &ev[i]);
+			continue;
+		}
+		switch (ev[i].type) {
+		case RTE_COMCH_DRV_SRV_OFFER:
+			status = comch_server_admit(srv, &ev[i].offer, &agreed, &why);
+			if (status != 0) {
+				COMCH_LOG(NOTICE, "server %s: refusing a client: %s",
+					  srv->ctrl.name, why);
+				comch_dev_count_rejected(dev);
+			} else {
+				srv->nb_answered++;
+			}
+			ops->answer(srv->drv, ev[i].hs, status, status == 0 ? &agreed : NULL);
+			break;
+		case RTE_COMCH_DRV_SRV_UP:
+			srv->nb_answered--;
+			comch_server_conn_up(srv, ev[i].hs, &ev[i].params);
+			break;
+		case RTE_COMCH_DRV_SRV_FAILED:
+			srv->nb_answered--;
+			/* fall through */
+		case RTE_COMCH_DRV_SRV_DROPPED:
+			COMCH_LOG(NOTICE, "server %s: a client's handshake failed: %s",
+				  srv->ctrl.name, strerror(-ev[i].status));
+			comch_dev_count_rejected(dev);
+			break;
+		}
+	}
+	return n != 0;
+}
+
 static int
 comch_server_progress(struct rte_comch_ctx *ctx, bool slow, uint64_t now)
 {
 	struct comch_ctrl *ctrl = container_of(ctx, struct comch_ctrl, ctx);
-	int did = comch_ctrl_progress_conns(ctrl, now);
+	int did = comch_ctrl_progress_conns(ctrl, slow, now);
 
 	if (unlikely(slow) && ctx->state == RTE_COMCH_CTX_STATE_RUNNING)
-		ctx->dev->ops->server_tick(comch_ctrl_server(ctrl), now);
+		did |= comch_server_poll(comch_ctrl_server(ctrl), now);
 	if (ctx->state == RTE_COMCH_CTX_STATE_STOPPING && ctrl->nb_conns == 0) {
 		comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_IDLE);
 		did = 1;
@@ -83,29 +206,11 @@ comch_server_conn_ended(struct rte_comch_server *srv, struct rte_comch_connectio
 	comch_pe_leave_cb(srv->ctrl.ctx.pe);
 }
 
-struct rte_comch_connection *
-comch_server_conn_new(struct rte_comch_server *srv, void *priv, const struct comch_conn_params *p)
-{
-	struct rte_comch_connection *conn;
-
-	if (srv->ctrl.ctx.state != RTE_COMCH_CTX_STATE_RUNNING)
-		return NULL;
-	conn = comch_conn_create(&srv->ctrl, priv, p);
-	if (conn == NULL) {
-		COMCH_LOG(ERR, "server %s: out of memory for a new connection", srv->ctrl.name);
-		return NULL;
-	}
-	comch_pe_enter_cb(srv->ctrl.ctx.pe);
-	srv->connect_cb(conn, 0);
-	comch_pe_leave_cb(srv->ctrl.ctx.pe);
-	return conn;
-}
-
-
 struct rte_comch_server *
 rte_comch_server_create(struct rte_comch_dev *dev, struct rte_comch_dev_rep *rep,
 			const char *name)
 {
+	struct rte_comch_drv_server_conf conf;
 	struct rte_comch_server *srv;
 	struct comch_ctrl *ctrl;
 	int rc;
@@ -114,7 +219,7 @@ rte_comch_server_create(struct rte_comch_dev *dev, struct rte_comch_dev_rep *rep
 		rte_errno = EINVAL;
 		return NULL;
 	}
-	if (dev->role != RTE_COMCH_ROLE_DPU) {
+	if ((dev->info.capa & RTE_COMCH_CAPA_SERVER) == 0 || dev->ops->server == NULL) {
 		COMCH_LOG(ERR, "device %s: servers run on the BlueField side", dev->info.name);
 		rte_errno = EPERM;
 		return NULL;
@@ -136,7 +241,11 @@ rte_comch_server_create(struct rte_comch_dev *dev, struct rte_comch_dev_rep *rep
 	srv->rep = rep;
 	ctrl->nb_send_tasks = RTE_MIN((uint32_t)RTE_COMCH_DEFAULT_SEND_TASKS,
 				      dev->info.max_send_tasks);
-	rc = dev->ops->server_create(srv);
+	conf.name = ctrl->name;
+	conf.rep_name = rep->name;
+	conf.max_pending = dev->info.max_clients;
+	conf.handshake_ms = COMCH_HANDSHAKE_TIMEOUT_MS;
+	rc = dev->ops->server->create(dev->priv, &conf, &srv->drv);
 	if (rc < 0) {
 		COMCH_LOG(ERR, "server \"%s\" on %s: %s", name, rep->name, strerror(-rc));
 		free(srv);
@@ -158,7 +267,7 @@ rte_comch_server_destroy(struct rte_comch_server *server)
 	rc = comch_ctrl_release(&server->ctrl);
 	if (rc < 0)
 		return rc;
-	server->ctrl.ctx.dev->ops->server_destroy(server);
+	server->ctrl.ctx.dev->ops->server->destroy(server->drv);
 	server->rep->nb_servers--;
 	server->ctrl.ctx.dev->nb_users--;
 	comch_obj_kill(&server->ctrl.ctx.magic);

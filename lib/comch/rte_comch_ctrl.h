@@ -502,6 +502,17 @@ struct rte_comch_ctx *
 rte_comch_connection_get_ctx(const struct rte_comch_connection *conn);
 
 /**
+ * The device a connection runs on (its server's or client's): the device to add
+ * to the mmaps of the connection's consumers and producers.
+ *
+ * @return
+ *   The device, or NULL with rte_errno set to EINVAL if conn is NULL or not a
+ *   live connection.
+ */
+struct rte_comch_dev *
+rte_comch_connection_get_device(const struct rte_comch_connection *conn);
+
+/**
  * Whether a connection can carry messages.
  *
  * @return

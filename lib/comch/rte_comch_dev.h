@@ -20,6 +20,8 @@
 
 #include <stdint.h>
 
+#include <rte_bitops.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -32,6 +34,8 @@ extern "C" {
 #define RTE_COMCH_REP_NAME_MAX 32
 /** Maximum number of devices open at once in one process. */
 #define RTE_COMCH_MAX_DEVS 32
+/** Longest devargs string, including the NUL. */
+#define RTE_COMCH_DEVARGS_MAX 1024
 
 struct rte_comch_dev;
 struct rte_comch_dev_rep;
@@ -41,6 +45,25 @@ enum rte_comch_dev_role {
 	RTE_COMCH_ROLE_HOST = 0, /**< Host side: runs clients. */
 	RTE_COMCH_ROLE_DPU = 1,  /**< BlueField Arm side: runs servers, has representors. */
 };
+
+/** @name Device capabilities (rte_comch_dev_info.capa)
+ * @{
+ */
+/** Servers can be created on the device (BlueField side). */
+#define RTE_COMCH_CAPA_SERVER RTE_BIT64(0)
+/** Clients can be created on the device (host side). */
+#define RTE_COMCH_CAPA_CLIENT RTE_BIT64(1)
+/** Fast-path producers. */
+#define RTE_COMCH_CAPA_PRODUCER RTE_BIT64(2)
+/** Fast-path consumers. */
+#define RTE_COMCH_CAPA_CONSUMER RTE_BIT64(3)
+/** MsgQ (channels to the DPA, no server or client). */
+#define RTE_COMCH_CAPA_MSGQ RTE_BIT64(4)
+/** Engines can sleep on the notification fd with this device's contexts attached. */
+#define RTE_COMCH_CAPA_SLEEP RTE_BIT64(5)
+/** The peer runs in another process (a crash or exit of one side is survived). */
+#define RTE_COMCH_CAPA_MULTI_PROCESS RTE_BIT64(6)
+/** @} */
 
 /**
  * Device capabilities, filled by rte_comch_dev_info_get().
@@ -56,15 +79,17 @@ struct rte_comch_dev_info {
 	uint32_t max_recv_queue_size; /**< Largest receive queue, in messages. */
 	uint32_t max_clients;        /**< Most clients connected to one server. */
 	uint32_t max_send_tasks;     /**< Most send tasks in one context's pool. */
-	uint8_t server_supported;    /**< 1 if servers can be created on this device. */
-	uint8_t client_supported;    /**< 1 if clients can be created on this device. */
-	uint8_t producer_supported;  /**< 1 if the fast path's producers are supported. */
-	uint8_t consumer_supported;  /**< 1 if the fast path's consumers are supported. */
+	uint64_t capa;               /**< RTE_COMCH_CAPA_* bits; more may be added. */
 	uint32_t max_fast_tasks;     /**< Most tasks in one producer's or consumer's pool. */
 	uint64_t max_buf_size;       /**< Largest fast-path message (buffer data). */
 	uint32_t max_producers;      /**< Most producers on one connection (one side). */
 	uint32_t max_consumers;      /**< Most consumers on one connection (one side). */
 	uint32_t max_imm_data_len;   /**< Longest immediate data of a fast-path message. */
+	/**
+	 * Most consumers the peer may announce on one connection (the devargs
+	 * key max_peer_consumers; more are refused, the connection stays).
+	 */
+	uint32_t max_peer_consumers;
 };
 
 /**
@@ -87,6 +112,10 @@ struct rte_comch_dev_stats {
  *
  * @param devargs
  *   "<driver>:<key>=<value>,..." as described above. The driver part is required.
+ *   Besides its driver's keys, every device takes the library's:
+ *   - max_peer_consumers=<1..256>: consumers the peer may announce on one
+ *     connection (default 64). An announcement beyond it is refused: the
+ *     peer's consumer fails to start with -ENOSPC, the connection stays.
  * @return
  *   The device, or NULL with rte_errno set:
  *   - EINVAL: devargs is NULL, malformed (no "<driver>" before the first '=' or

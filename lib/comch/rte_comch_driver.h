@@ -7,443 +7,457 @@
 
 /**
  * @file
- * Driver interface (internal, not installed).
+ * The comch driver contract: what a driver supplies, and the few library calls
+ * it may make. For driver writers only (applications never include it); every
+ * symbol here is internal ABI: build drivers with ALLOW_INTERNAL_API.
  *
- * The library owns every object, state machine, task and callback; a driver only
- * moves bytes and reports what happened through the comch_*() upcalls below.
- * Upcalls are made only from driver ops that the library calls inside
- * progress (fd handlers, conn_poll, client_tick), never from other threads.
+ * The library owns the protocol: objects, state machines, admission, the
+ * announce/expire/ack life of consumers, the table of the peer's consumers and
+ * its locks, timers, connection state, every user callback. A driver is a
+ * transport. It supplies:
+ * - devices (probe from devargs, capabilities, representor names);
+ * - servers and clients that set connections up: a server hands the library
+ *   each client's offer and carries the library's verdict back;
+ * - per connection, a reliable ordered carrier of user messages (received in
+ *   place, peek/release) and of the library's own control messages, each with
+ *   an optional blob (bytes and descriptors) for memory export;
+ * - memory: allocation the peer can share, registration, export of a consumer
+ *   and import of a peer's consumer;
+ * - the fast path: posting receive buffers, placing a producer's data into the
+ *   peer consumer's next posted buffer with up to 32 bytes of immediate data,
+ *   and completions returned in arrays;
+ * - the file descriptors a sleeping engine waits on.
+ *
+ * Rules:
+ * - A driver sees handles and its own private pointers, never the library's
+ *   object layouts. Ops get the driver's private pointer of the object first;
+ *   configuration comes as op arguments.
+ * - Results are returned, never reported by calling up: a driver calls no
+ *   library function from inside an op but rte_comch_drv_pe_*() (fd watching
+ *   and wake-ups).
+ * - Who calls what, from which lcore, is stated per op. "Engine lcore" is the
+ *   lcore of the engine the object's context (for a connection: its server or
+ *   client) is attached to. Fast-path ops run on the producer's or consumer's
+ *   own engine lcore, concurrently with the connection's ops.
+ * - What the library checks before an op (states, sizes against the device's
+ *   capabilities, NULLs, the peer's consumer ids and immediate data lengths),
+ *   the driver need not check again. What the peer wrote or sent, the driver
+ *   checks before use (indexes, lengths, offsets, descriptors).
+ *
+ * The programmer's guide has a chapter, "Writing a comch driver", that walks
+ * through the contract with the skeleton driver (drivers/comch/skeleton).
  */
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/queue.h>
 
 #include <rte_common.h>
-#include <rte_kvargs.h>
-#include <rte_log.h>
-#include <rte_spinlock.h>
+#include <rte_compat.h>
 
 #include "rte_comch.h"
 
-extern int comch_logtype;
-#define COMCH_LOG(level, fmt, ...) \
-	rte_log(RTE_LOG_ ## level, comch_logtype, "COMCH: %s(): " fmt "\n", __func__, ##__VA_ARGS__)
+#ifdef __cplusplus
+extern "C" {
+#endif
 
-struct rte_comch_dev_ops;
+struct rte_kvargs;
 struct rte_comch_pe;
-struct rte_mempool;
-struct rte_ring;
 
-/** A driver, registered from a constructor with RTE_COMCH_REGISTER_DRIVER(). */
-struct rte_comch_driver {
-	TAILQ_ENTRY(rte_comch_driver) next;
-	const char *name;               /**< Prefix in devargs, e.g. "shm". */
-	const char * const *valid_keys; /**< NULL-terminated devargs keys. */
-	/** Set up dev->priv, dev->ops, dev->info, dev->role and the representors. */
-	int (*probe)(struct rte_comch_dev *dev, const struct rte_kvargs *kvlist);
+/** Longest server name a driver may be asked for, including the NUL. */
+#define RTE_COMCH_DRV_NAME_MAX 256
+/** Most bytes of a library control message. */
+#define RTE_COMCH_DRV_CTL_MAX 64
+/** Most bytes of a blob's data. */
+#define RTE_COMCH_DRV_BLOB_MAX 64
+/** Most descriptors of a blob. */
+#define RTE_COMCH_DRV_BLOB_FDS 4
+
+/**
+ * What travels with a library control message: driver-defined bytes (sizes,
+ * addresses, keys) and descriptors (shared memory, doorbells). The library
+ * never looks inside; it hands a received blob to an import op, or back to
+ * blob_discard if it will not.
+ */
+struct rte_comch_drv_blob {
+	uint8_t data[RTE_COMCH_DRV_BLOB_MAX];
+	uint32_t len;                        /**< Bytes of data in use. */
+	uint32_t nb_fds;                     /**< Descriptors in fds. */
+	int fds[RTE_COMCH_DRV_BLOB_FDS];     /**< Owned by whoever holds the blob. */
 };
 
-void comch_driver_register(struct rte_comch_driver *drv);
+/* ------------------------------------------------------------------ device */
 
-#define RTE_COMCH_REGISTER_DRIVER(nm, drv) \
-	RTE_INIT(comch_driver_init_ ## nm) { comch_driver_register(&(drv)); }
-
-/* ------------------------------------------------------------------ objects */
-
-/** Counters that only grow; summed from live connections plus closed ones. */
-struct comch_counters {
-	uint64_t msgs_sent, bytes_sent, msgs_recv, bytes_recv;
-};
-
-struct rte_comch_dev {
-	uint32_t magic;                   /**< COMCH_MAGIC_*, checked by public calls. */
-	uint16_t id;
+/** What probe fills in. */
+struct rte_comch_drv_dev_conf {
+	void *priv;                          /**< The driver's device; given to device ops. */
 	enum rte_comch_dev_role role;
-	const struct rte_comch_driver *drv;
-	const struct rte_comch_dev_ops *ops;
-	void *priv;                       /**< Driver private data. */
-	struct rte_comch_dev_info info;   /**< Filled by probe (ids and names by the lib). */
-	char **rep_names;                 /**< Representors (DPU side), set by probe. */
+	struct rte_comch_dev_info info;      /**< name and every limit and capability. */
+	/**
+	 * BlueField side: representor names, copied by the library before probe's
+	 * kvlist is freed (they may point into it).
+	 */
+	const char * const *rep_names;
 	unsigned int nb_reps;
-	uint32_t nb_users;                /**< Open reps + servers + clients. */
-	rte_spinlock_t lock;              /**< Guards conns and closed, for stats readers. */
-	TAILQ_HEAD(, rte_comch_connection) conns;
-	struct comch_counters closed;     /**< Totals of connections that ended. */
-	uint32_t next_conn_id;            /**< Telemetry names connections by these. */
-	uint64_t conns_opened, conns_closed, conns_rejected, peer_errors, send_errors;
-	struct rte_comch_dev_stats base;  /**< Subtracted on read, set by stats_reset. */
 };
 
-struct rte_comch_dev_rep {
-	uint32_t magic;                   /**< COMCH_MAGIC_*, checked by public calls. */
-	struct rte_comch_dev *dev;
-	const char *name;                 /**< Points into dev->rep_names. */
-	uint32_t nb_servers;
+/** Device ops; any thread, while no context of the device runs. */
+struct rte_comch_drv_dev_ops {
+	/** Release the device (after every object of it is gone). */
+	void (*close)(void *dev);
 };
 
-enum comch_ctx_type {
-	COMCH_CTX_SERVER,
-	COMCH_CTX_CLIENT,
-	COMCH_CTX_PRODUCER,
-	COMCH_CTX_CONSUMER,
+/* ------------------------------------------------------------------ set-up */
+
+/** What both sides agreed, when a connection is up. */
+struct rte_comch_drv_conn_params {
+	uint32_t max_msg_size;   /**< Largest user message either way. */
+	uint32_t peer_queue_size; /**< Messages that may be in flight towards the peer. */
+	uint32_t recv_queue_size; /**< Messages that may be in flight towards us. */
 };
 
-/** What differs between context types; the library's own, not a driver's. */
-struct comch_ctx_ops {
-	int (*start)(struct rte_comch_ctx *ctx);
-	int (*stop)(struct rte_comch_ctx *ctx);
-	/** One round of progress; slow is true on the engine's slow tick. */
-	int (*progress)(struct rte_comch_ctx *ctx, bool slow, uint64_t now);
-	/** Whether the context has work that must not wait for a wake-up. */
-	int (*arm)(struct rte_comch_ctx *ctx);
-	/** Undo arm; NULL if arm leaves nothing to undo. */
-	void (*disarm)(struct rte_comch_ctx *ctx);
+/** What a client asks of a server, as its server's driver received it. */
+struct rte_comch_drv_offer {
+	char name[RTE_COMCH_DRV_NAME_MAX]; /**< Server name asked for, NUL-terminated. */
+	uint32_t max_msg_size;   /**< Required max message size, 0: the server's. */
+	uint32_t recv_queue_size; /**< The client's receive queue. */
 };
 
-struct rte_comch_ctx {
-	uint32_t magic;                   /**< COMCH_MAGIC_*, checked by public calls. */
-	const struct comch_ctx_ops *ops;
-	enum comch_ctx_type type;
-	enum rte_comch_ctx_state state;
-	struct rte_comch_dev *dev;
-	struct rte_comch_pe *pe;
-	TAILQ_ENTRY(rte_comch_ctx) pe_next;
-	rte_comch_ctx_state_changed_cb_t state_cb;
-	union rte_comch_data user_data;
-	uint32_t nb_inflight;
-	int last_error;
+/** A server's configuration. */
+struct rte_comch_drv_server_conf {
+	const char *name;        /**< Server name (valid while the server exists). */
+	const char *rep_name;    /**< Representor it serves. */
+	uint32_t max_pending;    /**< Handshakes under way at most: drop beyond. */
+	uint32_t handshake_ms;   /**< Drop a handshake older than this. */
 };
 
-enum comch_task_type {
-	COMCH_TASK_SEND,
-	COMCH_TASK_POST_RECV,
-	COMCH_TASK_PRODUCER_SEND,
+/** What a server's poll returns. */
+enum rte_comch_drv_srv_event_type {
+	/** A client's offer: answer it with server ops answer(). */
+	RTE_COMCH_DRV_SRV_OFFER = 1,
+	/** An answered handshake completed: hs is now a connection (conn ops). */
+	RTE_COMCH_DRV_SRV_UP,
+	/** An answered handshake failed (status says why); hs is gone. */
+	RTE_COMCH_DRV_SRV_FAILED,
+	/** A handshake the driver dropped before any offer (counted as refused). */
+	RTE_COMCH_DRV_SRV_DROPPED,
 };
 
-struct comch_task_pool;
-
-struct rte_comch_task {
-	struct rte_comch_ctx *ctx;
-	struct comch_task_pool *pool;  /**< Where it returns when freed. */
-	union rte_comch_data user_data;
-	int status;
-	uint8_t type;
-	bool allocated;   /**< Taken from the pool and not yet freed. */
+struct rte_comch_drv_srv_event {
+	enum rte_comch_drv_srv_event_type type;
+	void *hs;                                /**< The handshake (the driver's). */
+	int status;                              /**< FAILED, DROPPED: -errno why. */
+	struct rte_comch_drv_offer offer;        /**< OFFER. */
+	struct rte_comch_drv_conn_params params; /**< UP. */
 };
 
-struct rte_comch_task_send {
-	struct rte_comch_task base;
-	struct rte_comch_connection *conn;
-	const void *msg;
+/** Server ops. create/destroy: any thread; the rest: the server's engine lcore. */
+struct rte_comch_drv_server_ops {
+	/** Claim the name on the representor (-EEXIST if a live server has it). */
+	int (*create)(void *dev, const struct rte_comch_drv_server_conf *conf, void **srv);
+	void (*destroy)(void *srv);
+	/** Listen; watch descriptors on pe. */
+	int (*start)(void *srv, struct rte_comch_pe *pe);
+	/** Stop listening; drop every handshake under way (no events for them). */
+	void (*stop)(void *srv);
+	/** Up to max events, oldest first; now is the TSC (for handshake timeouts). */
+	unsigned int (*poll)(void *srv, struct rte_comch_drv_srv_event *ev, unsigned int max,
+			     uint64_t now);
+	/**
+	 * The library's verdict on an offer: status 0 with what was agreed
+	 * (then UP or FAILED follows), or a positive errno to refuse it with
+	 * (ENOENT, EMSGSIZE, ECONNREFUSED, EPROTO, ENOMEM); hs is then gone.
+	 */
+	void (*answer)(void *srv, void *hs, int status,
+		       const struct rte_comch_drv_conn_params *agreed);
+};
+
+/** A client's connection attempt. */
+struct rte_comch_drv_client_conf {
+	const char *name;        /**< Server name. */
+	uint32_t max_msg_size;   /**< Required, or 0 to take the server's. */
+	uint32_t recv_queue_size;
+};
+
+/** Client ops: the client's engine lcore. */
+struct rte_comch_drv_client_ops {
+	/**
+	 * Begin one attempt. 0: under way (*hs set); -ENOENT: nobody listens
+	 * under that name; other -errno. The library backs off and retries.
+	 */
+	int (*connect)(void *dev, const struct rte_comch_drv_client_conf *conf,
+		       struct rte_comch_pe *pe, void **hs);
+	/**
+	 * -EINPROGRESS; 0: the server accepted (params filled, hs is now a
+	 * connection); -ECONNRESET: the server went away (the library retries);
+	 * the server's refusal (-ENOENT, -EMSGSIZE, -ECONNREFUSED, -ENOMEM), or
+	 * -EPROTO: final. Unless 0 or -EINPROGRESS, hs is gone.
+	 */
+	int (*poll)(void *hs, struct rte_comch_drv_conn_params *params);
+	/** Give up an attempt under way; hs is gone. */
+	void (*abort)(void *hs);
+};
+
+/* ------------------------------------------------------------------ connection */
+
+/** A received message, in the driver's memory until released. */
+struct rte_comch_drv_msg {
+	const void *data;
 	uint32_t len;
 };
 
-/** What server and client have in common: the control-path endpoint. */
-struct comch_ctrl {
-	struct rte_comch_ctx ctx;         /**< First: a ctrl is a ctx. */
-	uint32_t max_msg_size;
-	bool max_msg_size_set;
-	uint32_t recv_queue_size;
-	rte_comch_task_send_cb_t send_ok_cb;
-	rte_comch_task_send_cb_t send_err_cb;
-	uint32_t nb_send_tasks;
-	struct comch_task_pool *task_pool;
-	rte_comch_event_msg_recv_cb_t recv_cb;
-	rte_comch_event_consumer_cb_t new_consumer_cb;
-	rte_comch_event_consumer_cb_t expired_consumer_cb;
-	TAILQ_HEAD(, rte_comch_connection) conns;
-	uint32_t nb_conns;
-	uint32_t nb_fast;                 /**< Producers and consumers on its connections. */
-	char name[];                      /**< Server name. */
+/** A library control message received, with its blob. */
+struct rte_comch_drv_ctl {
+	uint8_t msg[RTE_COMCH_DRV_CTL_MAX];
+	uint32_t len;
+	struct rte_comch_drv_blob blob;
 };
 
-struct rte_comch_server {
-	struct rte_comch_dev_rep *rep;
-	rte_comch_event_conn_status_cb_t connect_cb;
-	rte_comch_event_conn_status_cb_t disconnect_cb;
-	void *priv;                       /**< Driver private data. */
-	struct comch_ctrl ctrl;           /**< Last: ends with the name. */
+/**
+ * Connection ops: the engine lcore of its server or client, unless said
+ * otherwise. A connection is up from SRV_UP or a client poll returning 0.
+ */
+struct rte_comch_drv_conn_ops {
+	/**
+	 * Queue a user message (copied or placed; the buffer is the caller's
+	 * again on return). 0, or -EAGAIN: the library never has more than
+	 * peer_queue_size messages not yet reported taken by tx_done.
+	 */
+	int (*send)(void *conn, const void *msg, uint32_t len);
+	/**
+	 * Called once per progress round. Up to max received messages, oldest
+	 * first, left in place: valid until release. *taken: how many more of
+	 * our messages the peer took since the last call. Returns how many
+	 * messages, or -EPROTO if the peer corrupted them or lied about what it
+	 * took (the library then drops it).
+	 */
+	int (*poll)(void *conn, struct rte_comch_drv_msg *msgs, unsigned int max, uint32_t *taken);
+	/**
+	 * Called after each poll, once the library is done with the n oldest
+	 * messages it returned (n may be 0): release them, and tell a sleeping
+	 * peer what this round did (messages sent or taken).
+	 */
+	void (*release)(void *conn, unsigned int n);
+	/**
+	 * Send a library control message and a blob (NULL: none), in order with
+	 * the other control messages. The blob's descriptors are the driver's
+	 * from the call on, sent or not. 0, or -errno (the connection is lost).
+	 */
+	int (*ctl_send)(void *conn, const void *msg, uint32_t len, struct rte_comch_drv_blob *blob);
+	/**
+	 * Called on the engine's slow tick (~100 us). The next control message
+	 * received, if any: 1 (ctl filled, its blob's descriptors now the
+	 * library's), 0 (none); or the end of the connection: -ECONNABORTED
+	 * (the peer closed it), -ECONNRESET (the peer died), -EPROTO (the peer
+	 * broke the protocol). After an end, poll still returns what the peer
+	 * finished before it.
+	 */
+	int (*ctl_poll)(void *conn, struct rte_comch_drv_ctl *ctl);
+	/** Close the descriptors of a blob the library will not import. */
+	void (*blob_discard)(void *conn, struct rte_comch_drv_blob *blob);
+	/**
+	 * Before the engine sleeps: make a message arriving, or one of ours
+	 * taken, wake it. -EAGAIN if either already happened.
+	 */
+	int (*arm)(void *conn);
+	void (*disarm)(void *conn);
+	/**
+	 * End it: tell the peer (reason 0: an orderly close; -EPROTO: it broke
+	 * the protocol; otherwise say nothing), stop watching descriptors and
+	 * stop touching the peer's memory. The library unimported every remote
+	 * consumer before.
+	 */
+	void (*close)(void *conn, int reason);
+	/** Free it, once no producer or consumer of it exists. */
+	void (*free)(void *conn);
 };
 
-struct rte_comch_client {
-	struct rte_comch_connection *conn; /**< Set while connected. */
-	uint32_t connect_timeout_ms;
-	uint64_t connect_deadline;         /**< TSC; 0 means no deadline. */
-	uint64_t next_try;                 /**< TSC of the next connection attempt. */
-	uint32_t retry_ms;                 /**< Back-off between attempts, 1 to 100 ms. */
-	int last_try;                      /**< What the last failed attempt said. */
-	uint32_t nb_failed;                /**< Failed attempts since start. */
-	void *priv;
-	struct comch_ctrl ctrl;
-};
+/* ------------------------------------------------------------------ memory */
 
-enum comch_conn_state {
-	COMCH_CONN_ESTABLISHED,
-	COMCH_CONN_DRAINING,  /**< Closed locally; waiting for the peer to take what we sent. */
-	COMCH_CONN_DEAD,      /**< Over; the library tears it down at the end of progress. */
-};
-
-struct rte_comch_connection {
-	uint32_t magic;                   /**< COMCH_MAGIC_*, checked by public calls. */
-	struct comch_ctrl *ctrl;
-	TAILQ_ENTRY(rte_comch_connection) next;     /**< In ctrl->conns. */
-	TAILQ_ENTRY(rte_comch_connection) dev_next; /**< In dev->conns. */
-	enum comch_conn_state state;
-	uint32_t id;                    /**< Unique on its device, for telemetry. */
-	int close_reason;               /**< Reason given to callbacks and tasks. */
-	uint32_t max_msg_size;
-	union rte_comch_data user_data;
-	struct comch_counters cnt;      /**< Single writer: the engine's lcore. */
-	uint64_t drain_deadline;        /**< TSC, while DRAINING. */
-	int task_err;                   /**< Status for tasks still in flight at the end. */
-	/** Send tasks handed to the driver, oldest first, until the peer takes them. */
-	struct rte_comch_task_send **txq;
-	uint32_t txq_mask, txq_head, txq_tail;
-	void *priv;                     /**< Driver private data. */
-	/* Fast path: lists and counts change on this connection's lcore only. */
-	TAILQ_HEAD(, rte_comch_producer) producers;
-	TAILQ_HEAD(, rte_comch_consumer) consumers;
-	uint32_t nb_fast;               /**< Producers + consumers; the struct outlives the link. */
-	uint32_t nb_tasks;              /**< Send tasks allocated for it; they hold it too. */
-	struct rte_ring *fp_req;        /**< Consumers' (un)registration, from their lcores. */
-	int fp_dead;                    /**< Atomic: set once the connection has ended. */
-	int fp_abort;                   /**< Atomic: a consumer's peer broke the protocol. */
-	bool zombie;                    /**< Torn down; freed with its last producer/consumer. */
+/** Memory ops; the thread that configures the mmap. */
+struct rte_comch_drv_mmap_ops {
+	/**
+	 * Allocate len bytes the device can hand its peers, zeroed.
+	 * *mem is the driver's handle of the allocation.
+	 */
+	int (*alloc)(void *dev, size_t len, void **addr, void **mem);
+	void (*free)(void *dev, void *mem);
+	/**
+	 * Register [addr, addr + len) with permissions (RTE_COMCH_MMAP_PERM_*);
+	 * mem: the allocation's handle if it came from this driver's alloc (on
+	 * any of its devices), else NULL.
+	 */
+	int (*reg)(void *dev, void *addr, size_t len, uint32_t perms, void *mem, void **reg);
+	void (*dereg)(void *dev, void *reg);
 };
 
 /* ------------------------------------------------------------------ fast path */
 
-/** A fast-path context's tasks: its pool, and those in flight, oldest first. */
-struct comch_fast_tasks {
-	struct comch_task_pool *pool;
-	void **q;
-	uint32_t mask, head, tail;
-	uint32_t nb;                    /**< Pool size (num_tasks). */
+/** A consumer's configuration, at its creation. */
+struct rte_comch_drv_consumer_conf {
+	uint32_t id;             /**< As the peer will know it. */
+	void *reg;               /**< The registration of its mmap on this device. */
+	void *mem_addr;          /**< Its mmap's memory. */
+	size_t mem_len;
 };
 
-struct rte_comch_producer {
-	struct rte_comch_ctx ctx;       /**< First: a producer is a ctx. */
-	struct rte_comch_connection *conn;
-	TAILQ_ENTRY(rte_comch_producer) next;
-	uint32_t id;
-	rte_comch_producer_task_send_cb_t ok_cb;
-	rte_comch_producer_task_send_cb_t err_cb;
-	/** Sends done at submit, their callbacks due in the next progress. */
-	struct comch_fast_tasks tasks;
-	/** The last submit was refused for want of a posted buffer (-EAGAIN). */
-	bool starved;
-	void *priv;                     /**< Driver private data. */
+/** What a consumer start sets (they may change between starts). */
+struct rte_comch_drv_consumer_start {
+	uint32_t nb_posts;       /**< Buffers posted at once at most. */
+	uint32_t imm_len;        /**< Immediate data it accepts. */
+	struct rte_comch_pe *pe; /**< Its engine, for wake-up descriptors. */
 };
 
-struct rte_comch_producer_task_send {
-	struct rte_comch_task base;
-	struct rte_comch_buf *buf;
-	uint32_t consumer_id;
+/** What the library announces to the peer with a consumer's blob. */
+struct rte_comch_drv_remote_conf {
+	uint32_t nb_posts;
 	uint32_t imm_len;
-	uint8_t imm[RTE_COMCH_MAX_IMM_DATA_LEN];
+	uint64_t mem_len;
 };
 
-struct rte_comch_consumer {
-	struct rte_comch_ctx ctx;       /**< First: a consumer is a ctx. */
-	struct rte_comch_connection *conn;
-	struct rte_comch_mmap *mmap;
-	TAILQ_ENTRY(rte_comch_consumer) next;
-	uint32_t id;
-	uint32_t imm_len;
-	rte_comch_consumer_task_post_recv_cb_t ok_cb;
-	rte_comch_consumer_task_post_recv_cb_t err_cb;
-	/** Posted tasks, oldest first: the driver fills them in this order. */
-	struct comch_fast_tasks tasks;
-	int reg;            /**< Atomic, from the connection's lcore: 1 advertised, < 0 failed. */
-	int expired;        /**< Atomic, from the connection's lcore: the peer will not write. */
-	bool expire_asked;
-	uint64_t expire_deadline; /**< TSC: the peer must confirm the expiry by then. */
-	void *priv;         /**< Driver private data. */
-};
-
-struct rte_comch_consumer_task_post_recv {
-	struct rte_comch_task base;
-	struct rte_comch_buf *buf;
-	uint32_t imm_len;
+/** A completed receive. */
+struct rte_comch_drv_fp_cpl {
+	uint64_t cookie;         /**< As posted. */
+	uint32_t len;            /**< Bytes placed in the buffer (from its start). */
 	uint32_t producer_id;
-	uint8_t imm[RTE_COMCH_MAX_IMM_DATA_LEN];
+	uint32_t imm_len;
+	uint8_t imm[RTE_COMCH_MAX_IMM_DATA_LEN]; /**< All of it readable; imm_len count. */
 };
 
-/** Registered memory; drivers share memfd-backed ranges with the peer. */
-struct rte_comch_mmap {
-	uint32_t magic;                   /**< COMCH_MAGIC_*, checked by public calls. */
-	void *addr;
-	size_t len;
-	uint32_t perms;
-	bool has_range;
-	int memfd;        /**< >= 0 if the mmap allocated the memory: a peer can map it. */
+/** Consumer ops. */
+struct rte_comch_drv_consumer_ops {
 	/**
-	 * COMCH_MMAP_STARTED | number of buffers and consumers holding it, in one
-	 * atomic word: a hold and a stop on two lcores cannot both succeed.
+	 * Connection's engine lcore. -ENOTSUP if the driver cannot hand this
+	 * memory to the peer.
 	 */
-	uint32_t refs;
+	int (*create)(void *conn, const struct rte_comch_drv_consumer_conf *conf, void **c);
+	void (*destroy)(void *c);
+	/**
+	 * Connection's engine lcore, at each start: a fresh receive state, and
+	 * the blob that lets the peer write into it (ownership of its
+	 * descriptors passes to the caller).
+	 */
+	int (*export)(void *c, const struct rte_comch_drv_consumer_start *st,
+		      struct rte_comch_drv_blob *blob);
+	/** Consumer's lcore: post a buffer (addr NULL, len 0: immediate data only). */
+	int (*post)(void *c, uint64_t cookie, void *addr, size_t len);
+	/** Consumer's lcore: up to max completions, in post order; -EPROTO if the peer lied. */
+	int (*poll)(void *c, struct rte_comch_drv_fp_cpl *cpl, unsigned int max);
+	/** Consumer's lcore: before sleeping with buffers posted; -EAGAIN if one is filled. */
+	int (*arm)(void *c);
+	void (*disarm)(void *c);
 };
 
-#define COMCH_MMAP_STARTED (1u << 31)
-
-/* ------------------------------------------------------------------ driver ops */
-
-/** Handshake parameters, what the driver negotiated for a new connection. */
-struct comch_conn_params {
-	uint32_t max_msg_size;      /**< Agreed by both sides. */
-	uint32_t peer_queue_size;   /**< How many messages may be in flight towards the peer. */
+/** Producer and remote consumer ops. */
+struct rte_comch_drv_producer_ops {
+	/**
+	 * Connection's engine lcore: map what the peer exported for one of its
+	 * consumers. -EPROTO if the blob is not what conf says; -ENOSPC,
+	 * -EMFILE or -ENOMEM if it does not fit the connection's budget.
+	 */
+	int (*import)(void *conn, const struct rte_comch_drv_remote_conf *conf,
+		      struct rte_comch_drv_blob *blob, void **remote);
+	/** Connection's engine lcore, under the remote's lock: unmap it. */
+	void (*unimport)(void *conn, void *remote);
+	/** Connection's engine lcore; NULL if a producer needs no state. */
+	int (*create)(void *conn, uint32_t id, void **p);
+	void (*destroy)(void *p);
+	/**
+	 * Producer's lcore, under the remote's lock: place data and the
+	 * immediate data into the remote consumer's next posted buffer. 0,
+	 * -EAGAIN (no buffer posted), -EMSGSIZE (longer than that buffer), or
+	 * -EPROTO (the peer corrupted what it shares: the library aborts).
+	 */
+	int (*send)(void *p, void *remote, const void *data, size_t len, const uint8_t *imm,
+		    uint32_t imm_len);
+	/**
+	 * Producer's lcore, once per round that sent, under the remote's lock:
+	 * wake the remote consumer if it sleeps. NULL if send does.
+	 */
+	void (*notify)(void *p, void *remote);
+	/**
+	 * Producer's lcore: sends finished since the last call, oldest first;
+	 * status[i] is 0 or the -errno of a transfer that failed. NULL for a
+	 * driver whose accepted sends are done when send returns.
+	 */
+	int (*completed)(void *p, int *status, unsigned int max);
 };
 
-struct rte_comch_dev_ops {
-	/** Release dev->priv and the representor names. */
-	void (*dev_close)(struct rte_comch_dev *dev);
-	/** Claim the server's name (EEXIST if taken); set server->priv. Returns -errno. */
-	int (*server_create)(struct rte_comch_server *srv);
-	void (*server_destroy)(struct rte_comch_server *srv);
-	/** Start accepting connections; the engine is srv->ctrl.ctx.pe. */
-	int (*server_start)(struct rte_comch_server *srv);
-	/** Stop accepting connections (existing ones are closed one by one). */
-	void (*server_stop)(struct rte_comch_server *srv);
-	/** Slow tick while RUNNING: expire handshakes that take too long. */
-	void (*server_tick)(struct rte_comch_server *srv, uint64_t now);
-	/** Begin connecting, asynchronously. Returns -errno on immediate failure. */
-	int (*client_start)(struct rte_comch_client *cli);
-	/**
-	 * Called on the engine's slow tick while the client is STARTING, when
-	 * its back-off allows. Returns -EINPROGRESS if an attempt is running or
-	 * was just started, or the -errno of an attempt that failed since the
-	 * last call (-ENOENT when no server listens under that name, -ECONNRESET
-	 * when one dropped the handshake): the library then backs off.
-	 */
-	int (*client_tick)(struct rte_comch_client *cli);
-	/**
-	 * Give up connecting, or release what connecting needed: called whenever the
-	 * client leaves STARTING, whatever the outcome. Must be idempotent.
-	 */
-	void (*client_stop)(struct rte_comch_client *cli);
-	/**
-	 * Queue one message to the peer. 0, or -EAGAIN if peer_queue_size messages
-	 * are already in flight. Called for established connections only.
-	 */
-	int (*conn_send)(struct rte_comch_connection *conn, const void *msg, uint32_t len);
-	/**
-	 * Deliver up to max received messages with comch_conn_recv() (max is 0 on a
-	 * connection closed locally), report taken messages with comch_conn_tx_done()
-	 * and failures with comch_conn_lost(). Returns the number of things that happened.
-	 * Before reporting a connection lost, a driver reports what the peer had taken.
-	 */
-	unsigned int (*conn_poll)(struct rte_comch_connection *conn, unsigned int max);
-	/**
-	 * Whether the peer has taken everything sent so far (ring empty).
-	 */
-	bool (*conn_tx_idle)(struct rte_comch_connection *conn);
-	/**
-	 * End the connection: tell the peer (if alive) and release conn->priv.
-	 */
-	void (*conn_close)(struct rte_comch_connection *conn);
-	/**
-	 * Arm wake-ups for conn; return -EAGAIN if a message is already waiting.
-	 */
-	int (*conn_arm)(struct rte_comch_connection *conn);
-	/** Disarm wake-ups for conn. */
-	void (*conn_disarm)(struct rte_comch_connection *conn);
-	/** Free what conn_close kept for producers and consumers still holding conn. */
-	void (*conn_free)(struct rte_comch_connection *conn);
+/* ------------------------------------------------------------------ registration */
 
-	/* Fast path. Connection lcore: consumer_create/destroy/advertise/expire. */
-	/** Check the consumer's mmap can be shared; set consumer->priv. -ENOTSUP if not. */
-	int (*consumer_create)(struct rte_comch_consumer *c);
-	void (*consumer_destroy)(struct rte_comch_consumer *c);
-	/** Tell the peer (new-consumer): after this, producers there may write. */
-	int (*consumer_advertise)(struct rte_comch_consumer *c);
-	/** Tell the peer it expired; it answers with comch_conn_consumer_acked(). */
-	int (*consumer_expire)(struct rte_comch_consumer *c);
-	/* Consumer's own lcore. */
-	/**
-	 * Before its engine sleeps: have producers ring it when they fill a buffer.
-	 * -EAGAIN if filled buffers already wait. NULL: a consumer with buffers
-	 * posted keeps its engine polling.
-	 */
-	int (*consumer_arm)(struct rte_comch_consumer *c);
-	void (*consumer_disarm)(struct rte_comch_consumer *c);
-	/** Post a buffer (addr NULL, len 0: immediate data only). */
-	int (*consumer_post)(struct rte_comch_consumer *c, void *addr, size_t len);
-	/**
-	 * Report up to max filled buffers, oldest first, with comch_consumer_recv().
-	 * Returns how many, or -EPROTO if the peer corrupted them.
-	 */
-	int (*consumer_poll)(struct rte_comch_consumer *c, unsigned int max);
-	/** Set producer->priv (connection lcore); NULL if the driver needs none. */
-	int (*producer_create)(struct rte_comch_producer *p);
-	void (*producer_destroy)(struct rte_comch_producer *p);
-	/* Producer's own lcore. */
-	/**
-	 * Copy one message into the consumer's next posted buffer: see
-	 * rte_comch_task_submit(). imm points to RTE_COMCH_MAX_IMM_DATA_LEN bytes.
-	 */
-	int (*producer_send)(struct rte_comch_producer *p, uint32_t consumer_id, const void *data,
-			     size_t len, const uint8_t *imm, uint32_t imm_len);
-	/**
-	 * Wake the consumers this producer filled buffers of since the last call,
-	 * if they sleep. Called once per progress that completed sends, so the cost
-	 * of waking is paid per burst, not per message. NULL if sends wake by themselves.
-	 */
-	void (*producer_flush)(struct rte_comch_producer *p);
+/** Everything a driver supplies. Groups it does not support are NULL. */
+struct rte_comch_drv_ops {
+	const struct rte_comch_drv_dev_ops *dev;
+	const struct rte_comch_drv_server_ops *server;
+	const struct rte_comch_drv_client_ops *client;
+	const struct rte_comch_drv_conn_ops *conn;
+	const struct rte_comch_drv_mmap_ops *mmap;
+	const struct rte_comch_drv_consumer_ops *consumer;
+	const struct rte_comch_drv_producer_ops *producer;
 };
 
-/* ------------------------------------------------------------------ upcalls */
+/** A driver, registered from a constructor with RTE_COMCH_REGISTER_DRIVER(). */
+struct rte_comch_driver {
+	TAILQ_ENTRY(rte_comch_driver) next; /**< The library's. */
+	const char *name;               /**< Prefix in devargs, e.g. "shm". */
+	const char * const *valid_keys; /**< NULL-terminated devargs keys. */
+	/** Open a device from its devargs: fill conf. Returns 0 or -errno (logged). */
+	int (*probe)(const struct rte_kvargs *kvlist, struct rte_comch_drv_dev_conf *conf);
+	const struct rte_comch_drv_ops *ops;
+};
 
-/** A client completed its handshake with srv. Returns the connection, NULL to refuse. */
-struct rte_comch_connection *
-comch_server_conn_new(struct rte_comch_server *srv, void *priv, const struct comch_conn_params *p);
-/** The client is connected. Returns the connection, or NULL (then the driver closes). */
-struct rte_comch_connection *
-comch_client_connected(struct rte_comch_client *cli, void *priv, const struct comch_conn_params *p);
-/** The server refused the client, or the handshake failed: reason is -errno. */
-void comch_client_connect_failed(struct rte_comch_client *cli, int reason);
-/** A message arrived (valid during the call only). */
-void comch_conn_recv(struct rte_comch_connection *conn, const void *msg, uint32_t len);
-/** The peer took the n oldest messages in flight. */
-void comch_conn_tx_done(struct rte_comch_connection *conn, uint32_t n);
+/** Register a driver (from a constructor). */
+__rte_internal
+void
+rte_comch_drv_register(struct rte_comch_driver *drv);
+
+#define RTE_COMCH_REGISTER_DRIVER(nm, drv) \
+	RTE_INIT(comch_driver_init_ ## nm) { rte_comch_drv_register(&(drv)); }
+
+/* ------------------------------------------------------------------ engine */
+
 /**
- * The connection is over: -ECONNABORTED (peer closed), -ECONNRESET (peer died),
- * -EPROTO (peer broke the protocol). The driver stops using the peer's memory.
+ * A descriptor the engine watches on its slow tick (~100 us) and while it
+ * sleeps. The engine calls handler on its lcore, inside progress, when it is
+ * readable (events: EPOLLIN and friends). A handler does driver work only.
  */
-void comch_conn_lost(struct rte_comch_connection *conn, int reason);
-/** The peer started a consumer (connection lcore). */
-void comch_conn_consumer_new(struct rte_comch_connection *conn, uint32_t id);
-/** The peer stopped a consumer (connection lcore). */
-void comch_conn_consumer_expired(struct rte_comch_connection *conn, uint32_t id);
-/** The peer confirmed it will not write into our consumer id (connection lcore). */
-void comch_conn_consumer_acked(struct rte_comch_connection *conn, uint32_t id);
-/**
- * A posted buffer was filled (consumer lcore, inside consumer_poll). imm must
- * point to RTE_COMCH_MAX_IMM_DATA_LEN readable bytes, of which imm_len count.
- */
-void comch_consumer_recv(struct rte_comch_consumer *c, size_t data_len, const uint8_t *imm,
-			 uint32_t imm_len, uint32_t producer_id);
-/** Count a refused handshake or a protocol violation on the device. */
-void comch_dev_count_rejected(struct rte_comch_dev *dev);
-
-/* ------------------------------------------------------------------ engine fds */
-
-/** A file descriptor the engine watches for a driver, on its slow tick and for sleeping. */
-struct comch_pe_fd {
+struct rte_comch_drv_fd {
 	int fd;
-	void (*handler)(struct comch_pe_fd *pfd, uint32_t events);
+	void (*handler)(struct rte_comch_drv_fd *pfd, uint32_t events);
 	void *arg;
 };
 
-/** Wake the engine if it sleeps; from any thread of the process. */
-void comch_pe_wake_up(struct rte_comch_pe *pe);
-int comch_pe_fd_add(struct rte_comch_pe *pe, struct comch_pe_fd *pfd);
-void comch_pe_fd_del(struct rte_comch_pe *pe, struct comch_pe_fd *pfd);
+/** Watch pfd (engine lcore). 0 or -errno. */
+__rte_internal
+int
+rte_comch_drv_pe_fd_add(struct rte_comch_pe *pe, struct rte_comch_drv_fd *pfd);
+
+/** Stop watching pfd (engine lcore). */
+__rte_internal
+void
+rte_comch_drv_pe_fd_del(struct rte_comch_pe *pe, struct rte_comch_drv_fd *pfd);
+
 /**
- * Watch a wake-up fd (a doorbell) that needs no handler: it only wakes a
- * sleeping engine, and its owner empties it on disarm. Callable from any lcore.
+ * Watch a wake-up descriptor (a doorbell): it only wakes a sleeping engine;
+ * its owner empties it on disarm. Any lcore.
  */
-int comch_pe_wake_fd_add(struct rte_comch_pe *pe, int fd);
-void comch_pe_wake_fd_del(struct rte_comch_pe *pe, int fd);
+__rte_internal
+int
+rte_comch_drv_pe_wake_fd_add(struct rte_comch_pe *pe, int fd);
+
+/** Stop watching a wake-up descriptor. Any lcore. */
+__rte_internal
+void
+rte_comch_drv_pe_wake_fd_del(struct rte_comch_pe *pe, int fd);
+
+/** Wake the engine if it sleeps. Any thread of the process. */
+__rte_internal
+void
+rte_comch_drv_pe_wake(struct rte_comch_pe *pe);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* RTE_COMCH_DRIVER_H */

@@ -16,10 +16,13 @@
  * in use (data, data_len). Buffers come from a pool and are reference counted; an
  * mmap cannot be stopped or destroyed while buffers refer to it.
  *
+ * An mmap is registered with the devices added to it (rte_comch_mmap_add_dev())
+ * when it starts: a consumer's mmap must have its connection's device added.
  * Memory the peer writes into (a consumer's receive buffers) must be memory the
- * peer can map: rte_comch_mmap_alloc_memrange() allocates such memory. A range
- * set with rte_comch_mmap_set_memrange() is ordinary process memory; drivers
- * that cannot share it refuse it where sharing is needed (see each driver's page).
+ * device can hand to the peer: rte_comch_mmap_alloc_memrange(), after a device
+ * was added, allocates such memory from that device's driver. A range set with
+ * rte_comch_mmap_set_memrange() is ordinary process memory; drivers that cannot
+ * share it refuse it where sharing is needed (see each driver's page).
  * Buffers cannot be chained: a buffer is always one contiguous range.
  *
  * Thread safety: configure, start, stop and destroy an mmap from one thread.
@@ -70,6 +73,20 @@ struct rte_comch_mmap *
 rte_comch_mmap_create(void);
 
 /**
+ * Add a device: at start, the mmap is registered with the device's driver, so
+ * that the device's connections can use it (a consumer's memory, a producer's
+ * buffers). At most 4 devices; before start. The device cannot be closed while
+ * the mmap exists.
+ *
+ * @return
+ *   0 on success; -EINVAL if mmap or dev is NULL or not live; -EBUSY if the mmap
+ *   is started; -EEXIST if dev was added already; -ENOSPC if 4 devices were.
+ */
+__rte_experimental
+int
+rte_comch_mmap_add_dev(struct rte_comch_mmap *mmap, struct rte_comch_dev *dev);
+
+/**
  * Register a range of process memory. Once per mmap, before start.
  *
  * @return
@@ -80,13 +97,15 @@ int
 rte_comch_mmap_set_memrange(struct rte_comch_mmap *mmap, void *addr, size_t len);
 
 /**
- * Allocate len bytes of zeroed memory that a peer process can map, owned by the
- * mmap and freed with it, and register it. Once per mmap, before start.
+ * Allocate len bytes of zeroed memory, owned by the mmap and freed with it, and
+ * register it. Once per mmap, before start. With a device added, the first
+ * device's driver allocates it, as memory it can hand to its peers (shm: a
+ * sealed memfd); with none, it is ordinary process memory.
  *
  * @return
  *   0 on success; -EINVAL if mmap is NULL or len is 0; -EEXIST if the mmap already
- *   has memory; -EBUSY if it is started; -ENOMEM (or the errno of memfd_create,
- *   ftruncate or mmap) if the memory cannot be had.
+ *   has memory; -EBUSY if it is started; -ENOMEM (or the driver's error) if the
+ *   memory cannot be had.
  */
 int
 rte_comch_mmap_alloc_memrange(struct rte_comch_mmap *mmap, size_t len);
@@ -120,12 +139,14 @@ int
 rte_comch_mmap_get_permissions(const struct rte_comch_mmap *mmap, uint32_t *perms);
 
 /**
- * Start an mmap: buffers can now be taken from it and it can be given to a
- * consumer. Its memory and permissions can no longer change.
+ * Start an mmap: it is registered with each device added, buffers can now be
+ * taken from it and it can be given to a consumer. Its memory, permissions and
+ * devices can no longer change.
  *
  * @return
  *   0 on success; -EINVAL if mmap is NULL; -ENOENT if no memory is registered;
- *   -EBUSY if it is already started.
+ *   -EBUSY if it is already started; a driver's error if a device cannot
+ *   register it (then it is registered with none).
  */
 int
 rte_comch_mmap_start(struct rte_comch_mmap *mmap);

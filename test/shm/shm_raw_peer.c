@@ -272,6 +272,36 @@ raw_peer_expect_dropped(struct raw_peer *p, uint64_t errors_before)
 	good_client_roundtrip();
 }
 
+void
+raw_ctl_send(int fd, enum comch_ctl_type type, uint32_t id, const struct comch_ctl_msg *tmpl,
+	     const int *fds, unsigned int nb_fds)
+{
+	struct comch_ctl_msg c = { 0 };
+	struct shm_msg m;
+
+	if (tmpl != NULL)
+		c = *tmpl;
+	c.version = COMCH_CTL_VERSION;
+	c.type = type;
+	c.id = id;
+	shm_msg_init(&m, SHM_MSG_CTL);
+	memcpy(m.ctl.msg, &c, sizeof(c));
+	m.ctl_len = sizeof(c);
+	assert_int_equal(shm_msg_send(fd, &m, fds, nb_fds), 0);
+}
+
+int
+raw_ctl_reply(int fd, struct comch_ctl_msg *c, int *fds, unsigned int *nb_fds)
+{
+	struct shm_msg m;
+
+	if (raw_reply(fd, &m, fds, nb_fds) != SHM_MSG_CTL)
+		return 0;
+	assert_int_equal(m.ctl_len, sizeof(*c));
+	memcpy(c, m.ctl.msg, sizeof(*c));
+	return c->type;
+}
+
 unsigned int
 count_fds(void)
 {

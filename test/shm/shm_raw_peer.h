@@ -16,6 +16,7 @@
 #include <rte_comch.h>
 
 #include "shm_internal.h"
+#include "comch_proto.h"
 
 #define SERVER_NAME "victim"
 
@@ -57,6 +58,15 @@ struct raw_peer {
 void raw_peer_connect(struct raw_peer *p);
 /** The server must drop p with -EPROTO, count it, and still serve a good client. */
 void raw_peer_expect_dropped(struct raw_peer *p, uint64_t errors_before);
+
+/** Send a library control message (and descriptors) as the peer's library would. */
+void raw_ctl_send(int fd, enum comch_ctl_type type, uint32_t id, const struct comch_ctl_msg *tmpl,
+		  const int *fds, unsigned int nb_fds);
+/**
+ * The server's next library control message: its type, with *c and the
+ * descriptors filled; 0 if the server closed or sent something else.
+ */
+int raw_ctl_reply(int fd, struct comch_ctl_msg *c, int *fds, unsigned int *nb_fds);
 
 /** Descriptors open in this process right now. */
 unsigned int count_fds(void);

@@ -95,28 +95,31 @@ raw_consumer_fini(struct raw_consumer *rc)
 	close(rc->bell[1]);
 }
 
+/* NEW for a consumer of nb_posts buffers, with the three descriptors given. */
+static void
+raw_announce_fds(int fd, uint32_t id, uint32_t nb_posts, const int *fds)
+{
+	struct comch_ctl_msg c = { .nb_posts = nb_posts, .imm_len = 8, .mem_len = MEM_LEN };
+
+	raw_ctl_send(fd, COMCH_CTL_CONSUMER_NEW, id, &c, fds, 3);
+}
+
 static void
 raw_consumer_announce(struct raw_peer *p, struct raw_consumer *rc, uint32_t id)
 {
-	struct shm_msg m;
 	int fds[3] = { rc->memfd, rc->ringfd, rc->bell[1] };
 
-	shm_msg_init(&m, SHM_MSG_CONSUMER_NEW);
-	m.id = id;
-	m.recv_queue_size = NB_SLOTS;
-	m.imm_len = 8;
-	m.len = MEM_LEN;
-	assert_int_equal(shm_msg_send(p->fd, &m, fds, 3), 0);
+	raw_announce_fds(p->fd, id, NB_SLOTS, fds);
 }
 
 static void
 raw_post(struct raw_consumer *rc, uint64_t off, uint64_t len)
 {
-	uint32_t i = __atomic_load_n(rc->posted, __ATOMIC_RELAXED);
+	uint32_t i = comch_load_relaxed(rc->posted);
 
 	rc->slots[i % NB_SLOTS].off = off;
 	rc->slots[i % NB_SLOTS].len = len;
-	__atomic_store_n(rc->posted, i + 1, __ATOMIC_RELEASE);
+	comch_store_release(rc->posted, i + 1);
 }
 
 static void
@@ -159,14 +162,20 @@ server_producer_destroy(struct rte_comch_producer *prod)
 	assert_int_equal(rte_comch_producer_destroy(prod), 0);
 }
 
-/* A raw consumer, announced; the server has seen it. */
+/* A raw consumer, announced; the server has seen it and said so. */
 static void
 consumer_peer(struct raw_peer *p, struct raw_consumer *rc)
 {
+	struct comch_ctl_msg c;
+	unsigned int nb_fds;
+	int fds[4];
+
 	raw_peer_connect(p);
 	raw_consumer_init(rc, true);
 	raw_consumer_announce(p, rc, 3);
-	pump(5);
+	assert_int_equal(raw_ctl_reply(p->fd, &c, fds, &nb_fds), COMCH_CTL_CONSUMER_READY);
+	assert_int_equal(c.id, 3);
+	assert_int_equal(nb_fds, 0);
 	assert_int_equal(last_new_consumer, 3);
 }
 
@@ -269,7 +278,6 @@ bad_announce(bool seal_mem, uint32_t id, uint32_t slots, bool pipe_bell)
 	uint64_t before = peer_errors();
 	struct raw_consumer rc;
 	struct raw_peer p;
-	struct shm_msg m;
 	int fds[3], pfd[2];
 
 	raw_peer_connect(&p);
@@ -278,12 +286,7 @@ bad_announce(bool seal_mem, uint32_t id, uint32_t slots, bool pipe_bell)
 	fds[0] = rc.memfd;
 	fds[1] = rc.ringfd;
 	fds[2] = pipe_bell ? pfd[1] : rc.bell[1];
-	shm_msg_init(&m, SHM_MSG_CONSUMER_NEW);
-	m.id = id;
-	m.recv_queue_size = slots;
-	m.imm_len = 8;
-	m.len = MEM_LEN;
-	assert_int_equal(shm_msg_send(p.fd, &m, fds, 3), 0);
+	raw_announce_fds(p.fd, id, slots, fds);
 	raw_peer_expect_dropped(&p, before);
 	assert_int_equal(last_new_consumer, -1);
 	close(pfd[0]);
@@ -305,10 +308,56 @@ test_announce_pipe_doorbell(void **state)
 	bad_announce(true, 0, NB_SLOTS, true);
 }
 
+/*
+ * An id past the consumers the server takes from one peer (max_peer_consumers,
+ * 64 by default) is over its budget: refused, and the connection stays.
+ */
 static void
 test_announce_id_out_of_range(void **state)
 {
-	bad_announce(true, SHM_MAX_FAST, NB_SLOTS, false);
+	uint64_t before = peer_errors();
+	struct comch_ctl_msg c;
+	struct raw_consumer rc;
+	struct raw_peer p;
+	unsigned int nb_fds, fds_before;
+	int fds[4];
+
+	pump(5);
+	fds_before = count_fds();
+	raw_peer_connect(&p);
+	raw_consumer_init(&rc, true);
+	raw_consumer_announce(&p, &rc, 64);
+	assert_int_equal(raw_ctl_reply(p.fd, &c, fds, &nb_fds), COMCH_CTL_CONSUMER_REFUSED);
+	assert_int_equal(c.id, 64);
+	assert_int_equal(c.status, ENOSPC);
+	assert_int_equal(last_new_consumer, -1);
+	assert_int_equal(peer_errors(), before);
+	/* still connected: a consumer in range is taken */
+	raw_consumer_announce(&p, &rc, 5);
+	assert_int_equal(raw_ctl_reply(p.fd, &c, fds, &nb_fds), COMCH_CTL_CONSUMER_READY);
+	assert_int_equal(last_new_consumer, 5);
+	assert_int_equal(rte_comch_server_disconnect(srv, last_conn), 0);
+	pump(10);
+	close(p.fd);
+	shm_ring_release(&p.rx);
+	shm_ring_release(&p.tx);
+	raw_consumer_fini(&rc);
+	pump(5);
+	assert_int_equal(count_fds(), fds_before);
+}
+
+/* The same consumer announced twice breaks the protocol. */
+static void
+test_announce_twice(void **state)
+{
+	uint64_t before = peer_errors();
+	struct raw_consumer rc;
+	struct raw_peer p;
+
+	consumer_peer(&p, &rc);
+	raw_consumer_announce(&p, &rc, 3);
+	raw_peer_expect_dropped(&p, before);
+	raw_consumer_fini(&rc);
 }
 
 static void
@@ -322,12 +371,9 @@ test_expire_unknown_consumer(void **state)
 {
 	uint64_t before = peer_errors();
 	struct raw_peer p;
-	struct shm_msg m;
 
 	raw_peer_connect(&p);
-	shm_msg_init(&m, SHM_MSG_CONSUMER_EXPIRED);
-	m.id = 7;
-	assert_int_equal(shm_msg_send(p.fd, &m, NULL, 0), 0);
+	raw_ctl_send(p.fd, COMCH_CTL_CONSUMER_EXPIRED, 7, NULL, NULL, 0);
 	raw_peer_expect_dropped(&p, before);
 }
 
@@ -371,13 +417,14 @@ server_consumer(struct raw_peer *p, struct server_consumer *sc)
 	struct rte_comch_buf *buf;
 	enum rte_comch_ctx_state st;
 	unsigned int nb_fds, i;
-	struct shm_msg m;
+	struct comch_ctl_msg c;
 	uint8_t *base;
 	int fds[4];
 
 	cons_ok = cons_err = 0;
 	raw_peer_connect(p);
 	sc->mmap = rte_comch_mmap_create();
+	assert_int_equal(rte_comch_mmap_add_dev(sc->mmap, dpu), 0);
 	assert_int_equal(rte_comch_mmap_alloc_memrange(sc->mmap, MEM_LEN), 0);
 	assert_int_equal(rte_comch_mmap_set_permissions(sc->mmap, perms), 0);
 	assert_int_equal(rte_comch_mmap_start(sc->mmap), 0);
@@ -389,10 +436,12 @@ server_consumer(struct raw_peer *p, struct server_consumer *sc)
 								    NB_SLOTS), 0);
 	assert_int_equal(rte_comch_pe_connect_ctx(pe, rte_comch_consumer_as_ctx(sc->c)), 0);
 	assert_int_equal(rte_comch_ctx_start(rte_comch_consumer_as_ctx(sc->c)), -EINPROGRESS);
-	assert_int_equal(raw_reply(p->fd, &m, fds, &nb_fds), SHM_MSG_CONSUMER_NEW);
+	assert_int_equal(raw_ctl_reply(p->fd, &c, fds, &nb_fds), COMCH_CTL_CONSUMER_NEW);
 	assert_int_equal(nb_fds, 3);
-	assert_int_equal(m.len, MEM_LEN);
-	sc->ring_bytes = RTE_ALIGN_CEIL(SHM_FP_SLOTS_OFF + m.recv_queue_size *
+	assert_int_equal(c.id, sc->id);
+	assert_int_equal(c.mem_len, MEM_LEN);
+	assert_int_equal(c.nb_posts, NB_SLOTS);
+	sc->ring_bytes = RTE_ALIGN_CEIL(SHM_FP_SLOTS_OFF + rte_align32pow2(c.nb_posts) *
 					sizeof(struct shm_fp_slot), (size_t)sysconf(_SC_PAGESIZE));
 	sc->mem = map_fd(fds[0], MEM_LEN);
 	sc->ring = map_fd(fds[1], sc->ring_bytes);
@@ -401,6 +450,11 @@ server_consumer(struct raw_peer *p, struct server_consumer *sc)
 	close(fds[2]);
 	sc->posted = (uint32_t *)(sc->ring + SHM_FP_POSTED_OFF);
 	sc->slots = (struct shm_fp_slot *)(sc->ring + SHM_FP_SLOTS_OFF);
+	/* Not running until the peer says it took it. */
+	pump(2);
+	assert_int_equal(rte_comch_ctx_get_state(rte_comch_consumer_as_ctx(sc->c), &st), 0);
+	assert_int_equal(st, RTE_COMCH_CTX_STATE_STARTING);
+	raw_ctl_send(p->fd, COMCH_CTL_CONSUMER_READY, sc->id, NULL, NULL, 0);
 	pump(2);
 	assert_int_equal(rte_comch_ctx_get_state(rte_comch_consumer_as_ctx(sc->c), &st), 0);
 	assert_int_equal(st, RTE_COMCH_CTX_STATE_RUNNING);
@@ -420,20 +474,18 @@ static void
 server_consumer_stop(struct raw_peer *p, struct server_consumer *sc, bool confirm)
 {
 	enum rte_comch_ctx_state st;
+	struct comch_ctl_msg c;
 	unsigned int nb_fds;
-	struct shm_msg m;
 	int fds[4];
 
 	assert_int_equal(rte_comch_ctx_stop(rte_comch_consumer_as_ctx(sc->c)), -EINPROGRESS);
-	assert_int_equal(raw_reply(p->fd, &m, fds, &nb_fds), SHM_MSG_CONSUMER_EXPIRED);
-	assert_int_equal(m.id, sc->id);
+	assert_int_equal(raw_ctl_reply(p->fd, &c, fds, &nb_fds), COMCH_CTL_CONSUMER_EXPIRED);
+	assert_int_equal(c.id, sc->id);
 	pump(20);
 	assert_int_equal(rte_comch_ctx_get_state(rte_comch_consumer_as_ctx(sc->c), &st), 0);
 	assert_int_equal(st, RTE_COMCH_CTX_STATE_STOPPING);
 	if (confirm) {
-		shm_msg_init(&m, SHM_MSG_CONSUMER_ACK);
-		m.id = sc->id;
-		assert_int_equal(shm_msg_send(p->fd, &m, NULL, 0), 0);
+		raw_ctl_send(p->fd, COMCH_CTL_CONSUMER_ACK, sc->id, NULL, NULL, 0);
 		pump(5);
 	} else {
 		pump(1100);
@@ -584,6 +636,7 @@ main(void)
 		cmocka_unit_test_setup(test_announce_unsealed_memory, before_each),
 		cmocka_unit_test_setup(test_announce_pipe_doorbell, before_each),
 		cmocka_unit_test_setup(test_announce_id_out_of_range, before_each),
+		cmocka_unit_test_setup(test_announce_twice, before_each),
 		cmocka_unit_test_setup(test_announce_ring_size_lies, before_each),
 		cmocka_unit_test_setup(test_expire_unknown_consumer, before_each),
 		cmocka_unit_test_setup(test_faithful_producer_is_delivered, before_each),

@@ -3,9 +3,9 @@
  */
 
 /*
- * Client side: finds the server's socket in its own host function's directory
- * (so only servers on that function's representor are reachable), and retries
- * until one listens or the library's connect timeout expires.
+ * Client side: one connection attempt at a time, to the server's socket in the
+ * client's own host function's directory (so only servers on that function's
+ * representor are reachable). The library decides when to try again.
  */
 
 #include <errno.h>
@@ -18,30 +18,6 @@
 #include <unistd.h>
 
 #include "shm_internal.h"
-
-struct shm_client {
-	char sock_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
-	struct shm_conn *sc;  /* while the handshake runs */
-	int failed;           /* why the last handshake failed, for the next tick to report */
-};
-
-static void
-shm_client_abort(struct rte_comch_client *cli)
-{
-	struct shm_client *cs = cli->priv;
-
-	if (cs->sc != NULL)
-		shm_conn_free(cs->sc);
-	cs->sc = NULL;
-}
-
-static void
-shm_client_failed(struct rte_comch_client *cli, int reason, const char *why)
-{
-	SHM_LOG(NOTICE, "client of \"%s\": %s", cli->ctrl.name, why);
-	shm_client_abort(cli);
-	comch_client_connect_failed(cli, reason);
-}
 
 /* Reasons a server may give in REJECT; anything else is a protocol error. */
 static int
@@ -58,162 +34,125 @@ shm_client_reject_reason(int status)
 	}
 }
 
-/* ACCEPT: check the server's limits, map its ring, offer ours. */
-static void
-shm_client_on_accept(struct rte_comch_client *cli, struct shm_conn *sc,
-		     const struct shm_msg *m, int *fds, unsigned int nb_fds)
+/* ACCEPT: map the server's ring, offer ours; the connection is up. */
+static int
+shm_client_on_accept(struct shm_conn *sc, const struct shm_msg *m, int *fds,
+		     unsigned int nb_fds)
 {
-	struct shm_client *cs = cli->priv;
-	struct comch_conn_params p;
 	struct shm_msg ready;
 	int rfds[2];
 
+	/* Only what our ring's geometry needs is checked here; the library judges the rest. */
 	if (m->max_msg_size == 0 || m->max_msg_size > SHM_MAX_MSG_SIZE ||
-	    (cli->ctrl.max_msg_size_set && m->max_msg_size != cli->ctrl.max_msg_size) ||
 	    m->recv_queue_size == 0 || m->recv_queue_size > SHM_MAX_RECV_QUEUE) {
+		SHM_LOG(NOTICE, "server offered limits out of range");
 		shm_close_fds(fds, nb_fds);
-		shm_client_failed(cli, -EPROTO, "server offered limits out of range");
-		return;
+		return -EPROTO;
 	}
 	sc->max_msg = m->max_msg_size;
 	sc->peer_queue = m->recv_queue_size;
-	if (shm_conn_attach_tx(sc, fds, nb_fds) < 0) {
-		shm_client_failed(cli, -EPROTO, "server's ring is not usable");
-		return;
-	}
-	if (shm_conn_create_rx(sc, cli->ctrl.recv_queue_size) < 0) {
-		shm_client_failed(cli, -ENOMEM, "cannot create our ring");
-		return;
-	}
+	if (shm_conn_attach_tx(sc, fds, nb_fds) < 0)
+		return -EPROTO;
+	if (shm_conn_create_rx(sc, sc->recv_queue) < 0)
+		return -ENOMEM;
 	shm_msg_init(&ready, SHM_MSG_READY);
-	ready.recv_queue_size = cli->ctrl.recv_queue_size;
+	ready.recv_queue_size = sc->recv_queue;
 	rfds[0] = sc->rx.memfd;
 	rfds[1] = sc->rx.peer_bell;
-	if (shm_msg_send(sc->sock.fd, &ready, rfds, 2) < 0 || shm_conn_up(sc) < 0) {
-		shm_client_failed(cli, -ECONNRESET, "server left during the handshake");
-		return;
-	}
+	if (shm_msg_send(sc->sock.fd, &ready, rfds, 2) < 0)
+		return -ECONNRESET;
 	shm_ring_handed_over(&sc->rx);
-	cs->sc = NULL;
-	p.max_msg_size = sc->max_msg;
-	p.peer_queue_size = sc->peer_queue;
-	sc->conn = comch_client_connected(cli, sc, &p);
-	if (sc->conn == NULL) {
-		(void)shm_conn_send_msg(sc, SHM_MSG_BYE, 0);
-		shm_conn_free(sc);
-	}
+	return shm_conn_up(sc) < 0 ? -ENOMEM : 0;
 }
 
-static void
-shm_client_hs_handler(struct comch_pe_fd *pfd, uint32_t events)
+void
+shm_client_on_msg(struct shm_conn *sc, int rc, const struct shm_msg *m, int *fds,
+		  unsigned int nb_fds)
 {
-	struct shm_conn *sc = pfd->arg;
-	struct rte_comch_client *cli = sc->owner;
-	unsigned int nb_fds;
-	struct shm_msg m;
-	int fds[4];
-	int rc;
-
-	rc = shm_msg_recv(sc->sock.fd, &m, fds, RTE_DIM(fds), &nb_fds);
-	if (rc == -EAGAIN)
-		return;
 	if (rc == -ECONNRESET) {
-		/*
-		 * The server went away mid-handshake (restarting?): the next tick
-		 * reports it, and the library retries after its back-off.
-		 */
-		SHM_LOG(INFO, "client of \"%s\": server left during the handshake", cli->ctrl.name);
-		shm_client_abort(cli);
-		((struct shm_client *)cli->priv)->failed = -ECONNRESET;
+		/* The server went away mid-handshake (restarting?): the library retries. */
+		SHM_LOG(INFO, "server left during the handshake");
 	} else if (rc < 0) {
-		shm_client_failed(cli, -EPROTO, "server garbled the handshake");
-	} else if (m.type == SHM_MSG_ACCEPT) {
-		shm_client_on_accept(cli, sc, &m, fds, nb_fds);
-	} else if (m.type == SHM_MSG_REJECT && nb_fds == 0) {
-		shm_client_failed(cli, shm_client_reject_reason(m.status),
-				  "server refused the connection");
+		SHM_LOG(NOTICE, "server garbled the handshake");
+	} else if (m->type == SHM_MSG_ACCEPT) {
+		rc = shm_client_on_accept(sc, m, fds, nb_fds);
+	} else if (m->type == SHM_MSG_REJECT) {
+		SHM_LOG(NOTICE, "server refused the connection: %s", strerror(m->status));
+		rc = shm_client_reject_reason(m->status);
 	} else {
+		SHM_LOG(NOTICE, "unexpected message type %u during the handshake", m->type);
 		shm_close_fds(fds, nb_fds);
-		shm_client_failed(cli, -EPROTO, "unexpected message during the handshake");
+		rc = -EPROTO;
 	}
+	sc->hs_result = rc;
+	if (rc < 0)
+		shm_conn_release(sc); /* nothing more is read; the library's poll frees it */
 }
 
-/* One connection attempt. -EINPROGRESS once connected and waiting for the server. */
 static int
-shm_client_try(struct rte_comch_client *cli)
+shm_client_connect(void *dev, const struct rte_comch_drv_client_conf *conf,
+		   struct rte_comch_pe *pe, void **hs)
 {
-	struct shm_client *cs = cli->priv;
+	const struct shm_dev *sd = dev;
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
 	struct shm_msg hello;
+	struct shm_conn *sc;
 	int fd, err;
 
-	if (cs->sc != NULL)
-		return -EINPROGRESS;
-	if (cs->failed != 0) {
-		err = cs->failed;
-		cs->failed = 0;
-		return err;
-	}
+	if (shm_path(addr.sun_path, sizeof(addr.sun_path), sd->dir, sd->fn, conf->name,
+		     "sock") < 0)
+		return -ENAMETOOLONG;
 	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
-	strlcpy(addr.sun_path, cs->sock_path, sizeof(addr.sun_path));
 	if (connect(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0) {
 		err = errno;
 		close(fd);
 		/* No socket, or a dead server's socket: nobody of that name is there yet. */
 		return err == ENOENT || err == ECONNREFUSED ? -ENOENT : -err;
 	}
-	cs->sc = shm_conn_new(cli->ctrl.ctx.dev, cli->ctrl.ctx.pe, fd, shm_client_hs_handler, cli);
-	if (cs->sc == NULL)
+	sc = shm_conn_new(sd, pe, fd);
+	if (sc == NULL)
 		return -ENOMEM;
-	cs->sc->state = SHM_CONN_WAIT_ACCEPT;
+	sc->state = SHM_CONN_WAIT_ACCEPT;
+	sc->want_msg = conf->max_msg_size;
+	sc->recv_queue = conf->recv_queue_size;
 	shm_msg_init(&hello, SHM_MSG_HELLO);
-	strlcpy(hello.name, cli->ctrl.name, sizeof(hello.name));
-	hello.max_msg_size = cli->ctrl.max_msg_size_set ? cli->ctrl.max_msg_size : 0;
-	hello.recv_queue_size = cli->ctrl.recv_queue_size;
+	strlcpy(hello.name, conf->name, sizeof(hello.name));
+	hello.max_msg_size = conf->max_msg_size;
+	hello.recv_queue_size = conf->recv_queue_size;
 	if (shm_msg_send(fd, &hello, NULL, 0) < 0) {
-		shm_client_abort(cli);
+		shm_conn_free(sc);
 		return -ECONNRESET;
 	}
-	return -EINPROGRESS;
-}
-
-int
-shm_client_start(struct rte_comch_client *cli)
-{
-	const struct shm_dev *sd = cli->ctrl.ctx.dev->priv;
-	struct shm_client *cs;
-	int rc;
-
-	cs = calloc(1, sizeof(*cs));
-	if (cs == NULL)
-		return -ENOMEM;
-	rc = shm_path(cs->sock_path, sizeof(cs->sock_path), sd->dir, sd->fn, cli->ctrl.name,
-		      "sock");
-	if (rc < 0) {
-		free(cs);
-		return rc;
-	}
-	cli->priv = cs;
-	(void)shm_client_try(cli);
+	*hs = sc;
 	return 0;
 }
 
-int
-shm_client_tick(struct rte_comch_client *cli)
+static int
+shm_client_poll(void *hs, struct rte_comch_drv_conn_params *params)
 {
-	if (cli->priv == NULL)
-		return -EINPROGRESS;
-	return shm_client_try(cli);
+	struct shm_conn *sc = hs;
+	int rc = sc->hs_result;
+
+	if (rc == 0) {
+		params->max_msg_size = sc->max_msg;
+		params->peer_queue_size = sc->peer_queue;
+		params->recv_queue_size = sc->recv_queue;
+	} else if (rc != -EINPROGRESS) {
+		shm_conn_free(sc);
+	}
+	return rc;
 }
 
-void
-shm_client_stop(struct rte_comch_client *cli)
+static void
+shm_client_abort(void *hs)
 {
-	if (cli->priv == NULL)
-		return;
-	shm_client_abort(cli);
-	free(cli->priv);
-	cli->priv = NULL;
+	shm_conn_free(hs);
 }
+
+const struct rte_comch_drv_client_ops shm_client_ops = {
+	.connect = shm_client_connect,
+	.poll = shm_client_poll,
+	.abort = shm_client_abort,
+};

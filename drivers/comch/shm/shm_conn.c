@@ -3,31 +3,133 @@
  */
 
 /*
- * An shm connection: a SOCK_SEQPACKET socket for set-up, orderly close and
- * peer-death detection, plus two rings, one per direction, each in memory
- * created by its receiver.
+ * An shm connection: a SOCK_SEQPACKET socket for set-up, control messages,
+ * orderly close and peer-death detection, plus two rings, one per direction,
+ * each in memory created by its receiver.
+ *
+ * Every message that arrives on the socket, in the handshake or after it,
+ * comes through one receive-and-triage path (shm_conn_sock_handler): it
+ * checks the message and the number of descriptors its type carries, closes
+ * them on every path but the one that keeps them, and hands the message to
+ * the step that expects it. Results wait in the connection for the library's
+ * next poll: a driver never calls the library.
  */
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <dirent.h>
 #include <unistd.h>
 
 #include <rte_cycles.h>
 
 #include "shm_internal.h"
 
+/* Messages read per socket event, so that one peer cannot hold the engine. */
+#define SHM_SOCK_BURST 8
+
 static void
-shm_conn_bell_handler(struct comch_pe_fd *pfd, uint32_t events)
+shm_conn_bell_handler(struct rte_comch_drv_fd *pfd, uint32_t events)
 {
 	struct shm_conn *sc = pfd->arg;
 
 	shm_bell_drain(&sc->rx.bell);
 }
 
+/* Descriptors each message type carries: anything else breaks the protocol. */
+static bool
+shm_msg_fds_ok(const struct shm_msg *m, unsigned int nb_fds)
+{
+	switch (m->type) {
+	case SHM_MSG_ACCEPT:
+	case SHM_MSG_READY:
+		return nb_fds == 2;
+	case SHM_MSG_CTL:
+		return true; /* up to SHM_MAX_FDS, as shm_msg_recv() allows */
+	default:
+		return nb_fds == 0;
+	}
+}
+
+/* A message (and its descriptors) for the library, or the end of the connection. */
+static void
+shm_conn_on_msg(struct shm_conn *sc, int rc, const struct shm_msg *m, int *fds,
+		unsigned int nb_fds)
+{
+	struct rte_comch_drv_ctl *ctl;
+
+	if (rc == -ECONNRESET) {
+		SHM_LOG(INFO, "connection ends: peer closed its socket (died?)");
+		sc->end = -ECONNRESET;
+	} else if (rc < 0 || (m->type != SHM_MSG_CTL && m->type != SHM_MSG_BYE)) {
+		SHM_LOG(ERR, "dropping peer: %s", rc < 0 ? "unreadable control message" :
+			"unexpected message on an established connection");
+		sc->end = -EPROTO;
+	} else if (m->type == SHM_MSG_BYE) {
+		SHM_LOG(INFO, "connection ends: peer closed it");
+		sc->end = m->status == EPROTO ? -EPROTO : -ECONNABORTED;
+	} else if (m->ctl_len > SHM_CTL_MAX || m->blob_len > SHM_BLOB_MAX) {
+		SHM_LOG(ERR, "dropping peer: control message of %u + %u bytes", m->ctl_len,
+			m->blob_len);
+		sc->end = -EPROTO;
+	} else {
+		ctl = &sc->ctlq[sc->ctl_tail++ % SHM_CTL_QUEUE];
+		memcpy(ctl->msg, m->ctl.msg, m->ctl_len);
+		ctl->len = m->ctl_len;
+		memcpy(ctl->blob.data, m->ctl.blob, m->blob_len);
+		ctl->blob.len = m->blob_len;
+		memcpy(ctl->blob.fds, fds, nb_fds * sizeof(int));
+		ctl->blob.nb_fds = nb_fds;
+		return; /* the descriptors are the library's now */
+	}
+	shm_close_fds(fds, nb_fds);
+}
+
+/*
+ * The socket's handler: every message of the handshake and of the connection
+ * (see the file's comment). It reads at most what the control queue can take:
+ * the rest waits in the socket, which stays readable.
+ */
+static void
+shm_conn_sock_handler(struct rte_comch_drv_fd *pfd, uint32_t events)
+{
+	struct shm_conn *sc = pfd->arg;
+	unsigned int nb_fds, i;
+	struct shm_msg m;
+	int fds[SHM_MAX_FDS];
+	int rc;
+
+	for (i = 0; i < SHM_SOCK_BURST && sc->sock.fd >= 0 && sc->end == 0 &&
+		    sc->ctl_tail - sc->ctl_head < SHM_CTL_QUEUE; i++) {
+		rc = shm_msg_recv(sc->sock.fd, &m, fds, RTE_DIM(fds), &nb_fds);
+		if (rc == -EAGAIN)
+			return;
+		if (rc == 0 && !shm_msg_fds_ok(&m, nb_fds)) {
+			SHM_LOG(ERR, "peer sent message type %u with %u descriptors", m.type, nb_fds);
+			shm_close_fds(fds, nb_fds);
+			nb_fds = 0;
+			rc = -EPROTO;
+		}
+		switch (sc->state) {
+		case SHM_CONN_UP:
+			shm_conn_on_msg(sc, rc, &m, fds, nb_fds);
+			break;
+		case SHM_CONN_WAIT_ACCEPT:
+			shm_client_on_msg(sc, rc, &m, fds, nb_fds);
+			break;
+		default:
+			/* The server's handshake: its step may free sc. */
+			shm_server_on_msg(sc, rc, &m, fds, nb_fds);
+			return;
+		}
+		if (rc < 0)
+			return;
+	}
+}
+
 struct shm_conn *
-shm_conn_new(struct rte_comch_dev *dev, struct rte_comch_pe *pe, int sock,
-	     void (*handler)(struct comch_pe_fd *, uint32_t), void *owner)
+shm_conn_new(const struct shm_dev *sd, struct rte_comch_pe *pe, int sock)
 {
 	struct shm_conn *sc = calloc(1, sizeof(*sc));
 
@@ -35,17 +137,16 @@ shm_conn_new(struct rte_comch_dev *dev, struct rte_comch_pe *pe, int sock,
 		close(sock);
 		return NULL;
 	}
-	sc->dev = dev;
+	sc->sd = sd;
 	sc->pe = pe;
-	sc->owner = owner;
 	sc->rx.memfd = sc->rx.bell.fd = sc->rx.peer_bell = -1;
 	sc->tx.memfd = sc->tx.bell.fd = sc->tx.peer_bell = -1;
 	sc->bell.fd = -1;
 	sc->sock.fd = sock;
-	sc->sock.handler = handler;
+	sc->sock.handler = shm_conn_sock_handler;
 	sc->sock.arg = sc;
-	sc->deadline = rte_rdtsc() + rte_get_tsc_hz() / 1000 * SHM_HANDSHAKE_TIMEOUT_MS;
-	if (comch_pe_fd_add(pe, &sc->sock) < 0) {
+	sc->hs_result = -EINPROGRESS;
+	if (rte_comch_drv_pe_fd_add(pe, &sc->sock) < 0) {
 		close(sock);
 		free(sc);
 		return NULL;
@@ -58,31 +159,35 @@ static void
 shm_conn_unwatch(struct shm_conn *sc)
 {
 	if (sc->sock.fd >= 0) {
-		comch_pe_fd_del(sc->pe, &sc->sock);
+		rte_comch_drv_pe_fd_del(sc->pe, &sc->sock);
 		close(sc->sock.fd);
 		sc->sock.fd = -1;
 	}
 	if (sc->bell.fd >= 0) {
-		comch_pe_fd_del(sc->pe, &sc->bell);
+		rte_comch_drv_pe_fd_del(sc->pe, &sc->bell);
 		sc->bell.fd = -1;
 	}
 }
 
-/* Everything that touches the peer goes: fds, rings, the peer's consumers. */
-static void
+void
 shm_conn_release(struct shm_conn *sc)
 {
+	struct rte_comch_drv_ctl *ctl;
+
 	shm_conn_unwatch(sc);
-	shm_fast_conn_down(sc);
 	shm_ring_release(&sc->rx);
 	shm_ring_release(&sc->tx);
+	/* Control messages the library never took: their descriptors too. */
+	while (sc->ctl_head != sc->ctl_tail) {
+		ctl = &sc->ctlq[sc->ctl_head++ % SHM_CTL_QUEUE];
+		shm_close_fds(ctl->blob.fds, ctl->blob.nb_fds);
+	}
 }
 
 void
 shm_conn_free(struct shm_conn *sc)
 {
 	shm_conn_release(sc);
-	free(sc->remote);
 	free(sc);
 }
 
@@ -99,9 +204,7 @@ shm_conn_send_msg(struct shm_conn *sc, enum shm_msg_type type, int status)
 int
 shm_conn_create_rx(struct shm_conn *sc, uint32_t capacity)
 {
-	const struct shm_dev *sd = sc->dev->priv;
-
-	return shm_ring_create(&sc->rx, capacity, sc->max_msg, sd->efd_bells);
+	return shm_ring_create(&sc->rx, capacity, sc->max_msg, sc->sd->efd_bells);
 }
 
 /* Map the peer's ring from the two fds it passed (memfd, doorbell); they become ours. */
@@ -110,13 +213,8 @@ shm_conn_attach_tx(struct shm_conn *sc, int *fds, unsigned int nb_fds)
 {
 	int rc;
 
-	if (nb_fds != 2) {
-		SHM_LOG(ERR, "peer passed %u descriptors for its ring, expected 2", nb_fds);
-		shm_close_fds(fds, nb_fds);
-		return -EPROTO;
-	}
 	rc = shm_ring_attach(&sc->tx, fds[0], fds[1], sc->peer_queue, sc->max_msg,
-			     ((const struct shm_dev *)sc->dev->priv)->efd_bells);
+			     sc->sd->efd_bells);
 	if (rc < 0)
 		shm_ring_release(&sc->tx);
 	return rc;
@@ -125,213 +223,170 @@ shm_conn_attach_tx(struct shm_conn *sc, int *fds, unsigned int nb_fds)
 int
 shm_conn_up(struct shm_conn *sc)
 {
-	unsigned int i;
-
-	sc->remote = calloc(SHM_MAX_FAST, sizeof(*sc->remote));
-	if (sc->remote == NULL)
-		return -ENOMEM;
-	for (i = 0; i < SHM_MAX_FAST; i++)
-		sc->remote[i].bell.fd = -1;
 	sc->bell.fd = sc->rx.bell.fd;
 	sc->bell.handler = shm_conn_bell_handler;
 	sc->bell.arg = sc;
-	if (comch_pe_fd_add(sc->pe, &sc->bell) < 0) {
+	if (rte_comch_drv_pe_fd_add(sc->pe, &sc->bell) < 0) {
 		sc->bell.fd = -1;
 		return -EIO;
 	}
-	sc->sock.handler = shm_conn_sock_handler;
 	sc->state = SHM_CONN_UP;
 	return 0;
 }
 
-/* The connection is over for the reason given; the library tears it down. */
-void
-shm_conn_fail(struct shm_conn *sc, int reason, const char *why)
+unsigned int
+shm_fds_free(void)
 {
-	if (sc->state != SHM_CONN_UP)
-		return;
-	if (reason == -EPROTO) {
-		SHM_LOG(ERR, "dropping peer: %s", why);
-		(void)shm_conn_send_msg(sc, SHM_MSG_BYE, EPROTO);
-	} else {
-		SHM_LOG(INFO, "connection ends: %s", why);
-	}
-	sc->state = SHM_CONN_DOWN;
-	shm_conn_unwatch(sc);
-	comch_conn_lost(sc->conn, reason);
-}
+	struct rlimit rl;
+	struct dirent *de;
+	unsigned int open_fds = 0;
+	DIR *d;
 
-static bool
-shm_conn_rx_cb(void *arg, const void *msg, uint32_t len)
-{
-	struct rte_comch_connection *conn = arg;
-
-	comch_conn_recv(conn, msg, len);
-	/* Closed from the callback: nothing more is delivered. */
-	return conn->state == COMCH_CONN_ESTABLISHED;
-}
-
-/*
- * Report what the peer took of ours, so that only what it never took fails.
- * Returns -EPROTO if its consumer index is a lie.
- */
-static int
-shm_conn_reap(struct shm_conn *sc)
-{
-	uint32_t taken;
-
-	if (shm_ring_tx_reap(&sc->tx, &taken) < 0)
-		return -EPROTO;
-	if (taken != 0)
-		comch_conn_tx_done(sc->conn, taken);
-	return 0;
-}
-
-void
-shm_conn_sock_handler(struct comch_pe_fd *pfd, uint32_t events)
-{
-	struct shm_conn *sc = pfd->arg;
-	struct shm_msg m;
-	unsigned int nb_fds;
-	int fds[4];
-	int rc;
-
-	rc = shm_msg_recv(sc->sock.fd, &m, fds, RTE_DIM(fds), &nb_fds);
-	if (rc == -EAGAIN)
-		return;
-	if (rc == -ECONNRESET) {
-		/*
-		 * Whatever the peer finished writing before it died is still ours to take,
-		 * and whatever it took of ours before dying was delivered.
-		 */
-		if (sc->conn->state == COMCH_CONN_ESTABLISHED &&
-		    shm_ring_rx_burst(&sc->rx, sc->rx.capacity, shm_conn_rx_cb, sc->conn) < 0)
-			shm_conn_fail(sc, -EPROTO, "peer corrupted our receive ring");
-		else if (shm_conn_reap(sc) < 0)
-			shm_conn_fail(sc, -EPROTO, "peer corrupted its consumer index");
-		else
-			shm_conn_fail(sc, -ECONNRESET, "peer closed its socket (died?)");
-		return;
-	}
-	if (rc < 0) {
-		shm_conn_fail(sc, -EPROTO, "unreadable control message");
-		return;
-	}
-	if (m.type != SHM_MSG_BYE) {
-		rc = shm_fast_on_msg(sc, &m, fds, nb_fds);
-		if (rc < 0)
-			shm_conn_fail(sc, rc == -EPROTO ? -EPROTO : -ECONNRESET,
-				      "bad fast-path message");
-		return;
-	}
-	shm_close_fds(fds, nb_fds);
-	if (nb_fds == 0 && shm_conn_reap(sc) == 0)
-		shm_conn_fail(sc, m.status == EPROTO ? -EPROTO : -ECONNABORTED,
-			      "peer closed the connection");
-	else
-		shm_conn_fail(sc, -EPROTO, "malformed close message");
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur == RLIM_INFINITY)
+		return UINT32_MAX;
+	d = opendir("/proc/self/fd");
+	if (d == NULL)
+		return UINT32_MAX;
+	while ((de = readdir(d)) != NULL)
+		open_fds += de->d_name[0] != '.';
+	closedir(d);
+	return rl.rlim_cur > open_fds ? (unsigned int)(rl.rlim_cur - open_fds) : 0;
 }
 
 /* ------------------------------------------------------------------ ops */
 
-int
-shm_conn_send(struct rte_comch_connection *conn, const void *msg, uint32_t len)
+static int
+shm_conn_send(void *conn, const void *msg, uint32_t len)
 {
-	struct shm_conn *sc = conn->priv;
-	int rc;
+	struct shm_conn *sc = conn;
 
 	if (unlikely(sc->state != SHM_CONN_UP))
 		return -ENOTCONN;
-	rc = shm_ring_send(&sc->tx, msg, len);
-	if (unlikely(rc == -EPROTO)) {
-		shm_conn_fail(sc, -EPROTO, "peer corrupted its consumer index");
-		return -ENOTCONN;
-	}
-	return rc;
+	return shm_ring_send(&sc->tx, msg, len);
 }
 
-unsigned int
-shm_conn_poll(struct rte_comch_connection *conn, unsigned int max)
+static int
+shm_conn_poll(void *conn, struct rte_comch_drv_msg *msgs, unsigned int max, uint32_t *taken)
 {
-	struct shm_conn *sc = conn->priv;
-	uint32_t taken;
-	int n;
+	struct shm_conn *sc = conn;
+	int n = 0;
 
+	*taken = 0;
 	if (unlikely(sc->state != SHM_CONN_UP))
 		return 0;
-	if (unlikely(__atomic_load_n(&sc->fp_violation, __ATOMIC_ACQUIRE) != 0)) {
-		shm_conn_fail(sc, -EPROTO, "peer broke the fast-path protocol");
-		return 1;
-	}
-	n = max == 0 ? 0 : shm_ring_rx_burst(&sc->rx, max, shm_conn_rx_cb, conn);
-	if (unlikely(n < 0)) {
-		shm_conn_fail(sc, -EPROTO, "peer corrupted our receive ring");
-		return 1;
-	}
-	if (sc->state != SHM_CONN_UP)
-		return n;
-	if (sc->tx.done != sc->tx.head) {
-		if (unlikely(shm_ring_tx_reap(&sc->tx, &taken) < 0)) {
-			shm_conn_fail(sc, -EPROTO, "peer corrupted its consumer index");
-			return n + 1;
-		}
-		if (taken != 0)
-			comch_conn_tx_done(conn, taken);
-		n += taken;
-	}
-	/* Callbacks may have closed it; otherwise wake the peer if it sleeps. */
-	if (sc->state == SHM_CONN_UP)
-		shm_ring_pair_kick(&sc->rx, &sc->tx);
+	if (max != 0)
+		n = shm_ring_rx_peek(&sc->rx, msgs, max);
+	if (sc->tx.done != sc->tx.head && unlikely(shm_ring_tx_reap(&sc->tx, taken) < 0))
+		return -EPROTO;
 	return n;
 }
 
-bool
-shm_conn_tx_idle(struct rte_comch_connection *conn)
+static void
+shm_conn_release_msgs(void *conn, unsigned int n)
 {
-	struct shm_conn *sc = conn->priv;
+	struct shm_conn *sc = conn;
 
-	return sc->state != SHM_CONN_UP || sc->tx.done == sc->tx.head;
+	if (unlikely(sc->state != SHM_CONN_UP))
+		return;
+	shm_ring_rx_release(&sc->rx, n);
+	/* The end of the round: wake the peer if it sleeps and we sent or took. */
+	shm_ring_pair_kick(&sc->rx, &sc->tx);
 }
 
-void
-shm_conn_close(struct rte_comch_connection *conn)
+static int
+shm_conn_ctl_send(void *conn, const void *msg, uint32_t len, struct rte_comch_drv_blob *blob)
 {
-	struct shm_conn *sc = conn->priv;
+	struct shm_conn *sc = conn;
+	unsigned int nb_fds = blob != NULL ? blob->nb_fds : 0;
+	struct shm_msg m;
+	int rc = -ENOTCONN;
 
-	/* A drain that timed out: count what was taken at the last moment as delivered. */
-	if (sc->state == SHM_CONN_UP && shm_conn_reap(sc) == 0)
-		(void)shm_conn_send_msg(sc, SHM_MSG_BYE, 0);
-	sc->state = SHM_CONN_DOWN;
-	/* Producers on other lcores may still look at sc: it is freed in conn_free. */
-	shm_conn_release(sc);
+	if (sc->state == SHM_CONN_UP && len <= SHM_CTL_MAX &&
+	    (blob == NULL || (blob->len <= SHM_BLOB_MAX && nb_fds <= SHM_MAX_FDS))) {
+		shm_msg_init(&m, SHM_MSG_CTL);
+		memcpy(m.ctl.msg, msg, len);
+		m.ctl_len = len;
+		if (blob != NULL) {
+			memcpy(m.ctl.blob, blob->data, blob->len);
+			m.blob_len = blob->len;
+		}
+		rc = shm_msg_send(sc->sock.fd, &m, blob != NULL ? blob->fds : NULL, nb_fds);
+	}
+	/* The peer has them now, or never will: ours to close either way. */
+	if (blob != NULL)
+		shm_close_fds(blob->fds, nb_fds);
+	return rc;
 }
 
-void
-shm_conn_free_op(struct rte_comch_connection *conn)
+static int
+shm_conn_ctl_poll(void *conn, struct rte_comch_drv_ctl *ctl)
 {
-	struct shm_conn *sc = conn->priv;
+	struct shm_conn *sc = conn;
 
-	free(sc->remote);
-	free(sc);
-	conn->priv = NULL;
+	if (sc->ctl_head != sc->ctl_tail) {
+		*ctl = sc->ctlq[sc->ctl_head++ % SHM_CTL_QUEUE];
+		return 1;
+	}
+	return sc->end;
 }
 
-int
-shm_conn_arm(struct rte_comch_connection *conn)
+static void
+shm_conn_blob_discard(void *conn, struct rte_comch_drv_blob *blob)
 {
-	struct shm_conn *sc = conn->priv;
+	shm_close_fds(blob->fds, blob->nb_fds);
+	blob->nb_fds = 0;
+}
 
-	if (sc->state != SHM_CONN_UP)
+static int
+shm_conn_arm(void *conn)
+{
+	struct shm_conn *sc = conn;
+
+	if (sc->state != SHM_CONN_UP || sc->end != 0 || sc->ctl_head != sc->ctl_tail)
 		return -EAGAIN;
 	return shm_ring_pair_arm(&sc->rx, &sc->tx);
 }
 
-void
-shm_conn_disarm(struct rte_comch_connection *conn)
+static void
+shm_conn_disarm(void *conn)
 {
-	struct shm_conn *sc = conn->priv;
+	struct shm_conn *sc = conn;
 
-	if (sc->state != SHM_CONN_UP)
-		return;
-	shm_ring_pair_disarm(&sc->rx, &sc->tx);
+	if (sc->state == SHM_CONN_UP)
+		shm_ring_pair_disarm(&sc->rx, &sc->tx);
 }
+
+static void
+shm_conn_close(void *conn, int reason)
+{
+	struct shm_conn *sc = conn;
+	uint32_t taken;
+
+	/* Tell a peer that is still there: an orderly close, or why it was dropped. */
+	if (sc->state == SHM_CONN_UP && sc->end == 0 && (reason == 0 || reason == -EPROTO) &&
+	    shm_ring_tx_reap(&sc->tx, &taken) == 0)
+		(void)shm_conn_send_msg(sc, SHM_MSG_BYE, reason == 0 ? 0 : EPROTO);
+	if (reason == -EPROTO)
+		SHM_LOG(ERR, "dropping peer: it broke the protocol");
+	sc->state = SHM_CONN_DOWN;
+	shm_conn_release(sc);
+}
+
+static void
+shm_conn_free_op(void *conn)
+{
+	free(conn);
+}
+
+const struct rte_comch_drv_conn_ops shm_conn_ops = {
+	.send = shm_conn_send,
+	.poll = shm_conn_poll,
+	.release = shm_conn_release_msgs,
+	.ctl_send = shm_conn_ctl_send,
+	.ctl_poll = shm_conn_ctl_poll,
+	.blob_discard = shm_conn_blob_discard,
+	.arm = shm_conn_arm,
+	.disarm = shm_conn_disarm,
+	.close = shm_conn_close,
+	.free = shm_conn_free_op,
+};

@@ -9,6 +9,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,10 +31,14 @@ RTE_LOG_REGISTER_DEFAULT(shm_logtype, NOTICE);
 #define SHM_KEY_REP "rep"
 #define SHM_KEY_DIR "dir"
 #define SHM_KEY_DOORBELL "doorbell"
+#define SHM_KEY_PEER_FDS "max_peer_fds"
+#define SHM_KEY_PEER_MAP "max_peer_map"
+#define SHM_KEY_FD_RESERVE "fd_reserve"
 #define SHM_DEFAULT_FN "pf0"
 
 static const char * const shm_valid_keys[] = {
 	SHM_KEY_DOMAIN, SHM_KEY_ROLE, SHM_KEY_FN, SHM_KEY_REP, SHM_KEY_DIR, SHM_KEY_DOORBELL,
+	SHM_KEY_PEER_FDS, SHM_KEY_PEER_MAP, SHM_KEY_FD_RESERVE,
 	NULL,
 };
 
@@ -43,6 +48,9 @@ struct shm_args {
 	const char *fn;
 	const char *dir;
 	const char *doorbell;
+	const char *peer_fds;
+	const char *peer_map;
+	const char *fd_reserve;
 	const char *reps[SHM_MAX_REPS];
 	unsigned int nb_reps;
 	int err;
@@ -86,13 +94,66 @@ shm_arg_one(const char *key, const char *value, void *opaque)
 	slot = strcmp(key, SHM_KEY_DOMAIN) == 0 ? &a->domain :
 	       strcmp(key, SHM_KEY_ROLE) == 0 ? &a->role :
 	       strcmp(key, SHM_KEY_FN) == 0 ? &a->fn :
-	       strcmp(key, SHM_KEY_DOORBELL) == 0 ? &a->doorbell : &a->dir;
+	       strcmp(key, SHM_KEY_DOORBELL) == 0 ? &a->doorbell :
+	       strcmp(key, SHM_KEY_PEER_FDS) == 0 ? &a->peer_fds :
+	       strcmp(key, SHM_KEY_PEER_MAP) == 0 ? &a->peer_map :
+	       strcmp(key, SHM_KEY_FD_RESERVE) == 0 ? &a->fd_reserve : &a->dir;
 	if (*slot != NULL) {
 		SHM_LOG(ERR, "devargs: %s given twice", key);
 		a->err = -EINVAL;
 		return -1;
 	}
 	*slot = value;
+	return 0;
+}
+
+/* A number in [min, max], with an optional K, M or G suffix (powers of 1024). */
+static int
+shm_arg_number(const char *key, const char *value, uint64_t min, uint64_t max, uint64_t *out)
+{
+	unsigned long long v;
+	unsigned int shift = 0;
+	char *end;
+
+	errno = 0;
+	v = strtoull(value, &end, 0);
+	if (end != value && (*end == 'K' || *end == 'M' || *end == 'G')) {
+		shift = *end == 'K' ? 10 : *end == 'M' ? 20 : 30;
+		end++;
+	}
+	if (end == value || *end != '\0' || errno != 0 || v > (max >> shift) ||
+	    (v << shift) < min) {
+		SHM_LOG(ERR, "devargs: %s=%s: give a number in %" PRIu64 "..%" PRIu64, key, value,
+			min, max);
+		return -EINVAL;
+	}
+	*out = (uint64_t)v << shift;
+	return 0;
+}
+
+/* The budgets of what a connection's peer may make us hold, with their defaults. */
+static int
+shm_args_budgets(const struct shm_args *a, struct shm_dev *sd)
+{
+	uint64_t v;
+
+	sd->peer_fds = SHM_DEFAULT_PEER_FDS;
+	sd->peer_map = SHM_DEFAULT_PEER_MAP;
+	sd->fd_reserve = SHM_DEFAULT_FD_RESERVE;
+	if (a->peer_fds != NULL) {
+		if (shm_arg_number(SHM_KEY_PEER_FDS, a->peer_fds, 1, 1u << 20, &v) < 0)
+			return -EINVAL;
+		sd->peer_fds = (uint32_t)v;
+	}
+	if (a->peer_map != NULL &&
+	    shm_arg_number(SHM_KEY_PEER_MAP, a->peer_map, 4096, SHM_MAX_MMAP_BYTES * SHM_MAX_FAST,
+			   &sd->peer_map) < 0)
+		return -EINVAL;
+	if (a->fd_reserve != NULL) {
+		if (shm_arg_number(SHM_KEY_FD_RESERVE, a->fd_reserve, 0, 1u << 20, &v) < 0)
+			return -EINVAL;
+		sd->fd_reserve = (uint32_t)v;
+	}
 	return 0;
 }
 
@@ -194,55 +255,31 @@ shm_dev_dir(struct shm_dev *sd, const char *dir, const char *domain)
 }
 
 static void
-shm_dev_close(struct rte_comch_dev *dev)
+shm_dev_close(void *dev)
 {
-	unsigned int i;
-
-	for (i = 0; i < dev->nb_reps; i++)
-		free(dev->rep_names[i]);
-	free(dev->rep_names);
-	free(dev->priv);
-	dev->rep_names = NULL;
-	dev->priv = NULL;
+	free(dev);
 }
 
-static const struct rte_comch_dev_ops shm_dev_ops = {
-	.dev_close = shm_dev_close,
-	.server_create = shm_server_create,
-	.server_destroy = shm_server_destroy,
-	.server_start = shm_server_start,
-	.server_stop = shm_server_stop,
-	.server_tick = shm_server_tick,
-	.client_start = shm_client_start,
-	.client_tick = shm_client_tick,
-	.client_stop = shm_client_stop,
-	.conn_send = shm_conn_send,
-	.conn_poll = shm_conn_poll,
-	.conn_tx_idle = shm_conn_tx_idle,
-	.conn_close = shm_conn_close,
-	.conn_arm = shm_conn_arm,
-	.conn_disarm = shm_conn_disarm,
-	.conn_free = shm_conn_free_op,
-	.consumer_create = shm_consumer_create,
-	.consumer_destroy = shm_consumer_destroy,
-	.consumer_advertise = shm_consumer_advertise,
-	.consumer_expire = shm_consumer_expire,
-	.consumer_arm = shm_consumer_arm,
-	.consumer_disarm = shm_consumer_disarm,
-	.consumer_post = shm_consumer_post,
-	.consumer_poll = shm_consumer_poll,
-	.producer_create = shm_producer_create,
-	.producer_destroy = shm_producer_destroy,
-	.producer_send = shm_producer_send,
-	.producer_flush = shm_producer_flush,
+static const struct rte_comch_drv_dev_ops shm_dev_ops = {
+	.close = shm_dev_close,
+};
+
+static const struct rte_comch_drv_ops shm_ops = {
+	.dev = &shm_dev_ops,
+	.server = &shm_server_ops,
+	.client = &shm_client_ops,
+	.conn = &shm_conn_ops,
+	.mmap = &shm_mmap_ops,
+	.consumer = &shm_consumer_ops,
+	.producer = &shm_producer_ops,
 };
 
 static void
-shm_dev_fill_info(struct rte_comch_dev *dev, const struct shm_args *a)
+shm_dev_fill_info(struct rte_comch_drv_dev_conf *conf, const struct shm_args *a)
 {
-	struct rte_comch_dev_info *info = &dev->info;
+	struct rte_comch_dev_info *info = &conf->info;
 
-	if (dev->role == RTE_COMCH_ROLE_DPU)
+	if (conf->role == RTE_COMCH_ROLE_DPU)
 		snprintf(info->name, sizeof(info->name), "shm_%s_dpu", a->domain);
 	else
 		snprintf(info->name, sizeof(info->name), "shm_%s_host_%s", a->domain, a->fn);
@@ -252,10 +289,9 @@ shm_dev_fill_info(struct rte_comch_dev *dev, const struct shm_args *a)
 	info->max_recv_queue_size = SHM_MAX_RECV_QUEUE;
 	info->max_clients = SHM_MAX_CLIENTS;
 	info->max_send_tasks = SHM_MAX_SEND_TASKS;
-	info->server_supported = dev->role == RTE_COMCH_ROLE_DPU;
-	info->client_supported = dev->role == RTE_COMCH_ROLE_HOST;
-	info->producer_supported = 1;
-	info->consumer_supported = 1;
+	info->capa = (conf->role == RTE_COMCH_ROLE_DPU ? RTE_COMCH_CAPA_SERVER :
+		      RTE_COMCH_CAPA_CLIENT) | RTE_COMCH_CAPA_PRODUCER | RTE_COMCH_CAPA_CONSUMER |
+		     RTE_COMCH_CAPA_SLEEP | RTE_COMCH_CAPA_MULTI_PROCESS;
 	info->max_fast_tasks = SHM_MAX_FAST_TASKS;
 	info->max_buf_size = SHM_MAX_BUF_SIZE;
 	info->max_producers = SHM_MAX_FAST;
@@ -264,52 +300,43 @@ shm_dev_fill_info(struct rte_comch_dev *dev, const struct shm_args *a)
 }
 
 static int
-shm_probe(struct rte_comch_dev *dev, const struct rte_kvargs *kvlist)
+shm_probe(const struct rte_kvargs *kvlist, struct rte_comch_drv_dev_conf *conf)
 {
 	struct shm_args a = { 0 };
 	struct shm_dev *sd;
-	unsigned int i;
 	int rc;
 
-	rc = shm_args_parse(kvlist, &a, &dev->role);
+	rc = shm_args_parse(kvlist, &a, &conf->role);
 	if (rc < 0)
 		return rc;
 	sd = calloc(1, sizeof(*sd));
 	if (sd == NULL)
 		return -ENOMEM;
-	dev->priv = sd;
-	rc = shm_dev_dir(sd, a.dir, a.domain);
-	if (rc < 0)
-		goto fail;
+	rc = shm_args_budgets(&a, sd);
+	if (rc == 0)
+		rc = shm_dev_dir(sd, a.dir, a.domain);
+	if (rc < 0) {
+		free(sd);
+		return rc;
+	}
 	strlcpy(sd->fn, a.fn, sizeof(sd->fn));
 	sd->efd_bells = a.doorbell != NULL && strcmp(a.doorbell, "eventfd") == 0;
-	if (dev->role == RTE_COMCH_ROLE_DPU) {
-		dev->rep_names = calloc(a.nb_reps, sizeof(*dev->rep_names));
-		if (dev->rep_names == NULL) {
-			rc = -ENOMEM;
-			goto fail;
-		}
-		for (i = 0; i < a.nb_reps; i++) {
-			dev->rep_names[i] = strdup(a.reps[i]);
-			if (dev->rep_names[i] == NULL) {
-				rc = -ENOMEM;
-				goto fail;
-			}
-			dev->nb_reps++;
-		}
+	conf->priv = sd;
+	/* The names point into kvlist: the library copies them before it goes. */
+	if (conf->role == RTE_COMCH_ROLE_DPU) {
+		memcpy(sd->reps, a.reps, a.nb_reps * sizeof(a.reps[0]));
+		conf->rep_names = sd->reps;
+		conf->nb_reps = a.nb_reps;
 	}
-	dev->ops = &shm_dev_ops;
-	shm_dev_fill_info(dev, &a);
+	shm_dev_fill_info(conf, &a);
 	return 0;
-fail:
-	shm_dev_close(dev);
-	return rc;
 }
 
 static struct rte_comch_driver shm_driver = {
 	.name = "shm",
 	.valid_keys = shm_valid_keys,
 	.probe = shm_probe,
+	.ops = &shm_ops,
 };
 
 RTE_COMCH_REGISTER_DRIVER(shm, shm_driver);

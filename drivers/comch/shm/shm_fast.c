@@ -5,39 +5,45 @@
 /*
  * Fast path of the shm driver.
  *
- * A consumer advertises two memfds to the peer: its mmap's memory and a post
- * ring (sealed, ours). It posts buffers as (offset, length) slots; a producer on
- * the peer takes the next slot under a per-consumer lock, copies its message
- * straight into that buffer (the one copy), writes length, immediate data and
- * its id into the slot, and publishes the fill with the slot's sequence number.
- * Each side checks what the other wrote before using it: the producer that the
- * slot lies inside the memory it mapped, the consumer that lengths stay within
- * what it posted (it only ever looks at slots it posted). On expiry the peer
- * unmaps under the lock and acknowledges, so the consumer knows no producer
- * writes into its buffers any more.
+ * A consumer exports three descriptors to the peer (they travel as the blob of
+ * the library's announcement): its mmap's memory, a post ring (a sealed memfd
+ * of ours) and the producers' end of its doorbell. It posts buffers as
+ * (offset, length) slots; a producer on the peer takes the next slot (under
+ * the library's lock of that consumer), copies its message straight into that
+ * buffer (the one copy), writes length, immediate data and its id into the
+ * slot, and publishes the fill with the slot's sequence number. Each side
+ * checks what the other wrote before using it: the producer that the slot
+ * lies inside the memory it mapped, the consumer that lengths stay within
+ * what it posted (it only ever looks at slots it posted).
  *
  * A consumer that sleeps sets the armed word of its post ring; producers ring
  * its doorbell (see shm_bell.c; its end in the consumer engine's epoll
- * set) from their next progress after filling, behind one fence per burst.
+ * set) from their next progress after filling, behind one fence.
+ *
+ * What the peer's consumers make us hold is budgeted per connection (devargs
+ * max_peer_fds, max_peer_map) and for the process (fd_reserve, and half of the
+ * kernel's mapping limit): an announcement past a budget is refused, and the
+ * connection stays.
  */
 
 #include <errno.h>
 #include <inttypes.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include <rte_atomic.h>
 #include <rte_common.h>
 #include <rte_memcpy.h>
 #include <rte_prefetch.h>
-#include <rte_ticketlock.h>
 
 #include "shm_internal.h"
+
+/* Mappings of peers' memory the whole process holds, against half the kernel's limit. */
+static uint32_t shm_peer_maps;
+static uint32_t shm_max_peer_maps;
 
 static size_t
 shm_fp_ring_bytes(uint32_t nb_slots)
@@ -46,185 +52,141 @@ shm_fp_ring_bytes(uint32_t nb_slots)
 			      (size_t)sysconf(_SC_PAGESIZE));
 }
 
+/* ------------------------------------------------------------------ our consumers */
+
 static void
 shm_consumer_ring_release(struct shm_consumer *sh)
 {
 	if (sh->base != NULL)
 		munmap(sh->base, sh->bytes);
-	if (sh->memfd >= 0)
-		close(sh->memfd);
 	if (sh->bell.fd >= 0) {
-		comch_pe_wake_fd_del(sh->bell_pe, sh->bell.fd);
+		rte_comch_drv_pe_wake_fd_del(sh->bell_pe, sh->bell.fd);
 		close(sh->bell.fd);
 	}
-	if (sh->peer_bell >= 0)
-		close(sh->peer_bell);
 	free(sh->posted_buf);
 	sh->base = NULL;
 	sh->armed_p = NULL;
-	sh->memfd = -1;
 	sh->bell.fd = -1;
-	sh->peer_bell = -1;
 	sh->posted_buf = NULL;
 }
 
-int
-shm_consumer_create(struct rte_comch_consumer *c)
+static int
+shm_consumer_create(void *conn, const struct rte_comch_drv_consumer_conf *conf, void **priv)
 {
+	const struct shm_reg *reg = conf->reg;
 	struct shm_consumer *sh;
 
-	if (c->mmap->memfd < 0) {
-		SHM_LOG(ERR, "consumer: the peer cannot map this mmap's memory: allocate it with "
-			"rte_comch_mmap_alloc_memrange()");
+	if (reg->memfd < 0) {
+		SHM_LOG(ERR, "consumer: the peer cannot map this mmap's memory: add the device to "
+			"the mmap, then allocate with rte_comch_mmap_alloc_memrange()");
 		return -ENOTSUP;
 	}
-	if (c->mmap->len > SHM_MAX_MMAP_BYTES) {
+	if (conf->mem_len > SHM_MAX_MMAP_BYTES) {
 		SHM_LOG(ERR, "consumer: a peer maps at most %llu bytes of a consumer's memory, "
-			"this mmap has %zu", SHM_MAX_MMAP_BYTES, c->mmap->len);
+			"this mmap has %zu", SHM_MAX_MMAP_BYTES, conf->mem_len);
 		return -ENOTSUP;
 	}
 	sh = calloc(1, sizeof(*sh));
 	if (sh == NULL)
 		return -ENOMEM;
-	sh->memfd = -1;
+	sh->sc = conn;
+	sh->id = conf->id;
+	sh->reg = reg;
 	sh->bell.fd = -1;
-	sh->peer_bell = -1;
-	sh->mem = c->mmap->addr;
-	c->priv = sh;
+	*priv = sh;
 	return 0;
 }
 
-void
-shm_consumer_destroy(struct rte_comch_consumer *c)
+static void
+shm_consumer_destroy(void *c)
 {
-	struct shm_consumer *sh = c->priv;
-
-	shm_consumer_ring_release(sh);
-	free(sh);
-	c->priv = NULL;
+	shm_consumer_ring_release(c);
+	free(c);
 }
 
-/* A fresh post ring for each start: nothing of an earlier run is left in it. */
+/*
+ * A fresh post ring for each start (nothing of an earlier run is left in it),
+ * and the blob: the mmap's memfd, the post ring's, the producers' doorbell.
+ */
 static int
-shm_consumer_ring_create(struct rte_comch_consumer *c, struct shm_consumer *sh)
+shm_consumer_export(void *c, const struct rte_comch_drv_consumer_start *st,
+		    struct rte_comch_drv_blob *blob)
 {
-	uint32_t nb_slots = rte_align32pow2(c->tasks.nb);
-	const struct shm_dev *sd = c->ctx.dev->priv;
+	struct shm_consumer *sh = c;
+	uint32_t nb_slots = rte_align32pow2(st->nb_posts);
 	struct shm_fp_hdr *hdr;
+	int ring_fd = -1, peer_bell = -1, mem_fd;
+	void *base;
 	int rc;
 
 	shm_consumer_ring_release(sh);
 	sh->bytes = shm_fp_ring_bytes(nb_slots);
 	sh->posted_buf = calloc(nb_slots, sizeof(*sh->posted_buf));
-	sh->memfd = memfd_create("comch-post", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-	if (sh->posted_buf == NULL || sh->memfd < 0 || ftruncate(sh->memfd, sh->bytes) < 0 ||
-	    fcntl(sh->memfd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) < 0)
+	if (sh->posted_buf == NULL)
+		return -ENOMEM;
+	rc = shm_memfd_new("comch-post", sh->bytes, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL,
+			   &ring_fd, &base);
+	if (rc < 0)
 		goto fail;
-	sh->base = mmap(NULL, sh->bytes, PROT_READ | PROT_WRITE, MAP_SHARED, sh->memfd, 0);
-	if (sh->base == MAP_FAILED) {
-		sh->base = NULL;
-		goto fail;
-	}
+	sh->base = base;
 	/* Of the same kind as the connections' (see shm_bell.c). */
-	rc = shm_bell_create(sd->efd_bells, &sh->bell, &sh->peer_bell);
-	if (rc < 0) {
-		errno = -rc;
+	rc = shm_bell_create(sh->sc->sd->efd_bells, &sh->bell, &peer_bell);
+	if (rc < 0)
 		goto fail;
-	}
-	sh->bell_pe = c->ctx.pe;
-	if (comch_pe_wake_fd_add(sh->bell_pe, sh->bell.fd) < 0) {
+	sh->bell_pe = st->pe;
+	rc = rte_comch_drv_pe_wake_fd_add(sh->bell_pe, sh->bell.fd);
+	if (rc < 0) {
 		close(sh->bell.fd);
 		sh->bell.fd = -1;
+		goto fail;
+	}
+	mem_fd = dup(sh->reg->memfd);
+	if (mem_fd < 0) {
+		rc = -errno;
 		goto fail;
 	}
 	hdr = (struct shm_fp_hdr *)sh->base;
 	hdr->magic = SHM_FP_MAGIC;
 	hdr->version = SHM_PROTO_VERSION;
 	hdr->nb_slots = nb_slots;
-	hdr->imm_len = c->imm_len;
+	hdr->imm_len = st->imm_len;
 	sh->posted_p = (uint32_t *)(sh->base + SHM_FP_POSTED_OFF);
 	sh->armed_p = (uint32_t *)(sh->base + SHM_FP_ARMED_OFF);
 	sh->slots = (struct shm_fp_slot *)(sh->base + SHM_FP_SLOTS_OFF);
 	sh->mask = nb_slots - 1;
 	sh->posted = 0;
 	sh->done = 0;
+	sh->imm_len = st->imm_len;
+	blob->len = 0;
+	blob->fds[0] = mem_fd;
+	blob->fds[1] = ring_fd;
+	blob->fds[2] = peer_bell;
+	blob->nb_fds = 3;
 	return 0;
 fail:
-	SHM_LOG(ERR, "consumer %u: cannot create its post ring: %s", c->id, strerror(errno));
+	SHM_LOG(ERR, "consumer %u: cannot create its post ring: %s", sh->id, strerror(-rc));
+	if (ring_fd >= 0)
+		close(ring_fd);
+	if (peer_bell >= 0)
+		close(peer_bell);
 	shm_consumer_ring_release(sh);
-	return -ENOMEM;
-}
-
-int
-shm_consumer_advertise(struct rte_comch_consumer *c)
-{
-	struct shm_conn *sc = c->conn->priv;
-	struct shm_consumer *sh = c->priv;
-	struct shm_msg m;
-	int fds[3], rc;
-
-	if (sc->state != SHM_CONN_UP)
-		return -ENOTCONN;
-	rc = shm_consumer_ring_create(c, sh);
-	if (rc < 0)
-		return rc;
-	shm_msg_init(&m, SHM_MSG_CONSUMER_NEW);
-	m.id = c->id;
-	m.recv_queue_size = sh->mask + 1;
-	m.imm_len = c->imm_len;
-	m.len = c->mmap->len;
-	fds[0] = c->mmap->memfd;
-	fds[1] = sh->memfd;
-	fds[2] = sh->peer_bell;
-	rc = shm_msg_send(sc->sock.fd, &m, fds, 3);
-	if (rc < 0)
-		SHM_LOG(ERR, "consumer %u: cannot tell the peer: %s", c->id, strerror(-rc));
-	/* The peer has them now (or never will): the mapping and our bell are all we need. */
-	close(sh->memfd);
-	close(sh->peer_bell);
-	sh->memfd = -1;
-	sh->peer_bell = -1;
 	return rc;
 }
 
-int
-shm_consumer_expire(struct rte_comch_consumer *c)
+static int
+shm_consumer_post(void *c, uint64_t cookie, void *addr, size_t len)
 {
-	struct shm_conn *sc = c->conn->priv;
-	struct shm_msg m;
-
-	if (sc->state != SHM_CONN_UP)
-		return -ENOTCONN;
-	shm_msg_init(&m, SHM_MSG_CONSUMER_EXPIRED);
-	m.id = c->id;
-	return shm_msg_send(sc->sock.fd, &m, NULL, 0);
-}
-
-int
-shm_consumer_post(struct rte_comch_consumer *c, void *addr, size_t len)
-{
-	struct shm_consumer *sh = c->priv;
+	struct shm_consumer *sh = c;
 	uint32_t i = sh->posted & sh->mask;
 
-	sh->slots[i].off = addr != NULL ? (uint64_t)((uint8_t *)addr - sh->mem) : 0;
+	sh->slots[i].off = addr != NULL ? (uint64_t)((uint8_t *)addr - sh->reg->addr) : 0;
 	sh->slots[i].len = len;
 	sh->posted_buf[i].addr = addr;
 	sh->posted_buf[i].len = len;
+	sh->posted_buf[i].cookie = cookie;
 	sh->posted++;
-	__atomic_store_n(sh->posted_p, sh->posted, __ATOMIC_RELEASE);
+	comch_store_release(sh->posted_p, sh->posted);
 	return 0;
-}
-
-static int
-shm_consumer_violation(struct rte_comch_consumer *c, const char *why)
-{
-	struct shm_conn *sc = c->conn->priv;
-
-	SHM_LOG(ERR, "consumer %u: %s", c->id, why);
-	__atomic_store_n(&sc->fp_violation, 1, __ATOMIC_RELEASE);
-	/* The connection's engine drops the peer, and may be asleep. */
-	comch_pe_wake_up(sc->pe);
-	return -EPROTO;
 }
 
 /* The slot the consumer expects next, if the producer published it. */
@@ -233,33 +195,38 @@ shm_consumer_next_filled(const struct shm_consumer *sh)
 {
 	const struct shm_fp_slot *slot = &sh->slots[sh->done & sh->mask];
 
-	if (sh->done == sh->posted ||
-	    __atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE) != sh->done + 1)
+	if (sh->done == sh->posted || comch_load_acquire(&slot->seq) != sh->done + 1)
 		return NULL;
 	return slot;
 }
 
-int
-shm_consumer_poll(struct rte_comch_consumer *c, unsigned int max)
+static int
+shm_consumer_poll(void *c, struct rte_comch_drv_fp_cpl *cpl, unsigned int max)
 {
-	struct shm_consumer *sh = c->priv;
+	struct shm_consumer *sh = c;
 	const struct shm_fp_slot *slot;
 	const struct shm_posted *cur, *next;
-	uint32_t n, data_len, imm_len, pid;
+	uint32_t n, data_len, imm_len;
 
 	for (n = 0; n < max; n++) {
 		slot = shm_consumer_next_filled(sh);
 		if (slot == NULL)
 			break;
 		/* Read once: the peer may change them under us. */
-		data_len = __atomic_load_n(&slot->data_len, __ATOMIC_RELAXED);
-		imm_len = __atomic_load_n(&slot->imm_len, __ATOMIC_RELAXED);
-		pid = __atomic_load_n(&slot->producer_id, __ATOMIC_RELAXED);
+		data_len = comch_load_relaxed(&slot->data_len);
+		imm_len = comch_load_relaxed(&slot->imm_len);
 		cur = &sh->posted_buf[sh->done & sh->mask];
-		if (data_len > cur->len || imm_len > c->imm_len)
-			return shm_consumer_violation(c, "peer wrote more than the buffer holds");
+		if (data_len > cur->len || imm_len > sh->imm_len) {
+			SHM_LOG(ERR, "consumer %u: peer wrote more than the buffer holds", sh->id);
+			return -EPROTO;
+		}
 		if (data_len > 0 && data_len <= SHM_FP_INLINE_MAX)
 			rte_memcpy(cur->addr, slot->inline_data, data_len);
+		cpl[n].cookie = cur->cookie;
+		cpl[n].len = data_len;
+		cpl[n].imm_len = imm_len;
+		cpl[n].producer_id = comch_load_relaxed(&slot->producer_id);
+		rte_mov32(cpl[n].imm, slot->imm);
 		sh->done++;
 		/* Both lines come from the producer's core: start fetching the next ones now. */
 		if (sh->done != sh->posted) {
@@ -268,268 +235,224 @@ shm_consumer_poll(struct rte_comch_consumer *c, unsigned int max)
 			if (next->addr != NULL)
 				rte_prefetch0(next->addr);
 		}
-		comch_consumer_recv(c, data_len, slot->imm, imm_len, pid);
 	}
 	return n;
 }
 
-int
-shm_consumer_arm(struct rte_comch_consumer *c)
+static int
+shm_consumer_arm(void *c)
 {
-	struct shm_consumer *sh = c->priv;
+	struct shm_consumer *sh = c;
 
 	if (sh->armed_p == NULL)
 		return -EAGAIN;
-	__atomic_store_n(sh->armed_p, 1, __ATOMIC_RELAXED);
-	/* Pairs with the fence in shm_producer_flush(): one of us sees the other. */
-	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
+	comch_store_relaxed(sh->armed_p, 1);
+	/* Pairs with the fence in shm_producer_notify(): one of us sees the other. */
+	comch_fence_seq_cst();
 	return shm_consumer_next_filled(sh) != NULL ? -EAGAIN : 0;
 }
 
-void
-shm_consumer_disarm(struct rte_comch_consumer *c)
+static void
+shm_consumer_disarm(void *c)
 {
-	struct shm_consumer *sh = c->priv;
+	struct shm_consumer *sh = c;
 
 	if (sh->armed_p == NULL)
 		return;
-	if (__atomic_load_n(sh->armed_p, __ATOMIC_RELAXED) != 0)
-		__atomic_store_n(sh->armed_p, 0, __ATOMIC_RELAXED);
+	if (comch_load_relaxed(sh->armed_p) != 0)
+		comch_store_relaxed(sh->armed_p, 0);
 	shm_bell_drain(&sh->bell);
 }
 
+const struct rte_comch_drv_consumer_ops shm_consumer_ops = {
+	.create = shm_consumer_create,
+	.destroy = shm_consumer_destroy,
+	.export = shm_consumer_export,
+	.post = shm_consumer_post,
+	.poll = shm_consumer_poll,
+	.arm = shm_consumer_arm,
+	.disarm = shm_consumer_disarm,
+};
+
 /* ------------------------------------------------------------------ peer's consumers */
 
-static void
-shm_remote_unmap(struct shm_remote_consumer *rc)
-{
-	if (rc->mem != NULL)
-		munmap(rc->mem, rc->mem_len);
-	if (rc->ring != NULL)
-		munmap(rc->ring, rc->ring_bytes);
-	if (rc->bell.fd >= 0)
-		close(rc->bell.fd);
-	rc->mem = NULL;
-	rc->ring = NULL;
-	rc->bell.fd = -1;
-	rc->alive = false;
-}
-
-/* Map one of the peer's memfds, sealed against shrinking and of exactly len bytes. */
-static void *
-shm_fast_map_peer(int fd, size_t len, const char *what)
-{
-	struct stat st;
-	void *p;
-	int seals = fcntl(fd, F_GET_SEALS);
-
-	if (seals < 0 || (seals & (F_SEAL_SHRINK | F_SEAL_GROW)) != (F_SEAL_SHRINK | F_SEAL_GROW) ||
-	    fstat(fd, &st) < 0 || (size_t)st.st_size != len) {
-		SHM_LOG(ERR, "peer consumer: its %s is not a sealed memfd of %zu bytes", what, len);
-		return NULL;
-	}
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	return p == MAP_FAILED ? NULL : p;
-}
-
+/* Refuse what would go past a budget: -EMFILE (descriptors) or -ENOSPC (mappings). */
 static int
-shm_fast_on_new(struct shm_conn *sc, const struct shm_msg *m, int *fds, unsigned int nb_fds)
+shm_import_budget(const struct shm_conn *sc, uint64_t bytes)
 {
-	const struct shm_dev *sd = sc->dev->priv;
-	struct shm_remote_consumer *rc;
-	const struct shm_fp_hdr *hdr;
-	uint32_t nb_slots = m->recv_queue_size;
-	struct shm_bell bell;
-	size_t ring_bytes;
-	uint8_t *mem, *ring;
+	const struct shm_dev *sd = sc->sd;
 
-	if (nb_fds != 3 || m->id >= SHM_MAX_FAST || sc->remote[m->id].alive ||
-	    nb_slots == 0 || nb_slots > rte_align32pow2(SHM_MAX_FAST_TASKS) ||
-	    !rte_is_power_of_2(nb_slots) || m->imm_len > RTE_COMCH_MAX_IMM_DATA_LEN ||
-	    m->len == 0 || m->len > SHM_MAX_MMAP_BYTES) {
-		SHM_LOG(ERR, "peer announced a consumer out of range (id %u, %u slots, %u bytes "
-			"of immediate data, %" PRIu64 " bytes of memory, %u fds)",
-			m->id, nb_slots, m->imm_len, m->len, nb_fds);
-		return -EPROTO;
+	if (sc->nb_peer_fds + 1 > sd->peer_fds) {
+		SHM_LOG(NOTICE, "peer consumer refused: the connection holds %u of its %u "
+			"descriptors", sc->nb_peer_fds, sd->peer_fds);
+		return -EMFILE;
 	}
-	ring_bytes = shm_fp_ring_bytes(nb_slots);
-	mem = shm_fast_map_peer(fds[0], m->len, "memory");
-	ring = mem != NULL ? shm_fast_map_peer(fds[1], ring_bytes, "post ring") : NULL;
-	if (ring != NULL && shm_bell_adopt(fds[2], sd->efd_bells, &bell) < 0) {
-		SHM_LOG(ERR, "peer consumer %u: its doorbell is not a Unix datagram socket%s",
-			m->id, sd->efd_bells ? " nor an eventfd" : "");
-		munmap(ring, ring_bytes);
-		ring = NULL;
+	if (sc->peer_bytes + bytes > sd->peer_map) {
+		SHM_LOG(NOTICE, "peer consumer refused: the connection maps %" PRIu64 " of its %"
+			PRIu64 " bytes, it asks %" PRIu64, sc->peer_bytes, sd->peer_map, bytes);
+		return -ENOSPC;
 	}
-	if (ring == NULL) {
-		if (mem != NULL)
-			munmap(mem, m->len);
-		return -EPROTO;
+	if (comch_load_relaxed(&shm_peer_maps) + 2 > shm_max_peer_maps) {
+		SHM_LOG(NOTICE, "peer consumer refused: the process maps %u peers' memories, "
+			"half of the kernel's limit", shm_peer_maps);
+		return -ENOSPC;
 	}
-	hdr = (const struct shm_fp_hdr *)ring;
-	rc = &sc->remote[m->id];
-	rte_ticketlock_lock(&rc->lock);
-	rc->mem = mem;
-	rc->mem_len = m->len;
-	rc->ring = ring;
-	rc->ring_bytes = ring_bytes;
-	rc->slots = (struct shm_fp_slot *)(ring + SHM_FP_SLOTS_OFF);
-	rc->posted_p = (uint32_t *)(ring + SHM_FP_POSTED_OFF);
-	rc->armed_p = (uint32_t *)(ring + SHM_FP_ARMED_OFF);
-	rc->bell = bell;
-	fds[2] = -1; /* ours now: closed when the consumer is unmapped */
-	rc->nb_slots = nb_slots;
-	rc->mask = nb_slots - 1;
-	rc->imm_len = m->imm_len;
-	rc->taken = 0;
-	rc->posted = 0;
-	rc->alive = hdr->magic == SHM_FP_MAGIC && hdr->version == SHM_PROTO_VERSION &&
-		    hdr->nb_slots == nb_slots;
-	if (!rc->alive)
-		shm_remote_unmap(rc);
-	rte_ticketlock_unlock(&rc->lock);
-	if (!rc->alive) {
-		SHM_LOG(ERR, "peer consumer %u: its post ring does not match what it announced",
-			m->id);
-		return -EPROTO;
+	if (shm_fds_free() < sd->fd_reserve + 1) {
+		SHM_LOG(NOTICE, "peer consumer refused: fewer than %u descriptors would be left "
+			"free in the process", sd->fd_reserve);
+		return -EMFILE;
 	}
-	comch_conn_consumer_new(sc->conn, m->id);
 	return 0;
 }
 
+static void
+shm_remote_unmap(struct shm_conn *sc, struct shm_remote *rc)
+{
+	munmap(rc->mem, rc->mem_len);
+	munmap(rc->ring, rc->ring_bytes);
+	close(rc->bell.fd);
+	sc->nb_peer_fds--;
+	sc->peer_bytes -= rc->mem_len + rc->ring_bytes;
+	comch_fetch_sub_release(&shm_peer_maps, 2);
+}
+
 static int
-shm_fast_on_expired(struct shm_conn *sc, uint32_t id)
+shm_producer_import(void *conn, const struct rte_comch_drv_remote_conf *conf,
+		    struct rte_comch_drv_blob *blob, void **remote)
 {
-	struct shm_remote_consumer *rc;
-	struct shm_msg ack;
+	struct shm_conn *sc = conn;
+	uint32_t nb_slots = rte_align32pow2(conf->nb_posts);
+	size_t ring_bytes = shm_fp_ring_bytes(nb_slots);
+	const struct shm_fp_hdr *hdr;
+	struct shm_remote *rc;
+	int ret = -EPROTO;
 
-	if (id >= SHM_MAX_FAST || !sc->remote[id].alive) {
-		SHM_LOG(ERR, "peer expired consumer %u, which it never announced", id);
-		return -EPROTO;
+	rc = calloc(1, sizeof(*rc));
+	if (rc == NULL) {
+		shm_close_fds(blob->fds, blob->nb_fds);
+		return -ENOMEM;
 	}
-	rc = &sc->remote[id];
-	/* Taking the lock waits out a producer in the middle of a copy. */
-	rte_ticketlock_lock(&rc->lock);
-	shm_remote_unmap(rc);
-	rte_ticketlock_unlock(&rc->lock);
-	comch_conn_consumer_expired(sc->conn, id);
-	shm_msg_init(&ack, SHM_MSG_CONSUMER_ACK);
-	ack.id = id;
-	return shm_msg_send(sc->sock.fd, &ack, NULL, 0) < 0 ? -ECONNRESET : 0;
+	rc->bell.fd = -1;
+	if (blob->nb_fds != 3 || blob->len != 0 || conf->mem_len > SHM_MAX_MMAP_BYTES) {
+		SHM_LOG(ERR, "peer consumer: %u descriptors, %u bytes of blob, %" PRIu64
+			" bytes of memory", blob->nb_fds, blob->len, conf->mem_len);
+		goto fail;
+	}
+	ret = shm_import_budget(sc, conf->mem_len + ring_bytes);
+	if (ret < 0)
+		goto fail;
+	ret = -EPROTO;
+	if (shm_bell_adopt(blob->fds[2], sc->sd->efd_bells, &rc->bell) < 0) {
+		SHM_LOG(ERR, "peer consumer: its doorbell is not a Unix datagram socket%s",
+			sc->sd->efd_bells ? " nor an eventfd" : "");
+		goto fail;
+	}
+	blob->fds[2] = -1; /* ours now: closed when the consumer is unmapped */
+	rc->mem = shm_memfd_map_peer(blob->fds[0], conf->mem_len, "consumer memory");
+	rc->ring = rc->mem != NULL ? shm_memfd_map_peer(blob->fds[1], ring_bytes, "post ring") :
+				      NULL;
+	if (rc->ring == NULL)
+		goto fail;
+	hdr = (const struct shm_fp_hdr *)rc->ring;
+	if (hdr->magic != SHM_FP_MAGIC || hdr->version != SHM_PROTO_VERSION ||
+	    hdr->nb_slots != nb_slots) {
+		SHM_LOG(ERR, "peer consumer: its post ring does not match what it announced");
+		goto fail;
+	}
+	shm_close_fds(blob->fds, 2); /* mapped: the mappings outlive them */
+	rc->mem_len = conf->mem_len;
+	rc->ring_bytes = ring_bytes;
+	rc->slots = (struct shm_fp_slot *)(rc->ring + SHM_FP_SLOTS_OFF);
+	rc->posted_p = (uint32_t *)(rc->ring + SHM_FP_POSTED_OFF);
+	rc->armed_p = (uint32_t *)(rc->ring + SHM_FP_ARMED_OFF);
+	rc->nb_slots = nb_slots;
+	rc->mask = nb_slots - 1;
+	sc->nb_peer_fds++;
+	sc->peer_bytes += rc->mem_len + rc->ring_bytes;
+	comch_fetch_add_relaxed(&shm_peer_maps, 2);
+	*remote = rc;
+	return 0;
+fail:
+	if (rc->ring != NULL)
+		munmap(rc->ring, ring_bytes);
+	if (rc->mem != NULL)
+		munmap(rc->mem, conf->mem_len);
+	if (rc->bell.fd >= 0)
+		close(rc->bell.fd);
+	shm_close_fds(blob->fds, blob->nb_fds);
+	free(rc);
+	return ret;
 }
 
-/* A fast-path message on an open connection: 0, or -EPROTO/-ECONNRESET to drop it. */
-int
-shm_fast_on_msg(struct shm_conn *sc, const struct shm_msg *m, int *fds, unsigned int nb_fds)
+static void
+shm_producer_unimport(void *conn, void *remote)
 {
-	int rc;
-
-	switch (m->type) {
-	case SHM_MSG_CONSUMER_NEW:
-		rc = shm_fast_on_new(sc, m, fds, nb_fds);
-		break;
-	case SHM_MSG_CONSUMER_EXPIRED:
-		rc = nb_fds == 0 ? shm_fast_on_expired(sc, m->id) : -EPROTO;
-		break;
-	case SHM_MSG_CONSUMER_ACK:
-		rc = nb_fds == 0 ? 0 : -EPROTO;
-		if (rc == 0)
-			comch_conn_consumer_acked(sc->conn, m->id);
-		break;
-	default:
-		rc = -EPROTO;
-	}
-	shm_close_fds(fds, nb_fds);
-	return rc;
-}
-
-/* The connection is down: no producer of ours may touch the peer's memory again. */
-void
-shm_fast_conn_down(struct shm_conn *sc)
-{
-	unsigned int i;
-
-	if (sc->remote == NULL)
-		return;
-	for (i = 0; i < SHM_MAX_FAST; i++) {
-		rte_ticketlock_lock(&sc->remote[i].lock);
-		shm_remote_unmap(&sc->remote[i]);
-		rte_ticketlock_unlock(&sc->remote[i].lock);
-	}
+	shm_remote_unmap(conn, remote);
+	free(remote);
 }
 
 /* ------------------------------------------------------------------ producer */
 
 static int
-shm_producer_violation(struct shm_conn *sc, struct shm_remote_consumer *rc, uint32_t id,
-		       const char *why)
+shm_producer_create(void *conn, uint32_t id, void **p)
 {
-	SHM_LOG(ERR, "peer consumer %u: %s", id, why);
-	shm_remote_unmap(rc);
-	__atomic_store_n(&sc->fp_violation, 1, __ATOMIC_RELEASE);
-	comch_pe_wake_up(sc->pe);
-	return -ENOTCONN;
+	struct shm_producer *sp = malloc(sizeof(*sp));
+
+	if (sp == NULL)
+		return -ENOMEM;
+	sp->id = id;
+	*p = sp;
+	return 0;
 }
 
-int
-shm_producer_send(struct rte_comch_producer *p, uint32_t consumer_id, const void *data,
-		  size_t len, const uint8_t *imm, uint32_t imm_len)
+static void
+shm_producer_destroy(void *p)
 {
-	struct shm_conn *sc = p->conn->priv;
-	struct shm_producer *sp = p->priv;
-	struct shm_remote_consumer *rc;
+	free(p);
+}
+
+static int
+shm_producer_send(void *p, void *remote, const void *data, size_t len, const uint8_t *imm,
+		  uint32_t imm_len)
+{
+	const struct shm_producer *sp = p;
+	struct shm_remote *rc = remote;
 	struct shm_fp_slot *slot;
 	uint64_t off, blen;
 	uint32_t posted;
-	int ret = 0;
 
-	if (unlikely(consumer_id >= SHM_MAX_FAST || sc->remote == NULL))
-		return -ENOENT;
-	rc = &sc->remote[consumer_id];
-	rte_ticketlock_lock(&rc->lock);
-	if (unlikely(!rc->alive)) {
-		ret = -ENOENT;
-		goto out;
-	}
 	/* The consumer's line is a miss each time: read it only when what we saw is used up. */
 	if (rc->posted == rc->taken) {
-		posted = __atomic_load_n(rc->posted_p, __ATOMIC_ACQUIRE);
+		posted = comch_load_acquire(rc->posted_p);
 		if (unlikely((uint32_t)(posted - rc->taken) > rc->nb_slots)) {
-			ret = shm_producer_violation(sc, rc, consumer_id,
-						     "posted index out of range");
-			goto out;
+			SHM_LOG(ERR, "peer consumer: posted index out of range");
+			return -EPROTO;
 		}
-		if (posted == rc->taken) {
-			ret = -EAGAIN;
-			goto out;
-		}
+		if (posted == rc->taken)
+			return -EAGAIN;
 		rc->posted = posted;
 	}
 	slot = &rc->slots[rc->taken & rc->mask];
 	/* Read once and check: the consumer may change them under us. */
-	off = __atomic_load_n(&slot->off, __ATOMIC_RELAXED);
-	blen = __atomic_load_n(&slot->len, __ATOMIC_RELAXED);
+	off = comch_load_relaxed(&slot->off);
+	blen = comch_load_relaxed(&slot->len);
 	if (unlikely(off > rc->mem_len || blen > rc->mem_len - off)) {
-		ret = shm_producer_violation(sc, rc, consumer_id, "buffer outside its memory");
-		goto out;
+		SHM_LOG(ERR, "peer consumer: buffer outside its memory");
+		return -EPROTO;
 	}
-	if (len > blen || imm_len > rc->imm_len) {
-		ret = -EMSGSIZE;
-		goto out;
-	}
+	if (len > blen)
+		return -EMSGSIZE;
 	if (len <= SHM_FP_INLINE_MAX)
 		rte_memcpy(slot->inline_data, data, len);
 	else
 		rte_memcpy(rc->mem + off, data, len);
 	slot->data_len = len;
 	slot->imm_len = imm_len;
-	slot->producer_id = p->id;
+	slot->producer_id = sp->id;
 	/* All 32 bytes, a fixed-size copy: the slot's line is being written anyway. */
 	rte_mov32(slot->imm, imm);
 	rc->taken++;
-	__atomic_store_n(&slot->seq, rc->taken, __ATOMIC_RELEASE);
-	sp->filled[consumer_id / 64] |= RTE_BIT64(consumer_id % 64);
-	sp->any = true;
+	comch_store_release(&slot->seq, rc->taken);
 	/*
 	 * The next slot, if already posted, sits in the consumer's cache: fetch
 	 * it now for writing, so the next send does not stall on it. A slot not
@@ -539,51 +462,39 @@ shm_producer_send(struct rte_comch_producer *p, uint32_t consumer_id, const void
 		rte_prefetch0_write(&rc->slots[rc->taken & rc->mask]);
 		rte_prefetch0_write(rc->slots[rc->taken & rc->mask].inline_data);
 	}
-out:
-	rte_ticketlock_unlock(&rc->lock);
-	return ret;
+	return 0;
 }
 
-void
-shm_producer_flush(struct rte_comch_producer *p)
+static void
+shm_producer_notify(void *p, void *remote)
 {
-	struct shm_conn *sc = p->conn->priv;
-	struct shm_producer *sp = p->priv;
-	struct shm_remote_consumer *rc;
-	unsigned int w, id;
-	uint64_t bits;
+	struct shm_remote *rc = remote;
 
-	if (!sp->any)
-		return;
-	sp->any = false;
-	/* Our index stores before their armed words: pairs with shm_consumer_arm(). */
-	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
-	for (w = 0; w < RTE_DIM(sp->filled); w++) {
-		bits = sp->filled[w];
-		sp->filled[w] = 0;
-		while (bits != 0) {
-			id = w * 64 + rte_bsf64(bits);
-			bits &= bits - 1;
-			rc = &sc->remote[id];
-			/* Under the lock: an expiry may unmap the ring meanwhile. */
-			rte_ticketlock_lock(&rc->lock);
-			if (rc->alive && __atomic_load_n(rc->armed_p, __ATOMIC_RELAXED) != 0)
-				shm_bell_ring(&rc->bell);
-			rte_ticketlock_unlock(&rc->lock);
-		}
+	/* Our slot stores before its armed word: pairs with shm_consumer_arm(). */
+	comch_fence_seq_cst();
+	if (comch_load_relaxed(rc->armed_p) != 0)
+		shm_bell_ring(&rc->bell);
+}
+
+const struct rte_comch_drv_producer_ops shm_producer_ops = {
+	.import = shm_producer_import,
+	.unimport = shm_producer_unimport,
+	.create = shm_producer_create,
+	.destroy = shm_producer_destroy,
+	.send = shm_producer_send,
+	.notify = shm_producer_notify,
+	.completed = NULL, /* a send is done when it returns: the copy is made */
+};
+
+RTE_INIT(shm_fast_init)
+{
+	unsigned long max_maps = 65530; /* the kernel's default */
+	FILE *f = fopen("/proc/sys/vm/max_map_count", "r");
+
+	if (f != NULL) {
+		if (fscanf(f, "%lu", &max_maps) != 1)
+			max_maps = 65530;
+		fclose(f);
 	}
-}
-
-int
-shm_producer_create(struct rte_comch_producer *p)
-{
-	p->priv = calloc(1, sizeof(struct shm_producer));
-	return p->priv != NULL ? 0 : -ENOMEM;
-}
-
-void
-shm_producer_destroy(struct rte_comch_producer *p)
-{
-	free(p->priv);
-	p->priv = NULL;
+	shm_max_peer_maps = (uint32_t)RTE_MIN(max_maps / 2, (unsigned long)UINT32_MAX);
 }

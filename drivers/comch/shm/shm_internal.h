@@ -13,9 +13,9 @@
 
 #include <rte_common.h>
 #include <rte_log.h>
-#include <rte_ticketlock.h>
 
-#include "rte_comch_driver.h"
+#include <rte_comch_driver.h>
+#include <rte_comch_drv_atomic.h>
 
 extern int shm_logtype;
 #define SHM_LOG(level, fmt, ...) \
@@ -30,16 +30,25 @@ extern int shm_logtype;
 #define SHM_MAX_SEND_TASKS 65536
 #define SHM_MAX_REPS 64
 #define SHM_NAME_MAX 25 /* domain, function and representor names, with the NUL */
-#define SHM_HANDSHAKE_TIMEOUT_MS 2000
 #define SHM_MAX_FAST 256              /* producers, and consumers, per connection side */
 #define SHM_MAX_FAST_TASKS 65536
 #define SHM_MAX_BUF_SIZE (1ull << 30) /* fits a post ring slot's 32-bit data_len */
 #define SHM_MAX_MMAP_BYTES (1ull << 40) /* a peer's consumer memory we agree to map */
 
+/* What one connection may make us hold for its peer's consumers (devargs). */
+#define SHM_DEFAULT_PEER_FDS 128
+#define SHM_DEFAULT_PEER_MAP (64ull << 30)
+/* Descriptors a peer's consumer may never take from the process: room for new clients. */
+#define SHM_DEFAULT_FD_RESERVE 64
+
 struct shm_dev {
 	char dir[PATH_MAX];   /* <base>/<domain> */
 	char fn[SHM_NAME_MAX]; /* host side: our function */
 	bool efd_bells;       /* doorbell=eventfd: ours are eventfds, the peer's may be */
+	uint32_t peer_fds;    /* descriptors a connection may hold for its peer */
+	uint64_t peer_map;    /* bytes of a peer's memory a connection may map */
+	uint32_t fd_reserve;  /* descriptors the peer's consumers leave free in the process */
+	const char *reps[SHM_MAX_REPS]; /* probe's representor names, until the library copied them */
 };
 
 /* ------------------------------------------------------------------ doorbells */
@@ -59,11 +68,24 @@ void shm_bell_ring(const struct shm_bell *bell);
 /** Consume wake-ups, never blocking. */
 void shm_bell_drain(const struct shm_bell *bell);
 
+/* ------------------------------------------------------------------ shared memory */
+
+/**
+ * A new memfd of len bytes with seals, mapped read-write: *fd and *addr, or
+ * -errno (nothing left behind).
+ */
+int shm_memfd_new(const char *name, size_t len, unsigned int seals, int *fd, void **addr);
+/**
+ * Map a descriptor the peer gave: it must be a memfd sealed against resizing, of
+ * exactly len bytes. NULL (logged, what names it) if not.
+ */
+void *shm_memfd_map_peer(int fd, size_t len, const char *what);
+
 /* ------------------------------------------------------------------ wire */
 
 #define SHM_MAGIC 0x48434d43u /* "CMCH" */
-/* 2: wake-ups for sleeping senders (ring) and consumers (post ring). */
-#define SHM_PROTO_VERSION 2
+/* 3: the library's control messages (CTL) instead of the driver's consumer messages. */
+#define SHM_PROTO_VERSION 3
 
 enum shm_msg_type {
 	SHM_MSG_HELLO = 1,   /* client -> server: name and limits */
@@ -71,10 +93,12 @@ enum shm_msg_type {
 	SHM_MSG_READY = 3,   /* client -> server: client's ring (2 fds) */
 	SHM_MSG_REJECT = 4,  /* server -> client: status says why */
 	SHM_MSG_BYE = 5,     /* either way: orderly close, status says why */
-	SHM_MSG_CONSUMER_NEW = 6,     /* id, slots, imm_len, len + (memory, post ring, doorbell) */
-	SHM_MSG_CONSUMER_EXPIRED = 7, /* id: do not write into it any more */
-	SHM_MSG_CONSUMER_ACK = 8,     /* id: we will not */
+	SHM_MSG_CTL = 6,     /* either way, once up: a library control message + blob */
 };
+
+#define SHM_CTL_MAX 64
+#define SHM_BLOB_MAX 64
+#define SHM_MAX_FDS 4
 
 /* Every control message has this exact size; anything else is a protocol error. */
 struct shm_msg {
@@ -84,11 +108,16 @@ struct shm_msg {
 	int32_t status;          /* positive errno for REJECT and BYE */
 	uint32_t max_msg_size;   /* HELLO: required or 0; ACCEPT: agreed */
 	uint32_t recv_queue_size; /* the sender's receive queue (its ring's capacity) */
-	uint32_t id;             /* CONSUMER_*: consumer id */
-	uint32_t imm_len;        /* CONSUMER_NEW: immediate data the consumer accepts */
+	uint32_t ctl_len;        /* CTL: bytes of the library's message */
+	uint32_t blob_len;       /* CTL: bytes of the blob's data */
 	uint32_t reserved;
-	uint64_t len;            /* CONSUMER_NEW: size of the consumer's memory */
-	char name[SHM_MAX_NAME_LEN]; /* HELLO: exact server name */
+	union {
+		char name[SHM_MAX_NAME_LEN]; /* HELLO: exact server name */
+		struct {
+			uint8_t msg[SHM_CTL_MAX];
+			uint8_t blob[SHM_BLOB_MAX];
+		} ctl;                       /* CTL */
+	};
 };
 
 /* ------------------------------------------------------------------ ring */
@@ -142,7 +171,7 @@ struct shm_ring {
 	struct shm_bell bell; /* doorbell: receiver's end (ours) or sender's end (peer's) */
 	int peer_bell;       /* our ring: the sending end, until given to the peer */
 	/*
-	 * Doorbell checks owed, done once per poll rather than per message: the
+	 * Doorbell checks owed, done once per round rather than per message: the
 	 * fence they need would otherwise cost a cache miss on every send.
 	 */
 	bool kick;           /* sender: wrote messages since the last check */
@@ -168,9 +197,10 @@ void shm_ring_pair_kick(struct shm_ring *rx, struct shm_ring *tx);
 int shm_ring_pair_arm(struct shm_ring *rx, struct shm_ring *tx);
 void shm_ring_pair_disarm(struct shm_ring *rx, struct shm_ring *tx);
 bool shm_ring_rx_pending(const struct shm_ring *r);
-/** Deliver one message; return false to stop the burst after it. */
-typedef bool (*shm_ring_rx_cb_t)(void *arg, const void *msg, uint32_t len);
-int shm_ring_rx_burst(struct shm_ring *r, unsigned int max, shm_ring_rx_cb_t cb, void *arg);
+/** Up to max messages waiting, left in place (head does not move); -EPROTO if one is bad. */
+int shm_ring_rx_peek(const struct shm_ring *r, struct rte_comch_drv_msg *msgs, unsigned int max);
+/** The n oldest peeked messages are taken: tell the sender. */
+void shm_ring_rx_release(struct shm_ring *r, unsigned int n);
 
 /* ------------------------------------------------------------------ sockets */
 
@@ -224,35 +254,45 @@ struct shm_fp_slot {
 	uint8_t inline_data[SHM_FP_INLINE_MAX]; /* producer: data_len <= SHM_FP_INLINE_MAX */
 } __rte_aligned(SHM_LINE);
 
+/* Memory of an mmap, as the driver registered it. */
+struct shm_reg {
+	int memfd;            /* the memfd behind it, or -1: memory a peer cannot map */
+	uint8_t *addr;
+	size_t len;
+};
+
+/* An mmap's allocation: a memfd the peer can map. */
+struct shm_alloc {
+	int memfd;
+	void *addr;
+	size_t len;
+};
+
 /* Our copy of a posted buffer. */
 struct shm_posted {
 	uint8_t *addr;
 	uint64_t len;
+	uint64_t cookie;
 };
 
-/* The post ring of one of our consumers, and our copies of what we posted. */
+/* One of our consumers: its post ring, and our copies of what we posted. */
 struct shm_consumer {
-	int memfd;
+	struct shm_conn *sc;
+	uint32_t id;
+	const struct shm_reg *reg;
 	struct shm_bell bell; /* our end of the doorbell, in bell_pe's epoll set */
-	int peer_bell;        /* the producers' end, until given to the peer */
 	struct rte_comch_pe *bell_pe;
 	uint32_t *armed_p;
 	uint8_t *base;
 	size_t bytes;
 	struct shm_fp_slot *slots;
 	uint32_t *posted_p;
-	uint32_t mask, posted, done;
+	uint32_t mask, posted, done, imm_len;
 	struct shm_posted *posted_buf; /* by slot: what we posted, never re-read from the ring */
-	uint8_t *mem;         /* the consumer's mmap */
 };
 
-/*
- * A consumer of the peer, as our producers see it. The lock serialises them:
- * a ticket lock, fair between producer lcores and released with a plain store.
- */
-struct shm_remote_consumer {
-	rte_ticketlock_t lock;
-	bool alive;
+/* A consumer of the peer, as our producers see it (the library holds its lock). */
+struct shm_remote {
 	uint8_t *mem;
 	size_t mem_len;
 	uint8_t *ring;
@@ -260,86 +300,85 @@ struct shm_remote_consumer {
 	struct shm_fp_slot *slots;
 	uint32_t *posted_p, *armed_p;
 	struct shm_bell bell; /* the consumer's doorbell: rung when it sleeps */
-	uint32_t mask, nb_slots, taken, imm_len;
+	uint32_t mask, nb_slots, taken;
 	uint32_t posted;      /* last posted index read (and checked): re-read only when used up */
 };
 
-int shm_consumer_create(struct rte_comch_consumer *c);
-void shm_consumer_destroy(struct rte_comch_consumer *c);
-int shm_consumer_advertise(struct rte_comch_consumer *c);
-int shm_consumer_expire(struct rte_comch_consumer *c);
-int shm_consumer_post(struct rte_comch_consumer *c, void *addr, size_t len);
-int shm_consumer_poll(struct rte_comch_consumer *c, unsigned int max);
-int shm_consumer_arm(struct rte_comch_consumer *c);
-void shm_consumer_disarm(struct rte_comch_consumer *c);
-int shm_producer_create(struct rte_comch_producer *p);
-void shm_producer_destroy(struct rte_comch_producer *p);
-int shm_producer_send(struct rte_comch_producer *p, uint32_t consumer_id, const void *data,
-		      size_t len, const uint8_t *imm, uint32_t imm_len);
-void shm_producer_flush(struct rte_comch_producer *p);
-
-/* What a producer of ours filled since its last flush: consumers to ring if they sleep. */
+/* One of our producers: only its id, which it writes into each slot it fills. */
 struct shm_producer {
-	uint64_t filled[SHM_MAX_FAST / 64];
-	bool any;
+	uint32_t id;
 };
+
+extern const struct rte_comch_drv_consumer_ops shm_consumer_ops;
+extern const struct rte_comch_drv_producer_ops shm_producer_ops;
+extern const struct rte_comch_drv_mmap_ops shm_mmap_ops;
 
 /* ------------------------------------------------------------------ connections */
 
 enum shm_conn_state {
 	SHM_CONN_WAIT_HELLO,   /* server: accepted, no HELLO yet */
+	SHM_CONN_WAIT_ANSWER,  /* server: HELLO offered to the library */
 	SHM_CONN_WAIT_READY,   /* server: ACCEPT sent */
 	SHM_CONN_WAIT_ACCEPT,  /* client: HELLO sent */
 	SHM_CONN_UP,
 	SHM_CONN_DOWN,         /* peer gone or misbehaved: socket and peer memory unused */
 };
 
+/* Control messages received and not yet taken by the library. */
+#define SHM_CTL_QUEUE 8
+
+struct shm_server;
+
 struct shm_conn {
-	struct comch_pe_fd sock;
-	struct comch_pe_fd bell;       /* our receive ring's doorbell */
+	struct rte_comch_drv_fd sock;
+	struct rte_comch_drv_fd bell;  /* our receive ring's doorbell */
 	struct rte_comch_pe *pe;
-	struct rte_comch_connection *conn; /* the library's, once UP */
-	struct rte_comch_dev *dev;
+	const struct shm_dev *sd;
 	enum shm_conn_state state;
 	uint32_t peer_queue;           /* capacity of the peer's receive ring */
 	uint32_t max_msg;
 	uint64_t deadline;             /* TSC: handshake must end by then */
 	struct shm_ring rx;            /* ours: the peer writes, we read */
 	struct shm_ring tx;            /* the peer's: we write */
-	LIST_ENTRY(shm_conn) next;     /* server: pending handshakes */
-	void *owner;                   /* server or client */
-	struct shm_remote_consumer *remote; /* SHM_MAX_FAST, by id, once UP */
-	int fp_violation;              /* atomic: a fast-path peer lied; drop it */
+	/* Handshake, server side. */
+	struct shm_server *srv;
+	LIST_ENTRY(shm_conn) next;     /* in the server's handshakes */
+	TAILQ_ENTRY(shm_conn) ev_next; /* in the server's events, while one is due */
+	enum rte_comch_drv_srv_event_type ev;
+	int ev_status;
+	struct rte_comch_drv_offer offer;
+	/* Handshake, client side: -EINPROGRESS, 0 up, or why it failed. */
+	int hs_result;
+	uint32_t want_msg;             /* client: the max message size required, or 0 */
+	uint32_t recv_queue;           /* our receive queue */
+	/* Once up: control messages received, then the end (0 while none). */
+	struct rte_comch_drv_ctl ctlq[SHM_CTL_QUEUE];
+	uint32_t ctl_head, ctl_tail;
+	int end;
+	/* What the peer's consumers hold in this process (the budget). */
+	uint32_t nb_peer_fds;
+	uint64_t peer_bytes;
 };
 
-struct shm_conn *shm_conn_new(struct rte_comch_dev *dev, struct rte_comch_pe *pe, int sock,
-			      void (*handler)(struct comch_pe_fd *, uint32_t), void *owner);
+struct shm_conn *shm_conn_new(const struct shm_dev *sd, struct rte_comch_pe *pe, int sock);
 void shm_conn_free(struct shm_conn *sc);
+/** Release everything that touches the peer: fds, rings. */
+void shm_conn_release(struct shm_conn *sc);
 int shm_conn_up(struct shm_conn *sc);
-void shm_conn_fail(struct shm_conn *sc, int reason, const char *why);
-void shm_conn_sock_handler(struct comch_pe_fd *pfd, uint32_t events);
 int shm_conn_create_rx(struct shm_conn *sc, uint32_t capacity);
 int shm_conn_attach_tx(struct shm_conn *sc, int *fds, unsigned int nb_fds);
 int shm_conn_send_msg(struct shm_conn *sc, enum shm_msg_type type, int status);
+/** Descriptors the process may still open, or a large number if it cannot tell. */
+unsigned int shm_fds_free(void);
 
-/* ops, by file */
-int shm_server_create(struct rte_comch_server *srv);
-void shm_server_destroy(struct rte_comch_server *srv);
-int shm_server_start(struct rte_comch_server *srv);
-void shm_server_stop(struct rte_comch_server *srv);
-void shm_server_tick(struct rte_comch_server *srv, uint64_t now);
-int shm_client_start(struct rte_comch_client *cli);
-int shm_client_tick(struct rte_comch_client *cli);
-void shm_client_stop(struct rte_comch_client *cli);
-int shm_conn_send(struct rte_comch_connection *conn, const void *msg, uint32_t len);
-unsigned int shm_conn_poll(struct rte_comch_connection *conn, unsigned int max);
-bool shm_conn_tx_idle(struct rte_comch_connection *conn);
-void shm_conn_close(struct rte_comch_connection *conn);
-void shm_conn_free_op(struct rte_comch_connection *conn);
-int shm_fast_on_msg(struct shm_conn *sc, const struct shm_msg *m, int *fds,
-		    unsigned int nb_fds);
-void shm_fast_conn_down(struct shm_conn *sc);
-int shm_conn_arm(struct rte_comch_connection *conn);
-void shm_conn_disarm(struct rte_comch_connection *conn);
+/* The handshake steps, by side; the socket handler calls them. */
+void shm_server_on_msg(struct shm_conn *sc, int rc, const struct shm_msg *m, int *fds,
+		       unsigned int nb_fds);
+void shm_client_on_msg(struct shm_conn *sc, int rc, const struct shm_msg *m, int *fds,
+		       unsigned int nb_fds);
+
+extern const struct rte_comch_drv_server_ops shm_server_ops;
+extern const struct rte_comch_drv_client_ops shm_client_ops;
+extern const struct rte_comch_drv_conn_ops shm_conn_ops;
 
 #endif /* SHM_INTERNAL_H */

@@ -50,27 +50,24 @@ shm_ring_geometry(struct shm_ring *r, uint32_t capacity, uint32_t max_msg)
 	return 0;
 }
 
-static int
-shm_ring_map(struct shm_ring *r)
+/* Our pointers into a mapped ring, and a fresh start of the indexes. */
+static void
+shm_ring_set_base(struct shm_ring *r, uint8_t *base)
 {
-	r->base = mmap(NULL, r->bytes, PROT_READ | PROT_WRITE, MAP_SHARED, r->memfd, 0);
-	if (r->base == MAP_FAILED) {
-		r->base = NULL;
-		return -errno;
-	}
+	r->base = base;
 	r->cons = (uint32_t *)(r->base + SHM_RING_CONS_OFF);
 	r->armed = (uint32_t *)(r->base + SHM_RING_ARMED_OFF);
 	r->tx_armed = (uint32_t *)(r->base + SHM_RING_TX_ARMED_OFF);
 	r->head = 0;
 	r->seen = 0;
 	r->done = 0;
-	return 0;
 }
 
 int
 shm_ring_create(struct shm_ring *r, uint32_t capacity, uint32_t max_msg, bool efd_bell)
 {
 	struct shm_ring_hdr *hdr;
+	void *base;
 	int rc;
 
 	memset(r, 0, sizeof(*r));
@@ -80,24 +77,20 @@ shm_ring_create(struct shm_ring *r, uint32_t capacity, uint32_t max_msg, bool ef
 	rc = shm_ring_geometry(r, capacity, max_msg);
 	if (rc < 0)
 		return rc;
-	r->memfd = memfd_create("comch-ring", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-	if (r->memfd < 0)
-		goto fail;
-	if (ftruncate(r->memfd, r->bytes) < 0)
-		goto fail;
 	/* The peer maps this too: sealed, it cannot shrink it under us (SIGBUS). */
-	if (fcntl(r->memfd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) < 0)
-		goto fail;
-	rc = shm_bell_create(efd_bell, &r->bell, &r->peer_bell);
+	rc = shm_memfd_new("comch-ring", r->bytes, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL,
+			   &r->memfd, &base);
+	if (rc == 0)
+		rc = shm_bell_create(efd_bell, &r->bell, &r->peer_bell);
 	if (rc < 0) {
-		errno = -rc;
-		goto fail;
+		SHM_LOG(ERR, "cannot create a ring of %u x %u bytes: %s", capacity, max_msg,
+			strerror(-rc));
+		if (r->memfd >= 0)
+			munmap(base, r->bytes);
+		shm_ring_release(r);
+		return rc;
 	}
-	rc = shm_ring_map(r);
-	if (rc < 0) {
-		errno = -rc;
-		goto fail;
-	}
+	shm_ring_set_base(r, base);
 	/*
 	 * The slots are left as the memfd made them, zero: a slot's pages become
 	 * resident only when a message is first written there (see
@@ -111,12 +104,6 @@ shm_ring_create(struct shm_ring *r, uint32_t capacity, uint32_t max_msg, bool ef
 	hdr->slot_size = r->slot_size;
 	hdr->max_msg = max_msg;
 	return 0;
-fail:
-	rc = -errno;
-	SHM_LOG(ERR, "cannot create a ring of %u x %u bytes: %s", capacity, max_msg,
-		strerror(errno));
-	shm_ring_release(r);
-	return rc;
 }
 
 int
@@ -124,26 +111,15 @@ shm_ring_attach(struct shm_ring *r, int memfd, int bell, uint32_t capacity, uint
 		bool allow_efd_bell)
 {
 	const struct shm_ring_hdr *hdr;
-	struct stat st;
-	int seals, rc;
+	void *base;
 
 	memset(r, 0, sizeof(*r));
 	r->memfd = memfd;
 	r->bell.fd = bell;
 	r->peer_bell = -1;
-	rc = shm_ring_geometry(r, capacity, max_msg);
-	if (rc < 0) {
+	if (shm_ring_geometry(r, capacity, max_msg) < 0) {
 		SHM_LOG(ERR, "peer ring: capacity %u or message size %u out of range",
 			capacity, max_msg);
-		return -EPROTO;
-	}
-	seals = fcntl(memfd, F_GET_SEALS);
-	if (seals < 0 || (seals & (F_SEAL_SHRINK | F_SEAL_GROW)) != (F_SEAL_SHRINK | F_SEAL_GROW)) {
-		SHM_LOG(ERR, "peer ring: not a memfd sealed against resizing");
-		return -EPROTO;
-	}
-	if (fstat(memfd, &st) < 0 || (size_t)st.st_size != r->bytes) {
-		SHM_LOG(ERR, "peer ring: size is not the %zu bytes agreed", r->bytes);
 		return -EPROTO;
 	}
 	if (shm_bell_adopt(bell, allow_efd_bell, &r->bell) < 0) {
@@ -151,26 +127,20 @@ shm_ring_attach(struct shm_ring *r, int memfd, int bell, uint32_t capacity, uint
 			allow_efd_bell ? " nor an eventfd" : "");
 		return -EPROTO;
 	}
-	rc = shm_ring_map(r);
-	if (rc < 0) {
-		SHM_LOG(ERR, "peer ring: mmap: %s", strerror(-rc));
-		return rc;
-	}
+	base = shm_memfd_map_peer(memfd, r->bytes, "ring");
+	if (base == NULL)
+		return -EPROTO;
+	shm_ring_set_base(r, base);
 	/* Mapped: the mapping outlives the descriptor. */
 	close(r->memfd);
 	r->memfd = -1;
 	hdr = (const struct shm_ring_hdr *)r->base;
 	if (hdr->magic != SHM_RING_MAGIC || hdr->version != SHM_PROTO_VERSION ||
 	    hdr->capacity != capacity || hdr->nb_slots != r->mask + 1 ||
-	    hdr->slot_size != r->slot_size || hdr->max_msg != max_msg) {
-		SHM_LOG(ERR, "peer ring: header does not match the agreed geometry");
-		munmap(r->base, r->bytes);
-		r->base = NULL;
-		return -EPROTO;
-	}
-	/* A ring starts empty, at 0: that is where its receiver reads first. */
-	if (__atomic_load_n(r->cons, __ATOMIC_ACQUIRE) != 0) {
-		SHM_LOG(ERR, "peer ring: not empty at start");
+	    hdr->slot_size != r->slot_size || hdr->max_msg != max_msg ||
+	    comch_load_acquire(r->cons) != 0) {
+		/* A ring starts empty, at 0: that is where its receiver reads first. */
+		SHM_LOG(ERR, "peer ring: header does not match the agreed geometry, or not empty");
 		munmap(r->base, r->bytes);
 		r->base = NULL;
 		return -EPROTO;
@@ -205,7 +175,7 @@ shm_ring_release(struct shm_ring *r)
 static inline int
 shm_ring_refresh_seen(struct shm_ring *r)
 {
-	uint32_t c = __atomic_load_n(r->cons, __ATOMIC_ACQUIRE);
+	uint32_t c = comch_load_acquire(r->cons);
 
 	if (unlikely((uint32_t)(c - r->seen) > (uint32_t)(r->head - r->seen))) {
 		SHM_LOG(ERR, "peer moved its consumer index to %u (taken %u, written %u)",
@@ -232,7 +202,7 @@ shm_ring_send(struct shm_ring *r, const void *msg, uint32_t len)
 	rte_memcpy(slot + SHM_SLOT_HDR, msg, len);
 	r->head++;
 	/* Published last: the receiver polls this word, in a line it reads anyway. */
-	__atomic_store_n((uint32_t *)(slot + SHM_SLOT_SEQ), r->head, __ATOMIC_RELEASE);
+	comch_store_release((uint32_t *)(slot + SHM_SLOT_SEQ), r->head);
 	r->kick = true;
 	return 0;
 }
@@ -254,7 +224,7 @@ shm_ring_tx_reap(struct shm_ring *r, uint32_t *n)
 }
 
 /*
- * The state of the slot the receiver reads next: 1 if a message waits in it, 0
+ * The state of slot idx, the receiver's next or a later one: 1 if a message waits in it, 0
  * if the sender has not written it yet, -EPROTO for any other sequence number.
  * A slot not written yet holds the sequence number of the lap before, head + 1
  * - nb_slots (across the wrap of the 32-bit index too), or, in the ring's first
@@ -262,58 +232,63 @@ shm_ring_tx_reap(struct shm_ring *r, uint32_t *n)
  * first lap (its number is head + 1 <= nb_slots), so there is no ambiguity.
  */
 static inline int
-shm_ring_rx_state(const struct shm_ring *r)
+shm_ring_rx_state(const struct shm_ring *r, uint32_t idx)
 {
-	const uint8_t *slot = shm_ring_slot(r, r->head);
-	uint32_t seq = __atomic_load_n((const uint32_t *)(slot + SHM_SLOT_SEQ), __ATOMIC_ACQUIRE);
+	const uint8_t *slot = shm_ring_slot(r, idx);
+	uint32_t seq = comch_load_acquire((const uint32_t *)(slot + SHM_SLOT_SEQ));
 
-	if (seq == r->head + 1)
+	if (seq == idx + 1)
 		return 1;
-	if (seq == r->head - r->mask || (seq == 0 && r->head <= r->mask))
+	if (seq == idx - r->mask || (seq == 0 && idx <= r->mask))
 		return 0;
 	SHM_LOG(ERR, "peer wrote sequence number %u in slot %u, expected %u or the one before",
-		seq, r->head & r->mask, r->head + 1);
+		seq, idx & r->mask, idx + 1);
 	return -EPROTO;
 }
 
 bool
 shm_ring_rx_pending(const struct shm_ring *r)
 {
-	return shm_ring_rx_state(r) != 0;
+	return shm_ring_rx_state(r, r->head) != 0;
 }
 
 int
-shm_ring_rx_burst(struct shm_ring *r, unsigned int max, shm_ring_rx_cb_t cb, void *arg)
+shm_ring_rx_peek(const struct shm_ring *r, struct rte_comch_drv_msg *msgs, unsigned int max)
 {
 	const uint8_t *slot;
-	unsigned int n = 0;
-	uint32_t len;
-	int rc = 0;
+	uint32_t idx = r->head, len;
+	unsigned int n;
+	int rc;
 
-	while (n < max) {
-		rc = shm_ring_rx_state(r);
-		if (rc <= 0)
+	for (n = 0; n < max; n++, idx++) {
+		rc = shm_ring_rx_state(r, idx);
+		if (rc < 0)
+			return n > 0 ? (int)n : rc; /* deliver the good ones first */
+		if (rc == 0)
 			break;
-		slot = shm_ring_slot(r, r->head);
+		slot = shm_ring_slot(r, idx);
 		/* Read once: the peer can change it under us. */
-		len = __atomic_load_n((const uint32_t *)slot, __ATOMIC_RELAXED);
+		len = comch_load_relaxed((const uint32_t *)slot);
 		if (unlikely(len > r->max_msg)) {
 			SHM_LOG(ERR, "peer wrote a %u-byte message, max is %u", len, r->max_msg);
-			rc = -EPROTO;
-			break;
+			return n > 0 ? (int)n : -EPROTO;
 		}
-		r->head++;
-		n++;
-		if (!cb(arg, slot + SHM_SLOT_HDR, len))
-			break;
+		msgs[n].data = slot + SHM_SLOT_HDR;
+		msgs[n].len = len;
 	}
+	return n;
+}
+
+void
+shm_ring_rx_release(struct shm_ring *r, unsigned int n)
+{
 	if (n == 0)
-		return rc;
+		return;
+	r->head += n;
 	/* Once per burst: the sender polls this line, it need not bounce per message. */
-	__atomic_store_n(r->cons, r->head, __ATOMIC_RELEASE);
+	comch_store_release(r->cons, r->head);
 	if (r->ack_kick == SHM_ACK_NONE)
 		r->ack_kick = SHM_ACK_FRESH;
-	return rc < 0 ? rc : (int)n;
 }
 
 /*
@@ -325,9 +300,9 @@ shm_ring_rx_burst(struct shm_ring *r, unsigned int max, shm_ring_rx_cb_t cb, voi
 static inline bool
 shm_ring_pair_owes_bell(const struct shm_ring *rx, const struct shm_ring *tx)
 {
-	return (tx->kick && __atomic_load_n(tx->armed, __ATOMIC_RELAXED) != 0) ||
+	return (tx->kick && comch_load_relaxed(tx->armed) != 0) ||
 	       (rx->ack_kick != SHM_ACK_NONE &&
-		__atomic_load_n(rx->tx_armed, __ATOMIC_RELAXED) != 0);
+		comch_load_relaxed(rx->tx_armed) != 0);
 }
 
 void
@@ -344,7 +319,7 @@ shm_ring_pair_kick(struct shm_ring *rx, struct shm_ring *tx)
 			rx->ack_kick = SHM_ACK_DUE;
 		return;
 	}
-	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
+	comch_fence_seq_cst();
 	ring = shm_ring_pair_owes_bell(rx, tx);
 	tx->kick = false;
 	rx->ack_kick = SHM_ACK_NONE;
@@ -357,10 +332,10 @@ shm_ring_pair_arm(struct shm_ring *rx, struct shm_ring *tx)
 {
 	bool in_flight = tx->done != tx->head;
 
-	__atomic_store_n(rx->armed, 1, __ATOMIC_RELAXED);
+	comch_store_relaxed(rx->armed, 1);
 	if (in_flight)
-		__atomic_store_n(tx->tx_armed, 1, __ATOMIC_RELAXED);
-	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
+		comch_store_relaxed(tx->tx_armed, 1);
+	comch_fence_seq_cst();
 	/* What we owe the peer before we sleep: the fence above serves both. */
 	if (shm_ring_pair_owes_bell(rx, tx))
 		shm_bell_ring(&tx->bell);
@@ -368,7 +343,7 @@ shm_ring_pair_arm(struct shm_ring *rx, struct shm_ring *tx)
 	rx->ack_kick = SHM_ACK_NONE;
 	if (shm_ring_rx_pending(rx))
 		return -EAGAIN;
-	if (in_flight && __atomic_load_n(tx->cons, __ATOMIC_ACQUIRE) != tx->done)
+	if (in_flight && comch_load_acquire(tx->cons) != tx->done)
 		return -EAGAIN;
 	return 0;
 }
@@ -376,8 +351,8 @@ shm_ring_pair_arm(struct shm_ring *rx, struct shm_ring *tx)
 void
 shm_ring_pair_disarm(struct shm_ring *rx, struct shm_ring *tx)
 {
-	__atomic_store_n(rx->armed, 0, __ATOMIC_RELAXED);
-	if (__atomic_load_n(tx->tx_armed, __ATOMIC_RELAXED) != 0)
-		__atomic_store_n(tx->tx_armed, 0, __ATOMIC_RELAXED);
+	comch_store_relaxed(rx->armed, 0);
+	if (comch_load_relaxed(tx->tx_armed) != 0)
+		comch_store_relaxed(tx->tx_armed, 0);
 	shm_bell_drain(&rx->bell); /* the wake-up, if any: consumed */
 }

@@ -4,9 +4,12 @@
 
 /*
  * Server side: owns its name with a lock file, listens on an owner-only socket in
- * its representor's directory, and runs the handshake:
- *   client HELLO (name, limits) -> server ACCEPT (limits, server ring)
- *   -> client READY (client ring) -> connection up.
+ * its representor's directory, and carries the handshake:
+ *   client HELLO (name, limits)     -> offered to the library
+ *   the library's verdict           -> ACCEPT (limits, server ring) or REJECT
+ *   client READY (client ring)      -> the connection is up
+ * The library decides who is admitted; this file only moves the messages, and
+ * keeps what each handshake came to in a list of events for the next poll.
  */
 
 #include <errno.h>
@@ -21,23 +24,33 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <rte_cycles.h>
+
 #include "shm_internal.h"
 
 #define SHM_ACCEPT_BURST 64
 
 struct shm_server {
+	const struct shm_dev *sd;
+	const char *name;
 	char sock_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	char lock_path[PATH_MAX];
 	int lock_fd;
-	struct comch_pe_fd listen;
-	LIST_HEAD(, shm_conn) pending;
+	struct rte_comch_drv_fd listen;
+	struct rte_comch_pe *pe;
+	uint32_t max_pending;
+	uint64_t hs_tsc;                   /* a handshake's time limit, in TSC */
+	LIST_HEAD(, shm_conn) pending;     /* handshakes under way */
 	uint32_t nb_pending;
+	TAILQ_HEAD(, shm_conn) events;     /* handshakes with an event for the library */
+	uint32_t nb_dropped;               /* dropped before any offer, not yet reported */
+	int drop_status;
 };
 
-int
-shm_server_create(struct rte_comch_server *srv)
+static int
+shm_server_create(void *dev, const struct rte_comch_drv_server_conf *conf, void **priv)
 {
-	const struct shm_dev *sd = srv->ctrl.ctx.dev->priv;
+	const struct shm_dev *sd = dev;
 	char rep_dir[PATH_MAX];
 	struct shm_server *ss;
 	int rc;
@@ -45,21 +58,25 @@ shm_server_create(struct rte_comch_server *srv)
 	ss = calloc(1, sizeof(*ss));
 	if (ss == NULL)
 		return -ENOMEM;
+	ss->sd = sd;
+	ss->name = conf->name;
 	ss->listen.fd = -1;
+	ss->max_pending = conf->max_pending;
+	ss->hs_tsc = rte_get_tsc_hz() / 1000 * conf->handshake_ms;
 	LIST_INIT(&ss->pending);
-	if (snprintf(rep_dir, sizeof(rep_dir), "%s/%s", sd->dir, srv->rep->name) >=
+	TAILQ_INIT(&ss->events);
+	if (snprintf(rep_dir, sizeof(rep_dir), "%s/%s", sd->dir, conf->rep_name) >=
 	    (int)sizeof(rep_dir)) {
 		rc = -ENAMETOOLONG;
 		goto fail;
 	}
 	rc = shm_mkdir_private(rep_dir);
-	if (rc < 0)
-		goto fail;
-	rc = shm_path(ss->sock_path, sizeof(ss->sock_path), sd->dir, srv->rep->name,
-		      srv->ctrl.name, "sock");
 	if (rc == 0)
-		rc = shm_path(ss->lock_path, sizeof(ss->lock_path), sd->dir, srv->rep->name,
-			      srv->ctrl.name, "lock");
+		rc = shm_path(ss->sock_path, sizeof(ss->sock_path), sd->dir, conf->rep_name,
+			      conf->name, "sock");
+	if (rc == 0)
+		rc = shm_path(ss->lock_path, sizeof(ss->lock_path), sd->dir, conf->rep_name,
+			      conf->name, "lock");
 	if (rc < 0)
 		goto fail;
 	/* The kernel drops the lock when we die, so a dead server's name is free at once. */
@@ -71,164 +88,164 @@ shm_server_create(struct rte_comch_server *srv)
 	}
 	if (flock(ss->lock_fd, LOCK_EX | LOCK_NB) < 0) {
 		rc = errno == EWOULDBLOCK ? -EEXIST : -errno;
-		SHM_LOG(ERR, "server name \"%s\" on %s: %s", srv->ctrl.name, srv->rep->name,
+		SHM_LOG(ERR, "server name \"%s\" on %s: %s", conf->name, conf->rep_name,
 			rc == -EEXIST ? "taken by a live server" : strerror(errno));
 		close(ss->lock_fd);
 		goto fail;
 	}
-	srv->priv = ss;
+	*priv = ss;
 	return 0;
 fail:
 	free(ss);
 	return rc;
 }
 
-void
-shm_server_destroy(struct rte_comch_server *srv)
+static void
+shm_server_destroy(void *srv)
 {
-	struct shm_server *ss = srv->priv;
+	struct shm_server *ss = srv;
 
 	/* The lock file stays: unlinking it would let two servers lock two inodes. */
 	close(ss->lock_fd);
 	free(ss);
-	srv->priv = NULL;
 }
 
 static void
-shm_server_drop_pending(struct shm_server *ss, struct shm_conn *sc)
+shm_server_forget(struct shm_server *ss, struct shm_conn *sc)
 {
 	LIST_REMOVE(sc, next);
 	ss->nb_pending--;
+	if (sc->ev != 0)
+		TAILQ_REMOVE(&ss->events, sc, ev_next);
+	sc->ev = 0;
+}
+
+/* A handshake that ended before the library heard of it: counted, reported as one. */
+static void
+shm_server_drop(struct shm_server *ss, struct shm_conn *sc, int status, const char *why)
+{
+	SHM_LOG(NOTICE, "server \"%s\": dropping a client's handshake: %s", ss->name, why);
+	ss->nb_dropped++;
+	ss->drop_status = status;
+	shm_server_forget(ss, sc);
 	shm_conn_free(sc);
 }
 
+/* What a handshake came to, for the library's next poll. */
 static void
-shm_server_reject(struct rte_comch_server *srv, struct shm_conn *sc, int status,
-		  const char *why)
+shm_server_event(struct shm_server *ss, struct shm_conn *sc,
+		 enum rte_comch_drv_srv_event_type ev, int status)
 {
-	SHM_LOG(NOTICE, "server \"%s\": refusing a client: %s", srv->ctrl.name, why);
-	(void)shm_conn_send_msg(sc, SHM_MSG_REJECT, status);
-	comch_dev_count_rejected(srv->ctrl.ctx.dev);
-	shm_server_drop_pending(srv->priv, sc);
+	sc->ev = ev;
+	sc->ev_status = status;
+	TAILQ_INSERT_TAIL(&ss->events, sc, ev_next);
 }
 
-/* Positive errno for REJECT if a HELLO cannot be accepted, with the reason for the log. */
-static int
-shm_server_check_hello(struct rte_comch_server *srv, const struct shm_msg *m, const char **why)
+/* An answered handshake failed: the library hears of it, then it goes. */
+static void
+shm_server_failed(struct shm_server *ss, struct shm_conn *sc, int status, const char *why)
 {
-	const struct shm_server *ss = srv->priv;
-	const struct comch_ctrl *ctrl = &srv->ctrl;
-
-	if (strnlen(m->name, sizeof(m->name)) == sizeof(m->name) ||
-	    strcmp(m->name, ctrl->name) != 0) {
-		*why = "it asked for another server name";
-		return ENOENT;
-	}
-	if (m->max_msg_size != 0 && m->max_msg_size != ctrl->max_msg_size) {
-		*why = "its max message size differs";
-		return EMSGSIZE;
-	}
-	if (m->recv_queue_size == 0 || m->recv_queue_size > SHM_MAX_RECV_QUEUE) {
-		*why = "its receive queue size is out of range";
-		return EPROTO;
-	}
-	if (ctrl->nb_conns + ss->nb_pending > ctrl->ctx.dev->info.max_clients) {
-		*why = "too many clients";
-		return ECONNREFUSED;
-	}
-	*why = NULL;
-	return 0;
+	SHM_LOG(NOTICE, "server \"%s\": a client's handshake failed: %s", ss->name, why);
+	shm_conn_release(sc);
+	shm_server_event(ss, sc, RTE_COMCH_DRV_SRV_FAILED, status);
 }
 
-/* HELLO: check the name and limits, then offer our ring. */
+/* HELLO: the client's offer goes to the library, which answers with shm_server_answer(). */
 static void
-shm_server_on_hello(struct rte_comch_server *srv, struct shm_conn *sc, const struct shm_msg *m)
+shm_server_on_hello(struct shm_server *ss, struct shm_conn *sc, const struct shm_msg *m)
 {
-	struct comch_ctrl *ctrl = &srv->ctrl;
-	struct shm_msg reply;
-	const char *why;
-	int fds[2];
-	int status;
+	struct rte_comch_drv_offer *o = &sc->offer;
 
-	status = shm_server_check_hello(srv, m, &why);
-	if (status == 0) {
-		sc->max_msg = ctrl->max_msg_size;
-		sc->peer_queue = m->recv_queue_size;
-		if (shm_conn_create_rx(sc, ctrl->recv_queue_size) < 0) {
-			status = ENOMEM;
-			why = "out of memory for its ring";
-		}
-	}
-	if (status != 0) {
-		shm_server_reject(srv, sc, status, why);
-		return;
-	}
-	shm_msg_init(&reply, SHM_MSG_ACCEPT);
-	reply.max_msg_size = sc->max_msg;
-	reply.recv_queue_size = ctrl->recv_queue_size;
-	fds[0] = sc->rx.memfd;
-	fds[1] = sc->rx.peer_bell;
-	if (shm_msg_send(sc->sock.fd, &reply, fds, 2) < 0) {
-		SHM_LOG(NOTICE, "server \"%s\": client left during the handshake", ctrl->name);
-		shm_server_drop_pending(srv->priv, sc);
-		return;
-	}
-	shm_ring_handed_over(&sc->rx);
-	sc->state = SHM_CONN_WAIT_READY;
+	/* The name's length is the library's to judge: copy all, keep it terminated. */
+	memset(o->name, 0, sizeof(o->name));
+	memcpy(o->name, m->name, RTE_MIN(sizeof(m->name), sizeof(o->name) - 1));
+	if (strnlen(m->name, sizeof(m->name)) == sizeof(m->name))
+		o->name[0] = '\0'; /* no NUL: a name no server has */
+	o->max_msg_size = m->max_msg_size;
+	o->recv_queue_size = m->recv_queue_size;
+	sc->state = SHM_CONN_WAIT_ANSWER;
+	shm_server_event(ss, sc, RTE_COMCH_DRV_SRV_OFFER, 0);
 }
 
 /* READY: map the client's ring; the connection is up. */
 static void
-shm_server_on_ready(struct rte_comch_server *srv, struct shm_conn *sc, int *fds,
-		    unsigned int nb_fds)
+shm_server_on_ready(struct shm_server *ss, struct shm_conn *sc, int *fds, unsigned int nb_fds)
 {
-	struct shm_server *ss = srv->priv;
-	struct comch_conn_params p;
-
 	if (shm_conn_attach_tx(sc, fds, nb_fds) < 0) {
-		comch_dev_count_rejected(srv->ctrl.ctx.dev);
 		(void)shm_conn_send_msg(sc, SHM_MSG_BYE, EPROTO);
-		shm_server_drop_pending(ss, sc);
-		return;
+		shm_server_failed(ss, sc, -EPROTO, "its ring is not usable");
+	} else if (shm_conn_up(sc) < 0) {
+		shm_server_failed(ss, sc, -ENOMEM, "cannot watch its doorbell");
+	} else {
+		shm_server_event(ss, sc, RTE_COMCH_DRV_SRV_UP, 0);
 	}
-	LIST_REMOVE(sc, next);
-	ss->nb_pending--;
-	if (shm_conn_up(sc) == 0) {
-		p.max_msg_size = sc->max_msg;
-		p.peer_queue_size = sc->peer_queue;
-		sc->conn = comch_server_conn_new(srv, sc, &p);
-		if (sc->conn != NULL)
-			return;
+}
+
+void
+shm_server_on_msg(struct shm_conn *sc, int rc, const struct shm_msg *m, int *fds,
+		  unsigned int nb_fds)
+{
+	struct shm_server *ss = sc->srv;
+
+	if (rc < 0) {
+		if (sc->state == SHM_CONN_WAIT_READY)
+			shm_server_failed(ss, sc, rc, rc == -EPROTO ? "garbled message" :
+					  "client left");
+		else
+			shm_server_drop(ss, sc, rc, rc == -EPROTO ? "garbled message" :
+					"client left");
+	} else if (sc->state == SHM_CONN_WAIT_HELLO && m->type == SHM_MSG_HELLO) {
+		shm_server_on_hello(ss, sc, m);
+	} else if (sc->state == SHM_CONN_WAIT_READY && m->type == SHM_MSG_READY) {
+		shm_server_on_ready(ss, sc, fds, nb_fds);
+	} else {
+		shm_close_fds(fds, nb_fds);
+		(void)shm_conn_send_msg(sc, SHM_MSG_REJECT, EPROTO);
+		if (sc->state == SHM_CONN_WAIT_READY)
+			shm_server_failed(ss, sc, -EPROTO, "unexpected message");
+		else if (sc->state == SHM_CONN_WAIT_HELLO)
+			shm_server_drop(ss, sc, -EPROTO, "unexpected message");
+		/* WAIT_ANSWER: the library's answer is due; it goes then. */
+		else
+			sc->hs_result = -EPROTO;
 	}
-	(void)shm_conn_send_msg(sc, SHM_MSG_BYE, ECONNREFUSED);
-	shm_conn_free(sc);
 }
 
 static void
-shm_server_hs_handler(struct comch_pe_fd *pfd, uint32_t events)
+shm_server_answer(void *srv, void *hs, int status, const struct rte_comch_drv_conn_params *agreed)
 {
-	struct shm_conn *sc = pfd->arg;
-	struct rte_comch_server *srv = sc->owner;
-	unsigned int nb_fds;
-	struct shm_msg m;
-	int fds[4];
-	int rc;
+	struct shm_server *ss = srv;
+	struct shm_conn *sc = hs;
+	struct shm_msg reply;
+	int fds[2];
 
-	rc = shm_msg_recv(sc->sock.fd, &m, fds, RTE_DIM(fds), &nb_fds);
-	if (rc == -EAGAIN)
+	if (status == 0 && sc->hs_result == -EPROTO)
+		status = EPROTO; /* it spoke out of turn meanwhile */
+	if (status != 0) {
+		(void)shm_conn_send_msg(sc, SHM_MSG_REJECT, status);
+		shm_server_forget(ss, sc);
+		shm_conn_free(sc);
 		return;
-	if (rc < 0) {
-		if (rc == -EPROTO)
-			comch_dev_count_rejected(srv->ctrl.ctx.dev);
-		shm_server_drop_pending(srv->priv, sc);
-	} else if (sc->state == SHM_CONN_WAIT_HELLO && m.type == SHM_MSG_HELLO && nb_fds == 0) {
-		shm_server_on_hello(srv, sc, &m);
-	} else if (sc->state == SHM_CONN_WAIT_READY && m.type == SHM_MSG_READY) {
-		shm_server_on_ready(srv, sc, fds, nb_fds);
-	} else {
-		shm_close_fds(fds, nb_fds);
-		shm_server_reject(srv, sc, EPROTO, "unexpected message during the handshake");
 	}
+	sc->max_msg = agreed->max_msg_size;
+	sc->peer_queue = agreed->peer_queue_size;
+	sc->recv_queue = agreed->recv_queue_size;
+	sc->state = SHM_CONN_WAIT_READY;
+	if (shm_conn_create_rx(sc, sc->recv_queue) < 0) {
+		(void)shm_conn_send_msg(sc, SHM_MSG_REJECT, ENOMEM);
+		shm_server_failed(ss, sc, -ENOMEM, "out of memory for its ring");
+		return;
+	}
+	shm_msg_init(&reply, SHM_MSG_ACCEPT);
+	reply.max_msg_size = sc->max_msg;
+	reply.recv_queue_size = sc->recv_queue;
+	fds[0] = sc->rx.memfd;
+	fds[1] = sc->rx.peer_bell;
+	if (shm_msg_send(sc->sock.fd, &reply, fds, 2) < 0) {
+		shm_server_failed(ss, sc, -ECONNRESET, "client left");
+		return;
+	}
+	shm_ring_handed_over(&sc->rx);
 }
 
 /* Only our own user (or root) may talk to us, whatever the socket's mode says. */
@@ -244,41 +261,42 @@ shm_server_peer_allowed(int fd)
 }
 
 static void
-shm_server_accept_handler(struct comch_pe_fd *pfd, uint32_t events)
+shm_server_accept_handler(struct rte_comch_drv_fd *pfd, uint32_t events)
 {
-	struct rte_comch_server *srv = pfd->arg;
-	struct shm_server *ss = srv->priv;
+	struct shm_server *ss = pfd->arg;
 	struct shm_conn *sc;
 	int i, fd;
 
 	for (i = 0; i < SHM_ACCEPT_BURST; i++) {
 		/* Half-open handshakes cost descriptors: no more of them than clients allowed. */
-		if (ss->nb_pending >= srv->ctrl.ctx.dev->info.max_clients)
+		if (ss->nb_pending >= ss->max_pending)
 			return;
 		fd = accept4(ss->listen.fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 		if (fd < 0)
 			return;
 		if (!shm_server_peer_allowed(fd)) {
 			SHM_LOG(WARNING, "server \"%s\": refusing a process of another user",
-				srv->ctrl.name);
-			comch_dev_count_rejected(srv->ctrl.ctx.dev);
+				ss->name);
+			ss->nb_dropped++;
+			ss->drop_status = -EPERM;
 			close(fd);
 			continue;
 		}
-		sc = shm_conn_new(srv->ctrl.ctx.dev, srv->ctrl.ctx.pe, fd,
-				  shm_server_hs_handler, srv);
+		sc = shm_conn_new(ss->sd, ss->pe, fd);
 		if (sc == NULL)
 			continue;
+		sc->srv = ss;
 		sc->state = SHM_CONN_WAIT_HELLO;
+		sc->deadline = rte_rdtsc() + ss->hs_tsc;
 		LIST_INSERT_HEAD(&ss->pending, sc, next);
 		ss->nb_pending++;
 	}
 }
 
-int
-shm_server_start(struct rte_comch_server *srv)
+static int
+shm_server_start(void *srv, struct rte_comch_pe *pe)
 {
-	struct shm_server *ss = srv->priv;
+	struct shm_server *ss = srv;
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
 	int fd, rc;
 
@@ -296,48 +314,97 @@ shm_server_start(struct rte_comch_server *srv)
 		unlink(ss->sock_path);
 		return rc;
 	}
+	ss->pe = pe;
 	ss->listen.fd = fd;
 	ss->listen.handler = shm_server_accept_handler;
-	ss->listen.arg = srv;
-	rc = comch_pe_fd_add(srv->ctrl.ctx.pe, &ss->listen);
+	ss->listen.arg = ss;
+	rc = rte_comch_drv_pe_fd_add(pe, &ss->listen);
 	if (rc < 0) {
 		close(fd);
 		unlink(ss->sock_path);
 		ss->listen.fd = -1;
 		return rc;
 	}
-	SHM_LOG(INFO, "server \"%s\" listening on %s", srv->ctrl.name, ss->sock_path);
+	SHM_LOG(INFO, "server \"%s\" listening on %s", ss->name, ss->sock_path);
 	return 0;
 }
 
-void
-shm_server_stop(struct rte_comch_server *srv)
+static void
+shm_server_stop(void *srv)
 {
-	struct shm_server *ss = srv->priv;
+	struct shm_server *ss = srv;
+	struct shm_conn *sc;
 
 	if (ss->listen.fd >= 0) {
-		comch_pe_fd_del(srv->ctrl.ctx.pe, &ss->listen);
+		rte_comch_drv_pe_fd_del(ss->pe, &ss->listen);
 		close(ss->listen.fd);
 		unlink(ss->sock_path);
 		ss->listen.fd = -1;
 	}
-	while (!LIST_EMPTY(&ss->pending))
-		shm_server_drop_pending(ss, LIST_FIRST(&ss->pending));
+	while ((sc = LIST_FIRST(&ss->pending)) != NULL) {
+		shm_server_forget(ss, sc);
+		shm_conn_free(sc);
+	}
+	ss->nb_dropped = 0;
 }
 
-void
-shm_server_tick(struct rte_comch_server *srv, uint64_t now)
+static unsigned int
+shm_server_poll(void *srv, struct rte_comch_drv_srv_event *ev, unsigned int max, uint64_t now)
 {
-	struct shm_server *ss = srv->priv;
+	struct shm_server *ss = srv;
 	struct shm_conn *sc, *tmp;
+	unsigned int n = 0;
 
+	/* Handshakes that take too long: drop them, whoever's turn it is. */
 	for (sc = LIST_FIRST(&ss->pending); sc != NULL; sc = tmp) {
 		tmp = LIST_NEXT(sc, next);
 		if (now < sc->deadline)
 			continue;
-		SHM_LOG(NOTICE, "server \"%s\": a client took too long to complete the handshake",
-			srv->ctrl.name);
-		comch_dev_count_rejected(srv->ctrl.ctx.dev);
-		shm_server_drop_pending(ss, sc);
+		if (sc->state == SHM_CONN_WAIT_HELLO)
+			shm_server_drop(ss, sc, -ETIMEDOUT, "the client took too long");
+		else if (sc->state == SHM_CONN_WAIT_READY && sc->ev == 0)
+			shm_server_failed(ss, sc, -ETIMEDOUT, "the client took too long");
 	}
+	for (; ss->nb_dropped != 0 && n < max; n++) {
+		ev[n].type = RTE_COMCH_DRV_SRV_DROPPED;
+		ev[n].hs = NULL;
+		ev[n].status = ss->drop_status;
+		ss->nb_dropped--;
+	}
+	while (n < max && (sc = TAILQ_FIRST(&ss->events)) != NULL) {
+		TAILQ_REMOVE(&ss->events, sc, ev_next);
+		ev[n].type = sc->ev;
+		ev[n].hs = sc;
+		ev[n].status = sc->ev_status;
+		sc->ev = 0;
+		switch (ev[n].type) {
+		case RTE_COMCH_DRV_SRV_OFFER:
+			ev[n].offer = sc->offer;
+			break;
+		case RTE_COMCH_DRV_SRV_UP:
+			ev[n].params.max_msg_size = sc->max_msg;
+			ev[n].params.peer_queue_size = sc->peer_queue;
+			LIST_REMOVE(sc, next);
+			ss->nb_pending--;
+			sc->srv = NULL;
+			break;
+		default: /* FAILED: the handshake goes */
+			LIST_REMOVE(sc, next);
+			ss->nb_pending--;
+			free(sc);
+			ev[n].hs = NULL;
+			break;
+		}
+		n++;
+	}
+	return n;
 }
+
+const struct rte_comch_drv_server_ops shm_server_ops = {
+	.create = shm_server_create,
+	.destroy = shm_server_destroy,
+	.start = shm_server_start,
+	.stop = shm_server_stop,
+	.poll = shm_server_poll,
+	.answer = shm_server_answer,
+};

@@ -1,0 +1,343 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_comch authors
+ */
+
+/*
+ * The library's own protocol on a connection: the life of consumers, the same
+ * for every driver, which only carries the messages (and the blob of memory
+ * they export).
+ *
+ *   consumer starts:  NEW(id, posts, imm_len, mem_len) + blob -->
+ *                     <-- READY(id)              the peer imported it
+ *                     <-- REFUSED(id, status)    over its budget: no import
+ *   consumer stops:   EXPIRED(id) -->
+ *                     <-- ACK(id)                the peer will not write again
+ *
+ * A consumer starts and stops on its own lcore; what must happen on the
+ * connection's lcore (sending, the peer's answers) reaches it through the
+ * connection's request ring, and goes back through the consumer's reg and
+ * expired words. The peer's consumers live in the connection's table of
+ * remotes, each behind a ticket lock that our producers take around every
+ * send, so that unimporting one waits out a copy in progress.
+ *
+ * Everything the peer sends is checked here before use; a message that breaks
+ * the protocol drops the connection (-EPROTO).
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include <rte_ring.h>
+
+#include "comch_private.h"
+#include "comch_proto.h"
+
+#define COMCH_REQ_EXPIRE 1ul /* low bit of a request: withdraw, not announce */
+
+static int
+comch_proto_send(struct rte_comch_connection *conn, enum comch_ctl_type type, uint32_t id,
+		 int status, struct rte_comch_drv_blob *blob)
+{
+	struct comch_ctl_msg m = {
+		.version = COMCH_CTL_VERSION,
+		.type = type,
+		.id = id,
+		.status = status,
+	};
+
+	return conn->ops->ctl_send(conn->drv, &m, sizeof(m), blob);
+}
+
+/* Our consumer of that id, on the connection's lcore (which owns the list). */
+static struct rte_comch_consumer *
+comch_proto_consumer(struct rte_comch_connection *conn, uint32_t id)
+{
+	struct rte_comch_consumer *c;
+
+	TAILQ_FOREACH(c, &conn->consumers, next)
+		if (c->id == id)
+			return c;
+	return NULL;
+}
+
+static void
+comch_proto_consumer_event(struct rte_comch_connection *conn, uint32_t id, bool is_new)
+{
+	struct comch_ctrl *ctrl = conn->ctrl;
+	rte_comch_event_consumer_cb_t cb = is_new ? ctrl->new_consumer_cb :
+						    ctrl->expired_consumer_cb;
+
+	if (cb == NULL)
+		return;
+	comch_pe_enter_cb(ctrl->ctx.pe);
+	cb(conn, id);
+	comch_pe_leave_cb(ctrl->ctx.pe);
+}
+
+/* ------------------------------------------------------------------ our consumers */
+
+int
+comch_proto_request(struct rte_comch_consumer *c, bool expire)
+{
+	uintptr_t req = (uintptr_t)c | (expire ? COMCH_REQ_EXPIRE : 0);
+
+	if (rte_ring_mp_enqueue(c->conn->fp_req, (void *)req) != 0)
+		return -EAGAIN;
+	/* The connection's engine serves it, and may be asleep. */
+	rte_comch_drv_pe_wake(c->conn->ctrl->ctx.pe);
+	return 0;
+}
+
+/* Announce a consumer: a fresh receive state from the driver, and its blob to the peer. */
+static int
+comch_proto_announce(struct rte_comch_connection *conn, struct rte_comch_consumer *c)
+{
+	struct rte_comch_drv_consumer_start st = {
+		.nb_posts = c->tasks.nb,
+		.imm_len = c->imm_len,
+		.pe = c->ctx.pe,
+	};
+	struct rte_comch_drv_blob blob = { .nb_fds = 0 };
+	struct comch_ctl_msg m = {
+		.version = COMCH_CTL_VERSION,
+		.type = COMCH_CTL_CONSUMER_NEW,
+		.id = c->id,
+		.nb_posts = c->tasks.nb,
+		.imm_len = c->imm_len,
+		.mem_len = c->mmap->len,
+	};
+	int rc;
+
+	rc = conn->ctrl->ctx.dev->ops->consumer->export(c->drv, &st, &blob);
+	if (rc < 0) {
+		COMCH_LOG(ERR, "consumer %u: the driver cannot share it with the peer: %s",
+			  c->id, strerror(-rc));
+		return rc;
+	}
+	return conn->ops->ctl_send(conn->drv, &m, sizeof(m), &blob);
+}
+
+int
+comch_proto_serve(struct rte_comch_connection *conn)
+{
+	bool dead = comch_fast_conn_dead(conn);
+	struct rte_comch_consumer *c;
+	uintptr_t req;
+	void *obj;
+	int n = 0, rc;
+
+	while (rte_ring_sc_dequeue(conn->fp_req, &obj) == 0) {
+		req = (uintptr_t)obj;
+		c = (struct rte_comch_consumer *)(req & ~COMCH_REQ_EXPIRE);
+		n++;
+		if (req & COMCH_REQ_EXPIRE) {
+			/* Gone, or not told: the peer will not write into it. */
+			if (dead || comch_proto_send(conn, COMCH_CTL_CONSUMER_EXPIRED, c->id, 0,
+						     NULL) < 0)
+				comch_store_release(&c->expired, 1);
+		} else {
+			rc = dead ? -ECONNRESET : comch_proto_announce(conn, c);
+			/* Else it waits for the peer's READY or REFUSED. */
+			if (rc < 0)
+				comch_store_release(&c->reg, rc);
+		}
+	}
+	return n;
+}
+
+/* READY, REFUSED and ACK: answers about one of our consumers. */
+static int
+comch_proto_on_answer(struct rte_comch_connection *conn, const struct comch_ctl_msg *m)
+{
+	struct rte_comch_consumer *c = comch_proto_consumer(conn, m->id);
+
+	if (c == NULL) {
+		COMCH_LOG(ERR, "connection %u: the peer answered about consumer %u, which does not "
+			  "exist", conn->id, m->id);
+		return -EPROTO;
+	}
+	switch (m->type) {
+	case COMCH_CTL_CONSUMER_ACK:
+		comch_store_release(&c->expired, 1);
+		return 0;
+	case COMCH_CTL_CONSUMER_REFUSED:
+		/* Only a budget may refuse a consumer; anything else is a lie. */
+		if (m->status != ENOSPC && m->status != EMFILE && m->status != ENOMEM)
+			return -EPROTO;
+		COMCH_LOG(ERR, "consumer %u: the peer refused it: %s", m->id, strerror(m->status));
+		if (comch_load_acquire(&c->reg) == 0)
+			comch_store_release(&c->reg, -m->status);
+		return 0;
+	default: /* READY */
+		if (comch_load_acquire(&c->reg) == 0)
+			comch_store_release(&c->reg, 1);
+		return 0;
+	}
+}
+
+/* ------------------------------------------------------------------ the peer's consumers */
+
+/* The table of the peer's consumers, made at its first announcement. */
+static int
+comch_proto_remotes(struct rte_comch_connection *conn)
+{
+	struct comch_remote *r;
+	uint32_t i;
+
+	if (conn->remotes != NULL)
+		return 0;
+	r = aligned_alloc(RTE_CACHE_LINE_SIZE, conn->nb_remote_slots * sizeof(*r));
+	if (r == NULL)
+		return -ENOMEM;
+	memset(r, 0, conn->nb_remote_slots * sizeof(*r));
+	for (i = 0; i < conn->nb_remote_slots; i++)
+		rte_ticketlock_init(&r[i].lock);
+	/* Producers on other lcores look it up: publish it initialised. */
+	comch_store_release(&conn->remotes, r);
+	return 0;
+}
+
+/*
+ * NEW: import the peer's consumer, or refuse it if it is over our budget. The
+ * blob is the driver's once import is called, and discarded otherwise.
+ */
+static int
+comch_proto_on_new(struct rte_comch_connection *conn, const struct comch_ctl_msg *m,
+		   struct rte_comch_drv_blob *blob)
+{
+	const struct rte_comch_dev *dev = conn->ctrl->ctx.dev;
+	struct rte_comch_drv_remote_conf rconf = {
+		.nb_posts = m->nb_posts,
+		.imm_len = m->imm_len,
+		.mem_len = m->mem_len,
+	};
+	struct comch_remote *r;
+	void *drv = NULL;
+	int rc;
+
+	if (m->nb_posts == 0 || m->nb_posts > dev->info.max_fast_tasks ||
+	    m->imm_len > RTE_COMCH_MAX_IMM_DATA_LEN || m->mem_len == 0 ||
+	    (m->id < conn->nb_remote_slots && conn->remotes != NULL &&
+	     conn->remotes[m->id].imported)) {
+		COMCH_LOG(ERR, "connection %u: the peer announced consumer %u out of range (%u "
+			  "posts, %u bytes of immediate data, %" PRIu64 " bytes), or twice",
+			  conn->id, m->id, m->nb_posts, m->imm_len, m->mem_len);
+		conn->ops->blob_discard(conn->drv, blob);
+		return -EPROTO;
+	}
+	if (m->id >= conn->nb_remote_slots || comch_proto_remotes(conn) < 0) {
+		COMCH_LOG(NOTICE, "connection %u: refusing the peer's consumer %u: it may have %u",
+			  conn->id, m->id, conn->nb_remote_slots);
+		conn->ops->blob_discard(conn->drv, blob);
+		return comch_proto_send(conn, COMCH_CTL_CONSUMER_REFUSED, m->id, ENOSPC, NULL) < 0 ?
+		       -ECONNRESET : 0;
+	}
+	rc = dev->ops->producer->import(conn->drv, &rconf, blob, &drv);
+	if (rc == -EPROTO)
+		return rc;
+	if (rc < 0) {
+		COMCH_LOG(NOTICE, "connection %u: refusing the peer's consumer %u: %s", conn->id,
+			  m->id, strerror(-rc));
+		return comch_proto_send(conn, COMCH_CTL_CONSUMER_REFUSED, m->id,
+					rc == -EMFILE || rc == -ENOSPC ? -rc : ENOMEM, NULL) < 0 ?
+		       -ECONNRESET : 0;
+	}
+	r = &conn->remotes[m->id];
+	rte_ticketlock_lock(&r->lock);
+	r->drv = drv;
+	r->imm_len = m->imm_len;
+	r->imported = true;
+	r->alive = true;
+	rte_ticketlock_unlock(&r->lock);
+	conn->nb_remotes++;
+	if (comch_proto_send(conn, COMCH_CTL_CONSUMER_READY, m->id, 0, NULL) < 0)
+		return -ECONNRESET;
+	comch_proto_consumer_event(conn, m->id, true);
+	return 0;
+}
+
+/* Forget one of the peer's consumers. The lock waits out a producer's copy. */
+static void
+comch_proto_unimport(struct rte_comch_connection *conn, struct comch_remote *r)
+{
+	rte_ticketlock_lock(&r->lock);
+	r->alive = false;
+	if (r->imported) {
+		conn->ctrl->ctx.dev->ops->producer->unimport(conn->drv, r->drv);
+		r->imported = false;
+		r->drv = NULL;
+		conn->nb_remotes--;
+	}
+	rte_ticketlock_unlock(&r->lock);
+}
+
+/* EXPIRED: the peer withdraws one of its consumers; we confirm we will not write. */
+static int
+comch_proto_on_expired(struct rte_comch_connection *conn, uint32_t id)
+{
+	struct comch_remote *r = comch_remote_lookup(conn, id);
+
+	if (r == NULL || !r->imported) {
+		COMCH_LOG(ERR, "connection %u: the peer withdrew consumer %u, which it never "
+			  "announced", conn->id, id);
+		return -EPROTO;
+	}
+	comch_proto_unimport(conn, r);
+	comch_proto_consumer_event(conn, id, false);
+	return comch_proto_send(conn, COMCH_CTL_CONSUMER_ACK, id, 0, NULL) < 0 ? -ECONNRESET : 0;
+}
+
+int
+comch_proto_on_ctl(struct rte_comch_connection *conn, struct rte_comch_drv_ctl *ctl)
+{
+	struct comch_ctl_msg m;
+	bool has_blob = ctl->blob.nb_fds != 0 || ctl->blob.len != 0;
+
+	if (ctl->len != sizeof(m)) {
+		COMCH_LOG(ERR, "connection %u: a control message of %u bytes", conn->id, ctl->len);
+		conn->ops->blob_discard(conn->drv, &ctl->blob);
+		return -EPROTO;
+	}
+	memcpy(&m, ctl->msg, sizeof(m));
+	if (m.version != COMCH_CTL_VERSION ||
+	    (m.type != COMCH_CTL_CONSUMER_NEW && has_blob)) {
+		COMCH_LOG(ERR, "connection %u: control message version %u type %u%s", conn->id,
+			  m.version, m.type, has_blob ? " with memory it should not carry" : "");
+		conn->ops->blob_discard(conn->drv, &ctl->blob);
+		return -EPROTO;
+	}
+	switch (m.type) {
+	case COMCH_CTL_CONSUMER_NEW:
+		return comch_proto_on_new(conn, &m, &ctl->blob);
+	case COMCH_CTL_CONSUMER_EXPIRED:
+		return comch_proto_on_expired(conn, m.id);
+	case COMCH_CTL_CONSUMER_READY:
+	case COMCH_CTL_CONSUMER_REFUSED:
+	case COMCH_CTL_CONSUMER_ACK:
+		return comch_proto_on_answer(conn, &m);
+	default:
+		COMCH_LOG(ERR, "connection %u: unknown control message type %u", conn->id, m.type);
+		return -EPROTO;
+	}
+}
+
+/* ------------------------------------------------------------------ the end */
+
+void
+comch_proto_conn_ended(struct rte_comch_connection *conn)
+{
+	struct rte_comch_consumer *c;
+	uint32_t i;
+
+	/* Producers and consumers on other lcores see it from now on. */
+	comch_store_release(&conn->fp_dead, 1);
+	if (conn->fp_req != NULL)
+		comch_proto_serve(conn);
+	for (i = 0; conn->remotes != NULL && i < conn->nb_remote_slots; i++)
+		comch_proto_unimport(conn, &conn->remotes[i]);
+	/* A consumer's engine may sleep: wake it, so that its posted tasks end now. */
+	TAILQ_FOREACH(c, &conn->consumers, next)
+		if (c->ctx.pe != NULL && c->ctx.pe != conn->ctrl->ctx.pe)
+			rte_comch_drv_pe_wake(c->ctx.pe);
+}
