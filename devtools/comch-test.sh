@@ -1,17 +1,18 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# Build everything and run every test suite, then the fast and integration suites
+# Build everything and run every test suite (fast, conformance: once per driver,
+# integration), then the same suites
 # again under AddressSanitizer.
 set -e
 cd "$(dirname "$0")/.."
 . devtools/comch-deps.sh
 [ -d build ] || meson setup build >/dev/null
 ninja -C build
-meson test -C build --suite fast --suite integration --print-errorlogs
+meson test -C build --suite fast --suite conformance --suite integration --print-errorlogs
 ./devtools/check-install.sh build
 
 [ -d build-asan ] || meson setup build-asan -Db_sanitize=address -Db_lundef=false \
 	-Dexamples=false >/dev/null
 ninja -C build-asan
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
-	meson test -C build-asan --suite fast --suite integration --print-errorlogs
+	meson test -C build-asan --suite fast --suite conformance --suite integration --print-errorlogs

@@ -104,6 +104,20 @@ ct_domain(char *buf, size_t len)
 	snprintf(buf, len, "t%dx%u", (int)getpid(), ct_domain_seq++);
 }
 
+const char *
+ct_driver(void)
+{
+	const char *drv = getenv("COMCH_TEST_DRIVER");
+
+	return drv != NULL && *drv != '\0' ? drv : "shm";
+}
+
+bool
+ct_driver_is(const char *name)
+{
+	return strcmp(ct_driver(), name) == 0;
+}
+
 struct rte_comch_dev *
 ct_dev_open(const char *fmt, ...)
 {
@@ -114,7 +128,11 @@ ct_dev_open(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(kv, sizeof(kv), fmt, ap);
 	va_end(ap);
-	snprintf(devargs, sizeof(devargs), "shm:%s,dir=%s", kv, ct_tmpdir);
+	/* shm keeps its sockets in a directory: the test's own. */
+	if (ct_driver_is("shm"))
+		snprintf(devargs, sizeof(devargs), "shm:%s,dir=%s", kv, ct_tmpdir);
+	else
+		snprintf(devargs, sizeof(devargs), "%s:%s", ct_driver(), kv);
 	return rte_comch_dev_open(devargs);
 }
 
@@ -425,11 +443,19 @@ ct_pair_open_common(struct ct_pair *p, const struct ct_cfg *cfg, bool split)
 	memset(p, 0, sizeof(*p));
 	ct_domain(p->domain, sizeof(p->domain));
 	snprintf(p->name, sizeof(p->name), "srv-%s", p->domain);
-	p->dpu = ct_dev_open("domain=%s,role=dpu,rep=pf0,rep=pf1,doorbell=%s", p->domain, bell);
+	/* Doorbells are shm's: other drivers are opened without. */
+	if (!ct_driver_is("shm"))
+		p->dpu = ct_dev_open("domain=%s,role=dpu,rep=pf0,rep=pf1", p->domain);
+	else
+		p->dpu = ct_dev_open("domain=%s,role=dpu,rep=pf0,rep=pf1,doorbell=%s", p->domain,
+				     bell);
 	assert_non_null(p->dpu);
 	if (cfg != NULL && cfg->cli_doorbell != NULL)
 		bell = cfg->cli_doorbell;
-	p->host = ct_dev_open("domain=%s,role=host,fn=pf0,doorbell=%s", p->domain, bell);
+	if (!ct_driver_is("shm"))
+		p->host = ct_dev_open("domain=%s,role=host,fn=pf0", p->domain);
+	else
+		p->host = ct_dev_open("domain=%s,role=host,fn=pf0,doorbell=%s", p->domain, bell);
 	assert_non_null(p->host);
 	p->rep = rte_comch_dev_rep_open(p->dpu, "pf0");
 	assert_non_null(p->rep);

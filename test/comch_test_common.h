@@ -44,11 +44,25 @@ int ct_group_teardown(void **state);
 	cmocka_run_group_tests_name(name, tests, ct_group_setup, ct_group_teardown); \
 })
 
+/**
+ * The driver the library-behaviour tests run against: COMCH_TEST_DRIVER, "shm"
+ * by default. The conformance suite runs each of its tests once per driver.
+ */
+const char *ct_driver(void);
+bool ct_driver_is(const char *name);
+/** Skip the calling test unless it runs against the driver named (it tests that driver). */
+#define CT_ONLY_DRIVER(name) do { \
+	if (!ct_driver_is(name)) { \
+		print_message("  (%s only: skipped on %s)\n", name, ct_driver()); \
+		skip(); \
+	} \
+} while (0)
+
 /** The private shm runtime directory of this test binary. */
 const char *ct_dir(void);
 /** A domain name unique in this process ("t<pid>x<n>"). */
 void ct_domain(char *buf, size_t len);
-/** Open "shm:<kv>,dir=<ct_dir()>", with kv formatted like printf. */
+/** Open "<driver>:<kv>" (shm: with ",dir=<ct_dir()>"), with kv formatted like printf. */
 struct rte_comch_dev *ct_dev_open(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* -------------------------------------------------------------- progress */

@@ -197,13 +197,19 @@ test_consumer_create_errors(void **state)
 	rte_errno = 0;
 	assert_null(rte_comch_consumer_create(p.cconn, ro));
 	assert_int_equal(rte_errno, EPERM);
-	/* shm: the peer cannot map ordinary process memory */
-	rte_errno = 0;
-	assert_null(rte_comch_consumer_create(p.sconn, user));
-	assert_int_equal(rte_errno, ENOTSUP);
-	rte_errno = 0;
-	assert_null(rte_comch_consumer_create(p.cconn, user));
-	assert_int_equal(rte_errno, ENOTSUP);
+	/* shm: the peer cannot map ordinary process memory; in one process, it can */
+	if (ct_driver_is("shm")) {
+		rte_errno = 0;
+		assert_null(rte_comch_consumer_create(p.sconn, user));
+		assert_int_equal(rte_errno, ENOTSUP);
+		rte_errno = 0;
+		assert_null(rte_comch_consumer_create(p.cconn, user));
+		assert_int_equal(rte_errno, ENOTSUP);
+	} else {
+		c = rte_comch_consumer_create(p.sconn, user);
+		assert_non_null(c);
+		assert_int_equal(rte_comch_consumer_destroy(c), 0);
+	}
 
 	/* two consumers, one on each end, may share an mmap */
 	c = rte_comch_consumer_create(p.sconn, rw);

@@ -472,6 +472,7 @@ static void
 test_pe_eventfd_doorbell_refused(void **state)
 {
 	(void)state;
+	CT_ONLY_DRIVER("shm"); /* shm's doorbell kinds */
 	eventfd_doorbell_refused("eventfd", "socket");
 	eventfd_doorbell_refused("socket", "eventfd");
 }

@@ -162,7 +162,8 @@ test_telemetry_devs_and_info(void **state)
 	query(cmd);
 	snprintf(name, sizeof(name), "\"%s\"", di.name);
 	assert_non_null(strstr(reply, name));
-	assert_non_null(strstr(reply, "\"shm\""));
+	snprintf(name, sizeof(name), "\"%s\"", ct_driver());
+	assert_non_null(strstr(reply, name));
 	assert_non_null(strstr(reply, "\"pf0\""));
 	assert_non_null(strstr(reply, "\"pf1\""));
 	assert_int_equal(ct_json_u64(reply, "max_msg_size"), 1024 * 1024);
