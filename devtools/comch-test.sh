@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # Build everything and run every test suite (fast, conformance: once per driver,
-# integration), then the same suites
+# integration), check the installed library and its ABI, then run the suites
 # again under AddressSanitizer.
 set -e
 cd "$(dirname "$0")/.."
@@ -10,6 +10,7 @@ cd "$(dirname "$0")/.."
 ninja -C build
 meson test -C build --suite fast --suite conformance --suite integration --print-errorlogs
 ./devtools/check-install.sh build
+./devtools/check-symbols.sh build
 
 [ -d build-asan ] || meson setup build-asan -Db_sanitize=address -Db_lundef=false \
 	-Dexamples=false >/dev/null

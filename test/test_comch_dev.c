@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <rte_common.h>
 #include <rte_errno.h>
 
 #include "comch_test_common.h"
@@ -387,6 +388,35 @@ test_dev_stats_args(void **state)
 	assert_int_equal(rte_comch_dev_close(dev), 0);
 }
 
+/* The budgets' devargs: the library's max_peer_consumers and shm's own. */
+static void
+test_dev_budget_devargs(void **state)
+{
+	static const char * const bad[] = {
+		"max_peer_consumers=0", "max_peer_consumers=257", "max_peer_consumers=x",
+		"max_peer_consumers=4,max_peer_consumers=5", "max_peer_fds=0",
+		"max_peer_fds=2G", "max_peer_map=1K", "max_peer_map=12Q", "fd_reserve=-1",
+		"fd_reserve=", "max_peer_map=2000000G",
+	};
+	struct rte_comch_dev_info info;
+	struct rte_comch_dev *dev;
+	char d[32], buf[256];
+	unsigned int i;
+
+	(void)state;
+	ct_domain(d, sizeof(d));
+	for (i = 0; i < RTE_DIM(bad); i++) {
+		snprintf(buf, sizeof(buf), "shm:domain=%s,role=dpu,%s,dir=%s", d, bad[i], ct_dir());
+		expect_open_fails(buf, EINVAL);
+	}
+	dev = ct_dev_open("domain=%s,role=dpu,max_peer_consumers=8,max_peer_fds=16,"
+			  "max_peer_map=1G,fd_reserve=0", d);
+	assert_non_null(dev);
+	assert_int_equal(rte_comch_dev_info_get(dev, &info), 0);
+	assert_int_equal(info.max_peer_consumers, 8);
+	assert_int_equal(rte_comch_dev_close(dev), 0);
+}
+
 /*
  * The base directory must be ours alone: one another user made first (mode
  * 0777) or a symbolic link (to a place of theirs) is refused with EPERM.
@@ -466,6 +496,7 @@ main(void)
 		cmocka_unit_test(test_dev_rep_open_close),
 		cmocka_unit_test(test_dev_rep_busy_with_server),
 		cmocka_unit_test(test_dev_stats_args),
+		cmocka_unit_test(test_dev_budget_devargs),
 		cmocka_unit_test(test_dev_dir_not_private),
 		cmocka_unit_test(test_dev_default_dir),
 	};

@@ -54,12 +54,12 @@
 
 #include <stdint.h>
 
+#include <rte_comch_version.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/** Library version, as "major.minor". */
-#define RTE_COMCH_VERSION "0.1"
 
 /**
  * User data attached to contexts, tasks and connections.

@@ -39,6 +39,8 @@
 
 #include <stdint.h>
 
+#include <rte_compat.h>
+
 #include <rte_comch.h>
 #include <rte_comch_ctrl.h>
 #include <rte_comch_mmap.h>
@@ -77,6 +79,7 @@ typedef void (*rte_comch_consumer_task_post_recv_cb_t)(
  *   - ENOSPC: the connection has the device's max_consumers already.
  *   - ENOMEM: out of memory.
  */
+__rte_experimental
 struct rte_comch_consumer *
 rte_comch_consumer_create(struct rte_comch_connection *conn, struct rte_comch_mmap *mmap);
 
@@ -87,6 +90,7 @@ rte_comch_consumer_create(struct rte_comch_connection *conn, struct rte_comch_mm
  *   0 on success; -EINVAL if consumer is NULL; -EBUSY if it is not IDLE or
  *   post-recv tasks taken from its pool have not been freed.
  */
+__rte_experimental
 int
 rte_comch_consumer_destroy(struct rte_comch_consumer *consumer);
 
@@ -96,6 +100,7 @@ rte_comch_consumer_destroy(struct rte_comch_consumer *consumer);
  * @return
  *   The context, or NULL with rte_errno set to EINVAL if consumer is NULL.
  */
+__rte_experimental
 struct rte_comch_ctx *
 rte_comch_consumer_as_ctx(struct rte_comch_consumer *consumer);
 
@@ -106,6 +111,7 @@ rte_comch_consumer_as_ctx(struct rte_comch_consumer *consumer);
  * @return
  *   0 on success; -EINVAL if an argument is NULL.
  */
+__rte_experimental
 int
 rte_comch_consumer_get_id(const struct rte_comch_consumer *consumer, uint32_t *id);
 
@@ -117,6 +123,7 @@ rte_comch_consumer_get_id(const struct rte_comch_consumer *consumer, uint32_t *i
  *   0 on success; -EINVAL if consumer is NULL or len is above the device's
  *   max_imm_data_len; -EBUSY if not IDLE.
  */
+__rte_experimental
 int
 rte_comch_consumer_set_imm_data_len(struct rte_comch_consumer *consumer, uint32_t len);
 
@@ -126,6 +133,7 @@ rte_comch_consumer_set_imm_data_len(struct rte_comch_consumer *consumer, uint32_
  * @return
  *   0 on success; -EINVAL if an argument is NULL.
  */
+__rte_experimental
 int
 rte_comch_consumer_get_imm_data_len(const struct rte_comch_consumer *consumer, uint32_t *len);
 
@@ -138,6 +146,7 @@ rte_comch_consumer_get_imm_data_len(const struct rte_comch_consumer *consumer, u
  *   0 on success; -EINVAL for a NULL argument or a bad num_tasks; -EBUSY if
  *   not IDLE.
  */
+__rte_experimental
 int
 rte_comch_consumer_task_post_recv_set_conf(struct rte_comch_consumer *consumer,
 					   rte_comch_consumer_task_post_recv_cb_t completion_cb,
@@ -156,6 +165,7 @@ rte_comch_consumer_task_post_recv_set_conf(struct rte_comch_consumer *consumer,
  *   consumer's mmap; -EBUSY if the consumer is not RUNNING; -ENOMEM if the pool
  *   is empty.
  */
+__rte_experimental
 int
 rte_comch_consumer_task_post_recv_alloc_init(struct rte_comch_consumer *consumer,
 					     struct rte_comch_buf *buf,
@@ -167,6 +177,7 @@ rte_comch_consumer_task_post_recv_alloc_init(struct rte_comch_consumer *consumer
  * @return
  *   The task, or NULL with rte_errno set to EINVAL if task is NULL.
  */
+__rte_experimental
 struct rte_comch_task *
 rte_comch_consumer_task_post_recv_as_task(struct rte_comch_consumer_task_post_recv *task);
 
@@ -178,6 +189,7 @@ rte_comch_consumer_task_post_recv_as_task(struct rte_comch_consumer_task_post_re
  *   The buffer (NULL for an immediate-only task), or NULL with rte_errno set
  *   to EINVAL if task is NULL.
  */
+__rte_experimental
 struct rte_comch_buf *
 rte_comch_consumer_task_post_recv_get_buf(const struct rte_comch_consumer_task_post_recv *task);
 
@@ -188,6 +200,7 @@ rte_comch_consumer_task_post_recv_get_buf(const struct rte_comch_consumer_task_p
  *   0 on success; -EINVAL if task is NULL or buf is not of the consumer's mmap;
  *   -EBUSY if the task is in flight.
  */
+__rte_experimental
 int
 rte_comch_consumer_task_post_recv_set_buf(struct rte_comch_consumer_task_post_recv *task,
 					  struct rte_comch_buf *buf);
@@ -200,6 +213,7 @@ rte_comch_consumer_task_post_recv_set_buf(struct rte_comch_consumer_task_post_re
  * @return
  *   The immediate data, or NULL with rte_errno set to EINVAL if task is NULL.
  */
+__rte_experimental
 const uint8_t *
 rte_comch_consumer_task_post_recv_get_imm_data(
 	const struct rte_comch_consumer_task_post_recv *task, uint32_t *len);
@@ -211,6 +225,7 @@ rte_comch_consumer_task_post_recv_get_imm_data(
  *   0 on success; -EINVAL if an argument is NULL; -ENOENT if the task has not
  *   completed successfully.
  */
+__rte_experimental
 int
 rte_comch_consumer_task_post_recv_get_producer_id(
 	const struct rte_comch_consumer_task_post_recv *task, uint32_t *id);

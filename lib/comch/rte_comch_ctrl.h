@@ -42,6 +42,8 @@
 
 #include <stdint.h>
 
+#include <rte_compat.h>
+
 #include <rte_comch.h>
 #include <rte_comch_dev.h>
 #include <rte_comch_ctx.h>
@@ -138,6 +140,7 @@ struct rte_comch_conn_stats {
  *     or any other process.
  *   - ENOMEM: out of memory.
  */
+__rte_experimental
 struct rte_comch_server *
 rte_comch_server_create(struct rte_comch_dev *dev, struct rte_comch_dev_rep *rep,
 			const char *name);
@@ -149,6 +152,7 @@ rte_comch_server_create(struct rte_comch_dev *dev, struct rte_comch_dev_rep *rep
  *   0 on success; -EINVAL if server is NULL; -EBUSY if it is not IDLE or send
  *   tasks taken from its pool have not been freed.
  */
+__rte_experimental
 int
 rte_comch_server_destroy(struct rte_comch_server *server);
 
@@ -158,6 +162,7 @@ rte_comch_server_destroy(struct rte_comch_server *server);
  * @return
  *   The context, or NULL with rte_errno set to EINVAL if server is NULL.
  */
+__rte_experimental
 struct rte_comch_ctx *
 rte_comch_server_as_ctx(struct rte_comch_server *server);
 
@@ -168,6 +173,7 @@ rte_comch_server_as_ctx(struct rte_comch_server *server);
  *   0 on success; -EINVAL if server is NULL or size is 0; -EMSGSIZE if size is
  *   above the device's max_msg_size; -EBUSY if the server is not IDLE.
  */
+__rte_experimental
 int
 rte_comch_server_set_max_msg_size(struct rte_comch_server *server, uint32_t size);
 
@@ -177,6 +183,7 @@ rte_comch_server_set_max_msg_size(struct rte_comch_server *server, uint32_t size
  * @return
  *   0 on success; -EINVAL if server or size is NULL.
  */
+__rte_experimental
 int
 rte_comch_server_get_max_msg_size(const struct rte_comch_server *server, uint32_t *size);
 
@@ -188,6 +195,7 @@ rte_comch_server_get_max_msg_size(const struct rte_comch_server *server, uint32_
  *   0 on success; -EINVAL if server is NULL, size is 0 or above the device's
  *   max_recv_queue_size; -EBUSY if the server is not IDLE.
  */
+__rte_experimental
 int
 rte_comch_server_set_recv_queue_size(struct rte_comch_server *server, uint32_t size);
 
@@ -197,6 +205,7 @@ rte_comch_server_set_recv_queue_size(struct rte_comch_server *server, uint32_t s
  * @return
  *   0 on success; -EINVAL if server or size is NULL.
  */
+__rte_experimental
 int
 rte_comch_server_get_recv_queue_size(const struct rte_comch_server *server, uint32_t *size);
 
@@ -206,6 +215,7 @@ rte_comch_server_get_recv_queue_size(const struct rte_comch_server *server, uint
  * @return
  *   The device, or NULL with rte_errno set to EINVAL if server is NULL.
  */
+__rte_experimental
 struct rte_comch_dev *
 rte_comch_server_get_device(const struct rte_comch_server *server);
 
@@ -215,6 +225,7 @@ rte_comch_server_get_device(const struct rte_comch_server *server);
  * @return
  *   The representor, or NULL with rte_errno set to EINVAL if server is NULL.
  */
+__rte_experimental
 struct rte_comch_dev_rep *
 rte_comch_server_get_device_rep(const struct rte_comch_server *server);
 
@@ -225,6 +236,7 @@ rte_comch_server_get_device_rep(const struct rte_comch_server *server);
  * @return
  *   0 on success; -EINVAL if any argument is NULL; -EBUSY if not IDLE.
  */
+__rte_experimental
 int
 rte_comch_server_event_consumer_register(struct rte_comch_server *server,
 					 rte_comch_event_consumer_cb_t new_consumer_cb,
@@ -245,6 +257,7 @@ rte_comch_server_event_consumer_register(struct rte_comch_server *server,
  *   server's; -ENOTCONN if the connection is already ending; -EBUSY while
  *   producers or consumers exist on it (destroy them first).
  */
+__rte_experimental
 int
 rte_comch_server_disconnect(struct rte_comch_server *server, struct rte_comch_connection *conn);
 
@@ -258,6 +271,7 @@ rte_comch_server_disconnect(struct rte_comch_server *server, struct rte_comch_co
  *   0 on success; -EINVAL for a NULL argument or a bad num_tasks; -EBUSY if the
  *   server is not IDLE.
  */
+__rte_experimental
 int
 rte_comch_server_task_send_set_conf(struct rte_comch_server *server,
 				    rte_comch_task_send_cb_t completion_cb,
@@ -276,6 +290,7 @@ rte_comch_server_task_send_set_conf(struct rte_comch_server *server,
  *   closing or closed; -EMSGSIZE if len is above the max message size; -EBUSY
  *   if the server is not RUNNING; -ENOMEM if the pool is empty.
  */
+__rte_experimental
 int
 rte_comch_server_task_send_alloc_init(struct rte_comch_server *server,
 				      struct rte_comch_connection *conn, const void *msg,
@@ -287,6 +302,7 @@ rte_comch_server_task_send_alloc_init(struct rte_comch_server *server,
  * @return
  *   0 on success; -EINVAL if server or cb is NULL; -EBUSY if not IDLE.
  */
+__rte_experimental
 int
 rte_comch_server_event_msg_recv_register(struct rte_comch_server *server,
 					 rte_comch_event_msg_recv_cb_t cb);
@@ -297,6 +313,7 @@ rte_comch_server_event_msg_recv_register(struct rte_comch_server *server,
  * @return
  *   0 on success; -EINVAL if any argument is NULL; -EBUSY if not IDLE.
  */
+__rte_experimental
 int
 rte_comch_server_event_connection_status_changed_register(
 	struct rte_comch_server *server, rte_comch_event_conn_status_cb_t connect_cb,
@@ -314,6 +331,7 @@ rte_comch_server_event_connection_status_changed_register(
  *   - EPERM: dev is a BlueField-side device.
  *   - ENOMEM: out of memory.
  */
+__rte_experimental
 struct rte_comch_client *
 rte_comch_client_create(struct rte_comch_dev *dev, const char *server_name);
 
@@ -324,6 +342,7 @@ rte_comch_client_create(struct rte_comch_dev *dev, const char *server_name);
  *   0 on success; -EINVAL if client is NULL; -EBUSY if it is not IDLE or send
  *   tasks taken from its pool have not been freed.
  */
+__rte_experimental
 int
 rte_comch_client_destroy(struct rte_comch_client *client);
 
@@ -333,6 +352,7 @@ rte_comch_client_destroy(struct rte_comch_client *client);
  * @return
  *   The context, or NULL with rte_errno set to EINVAL if client is NULL.
  */
+__rte_experimental
 struct rte_comch_ctx *
 rte_comch_client_as_ctx(struct rte_comch_client *client);
 
@@ -344,6 +364,7 @@ rte_comch_client_as_ctx(struct rte_comch_client *client);
  *   0 on success; -EINVAL if client is NULL or size is 0; -EMSGSIZE above the
  *   device's max_msg_size; -EBUSY if not IDLE.
  */
+__rte_experimental
 int
 rte_comch_client_set_max_msg_size(struct rte_comch_client *client, uint32_t size);
 
@@ -353,6 +374,7 @@ rte_comch_client_set_max_msg_size(struct rte_comch_client *client, uint32_t size
  * @return
  *   0 on success; -EINVAL if client or size is NULL.
  */
+__rte_experimental
 int
 rte_comch_client_get_max_msg_size(const struct rte_comch_client *client, uint32_t *size);
 
@@ -363,6 +385,7 @@ rte_comch_client_get_max_msg_size(const struct rte_comch_client *client, uint32_
  *   0 on success; -EINVAL if client is NULL, size is 0 or above the device's
  *   max_recv_queue_size; -EBUSY if not IDLE.
  */
+__rte_experimental
 int
 rte_comch_client_set_recv_queue_size(struct rte_comch_client *client, uint32_t size);
 
@@ -372,6 +395,7 @@ rte_comch_client_set_recv_queue_size(struct rte_comch_client *client, uint32_t s
  * @return
  *   0 on success; -EINVAL if client or size is NULL.
  */
+__rte_experimental
 int
 rte_comch_client_get_recv_queue_size(const struct rte_comch_client *client, uint32_t *size);
 
@@ -388,6 +412,7 @@ rte_comch_client_get_recv_queue_size(const struct rte_comch_client *client, uint
  * @return
  *   0 on success; -EINVAL if client is NULL; -EBUSY if not IDLE.
  */
+__rte_experimental
 int
 rte_comch_client_set_connect_timeout(struct rte_comch_client *client, uint32_t timeout_ms);
 
@@ -397,6 +422,7 @@ rte_comch_client_set_connect_timeout(struct rte_comch_client *client, uint32_t t
  * @return
  *   The device, or NULL with rte_errno set to EINVAL if client is NULL.
  */
+__rte_experimental
 struct rte_comch_dev *
 rte_comch_client_get_device(const struct rte_comch_client *client);
 
@@ -407,6 +433,7 @@ rte_comch_client_get_device(const struct rte_comch_client *client);
  *   0 on success; -EINVAL if client or conn is NULL; -ENOTCONN if the client is
  *   not RUNNING.
  */
+__rte_experimental
 int
 rte_comch_client_get_connection(const struct rte_comch_client *client,
 				struct rte_comch_connection **conn);
@@ -415,6 +442,7 @@ rte_comch_client_get_connection(const struct rte_comch_client *client,
  * Configure the client's send tasks. Mandatory; only while IDLE.
  * Same arguments and errors as rte_comch_server_task_send_set_conf().
  */
+__rte_experimental
 int
 rte_comch_client_task_send_set_conf(struct rte_comch_client *client,
 				    rte_comch_task_send_cb_t completion_cb,
@@ -424,6 +452,7 @@ rte_comch_client_task_send_set_conf(struct rte_comch_client *client,
  * Take a send task from the client's pool and set it up.
  * Same arguments and errors as rte_comch_server_task_send_alloc_init().
  */
+__rte_experimental
 int
 rte_comch_client_task_send_alloc_init(struct rte_comch_client *client,
 				      struct rte_comch_connection *conn, const void *msg,
@@ -435,6 +464,7 @@ rte_comch_client_task_send_alloc_init(struct rte_comch_client *client,
  * @return
  *   0 on success; -EINVAL if client or cb is NULL; -EBUSY if not IDLE.
  */
+__rte_experimental
 int
 rte_comch_client_event_msg_recv_register(struct rte_comch_client *client,
 					 rte_comch_event_msg_recv_cb_t cb);
@@ -446,6 +476,7 @@ rte_comch_client_event_msg_recv_register(struct rte_comch_client *client,
  * @return
  *   0 on success; -EINVAL if any argument is NULL; -EBUSY if not IDLE.
  */
+__rte_experimental
 int
 rte_comch_client_event_consumer_register(struct rte_comch_client *client,
 					 rte_comch_event_consumer_cb_t new_consumer_cb,
@@ -459,6 +490,7 @@ rte_comch_client_event_consumer_register(struct rte_comch_client *client,
  * @return
  *   0 on success; -EINVAL if conn is NULL.
  */
+__rte_experimental
 int
 rte_comch_connection_set_user_data(struct rte_comch_connection *conn, union rte_comch_data data);
 
@@ -468,6 +500,7 @@ rte_comch_connection_set_user_data(struct rte_comch_connection *conn, union rte_
  * @return
  *   0 on success; -EINVAL if conn or data is NULL.
  */
+__rte_experimental
 int
 rte_comch_connection_get_user_data(const struct rte_comch_connection *conn,
 				   union rte_comch_data *data);
@@ -479,6 +512,7 @@ rte_comch_connection_get_user_data(const struct rte_comch_connection *conn,
  *   The server, or NULL with rte_errno set: EINVAL if conn is NULL, ENOENT if
  *   it is a client's connection.
  */
+__rte_experimental
 struct rte_comch_server *
 rte_comch_connection_get_server(const struct rte_comch_connection *conn);
 
@@ -489,6 +523,7 @@ rte_comch_connection_get_server(const struct rte_comch_connection *conn);
  *   The client, or NULL with rte_errno set: EINVAL if conn is NULL, ENOENT if
  *   it is a server's connection.
  */
+__rte_experimental
 struct rte_comch_client *
 rte_comch_connection_get_client(const struct rte_comch_connection *conn);
 
@@ -498,6 +533,7 @@ rte_comch_connection_get_client(const struct rte_comch_connection *conn);
  * @return
  *   The context, or NULL with rte_errno set to EINVAL if conn is NULL.
  */
+__rte_experimental
 struct rte_comch_ctx *
 rte_comch_connection_get_ctx(const struct rte_comch_connection *conn);
 
@@ -509,6 +545,7 @@ rte_comch_connection_get_ctx(const struct rte_comch_connection *conn);
  *   The device, or NULL with rte_errno set to EINVAL if conn is NULL or not a
  *   live connection.
  */
+__rte_experimental
 struct rte_comch_dev *
 rte_comch_connection_get_device(const struct rte_comch_connection *conn);
 
@@ -519,6 +556,7 @@ rte_comch_connection_get_device(const struct rte_comch_connection *conn);
  *   0 if it is established; -ECONNABORTED if it is ending or has ended;
  *   -EINVAL if conn is NULL.
  */
+__rte_experimental
 int
 rte_comch_connection_update_info(const struct rte_comch_connection *conn);
 
@@ -528,6 +566,7 @@ rte_comch_connection_update_info(const struct rte_comch_connection *conn);
  * @return
  *   0 on success; -EINVAL if conn or stats is NULL.
  */
+__rte_experimental
 int
 rte_comch_connection_get_stats(const struct rte_comch_connection *conn,
 			       struct rte_comch_conn_stats *stats);
@@ -538,6 +577,7 @@ rte_comch_connection_get_stats(const struct rte_comch_connection *conn,
  * @return
  *   0 on success; -EINVAL if conn or size is NULL.
  */
+__rte_experimental
 int
 rte_comch_connection_get_max_msg_size(const struct rte_comch_connection *conn, uint32_t *size);
 
@@ -549,6 +589,7 @@ rte_comch_connection_get_max_msg_size(const struct rte_comch_connection *conn, u
  * @return
  *   The task, or NULL with rte_errno set to EINVAL if task is NULL.
  */
+__rte_experimental
 struct rte_comch_task *
 rte_comch_task_send_as_task(struct rte_comch_task_send *task);
 
@@ -558,6 +599,7 @@ rte_comch_task_send_as_task(struct rte_comch_task_send *task);
  * @return
  *   The connection, or NULL with rte_errno set to EINVAL if task is NULL.
  */
+__rte_experimental
 struct rte_comch_connection *
 rte_comch_task_send_get_conn(const struct rte_comch_task_send *task);
 
@@ -569,6 +611,7 @@ rte_comch_task_send_get_conn(const struct rte_comch_task_send *task);
  *   The message, or NULL with rte_errno set to EINVAL if task is NULL (a
  *   zero-length message may also be NULL, with rte_errno untouched).
  */
+__rte_experimental
 const void *
 rte_comch_task_send_get_msg(const struct rte_comch_task_send *task, uint32_t *len);
 

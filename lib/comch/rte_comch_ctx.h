@@ -31,6 +31,8 @@
 
 #include <stdint.h>
 
+#include <rte_compat.h>
+
 #include <rte_comch.h>
 
 #ifdef __cplusplus
@@ -71,6 +73,7 @@ typedef void (*rte_comch_ctx_state_changed_cb_t)(union rte_comch_data user_data,
  *   missing; -ENOMEM if the task pool cannot be created; other negative errno
  *   values from the driver.
  */
+__rte_experimental
 int
 rte_comch_ctx_start(struct rte_comch_ctx *ctx);
 
@@ -84,6 +87,7 @@ rte_comch_ctx_start(struct rte_comch_ctx *ctx);
  *   or consumers on its connections (destroy those first: the teardown order
  *   is producers and consumers, then connections, then servers and clients).
  */
+__rte_experimental
 int
 rte_comch_ctx_stop(struct rte_comch_ctx *ctx);
 
@@ -93,6 +97,7 @@ rte_comch_ctx_stop(struct rte_comch_ctx *ctx);
  * @return
  *   0 on success; -EINVAL if ctx or state is NULL.
  */
+__rte_experimental
 int
 rte_comch_ctx_get_state(const struct rte_comch_ctx *ctx, enum rte_comch_ctx_state *state);
 
@@ -102,6 +107,7 @@ rte_comch_ctx_get_state(const struct rte_comch_ctx *ctx, enum rte_comch_ctx_stat
  * @return
  *   0 on success; -EINVAL if ctx is NULL; -EBUSY if the context is not IDLE.
  */
+__rte_experimental
 int
 rte_comch_ctx_set_state_changed_cb(struct rte_comch_ctx *ctx, rte_comch_ctx_state_changed_cb_t cb);
 
@@ -111,6 +117,7 @@ rte_comch_ctx_set_state_changed_cb(struct rte_comch_ctx *ctx, rte_comch_ctx_stat
  * @return
  *   0 on success; -EINVAL if ctx is NULL.
  */
+__rte_experimental
 int
 rte_comch_ctx_set_user_data(struct rte_comch_ctx *ctx, union rte_comch_data user_data);
 
@@ -120,6 +127,7 @@ rte_comch_ctx_set_user_data(struct rte_comch_ctx *ctx, union rte_comch_data user
  * @return
  *   0 on success; -EINVAL if ctx or user_data is NULL.
  */
+__rte_experimental
 int
 rte_comch_ctx_get_user_data(const struct rte_comch_ctx *ctx, union rte_comch_data *user_data);
 
@@ -129,6 +137,7 @@ rte_comch_ctx_get_user_data(const struct rte_comch_ctx *ctx, union rte_comch_dat
  * @return
  *   0 on success; -EINVAL if ctx or num is NULL.
  */
+__rte_experimental
 int
 rte_comch_ctx_get_num_inflight_tasks(const struct rte_comch_ctx *ctx, uint32_t *num);
 
@@ -147,6 +156,7 @@ rte_comch_ctx_get_num_inflight_tasks(const struct rte_comch_ctx *ctx, uint32_t *
  *   -ECONNRESET when its connection ended under it, -EPROTO when the peer
  *   corrupted what it shares. -EINVAL if ctx is NULL.
  */
+__rte_experimental
 int
 rte_comch_ctx_get_last_error(const struct rte_comch_ctx *ctx);
 

@@ -20,6 +20,8 @@
 
 #include <stdint.h>
 
+#include <rte_compat.h>
+
 #include <rte_bitops.h>
 
 #ifdef __cplusplus
@@ -126,6 +128,7 @@ struct rte_comch_dev_stats {
  *   - ENOMEM: out of memory.
  *   - other: the driver's own errors, documented in its guide page.
  */
+__rte_experimental
 struct rte_comch_dev *
 rte_comch_dev_open(const char *devargs);
 
@@ -136,6 +139,7 @@ rte_comch_dev_open(const char *devargs);
  *   0 on success; -EINVAL if dev is NULL; -EBUSY while representors, servers
  *   or clients created on it still exist.
  */
+__rte_experimental
 int
 rte_comch_dev_close(struct rte_comch_dev *dev);
 
@@ -145,6 +149,7 @@ rte_comch_dev_close(struct rte_comch_dev *dev);
  * @return
  *   0 on success; -EINVAL if dev or info is NULL.
  */
+__rte_experimental
 int
 rte_comch_dev_info_get(const struct rte_comch_dev *dev, struct rte_comch_dev_info *info);
 
@@ -154,6 +159,7 @@ rte_comch_dev_info_get(const struct rte_comch_dev *dev, struct rte_comch_dev_inf
  * @return
  *   The device, or NULL with rte_errno set to ENODEV if none has that index.
  */
+__rte_experimental
 struct rte_comch_dev *
 rte_comch_dev_get_by_id(uint16_t dev_id);
 
@@ -163,6 +169,7 @@ rte_comch_dev_get_by_id(uint16_t dev_id);
  * @return
  *   0 on success; -EINVAL if dev or stats is NULL.
  */
+__rte_experimental
 int
 rte_comch_dev_stats_get(const struct rte_comch_dev *dev, struct rte_comch_dev_stats *stats);
 
@@ -172,6 +179,7 @@ rte_comch_dev_stats_get(const struct rte_comch_dev *dev, struct rte_comch_dev_st
  * @return
  *   0 on success; -EINVAL if dev is NULL.
  */
+__rte_experimental
 int
 rte_comch_dev_stats_reset(struct rte_comch_dev *dev);
 
@@ -189,6 +197,7 @@ rte_comch_dev_stats_reset(struct rte_comch_dev *dev);
  *   The number of representors (which may exceed n); -EINVAL if dev is NULL or
  *   names is NULL with n > 0; -EPERM if dev is a host-side device.
  */
+__rte_experimental
 int
 rte_comch_dev_rep_list(const struct rte_comch_dev *dev, const char **names, unsigned int n);
 
@@ -206,6 +215,7 @@ rte_comch_dev_rep_list(const struct rte_comch_dev *dev, const char **names, unsi
  *   - ENOENT: the device has no representor of that name.
  *   - ENOMEM: out of memory.
  */
+__rte_experimental
 struct rte_comch_dev_rep *
 rte_comch_dev_rep_open(struct rte_comch_dev *dev, const char *name);
 
@@ -215,6 +225,7 @@ rte_comch_dev_rep_open(struct rte_comch_dev *dev, const char *name);
  * @return
  *   0 on success; -EINVAL if rep is NULL; -EBUSY while servers use it.
  */
+__rte_experimental
 int
 rte_comch_dev_rep_close(struct rte_comch_dev_rep *rep);
 
@@ -224,6 +235,7 @@ rte_comch_dev_rep_close(struct rte_comch_dev_rep *rep);
  * @return
  *   The name, or NULL with rte_errno set to EINVAL if rep is NULL.
  */
+__rte_experimental
 const char *
 rte_comch_dev_rep_name(const struct rte_comch_dev_rep *rep);
 

@@ -33,6 +33,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <rte_compat.h>
+
 #include <rte_bitops.h>
 
 #ifdef __cplusplus
@@ -69,6 +71,7 @@ struct rte_comch_buf {
  * @return
  *   The mmap, or NULL with rte_errno set to ENOMEM.
  */
+__rte_experimental
 struct rte_comch_mmap *
 rte_comch_mmap_create(void);
 
@@ -93,6 +96,7 @@ rte_comch_mmap_add_dev(struct rte_comch_mmap *mmap, struct rte_comch_dev *dev);
  *   0 on success; -EINVAL if mmap or addr is NULL or len is 0; -EEXIST if the mmap
  *   already has memory; -EBUSY if it is started.
  */
+__rte_experimental
 int
 rte_comch_mmap_set_memrange(struct rte_comch_mmap *mmap, void *addr, size_t len);
 
@@ -107,6 +111,7 @@ rte_comch_mmap_set_memrange(struct rte_comch_mmap *mmap, void *addr, size_t len)
  *   has memory; -EBUSY if it is started; -ENOMEM (or the driver's error) if the
  *   memory cannot be had.
  */
+__rte_experimental
 int
 rte_comch_mmap_alloc_memrange(struct rte_comch_mmap *mmap, size_t len);
 
@@ -116,6 +121,7 @@ rte_comch_mmap_alloc_memrange(struct rte_comch_mmap *mmap, size_t len);
  * @return
  *   0 on success; -EINVAL if an argument is NULL; -ENOENT if no memory is registered.
  */
+__rte_experimental
 int
 rte_comch_mmap_get_memrange(const struct rte_comch_mmap *mmap, void **addr, size_t *len);
 
@@ -126,6 +132,7 @@ rte_comch_mmap_get_memrange(const struct rte_comch_mmap *mmap, void **addr, size
  *   0 on success; -EINVAL if mmap is NULL, perms is 0, has unknown bits, or
  *   asks for both PCI_READ_ONLY and PCI_READ_WRITE; -EBUSY if the mmap is started.
  */
+__rte_experimental
 int
 rte_comch_mmap_set_permissions(struct rte_comch_mmap *mmap, uint32_t perms);
 
@@ -135,6 +142,7 @@ rte_comch_mmap_set_permissions(struct rte_comch_mmap *mmap, uint32_t perms);
  * @return
  *   0 on success; -EINVAL if an argument is NULL.
  */
+__rte_experimental
 int
 rte_comch_mmap_get_permissions(const struct rte_comch_mmap *mmap, uint32_t *perms);
 
@@ -148,6 +156,7 @@ rte_comch_mmap_get_permissions(const struct rte_comch_mmap *mmap, uint32_t *perm
  *   -EBUSY if it is already started; a driver's error if a device cannot
  *   register it (then it is registered with none).
  */
+__rte_experimental
 int
 rte_comch_mmap_start(struct rte_comch_mmap *mmap);
 
@@ -158,6 +167,7 @@ rte_comch_mmap_start(struct rte_comch_mmap *mmap);
  *   0 on success; -EINVAL if mmap is NULL; -EALREADY if it is not started;
  *   -EBUSY while buffers or consumers refer to it.
  */
+__rte_experimental
 int
 rte_comch_mmap_stop(struct rte_comch_mmap *mmap);
 
@@ -167,6 +177,7 @@ rte_comch_mmap_stop(struct rte_comch_mmap *mmap);
  * @return
  *   0 on success; -EINVAL if mmap is NULL; -EBUSY if it is started.
  */
+__rte_experimental
 int
 rte_comch_mmap_destroy(struct rte_comch_mmap *mmap);
 
@@ -177,6 +188,7 @@ rte_comch_mmap_destroy(struct rte_comch_mmap *mmap);
  * @return
  *   The pool, or NULL with rte_errno set: EINVAL if num is 0; ENOMEM.
  */
+__rte_experimental
 struct rte_comch_buf_pool *
 rte_comch_buf_pool_create(uint32_t num);
 
@@ -186,6 +198,7 @@ rte_comch_buf_pool_create(uint32_t num);
  * @return
  *   0 on success; -EINVAL if pool is NULL; -EBUSY while buffers are out of it.
  */
+__rte_experimental
 int
 rte_comch_buf_pool_destroy(struct rte_comch_buf_pool *pool);
 
@@ -197,6 +210,7 @@ rte_comch_buf_pool_destroy(struct rte_comch_buf_pool *pool);
  *   0 on success; -EINVAL for a NULL argument or a piece not inside the mmap;
  *   -EPERM if the mmap is not started; -ENOMEM if the pool is empty.
  */
+__rte_experimental
 int
 rte_comch_buf_pool_get_by_addr(struct rte_comch_buf_pool *pool, struct rte_comch_mmap *mmap,
 			       void *addr, size_t len, struct rte_comch_buf **buf);
@@ -208,6 +222,7 @@ rte_comch_buf_pool_get_by_addr(struct rte_comch_buf_pool *pool, struct rte_comch
  * @return
  *   As rte_comch_buf_pool_get_by_addr().
  */
+__rte_experimental
 int
 rte_comch_buf_pool_get_by_data(struct rte_comch_buf_pool *pool, struct rte_comch_mmap *mmap,
 			       void *data, size_t len, struct rte_comch_buf **buf);
@@ -219,6 +234,7 @@ rte_comch_buf_pool_get_by_data(struct rte_comch_buf_pool *pool, struct rte_comch
  *   0 on success; -EINVAL if buf is NULL or [data, data + data_len) is not
  *   inside [head, head + len).
  */
+__rte_experimental
 int
 rte_comch_buf_set_data(struct rte_comch_buf *buf, void *data, size_t data_len);
 
@@ -228,6 +244,7 @@ rte_comch_buf_set_data(struct rte_comch_buf *buf, void *data, size_t data_len);
  * @return
  *   0 on success; -EINVAL if buf is NULL.
  */
+__rte_experimental
 int
 rte_comch_buf_reset_data_len(struct rte_comch_buf *buf);
 
@@ -239,6 +256,7 @@ rte_comch_buf_reset_data_len(struct rte_comch_buf *buf);
  *   0 on success; -EINVAL if buf is NULL, not taken from a pool, or already
  *   back in its pool; -EOVERFLOW at UINT16_MAX references.
  */
+__rte_experimental
 int
 rte_comch_buf_inc_refcount(struct rte_comch_buf *buf, uint16_t *refcnt);
 
@@ -250,6 +268,7 @@ rte_comch_buf_inc_refcount(struct rte_comch_buf *buf, uint16_t *refcnt);
  * @return
  *   0 on success; -EINVAL if buf is NULL or has no reference left (freed twice).
  */
+__rte_experimental
 int
 rte_comch_buf_dec_refcount(struct rte_comch_buf *buf, uint16_t *refcnt);
 

@@ -23,6 +23,8 @@
 
 #include <stdint.h>
 
+#include <rte_compat.h>
+
 #include <rte_lcore.h>
 
 #ifdef __cplusplus
@@ -47,6 +49,7 @@ struct rte_comch_ctx;
  *   - ENOMEM: out of memory.
  *   - other: the errno of a failed epoll_create1().
  */
+__rte_experimental
 struct rte_comch_pe *
 rte_comch_pe_create(unsigned int lcore_id);
 
@@ -57,6 +60,7 @@ rte_comch_pe_create(unsigned int lcore_id);
  *   0 on success; -EINVAL if pe is NULL; -EBUSY while contexts are attached
  *   (destroy them first); -EDEADLK if called from inside a callback.
  */
+__rte_experimental
 int
 rte_comch_pe_destroy(struct rte_comch_pe *pe);
 
@@ -67,6 +71,7 @@ rte_comch_pe_destroy(struct rte_comch_pe *pe);
  *   0 on success; -EINVAL if pe or ctx is NULL; -EBUSY if the context is not
  *   idle; -EEXIST if it is already attached to an engine.
  */
+__rte_experimental
 int
 rte_comch_pe_connect_ctx(struct rte_comch_pe *pe, struct rte_comch_ctx *ctx);
 
@@ -78,6 +83,7 @@ rte_comch_pe_connect_ctx(struct rte_comch_pe *pe, struct rte_comch_ctx *ctx);
  *   0 if nothing did; -EINVAL if pe is NULL; -EPERM if called from an lcore other
  *   than the engine's; -EDEADLK if called from inside one of its callbacks.
  */
+__rte_experimental
 int
 rte_comch_pe_progress(struct rte_comch_pe *pe);
 
@@ -87,6 +93,7 @@ rte_comch_pe_progress(struct rte_comch_pe *pe);
  * @return
  *   The lcore id, or LCORE_ID_ANY with rte_errno set to EINVAL if pe is NULL.
  */
+__rte_experimental
 unsigned int
 rte_comch_pe_get_lcore(const struct rte_comch_pe *pe);
 
@@ -96,6 +103,7 @@ rte_comch_pe_get_lcore(const struct rte_comch_pe *pe);
  * @return
  *   0 on success; -EINVAL if pe or num is NULL.
  */
+__rte_experimental
 int
 rte_comch_pe_get_num_inflight_tasks(const struct rte_comch_pe *pe, uint64_t *num);
 
@@ -106,6 +114,7 @@ rte_comch_pe_get_num_inflight_tasks(const struct rte_comch_pe *pe, uint64_t *num
  * @return
  *   0 on success; -EINVAL if pe or fd is NULL.
  */
+__rte_experimental
 int
 rte_comch_pe_get_notification_fd(const struct rte_comch_pe *pe, int *fd);
 
@@ -128,6 +137,7 @@ rte_comch_pe_get_notification_fd(const struct rte_comch_pe *pe, int *fd);
  *   call progress instead of sleeping;
  *   -EINVAL if pe is NULL; -EPERM from another lcore.
  */
+__rte_experimental
 int
 rte_comch_pe_request_notification(struct rte_comch_pe *pe);
 
@@ -139,6 +149,7 @@ rte_comch_pe_request_notification(struct rte_comch_pe *pe);
  * @return
  *   0 on success; -EINVAL if pe is NULL; -EPERM from another lcore.
  */
+__rte_experimental
 int
 rte_comch_pe_clear_notification(struct rte_comch_pe *pe);
 

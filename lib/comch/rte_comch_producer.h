@@ -37,6 +37,8 @@
 
 #include <stdint.h>
 
+#include <rte_compat.h>
+
 #include <rte_comch.h>
 #include <rte_comch_ctrl.h>
 #include <rte_comch_mmap.h>
@@ -67,6 +69,7 @@ typedef void (*rte_comch_producer_task_send_cb_t)(struct rte_comch_producer_task
  *   if the connection is not established; ENOSPC if the connection has the
  *   device's max_producers already; ENOMEM.
  */
+__rte_experimental
 struct rte_comch_producer *
 rte_comch_producer_create(struct rte_comch_connection *conn);
 
@@ -77,6 +80,7 @@ rte_comch_producer_create(struct rte_comch_connection *conn);
  *   0 on success; -EINVAL if producer is NULL; -EBUSY if it is not IDLE or send
  *   tasks taken from its pool have not been freed.
  */
+__rte_experimental
 int
 rte_comch_producer_destroy(struct rte_comch_producer *producer);
 
@@ -86,6 +90,7 @@ rte_comch_producer_destroy(struct rte_comch_producer *producer);
  * @return
  *   The context, or NULL with rte_errno set to EINVAL if producer is NULL.
  */
+__rte_experimental
 struct rte_comch_ctx *
 rte_comch_producer_as_ctx(struct rte_comch_producer *producer);
 
@@ -95,6 +100,7 @@ rte_comch_producer_as_ctx(struct rte_comch_producer *producer);
  * @return
  *   0 on success; -EINVAL if an argument is NULL.
  */
+__rte_experimental
 int
 rte_comch_producer_get_id(const struct rte_comch_producer *producer, uint32_t *id);
 
@@ -107,6 +113,7 @@ rte_comch_producer_get_id(const struct rte_comch_producer *producer, uint32_t *i
  *   0 on success; -EINVAL for a NULL argument or num_tasks not in 1 to the
  *   device's max_fast_tasks; -EBUSY if not IDLE.
  */
+__rte_experimental
 int
 rte_comch_producer_task_send_set_conf(struct rte_comch_producer *producer,
 				      rte_comch_producer_task_send_cb_t completion_cb,
@@ -127,6 +134,7 @@ rte_comch_producer_task_send_set_conf(struct rte_comch_producer *producer,
  *   the buffer's data above its max_buf_size; -EBUSY if the producer is not
  *   RUNNING; -ENOMEM if the pool is empty.
  */
+__rte_experimental
 int
 rte_comch_producer_task_send_alloc_init(struct rte_comch_producer *producer,
 					struct rte_comch_buf *buf, const uint8_t *imm_data,
@@ -139,6 +147,7 @@ rte_comch_producer_task_send_alloc_init(struct rte_comch_producer *producer,
  * @return
  *   The task, or NULL with rte_errno set to EINVAL if task is NULL.
  */
+__rte_experimental
 struct rte_comch_task *
 rte_comch_producer_task_send_as_task(struct rte_comch_producer_task_send *task);
 
@@ -149,6 +158,7 @@ rte_comch_producer_task_send_as_task(struct rte_comch_producer_task_send *task);
  *   The buffer (NULL for immediate data only), or NULL with rte_errno set to
  *   EINVAL if task is NULL.
  */
+__rte_experimental
 struct rte_comch_buf *
 rte_comch_producer_task_send_get_buf(const struct rte_comch_producer_task_send *task);
 
@@ -159,6 +169,7 @@ rte_comch_producer_task_send_get_buf(const struct rte_comch_producer_task_send *
  *   0 on success; -EINVAL if task is NULL; -EMSGSIZE if the buffer's data is
  *   above max_buf_size; -EBUSY if the task is in flight.
  */
+__rte_experimental
 int
 rte_comch_producer_task_send_set_buf(struct rte_comch_producer_task_send *task,
 				     struct rte_comch_buf *buf);
@@ -171,6 +182,7 @@ rte_comch_producer_task_send_set_buf(struct rte_comch_producer_task_send *task,
  *   The immediate data (a copy kept in the task), or NULL with rte_errno set
  *   to EINVAL if task is NULL.
  */
+__rte_experimental
 const uint8_t *
 rte_comch_producer_task_send_get_imm_data(const struct rte_comch_producer_task_send *task,
 					  uint32_t *len);
@@ -182,6 +194,7 @@ rte_comch_producer_task_send_get_imm_data(const struct rte_comch_producer_task_s
  *   0 on success; -EINVAL if task is NULL or imm_data is NULL with len > 0;
  *   -EMSGSIZE above max_imm_data_len; -EBUSY if the task is in flight.
  */
+__rte_experimental
 int
 rte_comch_producer_task_send_set_imm_data(struct rte_comch_producer_task_send *task,
 					  const uint8_t *imm_data, uint32_t len);
@@ -192,6 +205,7 @@ rte_comch_producer_task_send_set_imm_data(struct rte_comch_producer_task_send *t
  * @return
  *   0 on success; -EINVAL if an argument is NULL.
  */
+__rte_experimental
 int
 rte_comch_producer_task_send_get_consumer_id(const struct rte_comch_producer_task_send *task,
 					     uint32_t *consumer_id);
@@ -202,6 +216,7 @@ rte_comch_producer_task_send_get_consumer_id(const struct rte_comch_producer_tas
  * @return
  *   0 on success; -EINVAL if task is NULL; -EBUSY if the task is in flight.
  */
+__rte_experimental
 int
 rte_comch_producer_task_send_set_consumer_id(struct rte_comch_producer_task_send *task,
 					     uint32_t consumer_id);

@@ -20,6 +20,8 @@
 
 #include <stdint.h>
 
+#include <rte_compat.h>
+
 #include <rte_comch.h>
 
 #ifdef __cplusplus
@@ -44,6 +46,7 @@ struct rte_comch_ctx;
  *   immediate data longer than the consumer accepts.
  *   On failure the task still belongs to the caller, and nothing was sent.
  */
+__rte_experimental
 int
 rte_comch_task_submit(struct rte_comch_task *task);
 
@@ -53,6 +56,7 @@ rte_comch_task_submit(struct rte_comch_task *task);
  * @return
  *   0 on success; -EINVAL if task is NULL; -EBUSY if it is in flight.
  */
+__rte_experimental
 int
 rte_comch_task_free(struct rte_comch_task *task);
 
@@ -64,6 +68,7 @@ rte_comch_task_free(struct rte_comch_task *task);
  *   the negative errno value it failed with (see each task type); -EINVAL if
  *   task is NULL.
  */
+__rte_experimental
 int
 rte_comch_task_get_status(const struct rte_comch_task *task);
 
@@ -73,6 +78,7 @@ rte_comch_task_get_status(const struct rte_comch_task *task);
  * @return
  *   0 on success; -EINVAL if task is NULL.
  */
+__rte_experimental
 int
 rte_comch_task_set_user_data(struct rte_comch_task *task, union rte_comch_data user_data);
 
@@ -82,6 +88,7 @@ rte_comch_task_set_user_data(struct rte_comch_task *task, union rte_comch_data u
  * @return
  *   0 on success; -EINVAL if task or user_data is NULL.
  */
+__rte_experimental
 int
 rte_comch_task_get_user_data(const struct rte_comch_task *task, union rte_comch_data *user_data);
 
@@ -91,6 +98,7 @@ rte_comch_task_get_user_data(const struct rte_comch_task *task, union rte_comch_
  * @return
  *   The context, or NULL with rte_errno set to EINVAL if task is NULL.
  */
+__rte_experimental
 struct rte_comch_ctx *
 rte_comch_task_get_ctx(const struct rte_comch_task *task);
 

@@ -5,6 +5,7 @@
 /* The stage of the hostile-peer tests: see shm_raw_peer.h. */
 
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -38,6 +39,8 @@ int last_disconnect = 1;
 struct rte_comch_connection *last_conn;
 int last_new_consumer = -1, last_expired_consumer = -1;
 unsigned int nb_connects, nb_server_msgs, nb_client_msgs;
+/* The domain of the server under test: where raw_connect() looks for it. */
+static char raw_domain[32] = "hostile";
 
 void
 task_free_cb(struct rte_comch_task_send *t, union rte_comch_data a, union rte_comch_data b)
@@ -131,7 +134,7 @@ raw_connect(void)
 	char sockdir[PATH_MAX];
 	int fd;
 
-	snprintf(sockdir, sizeof(sockdir), "%s/hostile", ct_dir());
+	snprintf(sockdir, sizeof(sockdir), "%s/%s", ct_dir(), raw_domain);
 	assert_int_equal(shm_path(addr.sun_path, sizeof(addr.sun_path), sockdir, "pf0",
 				  SERVER_NAME, "sock"), 0);
 	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
@@ -302,6 +305,78 @@ raw_ctl_reply(int fd, struct comch_ctl_msg *c, int *fds, unsigned int *nb_fds)
 	return c->type;
 }
 
+/* ------------------------------------------------------------ fast path */
+int
+sealed_memfd(size_t len, bool seal)
+{
+	int fd = memfd_create("raw", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, len), 0);
+	if (seal)
+		assert_int_equal(fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW), 0);
+	return fd;
+}
+
+void *
+map_fd(int fd, size_t len)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+
+	assert_true(p != MAP_FAILED);
+	return p;
+}
+
+void
+raw_consumer_init(struct raw_consumer *rc, bool seal_mem)
+{
+	struct shm_fp_hdr *hdr;
+
+	rc->ring_bytes = RTE_ALIGN_CEIL(SHM_FP_SLOTS_OFF + NB_SLOTS * sizeof(struct shm_fp_slot),
+					(size_t)sysconf(_SC_PAGESIZE));
+	rc->memfd = sealed_memfd(MEM_LEN, seal_mem);
+	rc->ringfd = sealed_memfd(rc->ring_bytes, true);
+	rc->mem = map_fd(rc->memfd, MEM_LEN);
+	rc->ring = map_fd(rc->ringfd, rc->ring_bytes);
+	assert_int_equal(socketpair(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0,
+				    rc->bell), 0);
+	hdr = (struct shm_fp_hdr *)rc->ring;
+	hdr->magic = SHM_FP_MAGIC;
+	hdr->version = SHM_PROTO_VERSION;
+	hdr->nb_slots = NB_SLOTS;
+	hdr->imm_len = 8;
+	rc->posted = (uint32_t *)(rc->ring + SHM_FP_POSTED_OFF);
+	rc->slots = (struct shm_fp_slot *)(rc->ring + SHM_FP_SLOTS_OFF);
+}
+
+void
+raw_consumer_fini(struct raw_consumer *rc)
+{
+	munmap(rc->mem, MEM_LEN);
+	munmap(rc->ring, rc->ring_bytes);
+	close(rc->memfd);
+	close(rc->ringfd);
+	close(rc->bell[0]);
+	close(rc->bell[1]);
+}
+
+/* NEW for a consumer of nb_posts buffers, with the three descriptors given. */
+void
+raw_announce_fds(int fd, uint32_t id, uint32_t nb_posts, const int *fds)
+{
+	struct comch_ctl_msg c = { .nb_posts = nb_posts, .imm_len = 8, .mem_len = MEM_LEN };
+
+	raw_ctl_send(fd, COMCH_CTL_CONSUMER_NEW, id, &c, fds, 3);
+}
+
+void
+raw_consumer_announce(struct raw_peer *p, struct raw_consumer *rc, uint32_t id)
+{
+	int fds[3] = { rc->memfd, rc->ringfd, rc->bell[1] };
+
+	raw_announce_fds(p->fd, id, NB_SLOTS, fds);
+}
+
 unsigned int
 count_fds(void)
 {
@@ -348,12 +423,12 @@ raw_send_empty_with_fds(int fd, unsigned int nb_fds)
 }
 
 int
-setup(void **state)
+raw_server_open(const char *domain, const char *dpu_args)
 {
-	if (ct_group_setup(state) < 0)
-		return -1;
-	dpu = ct_dev_open("domain=hostile,role=dpu");
-	host = ct_dev_open("domain=hostile,role=host");
+	snprintf(raw_domain, sizeof(raw_domain), "%s", domain);
+	dpu = ct_dev_open("domain=%s,role=dpu%s%s", domain, *dpu_args != '\0' ? "," : "",
+			  dpu_args);
+	host = ct_dev_open("domain=%s,role=host", domain);
 	rep = dpu != NULL ? rte_comch_dev_rep_open(dpu, "pf0") : NULL;
 	srv = rep != NULL ? rte_comch_server_create(dpu, rep, SERVER_NAME) : NULL;
 	pe = rte_comch_pe_create(RTE_COMCH_PE_LCORE_SELF);
@@ -370,8 +445,8 @@ setup(void **state)
 	return 0;
 }
 
-int
-teardown(void **state)
+void
+raw_server_close(void)
 {
 	rte_comch_ctx_stop(rte_comch_server_as_ctx(srv));
 	pump(10);
@@ -380,6 +455,20 @@ teardown(void **state)
 	rte_comch_dev_rep_close(rep);
 	rte_comch_dev_close(dpu);
 	rte_comch_dev_close(host);
+}
+
+int
+setup(void **state)
+{
+	if (ct_group_setup(state) < 0)
+		return -1;
+	return raw_server_open("hostile", "");
+}
+
+int
+teardown(void **state)
+{
+	raw_server_close();
 	return ct_group_teardown(state);
 }
 

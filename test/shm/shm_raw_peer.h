@@ -68,11 +68,44 @@ void raw_ctl_send(int fd, enum comch_ctl_type type, uint32_t id, const struct co
  */
 int raw_ctl_reply(int fd, struct comch_ctl_msg *c, int *fds, unsigned int *nb_fds);
 
+/* The raw peer's consumers: MEM_LEN bytes of memory, NB_SLOTS posts, 8 bytes of imm. */
+#define MEM_LEN (64u << 10)
+#define NB_SLOTS 8
+
+/** A consumer played by the test: its memory and post ring, as the peer sees them. */
+struct raw_consumer {
+	int memfd, ringfd;
+	int bell[2];          /* [1] goes to the peer as the consumer's doorbell */
+	uint8_t *mem, *ring;
+	size_t ring_bytes;
+	struct shm_fp_slot *slots;
+	uint32_t *posted;
+};
+
+/** A memfd of len bytes, sealed against resizing or not. */
+int sealed_memfd(size_t len, bool seal);
+void *map_fd(int fd, size_t len);
+/** Memory (sealed or not), post ring and doorbell of a raw consumer. */
+void raw_consumer_init(struct raw_consumer *rc, bool seal_mem);
+void raw_consumer_fini(struct raw_consumer *rc);
+/** NEW for a consumer of nb_posts buffers, with the three descriptors given. */
+void raw_announce_fds(int fd, uint32_t id, uint32_t nb_posts, const int *fds);
+/** NEW for rc, as id. */
+void raw_consumer_announce(struct raw_peer *p, struct raw_consumer *rc, uint32_t id);
+
 /** Descriptors open in this process right now. */
 unsigned int count_fds(void);
 /** Send a message of no bytes that carries nb_fds new descriptors (memfds). */
 void raw_send_empty_with_fds(int fd, unsigned int nb_fds);
 
+/**
+ * Open the stage: devices of domain (the BlueField side's with dpu_args as
+ * extra devargs), a server SERVER_NAME started on an engine, the globals above
+ * set. 0, or -1 if something failed.
+ */
+int raw_server_open(const char *domain, const char *dpu_args);
+void raw_server_close(void);
+/** cmocka group fixtures: EAL, and raw_server_open("hostile", ""). */
 int setup(void **state);
 int teardown(void **state);
 int before_each(void **state);
