@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Build everything and run every test suite (fast, conformance: once per driver,
 # integration), check the installed library and its ABI, then run the suites
-# again under AddressSanitizer.
+# again under AddressSanitizer and under ThreadSanitizer.
 set -e
 cd "$(dirname "$0")/.."
 . devtools/comch-deps.sh
@@ -17,3 +17,11 @@ meson test -C build --suite fast --suite conformance --suite integration --print
 ninja -C build-asan
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	meson test -C build-asan --suite fast --suite conformance --suite integration --print-errorlogs
+
+# ThreadSanitizer: see devtools/tsan.supp for what the build does to let it see
+# DPDK's rings, and for the reports left, if any, with their reasons.
+[ -d build-tsan ] || meson setup build-tsan -Db_sanitize=thread -Db_lundef=false \
+	-Dexamples=false -Dc_args=-DRTE_USE_C11_MEM_MODEL >/dev/null
+ninja -C build-tsan
+TSAN_OPTIONS="halt_on_error=1:exitcode=66:suppressions=$(pwd)/devtools/tsan.supp" \
+	meson test -C build-tsan --suite fast --suite conformance --suite integration --print-errorlogs

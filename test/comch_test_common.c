@@ -15,7 +15,9 @@
 #include <rte_common.h>
 #include <rte_eal.h>
 #include <rte_errno.h>
+#include <rte_launch.h>
 #include <rte_lcore.h>
+#include <rte_pause.h>
 
 #include "comch_test_common.h"
 
@@ -134,6 +136,59 @@ ct_dev_open(const char *fmt, ...)
 	else
 		snprintf(devargs, sizeof(devargs), "%s:%s", ct_driver(), kv);
 	return rte_comch_dev_open(devargs);
+}
+
+/* ------------------------------------------------------------- workers */
+
+/*
+ * EAL hands a function to a worker lcore and waits for it through its own
+ * (uninstrumented) code, so a ThreadSanitizer build cannot see that the
+ * launch orders what the main lcore wrote before it, nor that the wait
+ * orders what the worker wrote. These two atomic words say it.
+ */
+struct ct_launch {
+	lcore_function_t *fn;
+	void *arg;
+	int go;
+	int done;
+};
+static struct ct_launch ct_launches[RTE_MAX_LCORE];
+
+static int
+ct_trampoline(void *arg)
+{
+	struct ct_launch *l = arg;
+	int rc;
+
+	while (__atomic_load_n(&l->go, __ATOMIC_ACQUIRE) == 0)
+		rte_pause();
+	rc = l->fn(l->arg);
+	__atomic_store_n(&l->done, 1, __ATOMIC_RELEASE);
+	return rc;
+}
+
+int
+ct_remote_launch(lcore_function_t *fn, void *arg, unsigned int lcore)
+{
+	struct ct_launch *l = &ct_launches[lcore];
+
+	l->fn = fn;
+	l->arg = arg;
+	l->done = 0;
+	__atomic_store_n(&l->go, 1, __ATOMIC_RELEASE);
+	return rte_eal_remote_launch(ct_trampoline, l, lcore);
+}
+
+int
+ct_wait_lcore(unsigned int lcore)
+{
+	struct ct_launch *l = &ct_launches[lcore];
+	int rc = rte_eal_wait_lcore(lcore);
+
+	while (__atomic_load_n(&l->done, __ATOMIC_ACQUIRE) == 0)
+		rte_pause();
+	__atomic_store_n(&l->go, 0, __ATOMIC_RELAXED);
+	return rc;
 }
 
 /* -------------------------------------------------------------- progress */

@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include <rte_comch.h>
+#include <rte_launch.h>
 
 #include "comch_test_msg.h"
 
@@ -64,6 +65,16 @@ const char *ct_dir(void);
 void ct_domain(char *buf, size_t len);
 /** Open "<driver>:<kv>" (shm: with ",dir=<ct_dir()>"), with kv formatted like printf. */
 struct rte_comch_dev *ct_dev_open(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ------------------------------------------------------------- workers */
+
+/**
+ * rte_eal_remote_launch() and rte_eal_wait_lcore(), with the ordering they
+ * give made visible to ThreadSanitizer (EAL's own code is not instrumented).
+ * The tests use these.
+ */
+int ct_remote_launch(lcore_function_t *fn, void *arg, unsigned int lcore);
+int ct_wait_lcore(unsigned int lcore);
 
 /* -------------------------------------------------------------- progress */
 

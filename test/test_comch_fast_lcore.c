@@ -136,7 +136,7 @@ run(struct ct_pair *p, struct wk *w, struct ct_side *knows, uint32_t id,
 	uint32_t sent = 0;
 	int ret;
 
-	assert_int_equal(rte_eal_remote_launch(w_main, w, WORKER), 0);
+	assert_int_equal(ct_remote_launch(w_main, w, WORKER), 0);
 	while (!__atomic_load_n(&w->done, __ATOMIC_ACQUIRE)) {
 		assert_true(ct_fast_progress(p) >= 0);
 		if (ct_side_knows(knows, id) > 0)
@@ -150,11 +150,11 @@ run(struct ct_pair *p, struct wk *w, struct ct_side *knows, uint32_t id,
 		}
 		if (ct_now_ms() > deadline) {
 			/* let the worker give up on its own bounds first */
-			rte_eal_wait_lcore(WORKER);
+			ct_wait_lcore(WORKER);
 			fail_msg("lcore 1 did not finish (line %d)", w->line);
 		}
 	}
-	assert_int_equal(rte_eal_wait_lcore(WORKER), 0);
+	assert_int_equal(ct_wait_lcore(WORKER), 0);
 	assert_int_equal(w->line, 0);
 	/* lcore 0's producer may still have sends to finish */
 	while (main_pr != NULL && sent < w->n) {

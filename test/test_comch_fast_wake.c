@@ -50,10 +50,10 @@ static void
 run_on_worker(struct ct_pair *p, lcore_function_t *fn, struct job *j)
 {
 	__atomic_store_n(&j->done, 0, __ATOMIC_RELAXED);
-	assert_int_equal(rte_eal_remote_launch(fn, j, WORKER), 0);
+	assert_int_equal(ct_remote_launch(fn, j, WORKER), 0);
 	while (!__atomic_load_n(&j->done, __ATOMIC_ACQUIRE))
 		ct_fast_progress(p);
-	rte_eal_wait_lcore(WORKER);
+	ct_wait_lcore(WORKER);
 }
 
 static int
@@ -197,14 +197,14 @@ test_start_wakes_connection_engine(void **state)
 	ct_cons_new(&c, p.sconn, j.pe, NB_BUFS, 256, 0);
 	j.c = &c;
 	ct_fast_progress_for(&p, 50);
-	assert_int_equal(rte_eal_remote_launch(w_start, &j, WORKER), 0);
+	assert_int_equal(ct_remote_launch(w_start, &j, WORKER), 0);
 	rc = rte_comch_pe_request_notification(p.pe);
 	__atomic_store_n(&j.go, 1, __ATOMIC_RELEASE);
 	woken = rc == 0 ? sleep_on(p.pe, 2000) : -1;
 	rte_comch_pe_clear_notification(p.pe);
 	while (!__atomic_load_n(&j.done, __ATOMIC_ACQUIRE))
 		ct_fast_progress(&p);
-	rte_eal_wait_lcore(WORKER);
+	ct_wait_lcore(WORKER);
 	assert_int_equal(rc, 0);
 	assert_int_equal(woken, 1);
 	assert_int_equal(j.failed_line, 0);

@@ -8,8 +8,8 @@
  * hold more contexts than DPDK has memzones.
  *
  * The use-after-destroy cases read freed memory on purpose, which is exactly
- * what AddressSanitizer reports: under ASan they are skipped (ASan catches the
- * same mistakes, and more).
+ * what AddressSanitizer (and ThreadSanitizer) report: under a sanitizer they are
+ * skipped (ASan catches the same mistakes, and more).
  */
 
 #include <errno.h>
@@ -22,19 +22,19 @@
 
 #include "comch_test_common.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define CT_ASAN 1
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define CT_SANITIZED 1
 #elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define CT_ASAN 1
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define CT_SANITIZED 1
 #endif
 #endif
 
 static void
 skip_under_asan(void)
 {
-#ifdef CT_ASAN
-	print_message("  (reads freed memory on purpose: skipped under AddressSanitizer)\n");
+#ifdef CT_SANITIZED
+	print_message("  (reads freed memory on purpose: skipped under a sanitizer)\n");
 	skip();
 #endif
 }

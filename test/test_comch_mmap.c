@@ -225,9 +225,9 @@ test_buf_refcount(void **state)
 
 	/* Two lcores take and drop references at once: none is lost. */
 	assert_true(worker < RTE_MAX_LCORE);
-	assert_int_equal(rte_eal_remote_launch(ref_worker, b, worker), 0);
+	assert_int_equal(ct_remote_launch(ref_worker, b, worker), 0);
 	assert_int_equal(ref_worker(b), 0);
-	assert_int_equal(rte_eal_wait_lcore(worker), 0);
+	assert_int_equal(ct_wait_lcore(worker), 0);
 	assert_int_equal(b->refcnt, 2);
 
 	assert_int_equal(rte_comch_buf_dec_refcount(b, &rc), 0);
@@ -281,7 +281,7 @@ test_mmap_stop_races_buffer_get(void **state)
 
 	assert_int_equal(rte_comch_mmap_set_memrange(r.m, mem, MEM_LEN), 0);
 	assert_int_equal(rte_comch_mmap_start(r.m), 0);
-	assert_int_equal(rte_eal_remote_launch(stop_race_worker, &r, worker), 0);
+	assert_int_equal(ct_remote_launch(stop_race_worker, &r, worker), 0);
 	for (i = 0; i < 200000; i++) {
 		if (rte_comch_mmap_stop(r.m) != 0)
 			continue;
@@ -293,7 +293,7 @@ test_mmap_stop_races_buffer_get(void **state)
 		assert_int_equal(rte_comch_mmap_start(r.m), 0);
 	}
 	__atomic_store_n(&r.done, 1, __ATOMIC_RELEASE);
-	assert_int_equal(rte_eal_wait_lcore(worker), 0);
+	assert_int_equal(ct_wait_lcore(worker), 0);
 	assert_int_equal(r.violations, 0);
 	assert_true(stops > 0);
 	assert_int_equal(rte_comch_mmap_stop(r.m), 0);

@@ -123,8 +123,8 @@ test_pe_wrong_lcore(void **state)
 	/* lcore 1 does not own pe */
 	memset(&rc, 0, sizeof(rc));
 	rc.pe = pe;
-	assert_int_equal(rte_eal_remote_launch(remote_calls, &rc, WORKER_LCORE), 0);
-	assert_int_equal(rte_eal_wait_lcore(WORKER_LCORE), -EPERM);
+	assert_int_equal(ct_remote_launch(remote_calls, &rc, WORKER_LCORE), 0);
+	assert_int_equal(ct_wait_lcore(WORKER_LCORE), -EPERM);
 	assert_int_equal(rc.progress, -EPERM);
 	assert_int_equal(rc.request, -EPERM);
 	assert_int_equal(rc.clear, -EPERM);
@@ -132,8 +132,8 @@ test_pe_wrong_lcore(void **state)
 	/* but it owns pe1 */
 	memset(&rc, 0, sizeof(rc));
 	rc.pe = pe1;
-	assert_int_equal(rte_eal_remote_launch(remote_calls, &rc, WORKER_LCORE), 0);
-	assert_int_equal(rte_eal_wait_lcore(WORKER_LCORE), 0);
+	assert_int_equal(ct_remote_launch(remote_calls, &rc, WORKER_LCORE), 0);
+	assert_int_equal(ct_wait_lcore(WORKER_LCORE), 0);
 	assert_int_equal(rc.progress, 0);
 	assert_int_equal(rc.request, 0);
 	assert_int_equal(rc.clear, 0);
