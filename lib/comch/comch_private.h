@@ -295,8 +295,8 @@ struct comch_fast_tasks {
 
 /** A producer's driver calls, cached at start: the hot path's only indirection. */
 struct comch_fp_producer {
-	int (*send)(void *p, void *remote, const void *data, size_t len, const uint8_t *imm,
-		    uint32_t imm_len);
+	int (*send)(void *p, void *remote, uint32_t producer_id, const void *data, size_t len,
+		    const uint8_t *imm, uint32_t imm_len);
 	void (*notify)(void *p, void *remote);
 	int (*completed)(void *p, int *status, unsigned int max);
 	void *priv;

@@ -171,7 +171,7 @@ comch_producer_send(struct rte_comch_producer *p, uint32_t consumer_id, const vo
 	else if (unlikely(imm_len > r->imm_len))
 		rc = -EMSGSIZE;
 	else
-		rc = p->fp.send(p->fp.priv, r->drv, data, len, imm, imm_len);
+		rc = p->fp.send(p->fp.priv, r->drv, p->id, data, len, imm, imm_len);
 	if (unlikely(rc == -EPROTO))
 		r->alive = false;
 	rte_ticketlock_unlock(&r->lock);

@@ -365,12 +365,13 @@ struct rte_comch_drv_producer_ops {
 	void (*destroy)(void *p);
 	/**
 	 * Producer's lcore, under the remote's lock: place data and the
-	 * immediate data into the remote consumer's next posted buffer. 0,
-	 * -EAGAIN (no buffer posted), -EMSGSIZE (longer than that buffer), or
+	 * immediate data into the remote consumer's next posted buffer, as
+	 * written by producer_id. p is what create made (NULL without create).
+	 * 0, -EAGAIN (no buffer posted), -EMSGSIZE (longer than that buffer), or
 	 * -EPROTO (the peer corrupted what it shares: the library aborts).
 	 */
-	int (*send)(void *p, void *remote, const void *data, size_t len, const uint8_t *imm,
-		    uint32_t imm_len);
+	int (*send)(void *p, void *remote, uint32_t producer_id, const void *data, size_t len,
+		    const uint8_t *imm, uint32_t imm_len);
 	/**
 	 * Producer's lcore, once per round that sent, under the remote's lock:
 	 * wake the remote consumer if it sleeps. NULL if send does.

@@ -394,28 +394,9 @@ shm_producer_unimport(void *conn, void *remote)
 /* ------------------------------------------------------------------ producer */
 
 static int
-shm_producer_create(void *conn, uint32_t id, void **p)
+shm_producer_send(void *p, void *remote, uint32_t producer_id, const void *data, size_t len,
+		  const uint8_t *imm, uint32_t imm_len)
 {
-	struct shm_producer *sp = malloc(sizeof(*sp));
-
-	if (sp == NULL)
-		return -ENOMEM;
-	sp->id = id;
-	*p = sp;
-	return 0;
-}
-
-static void
-shm_producer_destroy(void *p)
-{
-	free(p);
-}
-
-static int
-shm_producer_send(void *p, void *remote, const void *data, size_t len, const uint8_t *imm,
-		  uint32_t imm_len)
-{
-	const struct shm_producer *sp = p;
 	struct shm_remote *rc = remote;
 	struct shm_fp_slot *slot;
 	uint64_t off, blen;
@@ -448,7 +429,7 @@ shm_producer_send(void *p, void *remote, const void *data, size_t len, const uin
 		rte_memcpy(rc->mem + off, data, len);
 	slot->data_len = len;
 	slot->imm_len = imm_len;
-	slot->producer_id = sp->id;
+	slot->producer_id = producer_id;
 	/* All 32 bytes, a fixed-size copy: the slot's line is being written anyway. */
 	rte_mov32(slot->imm, imm);
 	rc->taken++;
@@ -479,8 +460,7 @@ shm_producer_notify(void *p, void *remote)
 const struct rte_comch_drv_producer_ops shm_producer_ops = {
 	.import = shm_producer_import,
 	.unimport = shm_producer_unimport,
-	.create = shm_producer_create,
-	.destroy = shm_producer_destroy,
+	.create = NULL, /* a producer needs no state: its id comes with each send */
 	.send = shm_producer_send,
 	.notify = shm_producer_notify,
 	.completed = NULL, /* a send is done when it returns: the copy is made */

@@ -304,11 +304,6 @@ struct shm_remote {
 	uint32_t posted;      /* last posted index read (and checked): re-read only when used up */
 };
 
-/* One of our producers: only its id, which it writes into each slot it fills. */
-struct shm_producer {
-	uint32_t id;
-};
-
 extern const struct rte_comch_drv_consumer_ops shm_consumer_ops;
 extern const struct rte_comch_drv_producer_ops shm_producer_ops;
 extern const struct rte_comch_drv_mmap_ops shm_mmap_ops;

@@ -192,26 +192,8 @@ skel_unimport(void *conn, void *remote)
 }
 
 static int
-skel_producer_create(void *conn, uint32_t id, void **p)
-{
-	struct skel_producer *sp = malloc(sizeof(*sp));
-
-	if (sp == NULL)
-		return -ENOMEM;
-	sp->id = id;
-	*p = sp;
-	return 0;
-}
-
-static void
-skel_producer_destroy(void *p)
-{
-	free(p);
-}
-
-static int
-skel_producer_send(void *p, void *remote, const void *data, size_t len, const uint8_t *imm,
-		   uint32_t imm_len)
+skel_producer_send(void *p, void *remote, uint32_t producer_id, const void *data, size_t len,
+		   const uint8_t *imm, uint32_t imm_len)
 {
 	struct skel_consumer *sc = remote;
 	struct rte_comch_drv_fp_cpl cpl;
@@ -235,7 +217,7 @@ skel_producer_send(void *p, void *remote, const void *data, size_t len, const ui
 			rte_memcpy(post->addr, data, len);
 		cpl.cookie = post->cookie;
 		cpl.len = len;
-		cpl.producer_id = ((const struct skel_producer *)p)->id;
+		cpl.producer_id = producer_id;
 		cpl.imm_len = imm_len;
 		rte_mov32(cpl.imm, imm);
 		rte_ring_dequeue_zc_elem_finish(sc->posts, 1);
@@ -254,8 +236,7 @@ skel_producer_notify(void *p, void *remote)
 const struct rte_comch_drv_producer_ops skel_producer_ops = {
 	.import = skel_import,
 	.unimport = skel_unimport,
-	.create = skel_producer_create,
-	.destroy = skel_producer_destroy,
+	.create = NULL, /* a producer needs no state: its id comes with each send */
 	.send = skel_producer_send,
 	.notify = skel_producer_notify,
 	.completed = NULL, /* the copy is made when send returns */

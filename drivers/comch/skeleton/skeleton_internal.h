@@ -158,10 +158,6 @@ struct skel_consumer {
 	struct rte_comch_pe *pe;
 };
 
-struct skel_producer {
-	uint32_t id;
-};
-
 extern const struct rte_comch_drv_consumer_ops skel_consumer_ops;
 extern const struct rte_comch_drv_producer_ops skel_producer_ops;
 extern const struct rte_comch_drv_mmap_ops skel_mmap_ops;
