@@ -19,9 +19,12 @@
  * no buffer receives immediate data only.
  *
  * Life cycle: create (IDLE), configure, attach to an engine, start
- * (-EINPROGRESS: STARTING until the peer has been told, through the
- * connection's engine; the peer then sees a new-consumer event with this
- * consumer's id), RUNNING, stop (the peer sees an expired-consumer event; once
+ * (-EINPROGRESS: STARTING until the peer, told through the connection's
+ * engine, has taken it: the peer sees a new-consumer event with this
+ * consumer's id, and this consumer is RUNNING. A peer may refuse a consumer
+ * over its budget (its devargs max_peer_consumers, or a driver's limits): the
+ * consumer goes back to IDLE with last error -ENOSPC, -EMFILE or -ENOMEM, and
+ * the connection stays), RUNNING, stop (the peer sees an expired-consumer event; once
  * it has confirmed it will not write again, posted tasks complete with
  * -ECONNABORTED and the consumer is IDLE; a peer that does not confirm within
  * 1 s is dropped as broken, -EPROTO, and the consumer ends as below). If the
@@ -74,8 +77,11 @@ typedef void (*rte_comch_consumer_task_post_recv_cb_t)(
  *   - EINVAL: conn or mmap is NULL.
  *   - ENOTCONN: the connection is not established.
  *   - EPERM: mmap is not started, or lacks RTE_COMCH_MMAP_PERM_PCI_READ_WRITE.
- *   - ENOTSUP: the driver cannot let the peer write into this mmap's memory (the
- *     shm driver needs memory from rte_comch_mmap_alloc_memrange(), at most 1 TiB).
+ *   - EINVAL: the mmap is not registered with the connection's device
+ *     (rte_comch_mmap_add_dev(), before the mmap started).
+ *   - ENOTSUP: the device has no consumers, or its driver cannot let the peer
+ *     write into this mmap's memory (see the driver's guide: shm needs memory
+ *     allocated by rte_comch_mmap_alloc_memrange() after the device was added).
  *   - ENOSPC: the connection has the device's max_consumers already.
  *   - ENOMEM: out of memory.
  */

@@ -65,9 +65,10 @@ typedef void (*rte_comch_producer_task_send_cb_t)(struct rte_comch_producer_task
  * Create a producer on a connection.
  *
  * @return
- *   The producer, or NULL with rte_errno set: EINVAL if conn is NULL; ENOTCONN
- *   if the connection is not established; ENOSPC if the connection has the
- *   device's max_producers already; ENOMEM.
+ *   The producer, or NULL with rte_errno set: EINVAL if conn is NULL or not a
+ *   live connection; ENOTSUP if the device has no producers; ENOTCONN if the
+ *   connection is not established; ENOSPC if the connection has the device's
+ *   max_producers already; ENOMEM.
  */
 __rte_experimental
 struct rte_comch_producer *
@@ -105,9 +106,11 @@ int
 rte_comch_producer_get_id(const struct rte_comch_producer *producer, uint32_t *id);
 
 /**
- * Configure send tasks. Mandatory; only while IDLE. A send either fails at
- * submit or completes successfully, so the shm driver never calls error_cb; a
- * driver whose copies can fail after submit calls it with the reason.
+ * Configure send tasks. Mandatory; only while IDLE. error_cb is called for a
+ * send the driver accepted at submit but could not complete (an asynchronous
+ * transport's transfer that failed), with the reason as the task's status;
+ * with a driver that copies at submit (shm), a send either fails at submit or
+ * completes successfully.
  *
  * @return
  *   0 on success; -EINVAL for a NULL argument or num_tasks not in 1 to the
