@@ -22,7 +22,29 @@ comch_client_backoff(struct rte_comch_client *cli, int reason, uint64_t now)
 	cli->retry_ms = RTE_MIN(cli->retry_ms * 2, 100u);
 }
 
-/* One connection attempt; a failure of connect itself is retried. */
+/* Stop connecting: the attempt under way, if any, is given up. */
+static void
+comch_client_abort_attempt(struct rte_comch_client *cli)
+{
+	if (cli->hs != NULL)
+		cli->ctrl.ctx.dev->ops->client->abort(cli->hs);
+	cli->hs = NULL;
+}
+
+/* Give up connecting: back to idle, with reason as the context's last error. */
+static void
+comch_client_fail(struct rte_comch_client *cli, int reason)
+{
+	comch_client_abort_attempt(cli);
+	cli->ctrl.ctx.last_error = reason;
+	COMCH_LOG(ERR, "client of %s: cannot connect: %s", cli->ctrl.name, strerror(-reason));
+	comch_ctx_set_state(&cli->ctrl.ctx, RTE_COMCH_CTX_STATE_IDLE);
+}
+
+/*
+ * One connection attempt. A failure of connect itself is retried, but for a
+ * name no server can ever have.
+ */
 static void
 comch_client_attempt(struct rte_comch_client *cli, uint64_t now)
 {
@@ -35,10 +57,14 @@ comch_client_attempt(struct rte_comch_client *cli, uint64_t now)
 	int rc;
 
 	rc = dev->ops->client->connect(dev->priv, &conf, cli->ctrl.ctx.pe, &cli->hs);
-	if (rc < 0) {
-		cli->hs = NULL;
+	if (rc >= 0)
+		return;
+	cli->hs = NULL;
+	/* Nobody there yet, or a transient shortage: again later; a bad name never works. */
+	if (rc == -ENAMETOOLONG || rc == -EINVAL || rc == -EACCES || rc == -EPERM)
+		comch_client_fail(cli, rc);
+	else
 		comch_client_backoff(cli, rc, now);
-	}
 }
 
 static int
@@ -60,16 +86,7 @@ comch_client_start(struct rte_comch_ctx *ctx)
 	cli->nb_failed = 0;
 	comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_STARTING);
 	comch_client_attempt(cli, now);
-	return -EINPROGRESS;
-}
-
-/* Stop connecting: the attempt under way, if any, is given up. */
-static void
-comch_client_abort_attempt(struct rte_comch_client *cli)
-{
-	if (cli->hs != NULL)
-		cli->ctrl.ctx.dev->ops->client->abort(cli->hs);
-	cli->hs = NULL;
+	return ctx->state == RTE_COMCH_CTX_STATE_STARTING ? -EINPROGRESS : ctx->last_error;
 }
 
 static int
@@ -91,16 +108,6 @@ comch_client_stop(struct rte_comch_ctx *ctx)
 	comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_STOPPING);
 	comch_ctrl_close_all(ctrl, -ECONNABORTED);
 	return -EINPROGRESS;
-}
-
-/* Give up connecting: back to idle, with reason as the context's last error. */
-static void
-comch_client_fail(struct rte_comch_client *cli, int reason)
-{
-	comch_client_abort_attempt(cli);
-	cli->ctrl.ctx.last_error = reason;
-	COMCH_LOG(ERR, "client of %s: cannot connect: %s", cli->ctrl.name, strerror(-reason));
-	comch_ctx_set_state(&cli->ctrl.ctx, RTE_COMCH_CTX_STATE_IDLE);
 }
 
 /* What a failed connection attempt means, for the log. */

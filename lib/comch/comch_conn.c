@@ -4,7 +4,8 @@
 
 /*
  * Connections: life cycle, the queue of send tasks waiting for the peer to take
- * their message, and the upcalls through which drivers report traffic.
+ * their message, each round's poll of the driver (messages in, in place, and
+ * the count the peer took), and the one abort path.
  */
 
 #include <errno.h>
@@ -193,10 +194,17 @@ comch_conn_ctl(struct rte_comch_connection *conn)
 		did = 1;
 		if (rc < 0) {
 			comch_conn_ended_by_peer(conn, rc);
-		} else if (comch_proto_on_ctl(conn, &ctl) < 0) {
+			continue;
+		}
+		rc = comch_proto_on_ctl(conn, &ctl);
+		if (rc == -EPROTO) {
 			COMCH_LOG(ERR, "connection %u: the peer broke the control protocol: "
 				  "dropping it", conn->id);
 			comch_conn_lost(conn, -EPROTO);
+		} else if (rc < 0) {
+			COMCH_LOG(ERR, "connection %u: cannot answer the peer (%s): ending it",
+				  conn->id, strerror(-rc));
+			comch_conn_lost(conn, rc);
 		}
 	}
 	return did;

@@ -89,6 +89,19 @@ comch_proto_request(struct rte_comch_consumer *c, bool expire)
 	return 0;
 }
 
+/*
+ * The carrier refused a control message: the peer stopped reading it. Only the
+ * end of the connection is safe then (a withdrawal the peer never heard of
+ * must not read as confirmed): its consumers end with it.
+ */
+static void
+comch_proto_lost(struct rte_comch_connection *conn, uint32_t id, const char *what)
+{
+	COMCH_LOG(ERR, "connection %u: cannot %s consumer %u: the peer does not take control "
+		  "messages any more: ending the connection", conn->id, what, id);
+	comch_conn_abort(conn, -ECONNRESET);
+}
+
 /* Announce a consumer: a fresh receive state from the driver, and its blob to the peer. */
 static int
 comch_proto_announce(struct rte_comch_connection *conn, struct rte_comch_consumer *c)
@@ -115,7 +128,12 @@ comch_proto_announce(struct rte_comch_connection *conn, struct rte_comch_consume
 			  c->id, strerror(-rc));
 		return rc;
 	}
-	return conn->ops->ctl_send(conn->drv, &m, sizeof(m), &blob);
+	rc = conn->ops->ctl_send(conn->drv, &m, sizeof(m), &blob);
+	if (rc < 0) {
+		comch_proto_lost(conn, c->id, "announce");
+		return -ECONNRESET;
+	}
+	return 0;
 }
 
 int
@@ -132,10 +150,12 @@ comch_proto_serve(struct rte_comch_connection *conn)
 		c = (struct rte_comch_consumer *)(req & ~COMCH_REQ_EXPIRE);
 		n++;
 		if (req & COMCH_REQ_EXPIRE) {
-			/* Gone, or not told: the peer will not write into it. */
-			if (dead || comch_proto_send(conn, COMCH_CTL_CONSUMER_EXPIRED, c->id, 0,
-						     NULL) < 0)
+			/* Gone: the peer will not write into it any more. */
+			if (dead)
 				comch_store_release(&c->expired, 1);
+			else if (comch_proto_send(conn, COMCH_CTL_CONSUMER_EXPIRED, c->id, 0,
+						  NULL) < 0)
+				comch_proto_lost(conn, c->id, "withdraw");
 		} else {
 			rc = dead ? -ECONNRESET : comch_proto_announce(conn, c);
 			/* Else it waits for the peer's READY or REFUSED. */
@@ -162,8 +182,9 @@ comch_proto_on_answer(struct rte_comch_connection *conn, const struct comch_ctl_
 		comch_store_release(&c->expired, 1);
 		return 0;
 	case COMCH_CTL_CONSUMER_REFUSED:
-		/* Only a budget may refuse a consumer; anything else is a lie. */
-		if (m->status != ENOSPC && m->status != EMFILE && m->status != ENOMEM)
+		/* Only a budget (or a side with no producers) refuses; anything else is a lie. */
+		if (m->status != ENOSPC && m->status != EMFILE && m->status != ENOMEM &&
+		    m->status != ENOTSUP)
 			return -EPROTO;
 		COMCH_LOG(ERR, "consumer %u: the peer refused it: %s", m->id, strerror(m->status));
 		if (comch_load_acquire(&c->reg) == 0)
@@ -225,6 +246,13 @@ comch_proto_on_new(struct rte_comch_connection *conn, const struct comch_ctl_msg
 			  conn->id, m->id, m->nb_posts, m->imm_len, m->mem_len);
 		conn->ops->blob_discard(conn->drv, blob);
 		return -EPROTO;
+	}
+	if (dev->ops->producer == NULL || (dev->info.capa & RTE_COMCH_CAPA_PRODUCER) == 0) {
+		COMCH_LOG(NOTICE, "connection %u: refusing the peer's consumer %u: device %s has "
+			  "no producers", conn->id, m->id, dev->info.name);
+		conn->ops->blob_discard(conn->drv, blob);
+		return comch_proto_send(conn, COMCH_CTL_CONSUMER_REFUSED, m->id, ENOTSUP, NULL) < 0 ?
+		       -ECONNRESET : 0;
 	}
 	if (m->id >= conn->nb_remote_slots || comch_proto_remotes(conn) < 0) {
 		COMCH_LOG(NOTICE, "connection %u: refusing the peer's consumer %u: it may have %u",

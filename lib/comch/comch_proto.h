@@ -29,7 +29,7 @@ struct comch_ctl_msg {
 	uint8_t type;
 	uint16_t reserved;
 	uint32_t id;          /* the consumer's, as its owner numbers it */
-	int32_t status;       /* REFUSED: positive errno (ENOSPC, EMFILE, ENOMEM) */
+	int32_t status;       /* REFUSED: positive errno (ENOSPC, EMFILE, ENOMEM, ENOTSUP) */
 	uint32_t nb_posts;    /* NEW: buffers posted at once at most */
 	uint32_t imm_len;     /* NEW: immediate data it accepts */
 	uint32_t reserved2;

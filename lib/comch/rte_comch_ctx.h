@@ -146,15 +146,18 @@ rte_comch_ctx_get_num_inflight_tasks(const struct rte_comch_ctx *ctx, uint32_t *
  *
  * @return
  *   0 if it was stopped by its user (or never stopped); otherwise a negative
- *   errno value: -ENOENT no server of that name on the client's function,
+ *   errno value. A client: -ENOENT no server of that name on its function,
  *   -ETIMEDOUT the connect timeout expired, -EMSGSIZE the message sizes of
  *   client and server differ, -ECONNREFUSED the server refused the connection
- *   (client limit), -ECONNRESET the peer died (or, for a client whose connect
- *   timeout expired, the server kept dropping the handshake), -ECONNABORTED the peer closed the
- *   connection, -EPROTO the peer broke the protocol, -ENOMEM the peer or we ran
- *   out of memory for the connection. A producer or consumer reports
- *   -ECONNRESET when its connection ended under it, -EPROTO when the peer
- *   corrupted what it shares. -EINVAL if ctx is NULL.
+ *   (client limit), -ECONNRESET the server kept dropping the handshake until
+ *   the connect timeout. A server or client whose connection ended:
+ *   -ECONNRESET the peer died, -ECONNABORTED the peer closed the connection,
+ *   -EPROTO the peer broke the protocol, -ENOMEM the peer or we ran out of
+ *   memory for the connection. A producer or consumer: -ECONNRESET its
+ *   connection ended under it, -EPROTO the peer corrupted what it shares; a
+ *   consumer whose start the peer refused over its budget: -ENOSPC (too many
+ *   consumers, or mappings), -EMFILE (descriptors), -ENOMEM, -ENOTSUP (the
+ *   peer takes no consumers). -EINVAL if ctx is NULL.
  */
 __rte_experimental
 int

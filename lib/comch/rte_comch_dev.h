@@ -136,8 +136,9 @@ rte_comch_dev_open(const char *devargs);
  * Close a device.
  *
  * @return
- *   0 on success; -EINVAL if dev is NULL; -EBUSY while representors, servers
- *   or clients created on it still exist.
+ *   0 on success; -EINVAL if dev is NULL or not a live device; -EBUSY while
+ *   representors, servers, clients or mmaps (rte_comch_mmap_add_dev()) of it
+ *   still exist.
  */
 __rte_experimental
 int

@@ -221,8 +221,10 @@ struct rte_comch_drv_ctl {
 struct rte_comch_drv_conn_ops {
 	/**
 	 * Queue a user message (copied or placed; the buffer is the caller's
-	 * again on return). 0, or -EAGAIN: the library never has more than
-	 * peer_queue_size messages not yet reported taken by tx_done.
+	 * again on return). 0, or -EAGAIN. The library never has more than the
+	 * peer's queue size (rounded up to a power of two) not yet reported
+	 * taken by poll: a driver whose carrier holds exactly the queue size
+	 * refuses the rest with -EAGAIN.
 	 */
 	int (*send)(void *conn, const void *msg, uint32_t len);
 	/**
@@ -242,7 +244,10 @@ struct rte_comch_drv_conn_ops {
 	/**
 	 * Send a library control message and a blob (NULL: none), in order with
 	 * the other control messages. The blob's descriptors are the driver's
-	 * from the call on, sent or not. 0, or -errno (the connection is lost).
+	 * from the call on, sent or not. 0, or -errno if the carrier cannot
+	 * take it: the library then ends the connection (-ECONNRESET). The
+	 * library sends a few control messages per consumer started or stopped:
+	 * a carrier that can hold a few hundred never refuses an honest peer.
 	 */
 	int (*ctl_send)(void *conn, const void *msg, uint32_t len, struct rte_comch_drv_blob *blob);
 	/**

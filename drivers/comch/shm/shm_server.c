@@ -384,6 +384,7 @@ shm_server_poll(void *srv, struct rte_comch_drv_srv_event *ev, unsigned int max,
 		case RTE_COMCH_DRV_SRV_UP:
 			ev[n].params.max_msg_size = sc->max_msg;
 			ev[n].params.peer_queue_size = sc->peer_queue;
+			ev[n].params.recv_queue_size = sc->recv_queue;
 			LIST_REMOVE(sc, next);
 			ss->nb_pending--;
 			sc->srv = NULL;

@@ -276,6 +276,7 @@ skel_server_answer(void *srv, void *hs, int status,
 		cli->params.recv_queue_size = agreed->peer_queue_size;
 		TAILQ_INSERT_TAIL(&s->up, c, next);
 		comch_store_release(&cli->hs_status, 0);
+		rte_comch_drv_pe_wake(s->pe); /* its next poll reports the connection */
 	}
 	pthread_mutex_unlock(&skel_registry_lock);
 }
@@ -317,6 +318,8 @@ skel_client_connect(void *dev, const struct rte_comch_drv_client_conf *conf,
 	if (rc == 0) {
 		s->nb_pending++;
 		TAILQ_INSERT_TAIL(&s->incoming, cli->peer, next);
+		/* A server's engine may sleep: there is no descriptor to wake it, but this. */
+		rte_comch_drv_pe_wake(s->pe);
 	}
 	pthread_mutex_unlock(&skel_registry_lock);
 	if (rc < 0) {

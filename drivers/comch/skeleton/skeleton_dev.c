@@ -38,19 +38,28 @@ skel_arg(const char *key, const char *value, void *opaque)
 {
 	struct skel_args *a = opaque;
 
+	const char **slot;
+
 	if (value == NULL || *value == '\0' || strlen(value) >= SKEL_NAME_MAX) {
 		SKEL_LOG(ERR, "devargs: %s needs a value of 1 to %d characters", key,
 			 SKEL_NAME_MAX - 1);
 		return -1;
 	}
 	if (strcmp(key, "rep") == 0) {
-		if (a->nb_reps == SKEL_MAX_REPS)
+		if (a->nb_reps == SKEL_MAX_REPS) {
+			SKEL_LOG(ERR, "devargs: more than %d representors", SKEL_MAX_REPS);
 			return -1;
+		}
 		a->reps[a->nb_reps++] = value;
-	} else {
-		*(strcmp(key, "domain") == 0 ? &a->domain : strcmp(key, "role") == 0 ? &a->role :
-		  &a->fn) = value;
+		return 0;
 	}
+	slot = strcmp(key, "domain") == 0 ? &a->domain : strcmp(key, "role") == 0 ? &a->role :
+	       &a->fn;
+	if (*slot != NULL) {
+		SKEL_LOG(ERR, "devargs: %s given twice", key);
+		return -1;
+	}
+	*slot = value;
 	return 0;
 }
 
@@ -76,7 +85,7 @@ static int
 skel_probe(const struct rte_kvargs *kvlist, struct rte_comch_drv_dev_conf *conf)
 {
 	struct rte_comch_dev_info *info = &conf->info;
-	struct skel_args a = { .fn = "pf0" };
+	struct skel_args a = { .fn = NULL };
 	struct skel_dev *sd;
 	bool dpu;
 
@@ -86,6 +95,8 @@ skel_probe(const struct rte_kvargs *kvlist, struct rte_comch_drv_dev_conf *conf)
 		return -EINVAL;
 	}
 	dpu = strcmp(a.role, "dpu") == 0;
+	if (a.fn == NULL)
+		a.fn = "pf0";
 	if (!dpu && a.nb_reps != 0) {
 		SKEL_LOG(ERR, "devargs: rep= is for the BlueField side");
 		return -EINVAL;
