@@ -25,4 +25,17 @@ cc -o "$root/client" -DALLOW_EXPERIMENTAL_API -Werror \
 # The library, and the shm driver it finds its devices with, though nothing calls it.
 ldd "$root/client" | grep -q "$root.*librte_comch\.so"
 ldd "$root/client" | grep -q "$root.*librte_comch_shm\.so"
+# Every installed header compiles on its own, in C and (if there is a compiler) C++.
+incdir=$(pkg-config --variable=includedir librte_comch)/dpdk
+for h in "$incdir"/rte_comch*.h; do
+	printf '#include <%s>\n' "$(basename "$h")" >"$root/inc.c"
+	cc -c -o /dev/null -DALLOW_EXPERIMENTAL_API -DALLOW_INTERNAL_API -Wall -Werror \
+		$(pkg-config --cflags librte_comch) "$root/inc.c" ||
+		{ echo "install check: $h does not compile on its own" >&2; exit 1; }
+	if command -v c++ >/dev/null; then
+		c++ -x c++ -c -o /dev/null -DALLOW_EXPERIMENTAL_API -DALLOW_INTERNAL_API -Wall \
+			-Werror $(pkg-config --cflags librte_comch) "$root/inc.c" ||
+			{ echo "install check: $h does not compile as C++" >&2; exit 1; }
+	fi
+done
 echo "install check: built and linked a sample against the installed librte_comch: ok"

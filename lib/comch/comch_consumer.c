@@ -38,13 +38,18 @@ comch_consumer_start(struct rte_comch_ctx *ctx)
 	int rc;
 
 	rc = comch_fast_start(ctx, &c->tasks, sizeof(struct rte_comch_consumer_task_post_recv),
-			      c->ok_cb != NULL, c->conn, "consumer");
+			      c->ok_cb != NULL || c->burst, !c->burst, c->conn, "consumer");
 	if (rc < 0)
 		return rc;
 	/* The hot path's driver calls, in the consumer itself. */
 	c->fp.post = ops->post;
 	c->fp.poll = ops->poll;
+	c->fp.flush = ops->flush;
 	c->fp.priv = c->drv;
+	c->nb_posted = 0;
+	c->flushing = false;
+	if (!c->burst)
+		c->max_posts = c->tasks.nb;
 	comch_store_relaxed(&c->reg, 0);
 	comch_store_relaxed(&c->expired, 0);
 	c->expire_asked = false;
@@ -64,80 +69,97 @@ comch_consumer_stop(struct rte_comch_ctx *ctx)
 	return -EINPROGRESS; /* the peer must confirm; progress does the rest */
 }
 
-/* Hand every posted task back with status. */
-static void
-comch_consumer_flush(struct rte_comch_consumer *c, int status)
+/* A posted task is back: its callback, with what it got or why not. */
+static inline void
+comch_consumer_task_done(struct rte_comch_consumer *c, const struct rte_comch_fp_cpl *cpl)
 {
-	struct rte_comch_consumer_task_post_recv *t;
+	struct rte_comch_consumer_task_post_recv *t = (void *)(uintptr_t)cpl->cookie;
 
-	while (comch_fast_tasks_inflight(&c->tasks) != 0) {
-		t = comch_fast_tasks_pop(&c->tasks);
-		t->base.status = status;
-		c->ctx.nb_inflight--;
-		comch_pe_add_inflight(c->ctx.pe, -1);
-		comch_pe_enter_cb(c->ctx.pe);
-		c->err_cb(t, t->base.user_data, c->ctx.user_data);
-		comch_pe_leave_cb(c->ctx.pe);
+	t->base.status = cpl->status;
+	if (cpl->status == 0) {
+		if (t->buf != NULL) {
+			t->buf->data = t->buf->head;
+			t->buf->data_len = cpl->len;
+		}
+		/* All of it, whatever imm_len: a fixed-size copy inlines. */
+		rte_mov32(t->imm, cpl->imm);
+		t->imm_len = cpl->imm_len;
+		t->producer_id = cpl->producer_id;
 	}
-}
-
-/* Over without the peer's help (connection gone, or a lying peer): back to IDLE. */
-static void
-comch_consumer_fail(struct rte_comch_consumer *c, int reason)
-{
-	c->ctx.last_error = reason;
-	if (c->ctx.state == RTE_COMCH_CTX_STATE_RUNNING)
-		comch_ctx_set_state(&c->ctx, RTE_COMCH_CTX_STATE_STOPPING);
-	comch_consumer_flush(c, -ECONNRESET);
-	comch_ctx_set_state(&c->ctx, RTE_COMCH_CTX_STATE_IDLE);
-}
-
-/* A posted buffer was filled: complete the oldest posted task with it. */
-static inline int
-comch_consumer_complete(struct rte_comch_consumer *c, const struct rte_comch_drv_fp_cpl *cpl)
-{
-	struct rte_comch_consumer_task_post_recv *t;
-
-	t = comch_fast_tasks_pop(&c->tasks);
-	if (unlikely(cpl->cookie != (uintptr_t)t)) {
-		COMCH_LOG(ERR, "consumer %u: the driver completed a buffer out of order", c->id);
-		return -EPROTO;
-	}
-	if (t->buf != NULL) {
-		t->buf->data = t->buf->head;
-		t->buf->data_len = cpl->len;
-	}
-	/* All of it, whatever imm_len: a fixed-size copy inlines. */
-	rte_mov32(t->imm, cpl->imm);
-	t->imm_len = cpl->imm_len;
-	t->producer_id = cpl->producer_id;
-	t->base.status = 0;
 	c->ctx.nb_inflight--;
 	comch_pe_add_inflight(c->ctx.pe, -1);
 	comch_pe_enter_cb(c->ctx.pe);
-	c->ok_cb(t, t->base.user_data, c->ctx.user_data);
+	(cpl->status == 0 ? c->ok_cb : c->err_cb)(t, t->base.user_data, c->ctx.user_data);
 	comch_pe_leave_cb(c->ctx.pe);
-	return 0;
 }
 
-static int
-comch_consumer_poll(struct rte_comch_consumer *c)
+/*
+ * The peer writes no more (it confirmed the expiry, or the connection
+ * ended): what is still posted comes back with status, after what was filled.
+ */
+static void
+comch_consumer_start_flush(struct rte_comch_consumer *c, int status)
 {
-	struct rte_comch_drv_fp_cpl cpl[COMCH_CONSUMER_BURST];
+	c->flushing = true;
+	c->flush_status = status;
+}
+
+/*
+ * Completions from the driver, into cpl: filled buffers, then, once flushing,
+ * those that come back unfilled. A peer that corrupted what it wrote is
+ * dropped, and what was posted comes back with -ECONNRESET.
+ */
+static int
+comch_consumer_take(struct rte_comch_consumer *c, struct rte_comch_fp_cpl *cpl,
+		    unsigned int max)
+{
 	int i, n;
 
-	n = c->fp.poll(c->fp.priv, cpl, RTE_MIN(comch_fast_tasks_inflight(&c->tasks),
-						 (uint32_t)COMCH_CONSUMER_BURST));
-	for (i = 0; i < n; i++)
-		if (unlikely(comch_consumer_complete(c, &cpl[i]) < 0))
-			n = -EPROTO;
+	max = RTE_MIN(max, c->nb_posted);
+	if (max == 0)
+		return 0;
+	n = c->fp.poll(c->fp.priv, cpl, max);
 	if (unlikely(n < 0)) {
 		COMCH_LOG(ERR, "consumer %u: the peer corrupted what it wrote: dropping it", c->id);
 		comch_conn_abort(c->conn, -EPROTO);
-		comch_consumer_fail(c, -EPROTO);
-		return 1;
+		c->ctx.last_error = -EPROTO;
+		comch_consumer_start_flush(c, -ECONNRESET);
+		n = 0;
 	}
+	if (n == 0 && c->flushing) {
+		n = c->fp.flush(c->fp.priv, cpl, max);
+		for (i = 0; i < n; i++)
+			cpl[i].status = c->flush_status;
+	}
+	c->nb_posted -= n;
 	return n;
+}
+
+/* Task mode: completions to callbacks. */
+static int
+comch_consumer_poll_tasks(struct rte_comch_consumer *c)
+{
+	struct rte_comch_fp_cpl cpl[COMCH_CONSUMER_BURST];
+	int i, n = comch_consumer_take(c, cpl, RTE_DIM(cpl));
+
+	for (i = 0; i < n; i++)
+		comch_consumer_task_done(c, &cpl[i]);
+	return n;
+}
+
+/* Back to IDLE once the last posted buffer came back from a flush. */
+static int
+comch_consumer_flushed(struct rte_comch_consumer *c)
+{
+	if (!c->burst)
+		while (comch_consumer_poll_tasks(c) > 0)
+			;
+	if (c->nb_posted != 0)
+		return 0; /* the application takes them with recv_burst */
+	if (c->ctx.state == RTE_COMCH_CTX_STATE_RUNNING)
+		comch_ctx_set_state(&c->ctx, RTE_COMCH_CTX_STATE_STOPPING);
+	comch_ctx_set_state(&c->ctx, RTE_COMCH_CTX_STATE_IDLE);
+	return 1;
 }
 
 static int
@@ -154,22 +176,23 @@ comch_consumer_progress(struct rte_comch_ctx *ctx, bool slow, uint64_t now)
 			return 1;
 		}
 		if (reg < 0 || comch_fast_conn_dead(c->conn)) {
-			comch_consumer_fail(c, reg < 0 ? reg : -ECONNRESET);
+			c->ctx.last_error = reg < 0 ? reg : -ECONNRESET;
+			comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_IDLE);
 			return 1;
 		}
 		return 0;
 	case RTE_COMCH_CTX_STATE_RUNNING:
-		if (unlikely(comch_fast_conn_dead(c->conn))) {
-			/* Whatever the peer finished before it went is still ours. */
-			while (c->ctx.state == RTE_COMCH_CTX_STATE_RUNNING &&
-			       comch_consumer_poll(c) > 0)
-				;
-			if (c->ctx.state == RTE_COMCH_CTX_STATE_RUNNING)
-				comch_consumer_fail(c, -ECONNRESET);
-			return 1;
+		if (unlikely(comch_fast_conn_dead(c->conn) && !c->flushing)) {
+			/* Whatever the peer finished before it went is still ours, then the rest. */
+			c->ctx.last_error = -ECONNRESET;
+			comch_consumer_start_flush(c, -ECONNRESET);
 		}
-		return comch_consumer_poll(c) > 0;
+		if (unlikely(c->flushing))
+			return comch_consumer_flushed(c);
+		return c->burst ? 0 : comch_consumer_poll_tasks(c) > 0;
 	case RTE_COMCH_CTX_STATE_STOPPING:
+		if (c->flushing)
+			return comch_consumer_flushed(c);
 		if (!c->expire_asked && !comch_fast_conn_dead(c->conn)) {
 			c->expire_asked = comch_proto_request(c, true) == 0;
 			c->expire_deadline = now + comch_ms_to_tsc(COMCH_EXPIRE_TIMEOUT_MS);
@@ -181,17 +204,12 @@ comch_consumer_progress(struct rte_comch_ctx *ctx, bool slow, uint64_t now)
 					  "time: dropping the connection", c->id);
 				comch_conn_abort(c->conn, -EPROTO);
 			}
-			return comch_consumer_poll(c) > 0;
+			return c->burst ? 0 : comch_consumer_poll_tasks(c) > 0;
 		}
 		/* The peer will not write again: take what it wrote, return the rest. */
-		while (c->ctx.state == RTE_COMCH_CTX_STATE_STOPPING && comch_consumer_poll(c) > 0)
-			;
-		if (c->ctx.state == RTE_COMCH_CTX_STATE_STOPPING) {
-			comch_consumer_flush(c, comch_fast_conn_dead(c->conn) ? -ECONNRESET :
-					     -ECONNABORTED);
-			comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_IDLE);
-		}
-		return 1;
+		comch_consumer_start_flush(c, comch_fast_conn_dead(c->conn) ? -ECONNRESET :
+					   -ECONNABORTED);
+		return comch_consumer_flushed(c) | 1;
 	default:
 		return 0;
 	}
@@ -207,9 +225,10 @@ comch_consumer_arm(struct rte_comch_ctx *ctx)
 	 * Starting and stopping run on timers and on the connection's engine; a
 	 * dead connection's end is for our next progress to report.
 	 */
-	if (ctx->state != RTE_COMCH_CTX_STATE_RUNNING || comch_fast_conn_dead(c->conn))
+	if (ctx->state != RTE_COMCH_CTX_STATE_RUNNING || comch_fast_conn_dead(c->conn) ||
+	    c->flushing)
 		return -EAGAIN;
-	if (comch_fast_tasks_inflight(&c->tasks) == 0)
+	if (c->nb_posted == 0)
 		return 0;
 	/* Buffers posted: sleep only if the driver can have producers wake us. */
 	return ops->arm != NULL ? ops->arm(c->drv) : -EAGAIN;
@@ -245,24 +264,138 @@ comch_consumer_submit(struct rte_comch_consumer_task_post_recv *t)
 {
 	struct rte_comch_consumer *c = comch_consumer_of(t->base.ctx);
 	const struct rte_comch_buf *buf = t->buf;
+	struct rte_comch_fp_post post;
 	int rc;
 
 	rc = comch_fast_submit_check(&c->ctx, c->conn, c->id, "consumer");
 	if (unlikely(rc < 0))
 		return rc;
-	if (unlikely(comch_fast_tasks_inflight(&c->tasks) >= c->tasks.nb)) {
-		COMCH_LOG(ERR, "consumer %u: %u buffers are posted already", c->id, c->tasks.nb);
+	if (unlikely(c->nb_posted >= c->max_posts || c->flushing)) {
+		COMCH_LOG(ERR, "consumer %u: %u buffers are posted already", c->id, c->max_posts);
 		return -ENOSPC;
 	}
-	rc = c->fp.post(c->fp.priv, (uintptr_t)t, buf != NULL ? buf->head : NULL,
-			buf != NULL ? buf->len : 0);
+	post.addr = buf != NULL ? buf->head : NULL;
+	post.len = buf != NULL ? buf->len : 0;
+	post.cookie = (uintptr_t)t;
+	rc = c->fp.post(c->fp.priv, &post, 1);
 	if (unlikely(rc < 0))
 		return rc;
-	comch_fast_tasks_push(&c->tasks, t);
+	c->nb_posted++;
 	t->base.status = -EINPROGRESS;
 	t->imm_len = 0;
 	c->ctx.nb_inflight++;
 	comch_pe_add_inflight(c->ctx.pe, 1);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ burst API */
+
+/* Whether a buffer to post lies in the consumer's mmap, without overflowing. */
+static inline bool
+comch_consumer_post_ok(const struct rte_comch_consumer *c, const struct rte_comch_fp_post *p)
+{
+	uintptr_t lo = (uintptr_t)c->mmap->addr, a = (uintptr_t)p->addr;
+
+	if (p->addr == NULL)
+		return p->len == 0;
+	return a >= lo && a - lo <= c->mmap->len && p->len <= c->mmap->len - (a - lo);
+}
+
+static int
+comch_consumer_post_burst(void *obj, const struct rte_comch_fp_post *posts, uint16_t nb)
+{
+	struct rte_comch_consumer *c = obj;
+	unsigned int i, n;
+	int rc;
+
+	if (unlikely(c->ctx.state != RTE_COMCH_CTX_STATE_RUNNING || c->flushing)) {
+		COMCH_LOG(ERR, "consumer %u: not running", c->id);
+		return -EBUSY;
+	}
+	if (unlikely(comch_fast_conn_dead(c->conn)))
+		return -ENOTCONN;
+	if (unlikely(posts == NULL))
+		return nb == 0 ? 0 : -EINVAL;
+	n = RTE_MIN((unsigned int)nb, c->max_posts - c->nb_posted);
+	for (i = 0; i < n && comch_consumer_post_ok(c, &posts[i]); i++)
+		;
+	if (unlikely(i < n)) {
+		COMCH_LOG(ERR, "consumer %u: buffer %p+%" PRIu64 " is not in the consumer's mmap",
+			  c->id, posts[i].addr, posts[i].len);
+		if (i == 0)
+			return -EINVAL;
+		n = i;
+	}
+	if (n == 0)
+		return 0;
+	rc = c->fp.post(c->fp.priv, posts, n);
+	if (unlikely(rc < 0))
+		return rc;
+	c->nb_posted += n;
+	return n;
+}
+
+static int
+comch_consumer_recv_burst(void *obj, struct rte_comch_fp_cpl *cpl, uint16_t max)
+{
+	struct rte_comch_consumer *c = obj;
+
+	if (unlikely(c->ctx.state == RTE_COMCH_CTX_STATE_IDLE ||
+		     c->ctx.state == RTE_COMCH_CTX_STATE_STARTING))
+		return c->ctx.state == RTE_COMCH_CTX_STATE_IDLE ? -EBUSY : 0;
+	if (unlikely(cpl == NULL))
+		return max == 0 ? 0 : -EINVAL;
+	return comch_consumer_take(c, cpl, max);
+}
+
+/* What the inline calls reach while the consumer is not in burst mode. */
+static int
+comch_consumer_post_not_burst(void *obj, const struct rte_comch_fp_post *posts, uint16_t nb)
+{
+	COMCH_LOG(ERR, "consumer %u: not in burst mode (rte_comch_consumer_burst_enable())",
+		  ((struct rte_comch_consumer *)obj)->id);
+	return -EBUSY;
+}
+
+static int
+comch_consumer_recv_not_burst(void *obj, struct rte_comch_fp_cpl *cpl, uint16_t max)
+{
+	return comch_consumer_post_not_burst(obj, NULL, 0);
+}
+
+/* The consumer's inline calls: the burst API's, or those that say it is not on. */
+static void
+comch_consumer_set_burst(struct rte_comch_consumer *c, bool burst)
+{
+	c->burst = burst;
+	c->pub.post_burst = burst ? comch_consumer_post_burst : comch_consumer_post_not_burst;
+	c->pub.recv_burst = burst ? comch_consumer_recv_burst : comch_consumer_recv_not_burst;
+	c->pub.obj = c;
+}
+
+int
+rte_comch_consumer_burst_enable(struct rte_comch_consumer *consumer, uint32_t max_posts)
+{
+	int rc;
+
+	if (COMCH_BAD_CONSUMER(consumer))
+		return -EINVAL;
+	rc = comch_ctx_check_idle(&consumer->ctx, "consumer burst_enable");
+	if (rc < 0)
+		return rc;
+	if (max_posts == 0 || max_posts > consumer->ctx.dev->info.max_fast_tasks) {
+		COMCH_LOG(ERR, "consumer %u: max_posts %u is not in 1..%u", consumer->id,
+			  max_posts, consumer->ctx.dev->info.max_fast_tasks);
+		return -EINVAL;
+	}
+	rc = comch_fast_tasks_release(&consumer->tasks, "consumer burst_enable");
+	if (rc < 0)
+		return rc;
+	comch_consumer_set_burst(consumer, true);
+	consumer->max_posts = max_posts;
+	consumer->tasks.nb = max_posts; /* what the driver is told at start */
+	consumer->ok_cb = NULL;
+	consumer->err_cb = NULL;
 	return 0;
 }
 
@@ -315,6 +448,7 @@ rte_comch_consumer_create(struct rte_comch_connection *conn, struct rte_comch_mm
 		return NULL;
 	}
 	comch_ctx_init(&c->ctx, &comch_consumer_ops, COMCH_CTX_CONSUMER, dev);
+	comch_consumer_set_burst(c, false);
 	c->conn = conn;
 	c->mmap = mmap;
 	c->id = id;
@@ -423,6 +557,7 @@ rte_comch_consumer_task_post_recv_set_conf(struct rte_comch_consumer *consumer,
 				 "consumer task_post_recv_set_conf");
 	if (rc < 0)
 		return rc;
+	comch_consumer_set_burst(consumer, false);
 	consumer->ok_cb = completion_cb;
 	consumer->err_cb = error_cb;
 	return 0;

@@ -94,7 +94,8 @@ comch_fast_set_conf(struct rte_comch_ctx *ctx, struct comch_fast_tasks *ft, bool
 /* What start checks for producers and consumers alike; sets up their tasks. */
 int
 comch_fast_start(const struct rte_comch_ctx *ctx, struct comch_fast_tasks *ft, size_t elt_size,
-		 bool configured, const struct rte_comch_connection *conn, const char *what)
+		 bool configured, bool tasks, const struct rte_comch_connection *conn,
+		 const char *what)
 {
 	if (!configured) {
 		COMCH_LOG(ERR, "%s start: configure its tasks first", what);
@@ -104,7 +105,7 @@ comch_fast_start(const struct rte_comch_ctx *ctx, struct comch_fast_tasks *ft, s
 		COMCH_LOG(ERR, "%s start: the connection has ended", what);
 		return -ENOTCONN;
 	}
-	return comch_fast_tasks_setup(ft, elt_size);
+	return tasks ? comch_fast_tasks_setup(ft, elt_size) : 0;
 }
 
 /*

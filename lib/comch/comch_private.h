@@ -295,8 +295,8 @@ struct comch_fast_tasks {
 
 /** A producer's driver calls, cached at start: the hot path's only indirection. */
 struct comch_fp_producer {
-	int (*send)(void *p, void *remote, uint32_t producer_id, const void *data, size_t len,
-		    const uint8_t *imm, uint32_t imm_len);
+	int (*send)(void *p, void *remote, uint32_t producer_id, const void *src_reg,
+		    const struct rte_comch_fp_msg *msgs, unsigned int n);
 	void (*notify)(void *p, void *remote);
 	int (*completed)(void *p, int *status, unsigned int max);
 	void *priv;
@@ -306,7 +306,9 @@ struct comch_fp_producer {
 #define COMCH_MAX_PEER_CONSUMERS 256
 
 struct rte_comch_producer {
-	struct rte_comch_ctx ctx;         /**< First: a producer is a ctx. */
+	/** First: what the inline burst calls of rte_comch_producer.h go through. */
+	struct rte_comch_producer_fp pub;
+	struct rte_comch_ctx ctx;         /**< A producer is a ctx (container_of). */
 	struct comch_fp_producer fp;
 	struct rte_comch_connection *conn;
 	TAILQ_ENTRY(rte_comch_producer) next;
@@ -318,6 +320,9 @@ struct rte_comch_producer {
 	/** The last submit was refused for want of a posted buffer (-EAGAIN). */
 	bool starved;
 	bool any_filled;
+	bool burst;                       /**< Burst API instead of tasks. */
+	/** Burst sends done, not yet reported by completed_burst (drivers done at send). */
+	uint32_t burst_done;
 	/** Remote consumers filled since the last notify round. */
 	uint64_t filled[COMCH_MAX_PEER_CONSUMERS / 64];
 	void *drv;                        /**< The driver's producer (may be NULL). */
@@ -327,19 +332,22 @@ struct rte_comch_producer_task_send {
 	struct rte_comch_task base;
 	struct rte_comch_buf *buf;
 	uint32_t consumer_id;
-	uint32_t imm_len;
-	uint8_t imm[RTE_COMCH_MAX_IMM_DATA_LEN];
+	/** What the driver sends: imm set by the application, data and len at submit. */
+	struct rte_comch_fp_msg msg;
 };
 
 /** A consumer's driver calls, cached at start. */
 struct comch_fp_consumer {
-	int (*post)(void *c, uint64_t cookie, void *addr, size_t len);
-	int (*poll)(void *c, struct rte_comch_drv_fp_cpl *cpl, unsigned int max);
+	int (*post)(void *c, const struct rte_comch_fp_post *posts, unsigned int n);
+	int (*poll)(void *c, struct rte_comch_fp_cpl *cpl, unsigned int max);
+	int (*flush)(void *c, struct rte_comch_fp_cpl *cpl, unsigned int max);
 	void *priv;
 };
 
 struct rte_comch_consumer {
-	struct rte_comch_ctx ctx;         /**< First: a consumer is a ctx. */
+	/** First: what the inline burst calls of rte_comch_consumer.h go through. */
+	struct rte_comch_consumer_fp pub;
+	struct rte_comch_ctx ctx;         /**< A consumer is a ctx (container_of). */
 	struct comch_fp_consumer fp;
 	struct rte_comch_connection *conn;
 	struct rte_comch_mmap *mmap;
@@ -348,8 +356,14 @@ struct rte_comch_consumer {
 	uint32_t imm_len;
 	rte_comch_consumer_task_post_recv_cb_t ok_cb;
 	rte_comch_consumer_task_post_recv_cb_t err_cb;
-	/** Posted tasks, oldest first: the driver completes them in this order. */
+	/** The post-recv task pool (tasks.q is not used: a task is its post's cookie). */
 	struct comch_fast_tasks tasks;
+	uint32_t nb_posted;               /**< Buffers posted, not yet back. */
+	uint32_t max_posts;               /**< tasks.nb, or the burst API's max_posts. */
+	bool burst;                       /**< Burst API instead of tasks. */
+	/** The peer writes no more: what is still posted comes back with flush_status. */
+	bool flushing;
+	int flush_status;
 	/** Atomic, from the connection's lcore: 1 the peer took it, < 0 refused or failed. */
 	int reg;
 	int expired;        /**< Atomic, from the connection's lcore: the peer will not write. */
@@ -585,9 +599,10 @@ int comch_fast_tasks_release(struct comch_fast_tasks *ft, const char *what);
 int comch_fast_tasks_resize(struct comch_fast_tasks *ft, uint32_t num, const char *what);
 int comch_fast_set_conf(struct rte_comch_ctx *ctx, struct comch_fast_tasks *ft, bool cbs_given,
 			uint32_t num, const char *what);
+/** Checks of a start; the task pool if tasks (not the burst API). */
 int comch_fast_start(const struct rte_comch_ctx *ctx, struct comch_fast_tasks *ft,
-		     size_t elt_size, bool configured, const struct rte_comch_connection *conn,
-		     const char *what);
+		     size_t elt_size, bool configured, bool tasks,
+		     const struct rte_comch_connection *conn, const char *what);
 int comch_fast_destroy(struct rte_comch_ctx *ctx, struct comch_fast_tasks *ft, const char *what,
 		       void (*drv_release)(struct rte_comch_ctx *ctx));
 int comch_producer_submit(struct rte_comch_producer_task_send *t);

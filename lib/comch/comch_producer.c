@@ -35,7 +35,7 @@ comch_producer_start(struct rte_comch_ctx *ctx)
 	int rc;
 
 	rc = comch_fast_start(ctx, &p->tasks, sizeof(struct rte_comch_producer_task_send),
-			      p->ok_cb != NULL, p->conn, "producer");
+			      p->ok_cb != NULL || p->burst, !p->burst, p->conn, "producer");
 	if (rc < 0)
 		return rc;
 	/* The hot path's driver calls, in the producer itself. */
@@ -152,30 +152,35 @@ static const struct comch_ctx_ops comch_producer_ops = {
 };
 
 /*
- * One send through the driver, under the remote consumer's lock. -ENOENT if
- * the peer has no such consumer (any more); -ENOTCONN if the peer broke the
- * protocol, which aborts the connection.
+ * Up to n sends through the driver, under the remote consumer's lock, once for
+ * all of them. Returns how many went (from the first), or with none: -EAGAIN
+ * (no buffer posted), -EMSGSIZE, -ENOENT if the peer has no such consumer
+ * (any more), -ENOTCONN if the peer broke the protocol (the connection is
+ * aborted).
  */
 static inline int
-comch_producer_send(struct rte_comch_producer *p, uint32_t consumer_id, const void *data,
-		    size_t len, const uint8_t *imm, uint32_t imm_len)
+comch_producer_send(struct rte_comch_producer *p, uint32_t consumer_id, const void *src_reg,
+		    const struct rte_comch_fp_msg *msgs, unsigned int n)
 {
 	struct comch_remote *r = comch_remote_lookup(p->conn, consumer_id);
+	unsigned int i;
 	int rc;
 
 	if (unlikely(r == NULL))
 		return -ENOENT;
 	rte_ticketlock_lock(&r->lock);
-	if (unlikely(!r->alive))
+	if (unlikely(!r->alive)) {
 		rc = -ENOENT;
-	else if (unlikely(imm_len > r->imm_len))
-		rc = -EMSGSIZE;
-	else
-		rc = p->fp.send(p->fp.priv, r->drv, p->id, data, len, imm, imm_len);
+	} else {
+		/* The consumer's immediate data length, checked here for every driver. */
+		for (i = 0; i < n && msgs[i].imm_len <= r->imm_len; i++)
+			;
+		rc = i == 0 ? -EMSGSIZE : p->fp.send(p->fp.priv, r->drv, p->id, src_reg, msgs, i);
+	}
 	if (unlikely(rc == -EPROTO))
 		r->alive = false;
 	rte_ticketlock_unlock(&r->lock);
-	if (likely(rc == 0)) {
+	if (likely(rc > 0)) {
 		p->filled[consumer_id / 64] |= RTE_BIT64(consumer_id % 64);
 		p->any_filled = true;
 	} else if (rc == -EPROTO) {
@@ -187,18 +192,42 @@ comch_producer_send(struct rte_comch_producer *p, uint32_t consumer_id, const vo
 	return rc;
 }
 
+/* The registration on the producer's device of the memory a message is sent from. */
+static inline int
+comch_producer_src_reg(const struct rte_comch_producer *p, const struct rte_comch_mmap *mmap,
+		       const void **reg)
+{
+	*reg = NULL;
+	if (mmap == NULL)
+		return 0;
+	*reg = comch_mmap_reg(mmap, p->ctx.dev);
+	if (unlikely(*reg == NULL)) {
+		COMCH_LOG(ERR, "producer %u: the mmap is not registered with device %s: add it "
+			  "(rte_comch_mmap_add_dev()) before starting the mmap", p->id,
+			  p->ctx.dev->info.name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int
 comch_producer_submit(struct rte_comch_producer_task_send *t)
 {
 	struct rte_comch_producer *p = comch_producer_of(t->base.ctx);
 	const struct rte_comch_buf *buf = t->buf;
+	const void *reg;
 	int rc;
 
 	rc = comch_fast_submit_check(&p->ctx, p->conn, p->id, "producer");
 	if (unlikely(rc < 0))
 		return rc;
-	rc = comch_producer_send(p, t->consumer_id, buf != NULL ? buf->data : NULL,
-				 buf != NULL ? buf->data_len : 0, t->imm, t->imm_len);
+	rc = comch_producer_src_reg(p, buf != NULL ? buf->mmap : NULL, &reg);
+	if (unlikely(rc < 0))
+		return rc;
+	/* The buffer is read at submit. */
+	t->msg.data = buf != NULL ? buf->data : NULL;
+	t->msg.len = buf != NULL ? buf->data_len : 0;
+	rc = comch_producer_send(p, t->consumer_id, reg, &t->msg, 1);
 	p->starved = rc == -EAGAIN;
 	if (unlikely(rc < 0))
 		return rc;
@@ -206,6 +235,84 @@ comch_producer_submit(struct rte_comch_producer_task_send *t)
 	t->base.status = -EINPROGRESS;
 	p->ctx.nb_inflight++;
 	comch_pe_add_inflight(p->ctx.pe, 1);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ burst API */
+
+static int
+comch_producer_send_burst(void *obj, uint32_t consumer_id, const struct rte_comch_mmap *mmap,
+			  const struct rte_comch_fp_msg *msgs, uint16_t nb)
+{
+	struct rte_comch_producer *p = obj;
+	const void *reg;
+	int rc;
+
+	if (unlikely(!p->burst || p->ctx.state != RTE_COMCH_CTX_STATE_RUNNING)) {
+		COMCH_LOG(ERR, "producer %u: not running in burst mode", p->id);
+		return -EBUSY;
+	}
+	if (unlikely(comch_fast_conn_dead(p->conn)))
+		return -ENOTCONN;
+	if (unlikely(msgs == NULL || nb == 0))
+		return msgs == NULL && nb != 0 ? -EINVAL : 0;
+	rc = comch_producer_src_reg(p, mmap, &reg);
+	if (unlikely(rc < 0))
+		return rc;
+	rc = comch_producer_send(p, consumer_id, reg, msgs, nb);
+	p->starved = rc == -EAGAIN;
+	if (rc == -EAGAIN)
+		return 0;
+	if (rc > 0 && p->fp.completed == NULL)
+		p->burst_done += rc;
+	return rc;
+}
+
+static int
+comch_producer_completed_burst(void *obj, int *status, uint16_t max)
+{
+	struct rte_comch_producer *p = obj;
+	uint32_t n;
+
+	if (unlikely(!p->burst))
+		return -EBUSY;
+	if (p->fp.completed != NULL && p->ctx.state != RTE_COMCH_CTX_STATE_IDLE)
+		return p->fp.completed(p->fp.priv, status, max);
+	/* Done at send: each was complete when send_burst returned. */
+	n = RTE_MIN(p->burst_done, (uint32_t)max);
+	p->burst_done -= n;
+	if (status != NULL)
+		memset(status, 0, n * sizeof(*status));
+	return n;
+}
+
+/* What the inline calls reach while the producer is not in burst mode. */
+static int
+comch_producer_send_not_burst(void *obj, uint32_t consumer_id, const struct rte_comch_mmap *mmap,
+			      const struct rte_comch_fp_msg *msgs, uint16_t nb)
+{
+	COMCH_LOG(ERR, "producer %u: not in burst mode (rte_comch_producer_burst_enable())",
+		  ((struct rte_comch_producer *)obj)->id);
+	return -EBUSY;
+}
+
+int
+rte_comch_producer_burst_enable(struct rte_comch_producer *producer)
+{
+	int rc;
+
+	if (COMCH_BAD_PRODUCER(producer))
+		return -EINVAL;
+	rc = comch_ctx_check_idle(&producer->ctx, "producer burst_enable");
+	if (rc == 0)
+		rc = comch_fast_tasks_release(&producer->tasks, "producer burst_enable");
+	if (rc < 0)
+		return rc;
+	producer->burst = true;
+	producer->burst_done = 0;
+	producer->ok_cb = NULL;
+	producer->err_cb = NULL;
+	producer->pub.send_burst = comch_producer_send_burst;
 	return 0;
 }
 
@@ -242,6 +349,9 @@ rte_comch_producer_create(struct rte_comch_connection *conn)
 		return NULL;
 	}
 	comch_ctx_init(&p->ctx, &comch_producer_ops, COMCH_CTX_PRODUCER, conn->ctrl->ctx.dev);
+	p->pub.send_burst = comch_producer_send_not_burst;
+	p->pub.completed_burst = comch_producer_completed_burst;
+	p->pub.obj = p;
 	p->conn = conn;
 	p->id = id;
 	p->tasks.nb = RTE_MIN((uint32_t)RTE_COMCH_DEFAULT_SEND_TASKS,
@@ -320,6 +430,8 @@ rte_comch_producer_task_send_set_conf(struct rte_comch_producer *producer,
 				 "producer task_send_set_conf");
 	if (rc < 0)
 		return rc;
+	producer->burst = false;
+	producer->pub.send_burst = comch_producer_send_not_burst;
 	producer->ok_cb = completion_cb;
 	producer->err_cb = error_cb;
 	return 0;
@@ -378,9 +490,9 @@ rte_comch_producer_task_send_alloc_init(struct rte_comch_producer *producer,
 	t->base.allocated = true;
 	t->buf = buf;
 	t->consumer_id = consumer_id;
-	t->imm_len = imm_len;
+	t->msg.imm_len = imm_len;
 	if (imm_len > 0)
-		memcpy(t->imm, imm_data, imm_len);
+		memcpy(t->msg.imm, imm_data, imm_len);
 	*task = t;
 	return 0;
 }
@@ -440,8 +552,8 @@ rte_comch_producer_task_send_get_imm_data(const struct rte_comch_producer_task_s
 		return NULL;
 	}
 	if (len != NULL)
-		*len = task->imm_len;
-	return task->imm;
+		*len = task->msg.imm_len;
+	return task->msg.imm;
 }
 
 int
@@ -455,8 +567,8 @@ rte_comch_producer_task_send_set_imm_data(struct rte_comch_producer_task_send *t
 	if (rc < 0)
 		return rc;
 	if (len > 0)
-		memcpy(task->imm, imm_data, len);
-	task->imm_len = len;
+		memcpy(task->msg.imm, imm_data, len);
+	task->msg.imm_len = len;
 	return 0;
 }
 

@@ -122,7 +122,7 @@ comch_proto_announce(struct rte_comch_connection *conn, struct rte_comch_consume
 	};
 	int rc;
 
-	rc = conn->ctrl->ctx.dev->ops->consumer->export(c->drv, &st, &blob);
+	rc = conn->ctrl->ctx.dev->ops->consumer->start(c->drv, &st, &blob);
 	if (rc < 0) {
 		COMCH_LOG(ERR, "consumer %u: the driver cannot share it with the peer: %s",
 			  c->id, strerror(-rc));

@@ -56,23 +56,7 @@
 
 #include <rte_comch_version.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
-
-/**
- * User data attached to contexts, tasks and connections.
- */
-union rte_comch_data {
-	void *ptr;    /**< A pointer. */
-	uint64_t u64; /**< A 64-bit value. */
-};
-
-#ifdef __cplusplus
-}
-#endif
-
+#include <rte_comch_types.h>
 #include <rte_comch_dev.h>
 #include <rte_comch_pe.h>
 #include <rte_comch_ctx.h>

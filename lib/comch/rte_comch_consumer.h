@@ -44,8 +44,9 @@
 
 #include <rte_compat.h>
 
-#include <rte_comch.h>
+#include <rte_comch_types.h>
 #include <rte_comch_ctrl.h>
+#include <rte_comch_fp.h>
 #include <rte_comch_mmap.h>
 
 #ifdef __cplusplus
@@ -54,9 +55,6 @@ extern "C" {
 
 struct rte_comch_consumer;
 struct rte_comch_consumer_task_post_recv;
-
-/** Longest immediate data any driver carries. */
-#define RTE_COMCH_MAX_IMM_DATA_LEN 32
 
 /**
  * Post-recv task completion or error callback.
@@ -235,6 +233,72 @@ __rte_experimental
 int
 rte_comch_consumer_task_post_recv_get_producer_id(
 	const struct rte_comch_consumer_task_post_recv *task, uint32_t *id);
+
+/**
+ * Use the burst API instead of post-recv tasks: rte_comch_consumer_post_burst()
+ * and rte_comch_consumer_recv_burst(). Only while IDLE; a later
+ * rte_comch_consumer_task_post_recv_set_conf() goes back to tasks.
+ *
+ * @param consumer   The consumer.
+ * @param max_posts  Buffers posted at once at most: 1 to the device's max_fast_tasks.
+ * @return
+ *   0 on success; -EINVAL if consumer is NULL or max_posts out of range;
+ *   -EBUSY if it is not IDLE.
+ */
+__rte_experimental
+int
+rte_comch_consumer_burst_enable(struct rte_comch_consumer *consumer, uint32_t max_posts);
+
+/**
+ * Post receive buffers, in the order producers will fill them. Each must lie in
+ * the consumer's mmap (or be NULL with length 0: immediate data only). A buffer
+ * is the peer's to write until its completion comes back from
+ * rte_comch_consumer_recv_burst().
+ *
+ * Inline, through the consumer's fast-path object: no lock, no allocation.
+ * Thread safety: the consumer's engine's lcore.
+ *
+ * @return
+ *   The number posted, from the first (fewer than nb when max_posts buffers
+ *   are outstanding: post the rest once some come back); or, with none posted,
+ *   -EBUSY if the consumer is not RUNNING in burst mode, -ENOTCONN if its
+ *   connection ended, -EINVAL if posts is NULL or the first buffer is not in
+ *   the consumer's mmap.
+ */
+__rte_experimental
+static inline int
+rte_comch_consumer_post_burst(struct rte_comch_consumer *consumer,
+			      const struct rte_comch_fp_post *posts, uint16_t nb)
+{
+	const struct rte_comch_consumer_fp *fp = (const struct rte_comch_consumer_fp *)consumer;
+
+	return fp->post_burst(fp->obj, posts, nb);
+}
+
+/**
+ * Take completions: buffers the peer's producers filled, oldest first, with
+ * their length, immediate data and producer id. Once the consumer is stopped
+ * (or its connection ends), the buffers left unfilled come back after them,
+ * with status -ECONNABORTED (stopped) or -ECONNRESET (the connection ended):
+ * the consumer reaches IDLE only when every buffer came back, so keep calling
+ * this (and progressing its engine) until then.
+ *
+ * Inline, through the consumer's fast-path object. Thread safety: the
+ * consumer's engine's lcore.
+ *
+ * @return
+ *   The number of completions written to cpl (0 to max); -EBUSY if the
+ *   consumer is not in burst mode or is IDLE; -EINVAL if cpl is NULL.
+ */
+__rte_experimental
+static inline int
+rte_comch_consumer_recv_burst(struct rte_comch_consumer *consumer,
+			      struct rte_comch_fp_cpl *cpl, uint16_t max)
+{
+	const struct rte_comch_consumer_fp *fp = (const struct rte_comch_consumer_fp *)consumer;
+
+	return fp->recv_burst(fp->obj, cpl, max);
+}
 
 #ifdef __cplusplus
 }

@@ -44,7 +44,7 @@
 
 #include <rte_compat.h>
 
-#include <rte_comch.h>
+#include <rte_comch_types.h>
 #include <rte_comch_dev.h>
 #include <rte_comch_ctx.h>
 #include <rte_comch_task.h>

@@ -56,7 +56,7 @@
 #include <rte_common.h>
 #include <rte_compat.h>
 
-#include "rte_comch.h"
+#include <rte_comch.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -321,15 +321,6 @@ struct rte_comch_drv_remote_conf {
 	uint64_t mem_len;
 };
 
-/** A completed receive. */
-struct rte_comch_drv_fp_cpl {
-	uint64_t cookie;         /**< As posted. */
-	uint32_t len;            /**< Bytes placed in the buffer (from its start). */
-	uint32_t producer_id;
-	uint32_t imm_len;
-	uint8_t imm[RTE_COMCH_MAX_IMM_DATA_LEN]; /**< All of it readable; imm_len count. */
-};
-
 /** Consumer ops. */
 struct rte_comch_drv_consumer_ops {
 	/**
@@ -343,12 +334,28 @@ struct rte_comch_drv_consumer_ops {
 	 * the blob that lets the peer write into it (ownership of its
 	 * descriptors passes to the caller).
 	 */
-	int (*export)(void *c, const struct rte_comch_drv_consumer_start *st,
-		      struct rte_comch_drv_blob *blob);
-	/** Consumer's lcore: post a buffer (addr NULL, len 0: immediate data only). */
-	int (*post)(void *c, uint64_t cookie, void *addr, size_t len);
-	/** Consumer's lcore: up to max completions, in post order; -EPROTO if the peer lied. */
-	int (*poll)(void *c, struct rte_comch_drv_fp_cpl *cpl, unsigned int max);
+	int (*start)(void *c, const struct rte_comch_drv_consumer_start *st,
+		     struct rte_comch_drv_blob *blob);
+	/**
+	 * Consumer's lcore: post n buffers, in order (addr NULL, len 0:
+	 * immediate data only). The library never has more posted than the
+	 * start's nb_posts. 0, or -errno (nothing posted).
+	 */
+	int (*post)(void *c, const struct rte_comch_fp_post *posts, unsigned int n);
+	/**
+	 * Consumer's lcore: up to max completions, in post order, with status 0
+	 * and all 32 bytes of imm written; -EPROTO if the peer lied. cpl may be
+	 * the application's array (the burst API): write nothing past max.
+	 */
+	int (*poll)(void *c, struct rte_comch_fp_cpl *cpl, unsigned int max);
+	/**
+	 * Consumer's lcore, once the peer writes no more (it confirmed the
+	 * expiry, or the connection ended) and poll returned every filled one:
+	 * up to max of the buffers still posted, in post order, as completions
+	 * with their cookie and len 0 (the library sets their status). They are
+	 * no longer posted.
+	 */
+	int (*flush)(void *c, struct rte_comch_fp_cpl *cpl, unsigned int max);
 	/** Consumer's lcore: before sleeping with buffers posted; -EAGAIN if one is filled. */
 	int (*arm)(void *c);
 	void (*disarm)(void *c);
@@ -369,14 +376,20 @@ struct rte_comch_drv_producer_ops {
 	int (*create)(void *conn, uint32_t id, void **p);
 	void (*destroy)(void *p);
 	/**
-	 * Producer's lcore, under the remote's lock: place data and the
-	 * immediate data into the remote consumer's next posted buffer, as
-	 * written by producer_id. p is what create made (NULL without create).
-	 * 0, -EAGAIN (no buffer posted), -EMSGSIZE (longer than that buffer), or
-	 * -EPROTO (the peer corrupted what it shares: the library aborts).
+	 * Producer's lcore, under the remote's lock: place n messages, in order,
+	 * each into the remote consumer's next posted buffer, as written by
+	 * producer_id. p is what create made (NULL without create); src_reg is
+	 * the registration, on this device, of the memory the data lies in
+	 * (NULL if the application gave none). The library checked each
+	 * immediate data length against what the consumer accepts.
+	 * Returns how many were placed (from the first; fewer than n when no
+	 * buffer is posted or the next is too short), or with none placed:
+	 * -EAGAIN (no buffer posted), -EMSGSIZE (the first is longer than its
+	 * buffer), -EPROTO (the peer corrupted what it shares: the library
+	 * aborts the connection).
 	 */
-	int (*send)(void *p, void *remote, uint32_t producer_id, const void *data, size_t len,
-		    const uint8_t *imm, uint32_t imm_len);
+	int (*send)(void *p, void *remote, uint32_t producer_id, const void *src_reg,
+		    const struct rte_comch_fp_msg *msgs, unsigned int n);
 	/**
 	 * Producer's lcore, once per round that sent, under the remote's lock:
 	 * wake the remote consumer if it sleeps. NULL if send does.

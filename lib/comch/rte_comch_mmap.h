@@ -37,6 +37,8 @@
 
 #include <rte_bitops.h>
 
+#include <rte_comch_types.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -27,6 +27,8 @@
 
 #include <rte_lcore.h>
 
+#include <rte_comch_types.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -39,8 +39,9 @@
 
 #include <rte_compat.h>
 
-#include <rte_comch.h>
+#include <rte_comch_types.h>
 #include <rte_comch_ctrl.h>
+#include <rte_comch_fp.h>
 #include <rte_comch_mmap.h>
 
 #ifdef __cplusplus
@@ -223,6 +224,83 @@ __rte_experimental
 int
 rte_comch_producer_task_send_set_consumer_id(struct rte_comch_producer_task_send *task,
 					     uint32_t consumer_id);
+
+/**
+ * Use the burst API instead of send tasks: rte_comch_producer_send_burst() and
+ * rte_comch_producer_completed_burst(). Only while IDLE; a later
+ * rte_comch_producer_task_send_set_conf() goes back to tasks.
+ *
+ * @return
+ *   0 on success; -EINVAL if producer is NULL; -EBUSY if it is not IDLE.
+ */
+__rte_experimental
+int
+rte_comch_producer_burst_enable(struct rte_comch_producer *producer);
+
+/**
+ * Send messages to one consumer of the peer, in order, each into the next
+ * buffer it posted: the data is copied there (as much as the message has),
+ * with the immediate data. On return the messages' memory is the caller's
+ * again, for drivers that copy at send (shm, skeleton); with a driver that
+ * completes later, when rte_comch_producer_completed_burst() says so.
+ *
+ * Inline, through the producer's fast-path object: no allocation, callback or
+ * free; the consumer's lock is taken once per burst. The consumer is woken, if
+ * it sleeps, at the producer's next progress.
+ * Thread safety: the producer's engine's lcore.
+ *
+ * @param producer     The producer, RUNNING in burst mode.
+ * @param consumer_id  A consumer of the peer (its new-consumer event gave the id).
+ * @param mmap         The registered memory the messages' data lies in. Drivers
+ *                     that copy it themselves (shm, skeleton) accept NULL; a
+ *                     portable application gives it.
+ * @param msgs         The messages; data may be NULL for immediate data only.
+ * @param nb           How many.
+ * @return
+ *   The number sent, from the first: fewer than nb when the consumer has no
+ *   more buffers posted (send the rest later: nothing is dropped), or when the
+ *   next message does not fit. With none sent: -EMSGSIZE if the first is
+ *   longer than the buffer it would land in, or its immediate data longer
+ *   than the consumer accepts; -ENOENT if the consumer id is unknown or
+ *   expired; -ENOTCONN if the connection ended; -EBUSY if the producer is not
+ *   RUNNING in burst mode; -EINVAL if msgs is NULL with nb > 0, or mmap is not
+ *   registered with the producer's device. A message with more immediate data
+ *   than the consumer accepts (at most RTE_COMCH_MAX_IMM_DATA_LEN) ends the
+ *   burst before it; first in the burst, it fails it with -EMSGSIZE.
+ */
+__rte_experimental
+static inline int
+rte_comch_producer_send_burst(struct rte_comch_producer *producer, uint32_t consumer_id,
+			      const struct rte_comch_mmap *mmap,
+			      const struct rte_comch_fp_msg *msgs, uint16_t nb)
+{
+	const struct rte_comch_producer_fp *fp = (const struct rte_comch_producer_fp *)producer;
+
+	return fp->send_burst(fp->obj, consumer_id, mmap, msgs, nb);
+}
+
+/**
+ * How many burst sends completed since the last call, oldest first, up to max.
+ * With a driver that copies at send (shm, skeleton) every send completes when
+ * it returns; a driver whose transfers complete later reports them here, and
+ * status[i] (if status is not NULL) is 0 or the -errno of a transfer that
+ * failed.
+ *
+ * Inline. Thread safety: the producer's engine's lcore.
+ *
+ * @return
+ *   The number of completions (0 to max); -EBUSY if the producer is not in
+ *   burst mode.
+ */
+__rte_experimental
+static inline int
+rte_comch_producer_completed_burst(struct rte_comch_producer *producer, int *status,
+				   uint16_t max)
+{
+	const struct rte_comch_producer_fp *fp = (const struct rte_comch_producer_fp *)producer;
+
+	return fp->completed_burst(fp->obj, status, max);
+}
 
 #ifdef __cplusplus
 }

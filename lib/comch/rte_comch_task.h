@@ -22,7 +22,7 @@
 
 #include <rte_compat.h>
 
-#include <rte_comch.h>
+#include <rte_comch_types.h>
 
 #ifdef __cplusplus
 extern "C" {

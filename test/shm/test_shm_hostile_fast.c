@@ -111,6 +111,7 @@ test_faithful_consumer_gets_the_layout(void **state)
 	consumer_peer(&p, &rc);
 	prod = server_producer();
 	memset(data, 0x5a, sizeof(data));
+	assert_int_equal(rte_comch_mmap_add_dev(lm, dpu), 0);
 	assert_int_equal(rte_comch_mmap_set_memrange(lm, data, sizeof(data)), 0);
 	assert_int_equal(rte_comch_mmap_start(lm), 0);
 	assert_int_equal(rte_comch_buf_pool_get_by_data(pool, lm, data, sizeof(data), &buf), 0);

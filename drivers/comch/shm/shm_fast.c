@@ -109,7 +109,7 @@ shm_consumer_destroy(void *c)
  * and the blob: the mmap's memfd, the post ring's, the producers' doorbell.
  */
 static int
-shm_consumer_export(void *c, const struct rte_comch_drv_consumer_start *st,
+shm_consumer_start(void *c, const struct rte_comch_drv_consumer_start *st,
 		    struct rte_comch_drv_blob *blob)
 {
 	struct shm_consumer *sh = c;
@@ -174,17 +174,25 @@ fail:
 }
 
 static int
-shm_consumer_post(void *c, uint64_t cookie, void *addr, size_t len)
+shm_consumer_post(void *c, const struct rte_comch_fp_post *posts, unsigned int n)
 {
 	struct shm_consumer *sh = c;
-	uint32_t i = sh->posted & sh->mask;
+	struct shm_posted *pb;
+	unsigned int k;
+	uint32_t i;
 
-	sh->slots[i].off = addr != NULL ? (uint64_t)((uint8_t *)addr - sh->reg->addr) : 0;
-	sh->slots[i].len = len;
-	sh->posted_buf[i].addr = addr;
-	sh->posted_buf[i].len = len;
-	sh->posted_buf[i].cookie = cookie;
-	sh->posted++;
+	for (k = 0; k < n; k++) {
+		i = (sh->posted + k) & sh->mask;
+		pb = &sh->posted_buf[i];
+		pb->addr = posts[k].addr;
+		pb->len = posts[k].len;
+		pb->cookie = posts[k].cookie;
+		/* Where, as an offset into the memory the peer maps; how much. */
+		sh->slots[i].off = pb->addr != NULL ? (uint64_t)(pb->addr - sh->reg->addr) : 0;
+		sh->slots[i].len = pb->len;
+	}
+	/* One publication for the whole burst. */
+	sh->posted += n;
 	comch_store_release(sh->posted_p, sh->posted);
 	return 0;
 }
@@ -201,7 +209,7 @@ shm_consumer_next_filled(const struct shm_consumer *sh)
 }
 
 static int
-shm_consumer_poll(void *c, struct rte_comch_drv_fp_cpl *cpl, unsigned int max)
+shm_consumer_poll(void *c, struct rte_comch_fp_cpl *cpl, unsigned int max)
 {
 	struct shm_consumer *sh = c;
 	const struct shm_fp_slot *slot;
@@ -224,6 +232,7 @@ shm_consumer_poll(void *c, struct rte_comch_drv_fp_cpl *cpl, unsigned int max)
 			rte_memcpy(cur->addr, slot->inline_data, data_len);
 		cpl[n].cookie = cur->cookie;
 		cpl[n].len = data_len;
+		cpl[n].status = 0;
 		cpl[n].imm_len = imm_len;
 		cpl[n].producer_id = comch_load_relaxed(&slot->producer_id);
 		rte_mov32(cpl[n].imm, slot->imm);
@@ -235,6 +244,20 @@ shm_consumer_poll(void *c, struct rte_comch_drv_fp_cpl *cpl, unsigned int max)
 			if (next->addr != NULL)
 				rte_prefetch0(next->addr);
 		}
+	}
+	return n;
+}
+
+static int
+shm_consumer_flush(void *c, struct rte_comch_fp_cpl *cpl, unsigned int max)
+{
+	struct shm_consumer *sh = c;
+	unsigned int n;
+
+	for (n = 0; n < max && sh->done != sh->posted; n++, sh->done++) {
+		cpl[n].cookie = sh->posted_buf[sh->done & sh->mask].cookie;
+		cpl[n].len = 0;
+		cpl[n].imm_len = 0;
 	}
 	return n;
 }
@@ -267,9 +290,10 @@ shm_consumer_disarm(void *c)
 const struct rte_comch_drv_consumer_ops shm_consumer_ops = {
 	.create = shm_consumer_create,
 	.destroy = shm_consumer_destroy,
-	.export = shm_consumer_export,
+	.start = shm_consumer_start,
 	.post = shm_consumer_post,
 	.poll = shm_consumer_poll,
+	.flush = shm_consumer_flush,
 	.arm = shm_consumer_arm,
 	.disarm = shm_consumer_disarm,
 };
@@ -393,11 +417,11 @@ shm_producer_unimport(void *conn, void *remote)
 
 /* ------------------------------------------------------------------ producer */
 
-static int
-shm_producer_send(void *p, void *remote, uint32_t producer_id, const void *data, size_t len,
-		  const uint8_t *imm, uint32_t imm_len)
+/* One message into the consumer's next posted buffer: 0, or -EAGAIN, -EMSGSIZE, -EPROTO. */
+static inline int
+shm_producer_send_one(struct shm_remote *rc, uint32_t producer_id,
+		      const struct rte_comch_fp_msg *msg)
 {
-	struct shm_remote *rc = remote;
 	struct shm_fp_slot *slot;
 	uint64_t off, blen;
 	uint32_t posted;
@@ -421,17 +445,17 @@ shm_producer_send(void *p, void *remote, uint32_t producer_id, const void *data,
 		SHM_LOG(ERR, "peer consumer: buffer outside its memory");
 		return -EPROTO;
 	}
-	if (len > blen)
+	if (msg->len > blen)
 		return -EMSGSIZE;
-	if (len <= SHM_FP_INLINE_MAX)
-		rte_memcpy(slot->inline_data, data, len);
+	if (msg->len <= SHM_FP_INLINE_MAX)
+		rte_memcpy(slot->inline_data, msg->data, msg->len);
 	else
-		rte_memcpy(rc->mem + off, data, len);
-	slot->data_len = len;
-	slot->imm_len = imm_len;
+		rte_memcpy(rc->mem + off, msg->data, msg->len);
+	slot->data_len = msg->len;
+	slot->imm_len = msg->imm_len;
 	slot->producer_id = producer_id;
 	/* All 32 bytes, a fixed-size copy: the slot's line is being written anyway. */
-	rte_mov32(slot->imm, imm);
+	rte_mov32(slot->imm, msg->imm);
 	rc->taken++;
 	comch_store_release(&slot->seq, rc->taken);
 	/*
@@ -444,6 +468,22 @@ shm_producer_send(void *p, void *remote, uint32_t producer_id, const void *data,
 		rte_prefetch0_write(rc->slots[rc->taken & rc->mask].inline_data);
 	}
 	return 0;
+}
+
+static int
+shm_producer_send(void *p, void *remote, uint32_t producer_id, const void *src_reg,
+		  const struct rte_comch_fp_msg *msgs, unsigned int n)
+{
+	unsigned int i;
+	int rc = 0;
+
+	for (i = 0; i < n; i++) {
+		rc = shm_producer_send_one(remote, producer_id, &msgs[i]);
+		if (unlikely(rc < 0))
+			break;
+	}
+	/* What went is reported; an error stops the burst and comes back with the next one. */
+	return i > 0 ? (int)i : rc;
 }
 
 static void

@@ -92,7 +92,7 @@ skel_consumer_destroy(void *c)
 }
 
 static int
-skel_consumer_export(void *c, const struct rte_comch_drv_consumer_start *st,
+skel_consumer_start(void *c, const struct rte_comch_drv_consumer_start *st,
 		     struct rte_comch_drv_blob *blob)
 {
 	struct skel_cons_side *side = c;
@@ -104,9 +104,9 @@ skel_consumer_export(void *c, const struct rte_comch_drv_consumer_start *st,
 	sc->refs = 2; /* ours, and the one the blob carries to the peer */
 	sc->id = side->id;
 	sc->imm_len = st->imm_len;
-	sc->posts = skel_ring_new(st->nb_posts, sizeof(struct skel_post),
+	sc->posts = skel_ring_new(st->nb_posts, sizeof(struct rte_comch_fp_post),
 				  RING_F_SP_ENQ | RING_F_SC_DEQ | RING_F_EXACT_SZ);
-	sc->cpls = skel_ring_new(st->nb_posts, sizeof(struct rte_comch_drv_fp_cpl),
+	sc->cpls = skel_ring_new(st->nb_posts, sizeof(struct rte_comch_fp_cpl),
 				 RING_F_SP_ENQ | RING_F_SC_DEQ | RING_F_EXACT_SZ);
 	if (sc->posts == NULL || sc->cpls == NULL || skel_bell_init(&sc->bell) < 0 ||
 	    rte_comch_drv_pe_wake_fd_add(st->pe, sc->bell.fd) < 0) {
@@ -124,21 +124,39 @@ skel_consumer_export(void *c, const struct rte_comch_drv_consumer_start *st,
 }
 
 static int
-skel_consumer_post(void *c, uint64_t cookie, void *addr, size_t len)
+skel_consumer_post(void *c, const struct rte_comch_fp_post *posts, unsigned int n)
 {
 	struct skel_cons_side *side = c;
-	struct skel_post p = { .cookie = cookie, .addr = addr, .len = len };
 
-	/* The library posts at most nb_posts at once: there is room. */
-	return rte_ring_sp_enqueue_elem(side->cur->posts, &p, sizeof(p)) == 0 ? 0 : -ENOSPC;
+	/* The library posts at most nb_posts at once: there is room for all. */
+	return rte_ring_sp_enqueue_bulk_elem(side->cur->posts, posts, sizeof(*posts), n, NULL) == n ?
+	       0 : -ENOSPC;
 }
 
 static int
-skel_consumer_poll(void *c, struct rte_comch_drv_fp_cpl *cpl, unsigned int max)
+skel_consumer_poll(void *c, struct rte_comch_fp_cpl *cpl, unsigned int max)
 {
 	struct skel_cons_side *side = c;
 
+	/* The producers wrote the completions whole: they go straight to the caller. */
 	return rte_ring_sc_dequeue_burst_elem(side->cur->cpls, cpl, sizeof(*cpl), max, NULL);
+}
+
+static int
+skel_consumer_flush(void *c, struct rte_comch_fp_cpl *cpl, unsigned int max)
+{
+	struct skel_consumer *sc = ((struct skel_cons_side *)c)->cur;
+	struct rte_comch_fp_post post;
+	unsigned int n;
+
+	/* The peer writes no more: what is still posted is ours to give back. */
+	for (n = 0; n < max && rte_ring_sc_dequeue_elem(sc->posts, &post, sizeof(post)) == 0;
+	     n++) {
+		cpl[n].cookie = post.cookie;
+		cpl[n].len = 0;
+		cpl[n].imm_len = 0;
+	}
+	return n;
 }
 
 static int
@@ -160,9 +178,10 @@ skel_consumer_disarm(void *c)
 const struct rte_comch_drv_consumer_ops skel_consumer_ops = {
 	.create = skel_consumer_create,
 	.destroy = skel_consumer_destroy,
-	.export = skel_consumer_export,
+	.start = skel_consumer_start,
 	.post = skel_consumer_post,
 	.poll = skel_consumer_poll,
+	.flush = skel_consumer_flush,
 	.arm = skel_consumer_arm,
 	.disarm = skel_consumer_disarm,
 };
@@ -191,40 +210,52 @@ skel_unimport(void *conn, void *remote)
 	skel_consumer_put(remote);
 }
 
+/* One message into the next posted buffer: 0, or -EAGAIN, -EMSGSIZE. Under sc->lock. */
 static int
-skel_producer_send(void *p, void *remote, uint32_t producer_id, const void *data, size_t len,
-		   const uint8_t *imm, uint32_t imm_len)
+skel_send_one(struct skel_consumer *sc, uint32_t producer_id, const struct rte_comch_fp_msg *msg)
+{
+	struct rte_comch_fp_cpl cpl;
+	struct rte_ring_zc_data zcd;
+	struct rte_comch_fp_post *post;
+
+	/* Peek at the next posted buffer: it is taken only if the message fits. */
+	if (rte_ring_dequeue_zc_burst_elem_start(sc->posts, sizeof(*post), 1, &zcd, NULL) == 0)
+		return -EAGAIN;
+	post = zcd.ptr1;
+	if (msg->len > post->len) {
+		rte_ring_dequeue_zc_elem_finish(sc->posts, 0);
+		return -EMSGSIZE;
+	}
+	if (msg->len != 0)
+		rte_memcpy(post->addr, msg->data, msg->len);
+	cpl.cookie = post->cookie;
+	cpl.len = msg->len;
+	cpl.producer_id = producer_id;
+	cpl.status = 0;
+	cpl.imm_len = msg->imm_len;
+	rte_mov32(cpl.imm, msg->imm);
+	rte_ring_dequeue_zc_elem_finish(sc->posts, 1);
+	rte_ring_sp_enqueue_elem(sc->cpls, &cpl, sizeof(cpl));
+	return 0;
+}
+
+static int
+skel_producer_send(void *p, void *remote, uint32_t producer_id, const void *src_reg,
+		   const struct rte_comch_fp_msg *msgs, unsigned int n)
 {
 	struct skel_consumer *sc = remote;
-	struct rte_comch_drv_fp_cpl cpl;
-	struct rte_ring_zc_data zcd;
-	struct skel_post *post;
-	int rc = 0;
+	unsigned int i = 0;
+	int rc = -EAGAIN;
 
 	rte_spinlock_lock(&sc->lock);
-	/* Peek at the next posted buffer: it is taken only if the message fits. */
-	if (sc->dead ||
-	    rte_ring_dequeue_zc_burst_elem_start(sc->posts, sizeof(*post), 1, &zcd, NULL) == 0) {
-		rte_spinlock_unlock(&sc->lock);
-		return -EAGAIN;
-	}
-	post = zcd.ptr1;
-	if (len > post->len) {
-		rc = -EMSGSIZE;
-		rte_ring_dequeue_zc_elem_finish(sc->posts, 0);
-	} else {
-		if (len != 0)
-			rte_memcpy(post->addr, data, len);
-		cpl.cookie = post->cookie;
-		cpl.len = len;
-		cpl.producer_id = producer_id;
-		cpl.imm_len = imm_len;
-		rte_mov32(cpl.imm, imm);
-		rte_ring_dequeue_zc_elem_finish(sc->posts, 1);
-		rte_ring_sp_enqueue_elem(sc->cpls, &cpl, sizeof(cpl));
+	/* A consumer its owner destroyed takes nothing: its memory may be gone. */
+	for (; !sc->dead && i < n; i++) {
+		rc = skel_send_one(sc, producer_id, &msgs[i]);
+		if (rc < 0)
+			break;
 	}
 	rte_spinlock_unlock(&sc->lock);
-	return rc;
+	return i > 0 ? (int)i : rc;
 }
 
 static void

@@ -134,13 +134,6 @@ extern const struct rte_comch_drv_conn_ops skel_conn_ops;
 
 /* ------------------------------------------------------------------ fast path */
 
-/* A posted buffer. */
-struct skel_post {
-	uint64_t cookie;
-	uint8_t *addr;
-	uint64_t len;
-};
-
 /*
  * One of our consumers, as the peer's producers write into it. Shared between
  * the two sides: freed when both let go (the peer may still hold it a while
@@ -152,8 +145,8 @@ struct skel_consumer {
 	uint32_t refs;               /* ours + the peer's import */
 	uint32_t id;
 	uint32_t imm_len;
-	struct rte_ring *posts;      /* struct skel_post: SP (us), SC (the peer, under lock) */
-	struct rte_ring *cpls;       /* struct rte_comch_drv_fp_cpl: SP (the peer), SC (us) */
+	struct rte_ring *posts;      /* struct rte_comch_fp_post: SP (us), SC (the peer, locked) */
+	struct rte_ring *cpls;       /* struct rte_comch_fp_cpl: SP (the peer), SC (us) */
 	struct skel_bell bell;
 	struct rte_comch_pe *pe;
 };
