@@ -245,8 +245,10 @@ test_burst_backpressure(void **state)
 						       2 * NB_POSTS), NB_POSTS / 2);
 	recv_check(&b, &next, NB_POSTS / 2, pid);
 	assert_int_equal(post_slots(&b, NB_POSTS / 2, NB_POSTS), NB_POSTS);
+	/* All the rest offered, NB_POSTS taken. */
 	assert_int_equal(rte_comch_producer_send_burst(b.pr.prod, b.c.id, NULL,
-						       msgs + NB_POSTS / 2, 2 * NB_POSTS),
+						       msgs + NB_POSTS / 2,
+						       2 * NB_POSTS - NB_POSTS / 2),
 			 NB_POSTS);
 	recv_check(&b, &next, NB_POSTS, pid);
 	assert_int_equal(post_slots(&b, 3 * NB_POSTS / 2, NB_POSTS / 2), NB_POSTS / 2);
