@@ -59,7 +59,10 @@ enum bench_side {
 
 /* Transports, in the order they run for each mode and size. */
 enum bench_transport {
-	BENCH_TR_COMCH = 0, /* rte_comch control path */
+	BENCH_TR_COMCH = 0, /* rte_comch; on the fast path, the task API */
+	BENCH_TR_COMCH_BURST, /* rte_comch fast path, the burst API */
+	BENCH_TR_MEMIF,     /* baseline: DPDK's memif PMD, copy mode */
+	BENCH_TR_MEMIF_ZC,  /* baseline: memif, the client in zero-copy mode */
 	BENCH_TR_UNIX,      /* baseline: Unix SOCK_SEQPACKET, blocking calls */
 	BENCH_TR_UNIX_POLL, /* baseline: same socket, non-blocking calls in a busy loop */
 	BENCH_TR_MEMCPY,    /* baseline: one thread copying, as the fast path copies */
@@ -228,6 +231,34 @@ struct bench_mode {
 	/* NULL where the mode has no implementation over that transport. */
 	const struct bench_runner *runners[BENCH_TR_MAX];
 };
+
+/* rte_comch itself, whichever API: the rows the baselines are compared with. */
+static inline bool
+bench_transport_is_comch(enum bench_transport tr)
+{
+	return tr == BENCH_TR_COMCH || tr == BENCH_TR_COMCH_BURST;
+}
+
+/*
+ * A channel that sends in bursts, as comch does: it runs at each burst of the
+ * plan (rte_comch, memif); the other baselines send one message per call.
+ */
+static inline bool
+bench_transport_bursts(enum bench_transport tr)
+{
+	return bench_transport_is_comch(tr) || tr == BENCH_TR_MEMIF || tr == BENCH_TR_MEMIF_ZC;
+}
+
+/* Whether this build has the transport (memif needs DPDK's memif PMD). */
+static inline bool
+bench_transport_built(enum bench_transport tr)
+{
+#ifndef BENCH_HAVE_MEMIF
+	if (tr == BENCH_TR_MEMIF || tr == BENCH_TR_MEMIF_ZC)
+		return false;
+#endif
+	return tr < BENCH_TR_MAX;
+}
 
 /* bench_modes.c */
 extern const struct bench_mode *const bench_modes[];

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_common.h>
@@ -48,6 +49,7 @@ bf_open(struct bf_side *f, struct bc_sess *s, const struct bench_test *t,
 	f->res = res;
 	f->size = t->size;
 	f->nb_bufs = t->buffers;
+	f->burst = t->transport == BENCH_TR_COMCH_BURST;
 	f->pe = bc_env_fp_pe(s->bc, res);
 	if (f->pe == NULL)
 		return res->status;
@@ -175,6 +177,80 @@ wait_state(struct bf_side *f, struct rte_comch_ctx *ctx, enum rte_comch_ctx_stat
 	}
 }
 
+/* Burst API: every buffer's post, built once; each goes again as soon as it is read. */
+static int
+rx_post_all_burst(struct bf_side *f, uint8_t *base, size_t stride)
+{
+	uint32_t i, done;
+	int n;
+
+	f->rx_posts = calloc(f->nb_bufs, sizeof(*f->rx_posts));
+	if (f->rx_posts == NULL)
+		return bench_fail(f->res, -ENOMEM, "no memory for %" PRIu32 " posts", f->nb_bufs);
+	f->rx_base = base;
+	f->rx_stride = stride;
+	for (i = 0; i < f->nb_bufs; i++) {
+		f->rx_posts[i].addr = f->size != 0 ? base + i * stride : NULL;
+		f->rx_posts[i].len = f->size;
+		f->rx_posts[i].cookie = i;
+	}
+	for (done = 0; done < f->nb_bufs; done += n) {
+		n = rte_comch_consumer_post_burst(f->consumer, f->rx_posts + done,
+						  RTE_MIN(f->nb_bufs - done, (uint32_t)UINT16_MAX));
+		if (n <= 0)
+			return bench_fail(f->res, n < 0 ? n : -ENOSPC, "posting buffer %" PRIu32
+					  " of %" PRIu32 ": rte_comch_consumer_post_burst: %s", done,
+					  f->nb_bufs, n < 0 ? strerror(-n) : "none taken");
+	}
+	return 0;
+}
+
+int
+bf_burst_poll(struct bf_side *f)
+{
+	struct rte_comch_fp_cpl cpl[BF_RX_BURST];
+	struct rte_comch_fp_post posts[BF_RX_BURST];
+	int i, n, k = 0, ret;
+
+	if (f->producer != NULL)
+		rte_comch_producer_completed_burst(f->producer, NULL, UINT16_MAX);
+	if (f->consumer == NULL)
+		return f->res->status;
+	n = rte_comch_consumer_recv_burst(f->consumer, cpl, BF_RX_BURST);
+	if (unlikely(n < 0)) {
+		/* IDLE: the consumer is stopped and has every buffer back. */
+		if (n == -EBUSY && f->stopping)
+			return f->res->status;
+		return bench_fail(f->res, n, "rte_comch_consumer_recv_burst: %s", strerror(-n));
+	}
+	for (i = 0; i < n; i++) {
+		if (unlikely(cpl[i].status != 0 || cpl[i].cookie >= f->nb_bufs)) {
+			/* A consumer's stop hands its posted buffers back with -ECONNABORTED. */
+			if (!f->stopping || cpl[i].status != -ECONNABORTED)
+				bench_fail(f->res, cpl[i].status < 0 ? cpl[i].status : -EIO,
+					   "posted buffer %" PRIu64 " returned with an error%s: %s "
+					   "(%" PRId32 ")", cpl[i].cookie,
+					   f->stopping ? " while stopping" : "",
+					   strerror(-cpl[i].status), cpl[i].status);
+			continue;
+		}
+		if (likely(f->res->status == 0))
+			f->on_recv(f, cpl[i].imm, cpl[i].imm_len,
+				   f->size != 0 ? f->rx_base + cpl[i].cookie * f->rx_stride : NULL,
+				   cpl[i].len);
+		posts[k++] = f->rx_posts[cpl[i].cookie];
+	}
+	/* After a failure, or once stopping, the buffers stay with us. */
+	if (k != 0 && !f->stopping && f->res->status == 0) {
+		ret = rte_comch_consumer_post_burst(f->consumer, posts, k);
+		if (unlikely(ret != k))
+			return bench_fail(f->res, ret < 0 ? ret : -ENOSPC, "posting %d buffers "
+					  "again: rte_comch_consumer_post_burst: %s", k,
+					  ret < 0 ? strerror(-ret) : "not all taken");
+	}
+	return f->res->status;
+}
+
 static int
 rx_post_all(struct bf_side *f)
 {
@@ -189,6 +265,8 @@ rx_post_all(struct bf_side *f)
 	ret = rte_comch_mmap_get_memrange(f->rx_mmap, (void **)&base, &len);
 	if (ret < 0)
 		return bench_fail(f->res, ret, "rte_comch_mmap_get_memrange: %s", strerror(-ret));
+	if (f->burst)
+		return rx_post_all_burst(f, base, stride);
 	for (i = 0; i < f->nb_bufs; i++) {
 		if (f->size != 0) {
 			/* Exactly size bytes: a longer message would be refused, not cut. */
@@ -252,7 +330,7 @@ bf_consumer_open(struct bf_side *f, bf_recv_cb_t on_recv, void *priv)
 	/* Fault our side's pages in now, not while measuring. */
 	if (rte_comch_mmap_get_memrange(f->rx_mmap, &addr, &bytes) == 0)
 		memset(addr, 0, bytes);
-	if (f->size != 0) {
+	if (f->size != 0 && !f->burst) {
 		f->rx_pool = rte_comch_buf_pool_create(f->nb_bufs);
 		if (f->rx_pool == NULL)
 			return bench_fail(f->res, -rte_errno, "rte_comch_buf_pool_create(%" PRIu32
@@ -269,11 +347,16 @@ bf_consumer_open(struct bf_side *f, bf_recv_cb_t on_recv, void *priv)
 	if (ret < 0)
 		return bench_fail(f->res, ret, "rte_comch_consumer_set_imm_data_len: %s",
 				  strerror(-ret));
-	ret = rte_comch_consumer_task_post_recv_set_conf(f->consumer, rx_done, rx_failed,
-							 f->nb_bufs);
+	if (f->burst)
+		ret = rte_comch_consumer_burst_enable(f->consumer, f->nb_bufs);
+	else
+		ret = rte_comch_consumer_task_post_recv_set_conf(f->consumer, rx_done, rx_failed,
+								 f->nb_bufs);
 	if (ret < 0)
-		return bench_fail(f->res, ret, "rte_comch_consumer_task_post_recv_set_conf(%"
-				  PRIu32 "): %s", f->nb_bufs, strerror(-ret));
+		return bench_fail(f->res, ret, "consumer: %s(%" PRIu32 "): %s", f->burst ?
+				  "rte_comch_consumer_burst_enable" :
+				  "rte_comch_consumer_task_post_recv_set_conf", f->nb_bufs,
+				  strerror(-ret));
 	ret = rte_comch_ctx_set_user_data(ctx, (union rte_comch_data){ .ptr = f });
 	if (ret == 0)
 		ret = rte_comch_pe_connect_ctx(f->pe, ctx);
@@ -342,6 +425,9 @@ tx_bufs_open(struct bf_side *f)
 		ret = rte_comch_mmap_start(f->tx_mmap);
 	if (ret < 0)
 		return bench_fail(f->res, ret, "producer's mmap: %s", strerror(-ret));
+	/* The burst API sends from addresses in the mmap: no buffer objects. */
+	if (f->burst)
+		return 0;
 	f->tx_pool = rte_comch_buf_pool_create(BENCH_MSG_PERIOD);
 	if (f->tx_pool == NULL)
 		return bench_fail(f->res, -rte_errno, "rte_comch_buf_pool_create: %s",
@@ -386,10 +472,15 @@ bf_producer_open(struct bf_side *f)
 		return bench_fail(f->res, -rte_errno, "rte_comch_producer_create: %s",
 				  strerror(rte_errno));
 	ctx = rte_comch_producer_as_ctx(f->producer);
-	ret = rte_comch_producer_task_send_set_conf(f->producer, tx_done, tx_failed, nb_tasks);
+	if (f->burst)
+		ret = rte_comch_producer_burst_enable(f->producer);
+	else
+		ret = rte_comch_producer_task_send_set_conf(f->producer, tx_done, tx_failed,
+							    nb_tasks);
 	if (ret < 0)
-		return bench_fail(f->res, ret, "rte_comch_producer_task_send_set_conf(%" PRIu32
-				  "): %s", nb_tasks, strerror(-ret));
+		return bench_fail(f->res, ret, "producer: %s(%" PRIu32 "): %s", f->burst ?
+				  "rte_comch_producer_burst_enable" :
+				  "rte_comch_producer_task_send_set_conf", nb_tasks, strerror(-ret));
 	ret = rte_comch_ctx_set_user_data(ctx, (union rte_comch_data){ .ptr = f });
 	if (ret == 0)
 		ret = rte_comch_pe_connect_ctx(f->pe, ctx);
@@ -428,13 +519,32 @@ bf_resubmit(struct bf_side *f, struct rte_comch_producer_task_send *task)
 }
 
 int
+bf_send_refused(struct bf_side *f, int n)
+{
+	if (n == 0)
+		return -ENOBUFS;
+	if (n == -ENOTCONN)
+		return bench_fail(f->res, n, "fast-path send refused: the connection ended");
+	if (n == -ENOENT)
+		return bench_fail(f->res, n, "fast-path send refused: the peer's consumer %"
+				  PRIu32 " is gone", f->peer_id);
+	return bench_fail(f->res, n, "rte_comch_producer_send_burst: %s", strerror(-n));
+}
+
+int
 bf_send(struct bf_side *f, uint32_t kind, uint64_t seq,
 	struct rte_comch_producer_task_send **pending)
 {
 	struct bench_msg_hdr hdr = { .seq = seq, .kind = kind, .len = f->size };
 	struct rte_comch_producer_task_send *task;
+	struct rte_comch_fp_msg m;
 	int ret;
 
+	if (f->burst) {
+		bf_msg(f, &m, kind, seq);
+		ret = rte_comch_producer_send_burst(f->producer, f->peer_id, f->tx_mmap, &m, 1);
+		return likely(ret == 1) ? 0 : bf_send_refused(f, ret);
+	}
 	ret = rte_comch_producer_task_send_alloc_init(f->producer,
 			f->size != 0 ? f->tx_bufs[seq % BENCH_MSG_PERIOD] : NULL,
 			(const uint8_t *)&hdr, BF_IMM_LEN, f->peer_id, &task);
@@ -502,6 +612,10 @@ bf_close(struct bf_side *f)
 				   " post-recv tasks not freed)", strerror(-ret), f->rx_tasks);
 		else
 			f->consumer = NULL;
+	}
+	if (f->consumer == NULL) {
+		free(f->rx_posts);
+		f->rx_posts = NULL;
 	}
 	/* Whatever still holds them (a failed destroy) leaks rather than crashes. */
 	if (f->producer == NULL && f->tx_pool != NULL &&

@@ -24,10 +24,16 @@
  * if the size is not 0, is size bytes of the pattern of the sequence number,
  * sent from the pattern itself (one buffer per offset in it), so the sender
  * builds nothing and the one copy is the library's.
+ *
+ * APIs: the comch transport uses tasks (alloc, submit, completion callback,
+ * free); comch-burst the burst API (send_burst from an array of messages,
+ * recv_burst into an array of completions, post_burst to give the buffers
+ * back), which bf_progress() polls. Both carry the same messages.
  */
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <rte_branch_prediction.h>
 #include <rte_comch.h>
@@ -42,6 +48,8 @@ struct bench_ev;
 
 /* Fast-path rounds between two rounds of the connection's engine, while measuring. */
 #define BF_CTRL_EVERY 256
+/* Burst API: completions taken by one recv_burst. */
+#define BF_RX_BURST 32
 
 struct bf_side;
 
@@ -57,6 +65,7 @@ struct bf_side {
 	uint32_t nb_bufs;            /* buffers the consumer keeps posted */
 	bool stopping;               /* tearing down: errors of posted tasks are expected */
 	unsigned int spins;          /* fast-path rounds since the connection's last */
+	bool burst;                  /* the burst API (comch-burst), not tasks */
 	/* Consumer. */
 	struct rte_comch_mmap *rx_mmap;
 	struct rte_comch_buf_pool *rx_pool;
@@ -66,6 +75,10 @@ struct bf_side {
 	void *priv;                  /* the mode's state */
 	/* During on_recv: the completed task, for what else it tells (its producer). */
 	const struct rte_comch_consumer_task_post_recv *rx_task;
+	/* Burst API: every buffer's post, by index (the cookie), and where they lie. */
+	struct rte_comch_fp_post *rx_posts;
+	uint8_t *rx_base;
+	size_t rx_stride;
 	/* Producer. */
 	struct rte_comch_mmap *tx_mmap;
 	struct rte_comch_buf_pool *tx_pool;
@@ -96,12 +109,32 @@ int bf_producer_open(struct bf_side *f);
 /*
  * Send message kind/seq (header as immediate data, pattern of seq as data).
  * 0: submitted. -EAGAIN: the peer has no buffer posted; *pending holds the task:
- * progress, then bf_resubmit(). -ENOBUFS: every send task is in flight:
- * progress and call again. Other negative values: failed, res->error says why.
+ * progress, then bf_resubmit(). -ENOBUFS: every send task is in flight, or
+ * with the burst API the peer has no buffer posted: progress and call again.
+ * Other negative values: failed, res->error says why.
  */
 int bf_send(struct bf_side *f, uint32_t kind, uint64_t seq,
 	    struct rte_comch_producer_task_send **pending);
 int bf_resubmit(struct bf_side *f, struct rte_comch_producer_task_send *task);
+
+/* The message kind/seq as the burst API sends it. */
+static inline void
+bf_msg(const struct bf_side *f, struct rte_comch_fp_msg *m, uint32_t kind, uint64_t seq)
+{
+	const struct bench_msg_hdr hdr = { .seq = seq, .kind = kind, .len = f->size };
+
+	m->data = f->size != 0 ? bench_msg_pattern(seq) : NULL;
+	m->len = f->size;
+	m->imm_len = BENCH_MSG_HDR_LEN;
+	memcpy(m->imm, &hdr, sizeof(hdr));
+}
+
+/*
+ * Burst API: whatever a send_burst() that sent nothing returned (n <= 0),
+ * as bf_send() says it: -ENOBUFS (no buffer posted: progress and send again),
+ * or a failure, with res->error set.
+ */
+int bf_send_refused(struct bf_side *f, int n);
 /* Give back a task that will not be submitted again. */
 void bf_abandon(struct bf_side *f, struct rte_comch_producer_task_send *task);
 
@@ -109,14 +142,24 @@ void bf_abandon(struct bf_side *f, struct rte_comch_producer_task_send *task);
 int bf_progress_ctrl(struct bf_side *f, int fp_ret);
 
 /*
- * One round of the fast-path engine, and every BF_CTRL_EVERY rounds one of the
- * connection's. Returns the test's status.
+ * Burst API: take the consumer's completions, hand each to on_recv and post
+ * the buffers again; reap the producer's send completions. Returns the
+ * test's status.
+ */
+int bf_burst_poll(struct bf_side *f);
+
+/*
+ * One round of the fast-path engine (and with the burst API, of the consumer
+ * and producer), and every BF_CTRL_EVERY rounds one of the connection's.
+ * Returns the test's status.
  */
 static inline int
 bf_progress(struct bf_side *f)
 {
-	int ret = rte_comch_pe_progress(f->pe);
+	int ret = f->burst ? bf_burst_poll(f) : 0;
 
+	if (likely(ret == 0))
+		ret = rte_comch_pe_progress(f->pe);
 	if (unlikely(ret < 0 || ++f->spins >= BF_CTRL_EVERY || f->res->status != 0))
 		return bf_progress_ctrl(f, ret);
 	return 0;

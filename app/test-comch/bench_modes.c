@@ -76,6 +76,23 @@ static const struct bench_runner cacheline_lat = {
 	.client = cacheline_lat_client,
 };
 
+#ifdef BENCH_HAVE_MEMIF
+static const struct bench_runner memif_fp_lat = {
+	.server = memif_fp_serve,
+	.client = memif_fp_lat_client,
+};
+
+static const struct bench_runner memif_fp_stream = {
+	.server = memif_fp_serve,
+	.client = memif_fp_stream_client,
+};
+#define MEMIF_RUNNERS(lat_or_stream) \
+		[BENCH_TR_MEMIF] = &memif_fp_ ## lat_or_stream, \
+		[BENCH_TR_MEMIF_ZC] = &memif_fp_ ## lat_or_stream,
+#else
+#define MEMIF_RUNNERS(lat_or_stream)
+#endif
+
 #define KIB 1024u
 #define MIB (1024u * 1024u)
 
@@ -111,7 +128,11 @@ static const struct bench_mode mode_ctrl_stream = {
 	},
 };
 
-/* The baselines of the fast-path modes are the control-path ones: same socket, same messages. */
+/*
+ * The fast-path modes run over both of comch's APIs (the runners pick theirs
+ * from the transport) and memif; their socket baselines are the control-path
+ * ones: same socket, same messages.
+ */
 static const struct bench_mode mode_fp_lat = {
 	.name = "fp-lat",
 	.help = "fast path ping-pong: round-trip latency",
@@ -123,6 +144,8 @@ static const struct bench_mode mode_fp_lat = {
 	.nb_sizes = 2,
 	.runners = {
 		[BENCH_TR_COMCH] = &comch_fp_lat,
+		[BENCH_TR_COMCH_BURST] = &comch_fp_lat,
+		MEMIF_RUNNERS(lat)
 		[BENCH_TR_UNIX] = &unix_ctrl_lat,
 		[BENCH_TR_UNIX_POLL] = &unix_ctrl_lat,
 		[BENCH_TR_CACHELINE] = &cacheline_lat,
@@ -141,6 +164,8 @@ static const struct bench_mode mode_fp_stream = {
 	.nb_sizes = 1,
 	.runners = {
 		[BENCH_TR_COMCH] = &comch_fp_stream,
+		[BENCH_TR_COMCH_BURST] = &comch_fp_stream,
+		MEMIF_RUNNERS(stream)
 		[BENCH_TR_UNIX] = &unix_ctrl_stream,
 		[BENCH_TR_UNIX_POLL] = &unix_ctrl_stream,
 	},
@@ -157,6 +182,8 @@ static const struct bench_mode mode_fp_bw = {
 	.nb_sizes = 3,
 	.runners = {
 		[BENCH_TR_COMCH] = &comch_fp_stream,
+		[BENCH_TR_COMCH_BURST] = &comch_fp_stream,
+		MEMIF_RUNNERS(stream)
 		[BENCH_TR_MEMCPY] = &memcpy_bw,
 	},
 };
@@ -248,6 +275,9 @@ const unsigned int bench_nb_modes = sizeof(bench_modes) / sizeof(bench_modes[0])
 
 static const char *const transport_names[BENCH_TR_MAX] = {
 	[BENCH_TR_COMCH] = "comch",
+	[BENCH_TR_COMCH_BURST] = "comch-burst",
+	[BENCH_TR_MEMIF] = "memif",
+	[BENCH_TR_MEMIF_ZC] = "memif-zc",
 	[BENCH_TR_UNIX] = "unix",
 	[BENCH_TR_UNIX_POLL] = "unix-poll",
 	[BENCH_TR_MEMCPY] = "memcpy",
@@ -340,28 +370,30 @@ list_has(const uint32_t *list, unsigned int nb, uint32_t v)
 }
 
 /*
- * The comch rows of one mode and size: each --recv-queue (control-path
- * streams), each --buffers (fast path), each --burst (fast-path streams), in
- * that nesting. fp-stream runs one message per submit first, unless a burst of
- * 1 is in the list anyway; fp-bw streams at each burst, at most one per buffer.
+ * The rows of one mode and size over a channel that sends in bursts (comch,
+ * memif): each --recv-queue (comch control-path streams), each --buffers
+ * (comch fast path), each --burst (fast-path streams), in that nesting.
+ * fp-stream runs one message per call first, unless a burst of 1 is in the
+ * list anyway; fp-bw streams at each burst, at most one per buffer.
  */
 static void
-plan_comch(const struct bench_opts *o, const struct bench_mode *m, uint32_t size,
-	   struct bench_test *plan, unsigned int *n, unsigned int max)
+plan_channel(const struct bench_opts *o, const struct bench_mode *m, uint32_t size,
+	     enum bench_transport tr, struct bench_test *plan, unsigned int *n, unsigned int max)
 {
-	unsigned int nb_rq = m->rq_sweep ? o->nb_recv_queues : 1;
-	unsigned int nb_buf = m->fast && o->nb_buffers != 0 ? o->nb_buffers : 1;
+	bool comch_fp = m->fast && bench_transport_is_comch(tr);
+	unsigned int nb_rq = m->rq_sweep && tr == BENCH_TR_COMCH ? o->nb_recv_queues : 1;
+	unsigned int nb_buf = comch_fp && o->nb_buffers != 0 ? o->nb_buffers : 1;
 	unsigned int nb_burst = m->burst_variants || m->burst_sweep ||
 				m->kind == BENCH_KIND_BW ? o->nb_bursts : 1;
-	struct bench_test t = { .mode = m, .transport = BENCH_TR_COMCH, .size = size };
+	struct bench_test t = { .mode = m, .transport = tr, .size = size };
 	unsigned int q, b, k;
 	uint32_t bufv;
 
 	if ((m->burst_variants || m->burst_sweep || m->kind == BENCH_KIND_BW) && o->nb_bursts > 1)
 		t.swept |= BENCH_SWEPT_BURST;
-	if (m->fast && o->nb_buffers > 1)
+	if (comch_fp && o->nb_buffers > 1)
 		t.swept |= BENCH_SWEPT_BUFFERS;
-	if (m->rq_sweep && o->nb_recv_queues > 1)
+	if (m->rq_sweep && tr == BENCH_TR_COMCH && o->nb_recv_queues > 1)
 		t.swept |= BENCH_SWEPT_RQ;
 	for (q = 0; q < nb_rq; q++) {
 		t.recv_queue = o->recv_queues[q];
@@ -415,7 +447,7 @@ plan_baseline(const struct bench_opts *o, const struct bench_mode *m, uint32_t s
 /*
  * For each selected mode, each size (--size, or the mode's own), each selected
  * transport: comch first, so that each baseline result lands right under the
- * comch ones it is compared with; comch once per swept value (plan_comch()).
+ * comch ones it is compared with; a channel once per swept value (plan_channel()).
  */
 unsigned int
 bench_plan_build(const struct bench_opts *o, struct bench_test *plan, unsigned int max)
@@ -439,8 +471,8 @@ bench_plan_build(const struct bench_opts *o, struct bench_test *plan, unsigned i
 			for (tr = 0; tr < BENCH_TR_MAX; tr++) {
 				if ((o->transports & (1u << tr)) == 0 || m->runners[tr] == NULL)
 					continue;
-				if (tr == BENCH_TR_COMCH)
-					plan_comch(o, m, size, plan, &n, max);
+				if (bench_transport_bursts(tr))
+					plan_channel(o, m, size, tr, plan, &n, max);
 				else
 					plan_baseline(o, m, size, tr, plan, &n, max);
 			}
@@ -484,7 +516,7 @@ bench_test_label(const struct bench_test *t, char *buf, size_t len)
 	}
 	n = snprintf(buf, len, "%s", tr);
 	/* The values this row has from a sweep, in the order the plan nests them. */
-	if (n < len && ((t->transport == BENCH_TR_COMCH && t->mode->burst_variants) ||
+	if (n < len && ((bench_transport_bursts(t->transport) && t->mode->burst_variants) ||
 			(t->swept & BENCH_SWEPT_BURST)))
 		n += snprintf(buf + n, len - n, " burst %" PRIu32, t->burst);
 	if (n < len && (t->swept & BENCH_SWEPT_BUFFERS))

@@ -114,12 +114,15 @@ check_hdr(const struct bench_msg_hdr *hdr, enum bench_msg_kind kind, uint64_t se
 	return 0;
 }
 
-/* body (n bytes) against the pattern of seq; at is the offset reported for byte 0. */
+/*
+ * body (n bytes) against the pattern of seq from byte from of it; at is the
+ * offset in the message reported for byte 0.
+ */
 static int
-check_body(const uint8_t *body, size_t n, enum bench_msg_kind kind, uint64_t seq, size_t at,
-	   struct bench_result *res)
+check_body(const uint8_t *body, size_t n, enum bench_msg_kind kind, uint64_t seq, size_t from,
+	   size_t at, struct bench_result *res)
 {
-	const uint8_t *ref = pattern_for(seq);
+	const uint8_t *ref = pattern_for(seq) + from;
 	size_t off;
 
 	if (likely(memcmp(body, ref, n) == 0))
@@ -132,23 +135,44 @@ check_body(const uint8_t *body, size_t n, enum bench_msg_kind kind, uint64_t seq
 }
 
 int
-bench_msg_check(const uint8_t *msg, uint32_t len, enum bench_msg_kind kind, uint64_t seq,
-		uint32_t expect_len, struct bench_result *res)
+bench_msg_check_iov(const struct iovec *iov, unsigned int n, enum bench_msg_kind kind,
+		    uint64_t seq, uint32_t expect_len, struct bench_result *res)
 {
 	struct bench_msg_hdr hdr;
+	size_t len = 0, at, skip;
+	unsigned int i;
 	int ret;
 
-	if (bench_msg_peek(msg, len, &hdr) < 0)
-		return bench_fail(res, -EBADMSG, "%s seq %" PRIu64 ": runt message of %" PRIu32
-				  " bytes", bench_msg_kind_name(kind), seq, len);
+	for (i = 0; i < n; i++)
+		len += iov[i].iov_len;
+	if (n == 0 || bench_msg_peek(iov[0].iov_base, iov[0].iov_len, &hdr) < 0)
+		return bench_fail(res, -EBADMSG, "%s seq %" PRIu64 ": runt message of %zu bytes "
+				  "(or its header split)", bench_msg_kind_name(kind), seq, len);
 	ret = check_hdr(&hdr, kind, seq, res);
 	if (ret < 0)
 		return ret;
 	if (len != expect_len || hdr.len != len)
-		return bench_fail(res, -EBADMSG, "%s seq %" PRIu64 ": length %" PRIu32
-				  ", header says %" PRIu32 ", expected %" PRIu32,
-				  bench_msg_kind_name(kind), seq, len, hdr.len, expect_len);
-	return check_body(msg + sizeof(hdr), len - sizeof(hdr), kind, seq, sizeof(hdr), res);
+		return bench_fail(res, -EBADMSG, "%s seq %" PRIu64 ": length %zu, header says %"
+				  PRIu32 ", expected %" PRIu32, bench_msg_kind_name(kind), seq,
+				  len, hdr.len, expect_len);
+	/* The pattern runs on from the header, whatever the segments. */
+	for (i = 0, at = 0; i < n; at += iov[i].iov_len, i++) {
+		skip = i == 0 ? sizeof(hdr) : 0;
+		ret = check_body((const uint8_t *)iov[i].iov_base + skip, iov[i].iov_len - skip,
+				 kind, seq, at + skip - sizeof(hdr), at + skip, res);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+int
+bench_msg_check(const uint8_t *msg, uint32_t len, enum bench_msg_kind kind, uint64_t seq,
+		uint32_t expect_len, struct bench_result *res)
+{
+	const struct iovec iov = { .iov_base = (void *)(uintptr_t)msg, .iov_len = len };
+
+	return bench_msg_check_iov(&iov, 1, kind, seq, expect_len, res);
 }
 
 int
@@ -172,7 +196,7 @@ bench_msg_check_fp(const uint8_t *imm, uint32_t imm_len, const uint8_t *data, si
 				  seq, len, hdr.len, size);
 	if (len == 0)
 		return 0;
-	return check_body(data, len, kind, seq, 0, res);
+	return check_body(data, len, kind, seq, 0, 0, res);
 }
 
 int

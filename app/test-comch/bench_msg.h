@@ -21,6 +21,7 @@
 
 #include <stdint.h>
 #include <stddef.h>
+#include <sys/uio.h>
 
 #include "bench.h"
 
@@ -78,6 +79,10 @@ int bench_msg_peek(const uint8_t *msg, uint32_t len, struct bench_msg_hdr *hdr);
  */
 int bench_msg_check(const uint8_t *msg, uint32_t len, enum bench_msg_kind kind, uint64_t seq,
 		    uint32_t expect_len, struct bench_result *res);
+
+/* The same for a message in n pieces, the whole header in the first. */
+int bench_msg_check_iov(const struct iovec *iov, unsigned int n, enum bench_msg_kind kind,
+			uint64_t seq, uint32_t expect_len, struct bench_result *res);
 
 /*
  * Check a fast-path message: its header (the immediate data, imm_len bytes),

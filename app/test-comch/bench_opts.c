@@ -166,20 +166,28 @@ bench_opts_usage(void)
 	       "  --doorbell KIND     how a side wakes its sleeping peer (shm devargs doorbell=):\n"
 	       "                      socket (default; a peer can never make it block) or\n"
 	       "                      eventfd (cheaper wake-ups, for peers trusted not to)\n"
-	       "  --transport LIST    transports, comma separated, or \"all\"\n"
-	       "                      (default comch,unix,memcpy,eventfd,cacheline):\n"
-	       "                        comch      rte_comch (shm driver)\n"
-	       "                        unix       baseline: Unix SOCK_SEQPACKET, blocking calls\n"
-	       "                        unix-poll  baseline: same socket, non-blocking calls\n"
-	       "                                   in a busy loop, as comch polls\n"
-	       "                        memcpy     baseline of fp-bw: one thread copying the\n"
-	       "                                   same bytes into as many buffers\n"
-	       "                        eventfd    baseline of the event modes: each side\n"
-	       "                                   blocks in read() on its eventfd, the other\n"
-	       "                                   writes it; no payload: the wake-up floor\n"
-	       "                        cacheline  baseline of ctrl-lat and fp-lat: the two\n"
-	       "                                   sides bounce one shared cache line; no\n"
-	       "                                   payload: the shared-memory floor\n"
+	       "  --transport LIST    transports, comma separated, or \"all\" (default: all\n"
+	       "                      but unix-poll):\n"
+	       "                        comch        rte_comch (shm driver); on the fast\n"
+	       "                                     path, the task API\n"
+	       "                        comch-burst  rte_comch fast path, the burst API\n"
+	       "                        memif        baseline of fp-lat, fp-stream, fp-bw:\n"
+	       "                                     DPDK's memif PMD, copy mode%s\n"
+	       "                        memif-zc     the same, the client in zero-copy mode\n"
+	       "                        unix         baseline: Unix SOCK_SEQPACKET, blocking\n"
+	       "                                     calls\n"
+	       "                        unix-poll    baseline: same socket, non-blocking\n"
+	       "                                     calls in a busy loop, as comch polls\n"
+	       "                        memcpy       baseline of fp-bw: one thread copying\n"
+	       "                                     the same bytes into as many buffers\n"
+	       "                        eventfd      baseline of the event modes: each side\n"
+	       "                                     blocks in read() on its eventfd, the\n"
+	       "                                     other writes it; no payload: the\n"
+	       "                                     wake-up floor\n"
+	       "                        cacheline    baseline of ctrl-lat and fp-lat: the\n"
+	       "                                     two sides bounce one shared cache\n"
+	       "                                     line; no payload: the shared-memory\n"
+	       "                                     floor\n"
 	       "  --csv FILE          also write one CSV row per result to FILE\n"
 	       "  --side server|client\n"
 	       "                      run one side only, in this process (two terminals);\n"
@@ -201,9 +209,11 @@ bench_opts_usage(void)
 	       DEFAULT_ITERATIONS, DEFAULT_WARMUP, DEFAULT_DURATION, SUITE_DURATION,
 	       DEFAULT_RECV_QUEUE, DEFAULT_BURST, DEFAULT_CLIENTS, BENCH_MAX_CLIENTS,
 	       DEFAULT_PRODUCERS, BENCH_MAX_PRODUCERS, DEFAULT_CONSUMERS, BENCH_MAX_CONSUMERS,
-	       DEFAULT_IDLE, SUITE_IDLE);
+	       DEFAULT_IDLE, SUITE_IDLE, bench_transport_built(BENCH_TR_MEMIF) ? "" :
+	       "\n                                     (not built: no memif PMD)");
 	printf("Each side initialises EAL with: -l LCORE --no-huge -m 512 --no-pci\n"
-	       "--file-prefix=test-comch-SIDE-PID --log-level=lib.eal:warning\n"
+	       "--single-file-segments --file-prefix=test-comch-SIDE-PID\n"
+	       "--log-level=lib.eal:warning "
 	       "--log-level=lib.telemetry:error, then the extra EAL arguments\n"
 	       "(e.g. -- --log-level=lib.comch:debug).\n");
 }
@@ -288,13 +298,20 @@ add_transport(struct bench_opts *o, const char *name)
 	int tr;
 
 	if (strcmp(name, "all") == 0) {
-		o->transports = (1u << BENCH_TR_MAX) - 1;
+		for (tr = 0; tr < BENCH_TR_MAX; tr++)
+			if (bench_transport_built(tr))
+				o->transports |= 1u << tr;
 		return 0;
 	}
 	tr = bench_transport_parse(name);
 	if (tr < 0) {
 		fprintf(stderr, "%s: unknown transport '%s' (see --help)\n", BENCH_PROG, name);
 		return -EINVAL;
+	}
+	if (!bench_transport_built(tr)) {
+		fprintf(stderr, "%s: transport '%s' is not built in (DPDK had no memif PMD)\n",
+			BENCH_PROG, name);
+		return -ENOTSUP;
 	}
 	o->transports |= 1u << tr;
 	return 0;
@@ -522,10 +539,11 @@ bench_opts_parse(struct bench_opts *o, int argc, char **argv)
 		if (!idle_given)
 			o->idle = SUITE_IDLE;
 	}
+	/* Every comparison a user would make; unix-poll only tells how unix spends its time. */
 	if (o->transports == 0)
-		o->transports = (1u << BENCH_TR_COMCH) | (1u << BENCH_TR_UNIX) |
-				(1u << BENCH_TR_MEMCPY) | (1u << BENCH_TR_EVENTFD) |
-				(1u << BENCH_TR_CACHELINE);
+		for (i = 0; i < BENCH_TR_MAX; i++)
+			if (bench_transport_built(i) && i != BENCH_TR_UNIX_POLL)
+				o->transports |= 1u << i;
 	/* Said once, by whoever prints the table (not by the children of a run). */
 	for (i = 0; i < o->nb_sizes && o->report_fd < 0; i++) {
 		fits = 0;
@@ -617,7 +635,7 @@ char **
 bench_opts_child_argv(const struct bench_opts *o, const char *exe, enum bench_side side,
 		      int report_fd)
 {
-	char modes[256] = "", transports[64] = "", sizes[256] = "";
+	char modes[256] = "", transports[256] = "", sizes[256] = "";
 	char bursts[256], buffers[256], rqs[256];
 	int max = 56 + o->eal_argc, argc = 0, ret = 0, i;
 	unsigned int m;

@@ -300,48 +300,88 @@ fmt_rate(char *buf, size_t len, double per_s)
 		snprintf(buf, len, "%.0f msg/s", per_s);
 }
 
+/* "what: comch 1.2 us, unix 40 us, 33.3x faster" */
 static void
-print_ratio(FILE *f, const char *what, const char *base, double comch_v, const char *comch_s,
-	    double base_v, const char *base_s, bool lower_is_better)
+print_ratio(FILE *f, const char *what, const char *cl, double comch_v, const char *comch_s,
+	    const char *base, double base_v, const char *base_s, bool lower_is_better)
 {
 	double r;
 
 	if (comch_v <= 0 || base_v <= 0)
 		return;
 	r = lower_is_better ? base_v / comch_v : comch_v / base_v;
-	fprintf(f, "  %s: comch %s, %s %s, %.1fx %s\n", what, comch_s, base, base_s,
+	fprintf(f, "  %s: %s %s, %s %s, %.1fx %s\n", what, cl, comch_s, base, base_s,
 		r >= 1 ? r : 1 / r, r >= 1 ? "faster" : "slower");
 }
 
-/* The targets for comch's p50 round trip against a baseline. */
-static const struct {
-	enum bench_transport tr;
-	bool event;        /* of the event modes, or of the polling ones */
-	double max;        /* comch p50 / baseline p50, at most */
-	const char *what;
-} lat_targets[] = {
-	{ BENCH_TR_CACHELINE, false, 2.0, "within 2x of cacheline" },
-	{ BENCH_TR_UNIX, false, 1.0 / 30, "30x faster than unix" },
-	{ BENCH_TR_EVENTFD, true, 1.25, "within 1.25x of eventfd" },
-};
-
+/* "target: comch p50 within 1.5x of cacheline: met (1.32x)" */
 static void
-print_target(FILE *f, const struct bench_test *ct, const struct bench_test *bt,
-	     const struct bench_result *c, const struct bench_result *b)
+print_target_line(FILE *f, const char *cl, const char *what, const char *bl, bool met,
+		  double ratio)
+{
+	fprintf(f, "  target: %s %s %s: %s (%.2fx)\n", cl, what, bl, met ? "met" : "missed",
+		ratio);
+}
+
+/*
+ * The issues' targets of one comch row against one baseline: round trips
+ * within a factor of the shared-memory and wake-up floors, faster than the
+ * Unix socket and memif; message rates and bandwidth against memif.
+ */
+static void
+print_targets(FILE *f, const struct bench_test *ct, const struct bench_test *bt,
+	      const struct bench_result *c, const struct bench_result *b)
 {
 	double p50 = c->lat_ns[BENCH_PCT_P50], base = b->lat_ns[BENCH_PCT_P50];
-	unsigned int i;
+	bool zc = bt->transport == BENCH_TR_MEMIF_ZC;
+	bool memif = zc || bt->transport == BENCH_TR_MEMIF;
+	char cl[64], bl[64], what[64];
+	double min;
 
-	if (p50 <= 0 || base <= 0)
+	bench_test_label(ct, cl, sizeof(cl));
+	bench_test_label(bt, bl, sizeof(bl));
+	switch (ct->mode->kind) {
+	case BENCH_KIND_LAT:
+		if (p50 <= 0 || base <= 0)
+			return;
+		/* A round trip without wake-ups is not the one the event target is about. */
+		if (ct->mode->event && bt->transport == BENCH_TR_EVENTFD)
+			fprintf(f, "  target: %s p50 within 1.25x of eventfd: %s%s\n", cl,
+				p50 <= 1.25 * base ? "met" : "missed",
+				c->event && per(c->wakeups, c->verified) < 0.5 ?
+				" (but comch mostly polled: see work pending)" : "");
+		if (ct->mode->event)
+			return;
+		if (bt->transport == BENCH_TR_CACHELINE)
+			print_target_line(f, cl, "p50 within 1.5x of", bl, p50 <= 1.5 * base,
+					  p50 / base);
+		else if (bt->transport == BENCH_TR_UNIX)
+			print_target_line(f, cl, "p50 30x faster than", bl, base >= 30 * p50,
+					  base / p50);
+		else if (memif)
+			print_target_line(f, cl, "p50 faster than", bl, base > p50, base / p50);
 		return;
-	for (i = 0; i < RTE_DIM(lat_targets); i++) {
-		if (lat_targets[i].tr != bt->transport || lat_targets[i].event != ct->mode->event)
-			continue;
-		/* A round trip without wake-ups is not the one the target is about. */
-		fprintf(f, "  target: comch p50 %s: %s%s\n", lat_targets[i].what,
-			p50 <= lat_targets[i].max * base ? "met" : "missed",
-			c->event && per(c->wakeups, c->verified) < 0.5 ?
-			" (but comch mostly polled: see work pending)" : "");
+	case BENCH_KIND_STREAM:
+		if (!ct->mode->fast || !memif || c->msgs_per_s <= 0 || b->msgs_per_s <= 0)
+			return;
+		/* The burst API against zero-copy, the task API against copy mode. */
+		if (ct->transport == BENCH_TR_COMCH_BURST && zc)
+			min = ct->burst > 1 ? 1.5 : 1.0;
+		else if (ct->transport == BENCH_TR_COMCH && !zc)
+			min = 1.0;
+		else
+			return;
+		snprintf(what, sizeof(what), "msg rate at least %.1fx", min);
+		print_target_line(f, cl, what, bl, c->msgs_per_s >= min * b->msgs_per_s,
+				  c->msgs_per_s / b->msgs_per_s);
+		return;
+	case BENCH_KIND_BW:
+		if (memif && c->mb_per_s > 0 && b->mb_per_s > 0)
+			print_target_line(f, cl, "at least as fast as", bl,
+					  c->mb_per_s >= b->mb_per_s, c->mb_per_s / b->mb_per_s);
+		return;
+	default:
+		return;
 	}
 }
 
@@ -351,8 +391,7 @@ print_pair(FILE *f, const struct bench_test *ct, const struct bench_result *c,
 	   const struct bench_result *c_rx, const struct bench_test *bt,
 	   const struct bench_result *b, const struct bench_result *b_rx, bool several)
 {
-	char cl[64], name[64], cs[48], bs[48], size[24], what[80];
-	const char *w = "msg rate";
+	char cl[64], name[64], cs[48], bs[48], size[24];
 
 	bench_test_label(bt, name, sizeof(name));
 	bench_test_label(ct, cl, sizeof(cl));
@@ -360,59 +399,67 @@ print_pair(FILE *f, const struct bench_test *ct, const struct bench_result *c,
 	case BENCH_KIND_LAT:
 		fmt_us(cs, sizeof(cs), c->lat_ns[BENCH_PCT_P50]);
 		fmt_us(bs, sizeof(bs), b->lat_ns[BENCH_PCT_P50]);
-		print_ratio(f, "p50 rtt", name, c->lat_ns[BENCH_PCT_P50], cs,
+		print_ratio(f, "p50 rtt", cl, c->lat_ns[BENCH_PCT_P50], cs, name,
 			    b->lat_ns[BENCH_PCT_P50], bs, true);
 		fmt_us(cs, sizeof(cs), c->lat_ns[BENCH_PCT_P99]);
 		fmt_us(bs, sizeof(bs), b->lat_ns[BENCH_PCT_P99]);
-		print_ratio(f, "p99 rtt", name, c->lat_ns[BENCH_PCT_P99], cs,
+		print_ratio(f, "p99 rtt", cl, c->lat_ns[BENCH_PCT_P99], cs, name,
 			    b->lat_ns[BENCH_PCT_P99], bs, true);
-		print_target(f, ct, bt, c, b);
 		break;
 	case BENCH_KIND_STREAM:
 	case BENCH_KIND_MANY:
-		/* Several comch rows (bursts): say which one each line is about. */
-		if (several) {
-			snprintf(what, sizeof(what), "msg rate, %s", cl + strlen("comch "));
-			w = what;
-		}
 		fmt_rate(cs, sizeof(cs), c->msgs_per_s);
 		fmt_rate(bs, sizeof(bs), b->msgs_per_s);
-		print_ratio(f, w, name, c->msgs_per_s, cs, b->msgs_per_s, bs, false);
+		print_ratio(f, "msg rate", cl, c->msgs_per_s, cs, name, b->msgs_per_s, bs, false);
+		/* With several comch rows (APIs, bursts), the costs would drown the rates. */
 		if (!several) {
 			snprintf(cs, sizeof(cs), "%.0f cyc/msg", c->cyc_per_msg);
 			snprintf(bs, sizeof(bs), "%.0f cyc/msg", b->cyc_per_msg);
-			print_ratio(f, "sender cost", name, c->cyc_per_msg, cs, b->cyc_per_msg,
+			print_ratio(f, "sender cost", cl, c->cyc_per_msg, cs, name, b->cyc_per_msg,
 				    bs, true);
-			if (c_rx == NULL || b_rx == NULL)
-				break;
-			snprintf(cs, sizeof(cs), "%.0f cyc/msg", c_rx->rx_cyc_per_msg);
-			snprintf(bs, sizeof(bs), "%.0f cyc/msg", b_rx->rx_cyc_per_msg);
-			print_ratio(f, "receiver cost", name, c_rx->rx_cyc_per_msg, cs,
-				    b_rx->rx_cyc_per_msg, bs, true);
+			if (c_rx != NULL && b_rx != NULL) {
+				snprintf(cs, sizeof(cs), "%.0f cyc/msg", c_rx->rx_cyc_per_msg);
+				snprintf(bs, sizeof(bs), "%.0f cyc/msg", b_rx->rx_cyc_per_msg);
+				print_ratio(f, "receiver cost", cl, c_rx->rx_cyc_per_msg, cs, name,
+					    b_rx->rx_cyc_per_msg, bs, true);
+			}
 		}
 		/* How evenly the receiver served its senders: 1.00 is perfectly even. */
 		if (ct->mode->kind == BENCH_KIND_MANY && c->share_max != 0 && b->share_max != 0)
-			fprintf(f, "  fairness%s%s (least / best served %s): comch %.2f, %s %.2f\n",
-				several ? ", " : "", several ? cl + strlen("comch ") : "",
-				ct->mode->fast ? "consumer" : "client",
+			fprintf(f, "  fairness (least / best served %s): %s %.2f, %s %.2f\n",
+				ct->mode->fast ? "consumer" : "client", cl,
 				(double)c->share_min / c->share_max, name,
 				(double)b->share_min / b->share_max);
 		else if (ct->mode->kind == BENCH_KIND_MANY && c->share_max != 0)
-			fprintf(f, "  fairness%s%s (least / best served %s): comch %.2f\n",
-				several ? ", " : "", several ? cl + strlen("comch ") : "",
-				ct->mode->fast ? "consumer" : "client",
+			fprintf(f, "  fairness (least / best served %s): %s %.2f\n",
+				ct->mode->fast ? "consumer" : "client", cl,
 				(double)c->share_min / c->share_max);
 		break;
 	case BENCH_KIND_BW:
-		/* As a fraction of what one core copies: 1.00x is the copy's own speed. */
+		/* As a fraction of the baseline: 1.00x is the same speed. */
 		if (c->mb_per_s <= 0 || b->mb_per_s <= 0)
 			break;
 		bench_size_str(ct->size, size, sizeof(size));
-		fprintf(f, "  %s%s%s: comch %.2f GB/s, %s %.2f GB/s, %.2fx\n", size,
-			several ? ", " : "", several ? cl + strlen("comch ") : "",
+		fprintf(f, "  %s: %s %.2f GB/s, %s %.2f GB/s, %.2fx\n", size, cl,
 			c->mb_per_s / 1e3, name, b->mb_per_s / 1e3, c->mb_per_s / b->mb_per_s);
 		break;
 	}
+	print_targets(f, ct, bt, c, b);
+}
+
+/*
+ * Whether comch row i and baseline row j compare: a memcpy row with the comch
+ * rows of its own buffers, a channel that sends in bursts with the comch rows
+ * of its own burst.
+ */
+static bool
+comparable(const struct bench_test *ct, const struct bench_test *bt)
+{
+	if (bt->transport == BENCH_TR_MEMCPY)
+		return bt->buffers == ct->buffers;
+	if (bench_transport_bursts(bt->transport) && ct->mode->kind != BENCH_KIND_LAT)
+		return bt->burst == ct->burst;
+	return true;
 }
 
 /* Compare each comch result with each baseline of the same mode and size. */
@@ -424,20 +471,17 @@ print_ratios(FILE *f, const struct bench_test *plan, unsigned int first, unsigne
 	unsigned int i, j, nb_comch = 0;
 
 	for (i = first; i < end; i++)
-		nb_comch += plan[i].transport == BENCH_TR_COMCH;
+		nb_comch += bench_transport_is_comch(plan[i].transport);
 	for (i = first; i < end; i++) {
-		if (plan[i].transport != BENCH_TR_COMCH || !test_ok(rs, i, who))
+		if (!bench_transport_is_comch(plan[i].transport) || !test_ok(rs, i, who))
 			continue;
 		c = get(rs, i, BENCH_SIDE_CLIENT);
 		if (c == NULL || c->skipped)
 			continue;
 		c_rx = get(rs, i, BENCH_SIDE_SERVER);
 		for (j = first; j < end; j++) {
-			if (plan[j].transport == BENCH_TR_COMCH || !test_ok(rs, j, who))
-				continue;
-			/* A memcpy row is compared with the comch rows of its own buffers. */
-			if (plan[j].transport == BENCH_TR_MEMCPY &&
-			    plan[j].buffers != plan[i].buffers)
+			if (bench_transport_is_comch(plan[j].transport) || !test_ok(rs, j, who) ||
+			    !comparable(&plan[i], &plan[j]))
 				continue;
 			b = get(rs, j, BENCH_SIDE_CLIENT);
 			if (b == NULL || b->skipped)

@@ -43,7 +43,7 @@ bench_progress_init(struct bench_progress *p, const struct bench_opts *o,
 static double
 expected_s(const struct bench_opts *o, const struct bench_test *t)
 {
-	double rtt = t->transport == BENCH_TR_COMCH ? 1e-6 : 20e-6;
+	double rtt = bench_transport_is_comch(t->transport) ? 1e-6 : 20e-6;
 
 	if (t->mode->kind == BENCH_KIND_LAT)
 		return (o->warmup + o->iterations) * rtt;

@@ -27,25 +27,26 @@ reply(struct bench_responder *r, uint32_t kind, uint64_t seq, uint32_t len)
 }
 
 int
-bench_responder_handle(struct bench_responder *r, const uint8_t *msg, uint32_t len)
+bench_responder_handle_iov(struct bench_responder *r, const struct iovec *iov, unsigned int n)
 {
 	struct bench_msg_hdr hdr;
 	int ret;
 
-	if (bench_msg_peek(msg, len, &hdr) < 0)
-		return bench_fail(r->res, -EBADMSG, "runt message of %" PRIu32 " bytes", len);
+	if (n == 0 || bench_msg_peek(iov[0].iov_base, iov[0].iov_len, &hdr) < 0)
+		return bench_fail(r->res, -EBADMSG, "runt message of %zu bytes",
+				  n == 0 ? 0 : iov[0].iov_len);
 	switch (hdr.kind) {
 	case BENCH_MSG_PING:
-		ret = bench_msg_check(msg, len, BENCH_MSG_PING, r->next_ping, r->size, r->res);
+		ret = bench_msg_check_iov(iov, n, BENCH_MSG_PING, r->next_ping, r->size, r->res);
 		if (ret < 0)
 			return ret;
 		return reply(r, BENCH_MSG_PONG, r->next_ping++, r->size);
 	case BENCH_MSG_DATA:
-		ret = bench_msg_check(msg, len, BENCH_MSG_DATA, r->next_data, r->size, r->res);
+		ret = bench_msg_check_iov(iov, n, BENCH_MSG_DATA, r->next_data, r->size, r->res);
 		if (ret < 0)
 			return ret;
 		r->next_data++;
-		r->data_bytes += len;
+		r->data_bytes += r->size;
 		return 0;
 	case BENCH_MSG_SYNC:
 		/* The warm-up is over: what follows is measured, until END. */
@@ -61,8 +62,16 @@ bench_responder_handle(struct bench_responder *r, const uint8_t *msg, uint32_t l
 		return reply(r, BENCH_MSG_RESULT, hdr.seq, BENCH_MSG_RESULT_LEN);
 	default:
 		return bench_fail(r->res, -EBADMSG, "unexpected message kind %" PRIu32
-				  " (seq %" PRIu64 ", %" PRIu32 " bytes)", hdr.kind, hdr.seq, len);
+				  " (seq %" PRIu64 ", %" PRIu32 " bytes)", hdr.kind, hdr.seq, hdr.len);
 	}
+}
+
+int
+bench_responder_handle(struct bench_responder *r, const uint8_t *msg, uint32_t len)
+{
+	const struct iovec iov = { .iov_base = (void *)(uintptr_t)msg, .iov_len = len };
+
+	return bench_responder_handle_iov(r, &iov, 1);
 }
 
 void

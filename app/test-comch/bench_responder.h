@@ -37,6 +37,9 @@ void bench_responder_init(struct bench_responder *r, const struct bench_test *t,
  * negative errno value with r->res->error set.
  */
 int bench_responder_handle(struct bench_responder *r, const uint8_t *msg, uint32_t len);
+/* The same for a message in n pieces (an mbuf chain), the whole header in the first. */
+int bench_responder_handle_iov(struct bench_responder *r, const struct iovec *iov,
+			       unsigned int n);
 
 /* Write the reply due into buf, which has room for the length handle returned. */
 void bench_responder_reply(const struct bench_responder *r, uint8_t *buf);

@@ -83,4 +83,14 @@ int cacheline_lat_server(struct bench_ctx *bc, const struct bench_test *t,
 int cacheline_lat_client(struct bench_ctx *bc, const struct bench_test *t,
 			 struct bench_result *res);
 
+/*
+ * memif_fp_server.c, memif_fp_lat.c, memif_fp_stream.c: the memif baselines of
+ * fp-lat, fp-stream and fp-bw (built when DPDK has the memif PMD).
+ */
+int memif_fp_serve(struct bench_ctx *bc, const struct bench_test *t, struct bench_result *res);
+int memif_fp_lat_client(struct bench_ctx *bc, const struct bench_test *t,
+			struct bench_result *res);
+int memif_fp_stream_client(struct bench_ctx *bc, const struct bench_test *t,
+			   struct bench_result *res);
+
 #endif /* BENCH_RUNNERS_H */

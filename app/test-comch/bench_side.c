@@ -156,6 +156,12 @@ eal_init(const struct bench_opts *o, struct bench_result *res)
 	argv[argc++] = (char *)(uintptr_t)"-m";
 	argv[argc++] = (char *)(uintptr_t)BENCH_EAL_MEM_MB;
 	argv[argc++] = (char *)(uintptr_t)"--no-pci";
+	/*
+	 * One file for all of the side's memory: memif's zero-copy mode shares
+	 * the mempool's with its peer only then. Without hugepages the memory is
+	 * the same either way, so every transport runs with it.
+	 */
+	argv[argc++] = (char *)(uintptr_t)"--single-file-segments";
 	argv[argc++] = prefix;
 	/* EAL's start-up chatter would bury the results; warnings still show. */
 	argv[argc++] = (char *)(uintptr_t)"--log-level=lib.eal:warning";

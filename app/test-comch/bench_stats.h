@@ -96,6 +96,16 @@ bench_tx_sent(struct bench_tx_window *w, uint64_t t0)
 	}
 }
 
+/* The same for one call that sent n messages: its cycles count once per message. */
+static inline void
+bench_tx_sent_n(struct bench_tx_window *w, uint64_t t0, unsigned int n)
+{
+	if (t0 != 0) {
+		w->send_cycles += rte_rdtsc() - t0;
+		w->send_samples += n;
+	}
+}
+
 /* Fill res's stream fields and its refusals from w, msgs of size bytes sent by its end. */
 void bench_tx_result(const struct bench_tx_window *w, uint64_t msgs, uint32_t size,
 		     uint64_t tsc_hz, struct bench_result *res);
