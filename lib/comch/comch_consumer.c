@@ -484,6 +484,13 @@ rte_comch_consumer_destroy(struct rte_comch_consumer *consumer)
 
 	if (COMCH_BAD_CONSUMER(consumer))
 		return -EINVAL;
+	/*
+	 * A request of its own may still be queued (a stop that ended with the
+	 * connection): served now, on the connection's lcore, where it would be,
+	 * while the consumer is whole.
+	 */
+	if (consumer->conn->fp_req != NULL)
+		comch_proto_serve(consumer->conn);
 	rc = comch_fast_destroy(&consumer->ctx, &consumer->tasks, "consumer destroy",
 				comch_consumer_drv_release);
 	if (rc < 0)

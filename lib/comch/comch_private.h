@@ -344,6 +344,18 @@ struct comch_fp_consumer {
 	void *priv;
 };
 
+/**
+ * A consumer as the peer knows it (comch_proto.c): what it may answer next.
+ * Answers in any other state break the protocol.
+ */
+enum comch_proto_state {
+	COMCH_PROTO_IDLE = 0,  /**< Not announced, or withdrawn and confirmed. */
+	COMCH_PROTO_ANNOUNCED, /**< NEW sent: READY or REFUSED is due. */
+	COMCH_PROTO_WITHDRAW,  /**< Stopped before that answer: EXPIRED follows READY. */
+	COMCH_PROTO_READY,     /**< The peer imported it. */
+	COMCH_PROTO_EXPIRING,  /**< EXPIRED sent: ACK is due. */
+};
+
 struct rte_comch_consumer {
 	/** First: what the inline burst calls of rte_comch_consumer.h go through. */
 	struct rte_comch_consumer_fp pub;
@@ -369,6 +381,8 @@ struct rte_comch_consumer {
 	int expired;        /**< Atomic, from the connection's lcore: the peer will not write. */
 	bool expire_asked;
 	uint64_t expire_deadline; /**< TSC: the peer must confirm the expiry by then. */
+	/** Where the protocol with the peer stands; the connection's lcore's only. */
+	enum comch_proto_state proto;
 	void *drv;          /**< The driver's consumer. */
 };
 

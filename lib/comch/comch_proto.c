@@ -136,10 +136,20 @@ comch_proto_announce(struct rte_comch_connection *conn, struct rte_comch_consume
 	return 0;
 }
 
+/* EXPIRED: the peer is to stop writing into our consumer, and say so (ACK). */
+static void
+comch_proto_withdraw(struct rte_comch_connection *conn, struct rte_comch_consumer *c)
+{
+	c->proto = COMCH_PROTO_EXPIRING;
+	if (comch_proto_send(conn, COMCH_CTL_CONSUMER_EXPIRED, c->id, 0, NULL) < 0)
+		comch_proto_lost(conn, c->id, "withdraw");
+}
+
 int
 comch_proto_serve(struct rte_comch_connection *conn)
 {
-	bool dead = comch_fast_conn_dead(conn);
+	/* Ending, or about to (an abort is served in this round): say nothing more. */
+	bool dead = comch_fast_conn_dead(conn) || comch_load_relaxed(&conn->abort_reason) != 0;
 	struct rte_comch_consumer *c;
 	uintptr_t req;
 	void *obj;
@@ -150,18 +160,29 @@ comch_proto_serve(struct rte_comch_connection *conn)
 		c = (struct rte_comch_consumer *)(req & ~COMCH_REQ_EXPIRE);
 		n++;
 		if (req & COMCH_REQ_EXPIRE) {
-			/* Gone: the peer will not write into it any more. */
-			if (dead)
+			/*
+			 * Nothing the peer knows of (never announced, refused, or the
+			 * connection ended): it will not write into it, say so now.
+			 * Announced, unanswered: withdrawn once the peer answers. Else
+			 * withdraw it and wait for the ACK.
+			 */
+			if (dead || c->proto == COMCH_PROTO_IDLE) {
+				c->proto = COMCH_PROTO_IDLE;
 				comch_store_release(&c->expired, 1);
-			else if (comch_proto_send(conn, COMCH_CTL_CONSUMER_EXPIRED, c->id, 0,
-						  NULL) < 0)
-				comch_proto_lost(conn, c->id, "withdraw");
-		} else {
+			} else if (c->proto == COMCH_PROTO_ANNOUNCED) {
+				c->proto = COMCH_PROTO_WITHDRAW;
+			} else if (c->proto == COMCH_PROTO_READY) {
+				comch_proto_withdraw(conn, c);
+			}
+		} else if (c->proto == COMCH_PROTO_IDLE) {
 			rc = dead ? -ECONNRESET : comch_proto_announce(conn, c);
 			/* Else it waits for the peer's READY or REFUSED. */
 			if (rc < 0)
 				comch_store_release(&c->reg, rc);
+			else
+				c->proto = COMCH_PROTO_ANNOUNCED;
 		}
+		/* An announce left over from a start that ended with the connection: no more. */
 	}
 	return n;
 }
@@ -177,8 +198,18 @@ comch_proto_on_answer(struct rte_comch_connection *conn, const struct comch_ctl_
 			  "exist", conn->id, m->id);
 		return -EPROTO;
 	}
+	/* Each answer in its turn only: early, late or twice breaks the protocol. */
+	if ((m->type == COMCH_CTL_CONSUMER_ACK && c->proto != COMCH_PROTO_EXPIRING) ||
+	    (m->type != COMCH_CTL_CONSUMER_ACK && c->proto != COMCH_PROTO_ANNOUNCED &&
+	     c->proto != COMCH_PROTO_WITHDRAW)) {
+		COMCH_LOG(ERR, "connection %u: the peer answered %s about consumer %u out of turn",
+			  conn->id, m->type == COMCH_CTL_CONSUMER_ACK ? "ACK" :
+			  m->type == COMCH_CTL_CONSUMER_READY ? "READY" : "REFUSED", m->id);
+		return -EPROTO;
+	}
 	switch (m->type) {
 	case COMCH_CTL_CONSUMER_ACK:
+		c->proto = COMCH_PROTO_IDLE;
 		comch_store_release(&c->expired, 1);
 		return 0;
 	case COMCH_CTL_CONSUMER_REFUSED:
@@ -187,12 +218,18 @@ comch_proto_on_answer(struct rte_comch_connection *conn, const struct comch_ctl_
 		    m->status != ENOTSUP)
 			return -EPROTO;
 		COMCH_LOG(ERR, "consumer %u: the peer refused it: %s", m->id, strerror(m->status));
-		if (comch_load_acquire(&c->reg) == 0)
-			comch_store_release(&c->reg, -m->status);
+		/* Refused while being withdrawn: the peer never imported it, nothing to wait for. */
+		if (c->proto == COMCH_PROTO_WITHDRAW)
+			comch_store_release(&c->expired, 1);
+		c->proto = COMCH_PROTO_IDLE;
+		comch_store_release(&c->reg, -m->status);
 		return 0;
 	default: /* READY */
-		if (comch_load_acquire(&c->reg) == 0)
-			comch_store_release(&c->reg, 1);
+		if (c->proto == COMCH_PROTO_WITHDRAW)
+			comch_proto_withdraw(conn, c);
+		else
+			c->proto = COMCH_PROTO_READY;
+		comch_store_release(&c->reg, 1);
 		return 0;
 	}
 }

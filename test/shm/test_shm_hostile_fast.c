@@ -324,18 +324,27 @@ struct server_consumer {
 	uint32_t *posted;
 };
 
-/* A consumer on the server with two 4 KiB buffers posted, mapped by the raw peer. */
+/* The state of the server's consumer. */
+static enum rte_comch_ctx_state
+sc_state(const struct server_consumer *sc)
+{
+	enum rte_comch_ctx_state st;
+
+	assert_int_equal(rte_comch_ctx_get_state(rte_comch_consumer_as_ctx(sc->c), &st), 0);
+	return st;
+}
+
+/*
+ * A consumer on the server, started: announced to the raw peer, which maps it;
+ * STARTING until the peer answers.
+ */
 static void
-server_consumer(struct raw_peer *p, struct server_consumer *sc)
+server_consumer_announced(struct raw_peer *p, struct server_consumer *sc)
 {
 	const uint32_t perms = RTE_COMCH_MMAP_PERM_LOCAL_READ_WRITE |
 			       RTE_COMCH_MMAP_PERM_PCI_READ_WRITE;
-	struct rte_comch_consumer_task_post_recv *t;
-	struct rte_comch_buf *buf;
-	enum rte_comch_ctx_state st;
-	unsigned int nb_fds, i;
+	unsigned int nb_fds;
 	struct comch_ctl_msg c;
-	uint8_t *base;
 	int fds[4];
 
 	cons_ok = cons_err = 0;
@@ -369,12 +378,22 @@ server_consumer(struct raw_peer *p, struct server_consumer *sc)
 	sc->slots = (struct shm_fp_slot *)(sc->ring + SHM_FP_SLOTS_OFF);
 	/* Not running until the peer says it took it. */
 	pump(2);
-	assert_int_equal(rte_comch_ctx_get_state(rte_comch_consumer_as_ctx(sc->c), &st), 0);
-	assert_int_equal(st, RTE_COMCH_CTX_STATE_STARTING);
+	assert_int_equal(sc_state(sc), RTE_COMCH_CTX_STATE_STARTING);
+}
+
+/* A consumer on the server with two 4 KiB buffers posted, mapped by the raw peer. */
+static void
+server_consumer(struct raw_peer *p, struct server_consumer *sc)
+{
+	struct rte_comch_consumer_task_post_recv *t;
+	struct rte_comch_buf *buf;
+	unsigned int i;
+	uint8_t *base;
+
+	server_consumer_announced(p, sc);
 	raw_ctl_send(p->fd, COMCH_CTL_CONSUMER_READY, sc->id, NULL, NULL, 0);
 	pump(2);
-	assert_int_equal(rte_comch_ctx_get_state(rte_comch_consumer_as_ctx(sc->c), &st), 0);
-	assert_int_equal(st, RTE_COMCH_CTX_STATE_RUNNING);
+	assert_int_equal(sc_state(sc), RTE_COMCH_CTX_STATE_RUNNING);
 	base = rte_comch_mmap_get_memrange(sc->mmap, (void **)&base, &(size_t){0}) == 0 ? base : NULL;
 	for (i = 0; i < 2; i++) {
 		assert_int_equal(rte_comch_buf_pool_get_by_addr(sc->pool, sc->mmap,
@@ -542,6 +561,138 @@ test_fill_immediate_too_long(void **state)
 	hostile_fill(1, 33);
 }
 
+/* Answers out of turn break the protocol: the link drops, the consumer ends cleanly. */
+static void
+answer_out_of_turn(enum comch_ctl_type type, bool running)
+{
+	uint64_t before = peer_errors();
+	struct server_consumer sc;
+	struct raw_peer p;
+
+	if (running)
+		server_consumer(&p, &sc);
+	else
+		server_consumer_announced(&p, &sc);
+	/*
+	 * Running: READY or REFUSED a second time, or an ACK for a withdrawal
+	 * never asked. Starting: an ACK before even the READY.
+	 */
+	raw_ctl_send(p.fd, type, sc.id, &(struct comch_ctl_msg){ .status = ENOSPC }, NULL, 0);
+	raw_peer_expect_dropped(&p, before);
+	/* Its buffers back, by its error callback: then IDLE, and destroyed like any other. */
+	pump(5);
+	assert_int_equal(sc_state(&sc), RTE_COMCH_CTX_STATE_IDLE);
+	assert_int_equal(cons_ok, 0);
+	assert_int_equal(cons_err, running ? 2 : 0);
+	server_consumer_fini(&sc);
+}
+
+static void
+test_ack_before_expired(void **state)
+{
+	answer_out_of_turn(COMCH_CTL_CONSUMER_ACK, true);
+}
+
+static void
+test_ready_twice(void **state)
+{
+	answer_out_of_turn(COMCH_CTL_CONSUMER_READY, true);
+}
+
+static void
+test_refused_after_ready(void **state)
+{
+	answer_out_of_turn(COMCH_CTL_CONSUMER_REFUSED, true);
+}
+
+static void
+test_ack_while_starting(void **state)
+{
+	answer_out_of_turn(COMCH_CTL_CONSUMER_ACK, false);
+}
+
+/*
+ * Stopped before the peer answered its announcement: it is withdrawn once the
+ * peer imported it (READY, then EXPIRED and ACK), or at once if the peer
+ * refused it (nothing to withdraw).
+ */
+static void
+stop_while_starting(bool refuse)
+{
+	uint64_t before = peer_errors();
+	struct server_consumer sc;
+	struct comch_ctl_msg c;
+	unsigned int nb_fds;
+	struct raw_peer p;
+	struct shm_msg m;
+	int fds[4];
+
+	server_consumer_announced(&p, &sc);
+	assert_int_equal(rte_comch_ctx_stop(rte_comch_consumer_as_ctx(sc.c)), -EINPROGRESS);
+	pump(5);
+	/* Nothing withdrawn before the answer: the peer may not have imported it yet. */
+	assert_int_equal(shm_msg_recv(p.fd, &m, fds, 4, &nb_fds), -EAGAIN);
+	assert_int_equal(sc_state(&sc), RTE_COMCH_CTX_STATE_STOPPING);
+	if (refuse) {
+		raw_ctl_send(p.fd, COMCH_CTL_CONSUMER_REFUSED, sc.id,
+			     &(struct comch_ctl_msg){ .status = ENOSPC }, NULL, 0);
+	} else {
+		raw_ctl_send(p.fd, COMCH_CTL_CONSUMER_READY, sc.id, NULL, NULL, 0);
+		pump(5);
+		assert_int_equal(raw_ctl_reply(p.fd, &c, fds, &nb_fds),
+				 COMCH_CTL_CONSUMER_EXPIRED);
+		assert_int_equal(c.id, sc.id);
+		assert_int_equal(sc_state(&sc), RTE_COMCH_CTX_STATE_STOPPING);
+		raw_ctl_send(p.fd, COMCH_CTL_CONSUMER_ACK, sc.id, NULL, NULL, 0);
+	}
+	pump(5);
+	assert_int_equal(sc_state(&sc), RTE_COMCH_CTX_STATE_IDLE);
+	assert_int_equal(peer_errors(), before);
+	server_consumer_fini(&sc);
+	assert_int_equal(rte_comch_server_disconnect(srv, last_conn), 0);
+	pump(10);
+	close(p.fd);
+	shm_ring_release(&p.rx);
+	shm_ring_release(&p.tx);
+	good_client_roundtrip();
+}
+
+static void
+test_stop_while_starting_ready(void **state)
+{
+	stop_while_starting(false);
+}
+
+static void
+test_stop_while_starting_refused(void **state)
+{
+	stop_while_starting(true);
+}
+
+/*
+ * Stopped in the same round as the peer's fill lies: the withdrawal is queued
+ * as the connection drops. The consumer may be destroyed at once; nothing of
+ * it is touched afterwards (AddressSanitizer watches).
+ */
+static void
+test_stop_as_fill_lies(void **state)
+{
+	uint64_t before = peer_errors();
+	struct server_consumer sc;
+	struct raw_peer p;
+
+	server_consumer(&p, &sc);
+	sc.slots[0].data_len = 4097;
+	__atomic_store_n(&sc.slots[0].seq, 1, __ATOMIC_RELEASE);
+	assert_int_equal(rte_comch_ctx_stop(rte_comch_consumer_as_ctx(sc.c)), -EINPROGRESS);
+	raw_peer_expect_dropped(&p, before);
+	assert_int_equal(sc_state(&sc), RTE_COMCH_CTX_STATE_IDLE);
+	assert_int_equal(cons_ok, 0);
+	assert_int_equal(cons_err, 2);
+	server_consumer_fini(&sc);
+	pump(10);
+}
+
 int
 main(void)
 {
@@ -561,6 +712,13 @@ main(void)
 		cmocka_unit_test_setup(test_fill_unposted_is_ignored, before_each),
 		cmocka_unit_test_setup(test_fill_longer_than_buffer, before_each),
 		cmocka_unit_test_setup(test_fill_immediate_too_long, before_each),
+		cmocka_unit_test_setup(test_ack_before_expired, before_each),
+		cmocka_unit_test_setup(test_ready_twice, before_each),
+		cmocka_unit_test_setup(test_refused_after_ready, before_each),
+		cmocka_unit_test_setup(test_ack_while_starting, before_each),
+		cmocka_unit_test_setup(test_stop_while_starting_ready, before_each),
+		cmocka_unit_test_setup(test_stop_while_starting_refused, before_each),
+		cmocka_unit_test_setup(test_stop_as_fill_lies, before_each),
 	};
 
 	return cmocka_run_group_tests_name("shm hostile fast-path peer", tests, setup, teardown);
