@@ -332,8 +332,7 @@ raw_consumer_init(struct raw_consumer *rc, bool seal_mem)
 {
 	struct shm_fp_hdr *hdr;
 
-	rc->ring_bytes = RTE_ALIGN_CEIL(SHM_FP_SLOTS_OFF + NB_SLOTS * sizeof(struct shm_fp_slot),
-					(size_t)sysconf(_SC_PAGESIZE));
+	rc->ring_bytes = shm_fp_ring_bytes(NB_SLOTS);
 	rc->memfd = sealed_memfd(MEM_LEN, seal_mem);
 	rc->ringfd = sealed_memfd(rc->ring_bytes, true);
 	rc->mem = map_fd(rc->memfd, MEM_LEN);
@@ -346,7 +345,8 @@ raw_consumer_init(struct raw_consumer *rc, bool seal_mem)
 	hdr->nb_slots = NB_SLOTS;
 	hdr->imm_len = 8;
 	rc->posted = (uint32_t *)(rc->ring + SHM_FP_POSTED_OFF);
-	rc->slots = (struct shm_fp_slot *)(rc->ring + SHM_FP_SLOTS_OFF);
+	rc->posts = (struct shm_fp_post *)(rc->ring + SHM_FP_POSTS_OFF);
+	rc->slots = (struct shm_fp_slot *)(rc->ring + shm_fp_slots_off(NB_SLOTS));
 }
 
 void

@@ -78,6 +78,7 @@ struct raw_consumer {
 	int bell[2];          /* [1] goes to the peer as the consumer's doorbell */
 	uint8_t *mem, *ring;
 	size_t ring_bytes;
+	struct shm_fp_post *posts;
 	struct shm_fp_slot *slots;
 	uint32_t *posted;
 };

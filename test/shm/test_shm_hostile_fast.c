@@ -33,8 +33,8 @@ raw_post(struct raw_consumer *rc, uint64_t off, uint64_t len)
 {
 	uint32_t i = comch_load_relaxed(rc->posted);
 
-	rc->slots[i % NB_SLOTS].off = off;
-	rc->slots[i % NB_SLOTS].len = len;
+	rc->posts[i % NB_SLOTS].off = off;
+	rc->posts[i % NB_SLOTS].len = len;
 	comch_store_release(rc->posted, i + 1);
 }
 
@@ -320,6 +320,7 @@ struct server_consumer {
 	/* The server's consumer, as the test (its peer) maps it. */
 	uint8_t *mem, *ring;
 	size_t ring_bytes;
+	struct shm_fp_post *posts;
 	struct shm_fp_slot *slots;
 	uint32_t *posted;
 };
@@ -367,15 +368,15 @@ server_consumer_announced(struct raw_peer *p, struct server_consumer *sc)
 	assert_int_equal(c.id, sc->id);
 	assert_int_equal(c.mem_len, MEM_LEN);
 	assert_int_equal(c.nb_posts, NB_SLOTS);
-	sc->ring_bytes = RTE_ALIGN_CEIL(SHM_FP_SLOTS_OFF + rte_align32pow2(c.nb_posts) *
-					sizeof(struct shm_fp_slot), (size_t)sysconf(_SC_PAGESIZE));
+	sc->ring_bytes = shm_fp_ring_bytes(rte_align32pow2(c.nb_posts));
 	sc->mem = map_fd(fds[0], MEM_LEN);
 	sc->ring = map_fd(fds[1], sc->ring_bytes);
 	close(fds[0]);
 	close(fds[1]);
 	close(fds[2]);
 	sc->posted = (uint32_t *)(sc->ring + SHM_FP_POSTED_OFF);
-	sc->slots = (struct shm_fp_slot *)(sc->ring + SHM_FP_SLOTS_OFF);
+	sc->posts = (struct shm_fp_post *)(sc->ring + SHM_FP_POSTS_OFF);
+	sc->slots = (struct shm_fp_slot *)(sc->ring + shm_fp_slots_off(rte_align32pow2(c.nb_posts)));
 	/* Not running until the peer says it took it. */
 	pump(2);
 	assert_int_equal(sc_state(sc), RTE_COMCH_CTX_STATE_STARTING);
@@ -457,7 +458,7 @@ test_faithful_producer_is_delivered(void **state)
 	pump(2);
 	assert_int_equal(cons_ok, 1);
 	assert_int_equal(cons_err, 0);
-	assert_memory_equal(sc.mem + sc.slots[0].off, "hello", 5);
+	assert_memory_equal(sc.mem + sc.posts[0].off, "hello", 5);
 	assert_int_equal(rte_comch_server_disconnect(srv, last_conn), -EBUSY);
 	server_consumer_stop(&p, &sc, true);
 	server_consumer_fini(&sc);

@@ -45,13 +45,6 @@
 static uint32_t shm_peer_maps;
 static uint32_t shm_max_peer_maps;
 
-static size_t
-shm_fp_ring_bytes(uint32_t nb_slots)
-{
-	return RTE_ALIGN_CEIL(SHM_FP_SLOTS_OFF + (size_t)nb_slots * sizeof(struct shm_fp_slot),
-			      (size_t)sysconf(_SC_PAGESIZE));
-}
-
 /* ------------------------------------------------------------------ our consumers */
 
 static void
@@ -150,9 +143,13 @@ shm_consumer_start(void *c, const struct rte_comch_drv_consumer_start *st,
 	hdr->version = SHM_PROTO_VERSION;
 	hdr->nb_slots = nb_slots;
 	hdr->imm_len = st->imm_len;
+	/* Our membarrier covers the producers' side only if our process could register too. */
+	sh->membarrier = shm_barrier_asymmetric();
+	hdr->flags = sh->membarrier ? SHM_FP_F_MEMBARRIER : 0;
 	sh->posted_p = (uint32_t *)(sh->base + SHM_FP_POSTED_OFF);
 	sh->armed_p = (uint32_t *)(sh->base + SHM_FP_ARMED_OFF);
-	sh->slots = (struct shm_fp_slot *)(sh->base + SHM_FP_SLOTS_OFF);
+	sh->posts = (struct shm_fp_post *)(sh->base + SHM_FP_POSTS_OFF);
+	sh->slots = (struct shm_fp_slot *)(sh->base + shm_fp_slots_off(nb_slots));
 	sh->mask = nb_slots - 1;
 	sh->posted = 0;
 	sh->done = 0;
@@ -188,8 +185,8 @@ shm_consumer_post(void *c, const struct rte_comch_fp_post *posts, unsigned int n
 		pb->len = posts[k].len;
 		pb->cookie = posts[k].cookie;
 		/* Where, as an offset into the memory the peer maps; how much. */
-		sh->slots[i].off = pb->addr != NULL ? (uint64_t)(pb->addr - sh->reg->addr) : 0;
-		sh->slots[i].len = pb->len;
+		sh->posts[i].off = pb->addr != NULL ? (uint64_t)(pb->addr - sh->reg->addr) : 0;
+		sh->posts[i].len = pb->len;
 	}
 	/* One publication for the whole burst. */
 	sh->posted += n;
@@ -270,8 +267,16 @@ shm_consumer_arm(void *c)
 	if (sh->armed_p == NULL)
 		return -EAGAIN;
 	comch_store_relaxed(sh->armed_p, 1);
-	/* Pairs with the fence in shm_producer_notify(): one of us sees the other. */
-	comch_fence_seq_cst();
+	/*
+	 * Pairs with shm_producer_notify(): one of us sees the other. Our
+	 * membarrier is the producers' barrier too (shm_barrier.c).
+	 */
+	if (sh->membarrier) {
+		if (shm_barrier_consumer() < 0)
+			return -EAGAIN;
+	} else {
+		comch_fence_seq_cst();
+	}
 	return shm_consumer_next_filled(sh) != NULL ? -EAGAIN : 0;
 }
 
@@ -386,11 +391,15 @@ shm_producer_import(void *conn, const struct rte_comch_drv_remote_conf *conf,
 	shm_close_fds(blob->fds, 2); /* mapped: the mappings outlive them */
 	rc->mem_len = conf->mem_len;
 	rc->ring_bytes = ring_bytes;
-	rc->slots = (struct shm_fp_slot *)(rc->ring + SHM_FP_SLOTS_OFF);
+	rc->posts = (const struct shm_fp_post *)(rc->ring + SHM_FP_POSTS_OFF);
+	rc->slots = (struct shm_fp_slot *)(rc->ring + shm_fp_slots_off(nb_slots));
 	rc->posted_p = (uint32_t *)(rc->ring + SHM_FP_POSTED_OFF);
 	rc->armed_p = (uint32_t *)(rc->ring + SHM_FP_ARMED_OFF);
 	rc->nb_slots = nb_slots;
 	rc->mask = nb_slots - 1;
+	/* Read once: a consumer that lies about it only misses its own wake-ups. */
+	rc->fence = !((comch_load_relaxed(&hdr->flags) & SHM_FP_F_MEMBARRIER) &&
+		      shm_barrier_asymmetric());
 	sc->nb_peer_fds++;
 	sc->peer_bytes += rc->mem_len + rc->ring_bytes;
 	comch_fetch_add_relaxed(&shm_peer_maps, 2);
@@ -439,8 +448,8 @@ shm_producer_send_one(struct shm_remote *rc, uint32_t producer_id,
 	}
 	slot = &rc->slots[rc->taken & rc->mask];
 	/* Read once and check: the consumer may change them under us. */
-	off = comch_load_relaxed(&slot->off);
-	blen = comch_load_relaxed(&slot->len);
+	off = comch_load_relaxed(&rc->posts[rc->taken & rc->mask].off);
+	blen = comch_load_relaxed(&rc->posts[rc->taken & rc->mask].len);
 	if (unlikely(off > rc->mem_len || blen > rc->mem_len - off)) {
 		SHM_LOG(ERR, "peer consumer: buffer outside its memory");
 		return -EPROTO;
@@ -459,14 +468,14 @@ shm_producer_send_one(struct shm_remote *rc, uint32_t producer_id,
 	rc->taken++;
 	comch_store_release(&slot->seq, rc->taken);
 	/*
-	 * The next slot, if already posted, sits in the consumer's cache: fetch
-	 * it now for writing, so the next send does not stall on it. A slot not
-	 * posted yet is left alone: the consumer is about to write it.
+	 * The next slot sits in the consumer's cache, where it read it a lap ago:
+	 * fetch it now for writing, so the next send does not stall on it. Only
+	 * producers write slots; the consumer writes the posts, read here.
 	 */
-	if (rc->taken != rc->posted) {
-		rte_prefetch0_write(&rc->slots[rc->taken & rc->mask]);
-		rte_prefetch0_write(rc->slots[rc->taken & rc->mask].inline_data);
-	}
+	rte_prefetch0_write(&rc->slots[rc->taken & rc->mask]);
+	rte_prefetch0_write(rc->slots[rc->taken & rc->mask].inline_data + SHM_FP_INLINE_MAX - 1);
+	if (rc->taken != rc->posted)
+		rte_prefetch0(&rc->posts[rc->taken & rc->mask]);
 	return 0;
 }
 
@@ -492,7 +501,8 @@ shm_producer_notify(void *p, void *remote)
 	struct shm_remote *rc = remote;
 
 	/* Our slot stores before its armed word: pairs with shm_consumer_arm(). */
-	comch_fence_seq_cst();
+	if (rc->fence)
+		comch_fence_seq_cst();
 	if (comch_load_relaxed(rc->armed_p) != 0)
 		shm_bell_ring(&rc->bell);
 }

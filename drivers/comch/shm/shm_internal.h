@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <sys/queue.h>
 #include <sys/un.h>
+#include <unistd.h>
 
 #include <rte_common.h>
 #include <rte_log.h>
@@ -85,7 +86,7 @@ void *shm_memfd_map_peer(int fd, size_t len, const char *what);
 
 #define SHM_MAGIC 0x48434d43u /* "CMCH" */
 /* 3: the library's control messages (CTL) instead of the driver's consumer messages. */
-#define SHM_PROTO_VERSION 3
+#define SHM_PROTO_VERSION 4
 
 enum shm_msg_type {
 	SHM_MSG_HELLO = 1,   /* client -> server: name and limits */
@@ -219,40 +220,78 @@ void shm_close_fds(int *fds, unsigned int n);
 #define SHM_FP_POSTED_OFF SHM_LINE
 /* Written by the consumer while it sleeps: producers ring its doorbell after filling. */
 #define SHM_FP_ARMED_OFF (2 * SHM_LINE)
-#define SHM_FP_SLOTS_OFF (3 * SHM_LINE)
+#define SHM_FP_POSTS_OFF (3 * SHM_LINE)
 
 struct shm_fp_hdr {
 	uint32_t magic;
 	uint32_t version;
 	uint32_t nb_slots;
 	uint32_t imm_len;
+	uint32_t flags;       /* SHM_FP_F_* */
+};
+
+/* The consumer issues membarrier(GLOBAL_EXPEDITED) before it sleeps (shm_barrier.c). */
+#define SHM_FP_F_MEMBARRIER 0x1u
+
+/*
+ * shm_barrier.c: whether this process is covered by consumers' membarriers
+ * (registered once, on first use); a consumer's barrier before it sleeps
+ * (0, or -EAGAIN: keep polling).
+ */
+bool shm_barrier_asymmetric(void);
+int shm_barrier_consumer(void);
+
+/*
+ * A posted buffer, written by the consumer only: where in its memory, how
+ * long. Apart from the slots, so that posting writes no line the producer
+ * fills, and four posts share a cache line.
+ */
+struct shm_fp_post {
+	uint64_t off;
+	uint64_t len;
 };
 
 /* Messages up to this size travel in the slot itself, not in the buffer. */
-#define SHM_FP_INLINE_MAX 64
+#define SHM_FP_INLINE_MAX 80
 
 /*
- * A posted buffer: the consumer writes where, the producer what it wrote. The
- * producer publishes a fill by storing seq last: the slot's index + 1. The
- * consumer waits on the seq of the one slot it expects next, a line it must
- * read anyway, so no shared "taken" index bounces between the cores.
+ * A fill, written by the producer only. It publishes it by storing seq last:
+ * the slot's index + 1. The consumer waits on the seq of the one slot it
+ * expects next, a line it must read anyway, so no shared "taken" index
+ * bounces between the cores.
  *
- * A message of at most SHM_FP_INLINE_MAX bytes goes in the slot's second line,
- * which the CPU fetches with the first (adjacent-line prefetch), and the
- * consumer copies it into its buffer: one line pair crosses the cores instead
- * of the slot and the buffer one after the other.
+ * A message of at most SHM_FP_INLINE_MAX bytes goes in the slot, after the
+ * immediate data: the slot is two cache lines, which the CPU fetches together
+ * (adjacent-line prefetch), and the consumer copies the data into its buffer:
+ * one line pair crosses the cores instead of the slot and the buffer one after
+ * the other.
  */
 struct shm_fp_slot {
-	uint64_t off;         /* consumer: offset of the buffer in its memory */
-	uint64_t len;         /* consumer: its length */
-	uint32_t data_len;    /* producer: bytes written (a buffer holds at most 1 GiB) */
-	uint32_t seq;         /* producer, last: index of the fill + 1 */
-	uint16_t imm_len;     /* producer */
-	uint16_t producer_id; /* producer */
+	uint32_t seq;         /* last: index of the fill + 1 */
+	uint32_t data_len;    /* bytes written (a buffer holds at most 1 GiB) */
+	uint16_t imm_len;
+	uint16_t producer_id;
 	uint32_t reserved;
-	uint8_t imm[32];      /* producer */
-	uint8_t inline_data[SHM_FP_INLINE_MAX]; /* producer: data_len <= SHM_FP_INLINE_MAX */
+	uint8_t imm[32];
+	uint8_t inline_data[SHM_FP_INLINE_MAX]; /* data_len <= SHM_FP_INLINE_MAX */
 } __rte_aligned(SHM_LINE);
+
+/* Where the slots start in a post ring of nb_slots (a power of 2). */
+static inline size_t
+shm_fp_slots_off(uint32_t nb_slots)
+{
+	return RTE_ALIGN_CEIL(SHM_FP_POSTS_OFF + (size_t)nb_slots * sizeof(struct shm_fp_post),
+			      (size_t)SHM_LINE);
+}
+
+/* Bytes of a post ring of nb_slots: header, indices, posts, slots; whole pages. */
+static inline size_t
+shm_fp_ring_bytes(uint32_t nb_slots)
+{
+	return RTE_ALIGN_CEIL(shm_fp_slots_off(nb_slots) +
+			      (size_t)nb_slots * sizeof(struct shm_fp_slot),
+			      (size_t)sysconf(_SC_PAGESIZE));
+}
 
 /* Memory of an mmap, as the driver registered it. */
 struct shm_reg {
@@ -285,9 +324,11 @@ struct shm_consumer {
 	uint32_t *armed_p;
 	uint8_t *base;
 	size_t bytes;
+	struct shm_fp_post *posts;
 	struct shm_fp_slot *slots;
 	uint32_t *posted_p;
 	uint32_t mask, posted, done, imm_len;
+	bool membarrier;      /* we barrier for our producers before sleeping */
 	struct shm_posted *posted_buf; /* by slot: what we posted, never re-read from the ring */
 };
 
@@ -297,11 +338,13 @@ struct shm_remote {
 	size_t mem_len;
 	uint8_t *ring;
 	size_t ring_bytes;
+	const struct shm_fp_post *posts;
 	struct shm_fp_slot *slots;
 	uint32_t *posted_p, *armed_p;
 	struct shm_bell bell; /* the consumer's doorbell: rung when it sleeps */
 	uint32_t mask, nb_slots, taken;
 	uint32_t posted;      /* last posted index read (and checked): re-read only when used up */
+	bool fence;           /* fence before looking at armed: the consumer will not */
 };
 
 extern const struct rte_comch_drv_consumer_ops shm_consumer_ops;
