@@ -219,6 +219,13 @@ comch_conn_progress(struct rte_comch_connection *conn, bool slow, uint64_t now)
 		return 0;
 	if (unlikely(conn->fp_req != NULL))
 		did += comch_proto_serve(conn);
+	/* The peer's consumers it withdrew, unmapped (and confirmed) once our producers let go. */
+	if (unlikely(conn->nb_unimporting != 0)) {
+		reason = comch_proto_unimports(conn);
+		if (reason < 0)
+			comch_conn_abort(conn, reason);
+		did += reason != 0;
+	}
 	reason = comch_load_acquire(&conn->abort_reason);
 	if (unlikely(reason != 0)) {
 		comch_conn_lost(conn, reason);
@@ -314,6 +321,9 @@ comch_conn_task_released(struct rte_comch_connection *conn)
 void
 comch_conn_free(struct rte_comch_connection *conn)
 {
+	/* No producer is left to copy into the peer's consumers. */
+	comch_proto_release_remotes(conn);
+	comch_grace_free(conn);
 	conn->ops->free(conn->drv);
 	free(conn->remotes);
 	free(conn->fp_req);

@@ -19,6 +19,7 @@
 #include <rte_common.h>
 #include <rte_log.h>
 #include <rte_spinlock.h>
+#include <rte_rcu_qsbr.h>
 #include <rte_ticketlock.h>
 
 #include "rte_comch_driver.h"
@@ -83,10 +84,24 @@ comch_obj_kill(uint32_t *magic)
 	*(volatile uint32_t *)magic = COMCH_MAGIC_DEAD;
 }
 
+/* Whether one of n pointers is NULL: inline, so that accessors pay no call for it. */
+static inline bool
+comch_any_null(const void * const *args, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (args[i] == NULL)
+			return true;
+	return false;
+}
+
 /** True, after a log line naming it, if one of the (pointer) arguments is NULL. */
 #define COMCH_NULL_ARG(...) \
-	unlikely(comch_null_args(__func__, #__VA_ARGS__, (const void * const []){ __VA_ARGS__ }, \
-				 RTE_DIM(((const void * const []){ __VA_ARGS__ }))))
+	(unlikely(comch_any_null((const void * const []){ __VA_ARGS__ }, \
+				 RTE_DIM(((const void * const []){ __VA_ARGS__ })))) && \
+	 comch_null_args(__func__, #__VA_ARGS__, (const void * const []){ __VA_ARGS__ }, \
+			 RTE_DIM(((const void * const []){ __VA_ARGS__ }))))
 static inline bool
 comch_magic_ok(uint32_t magic, uint32_t want)
 {
@@ -236,16 +251,30 @@ enum comch_conn_state {
 	COMCH_CONN_DEAD,      /**< Over; the library tears it down at the end of progress. */
 };
 
+/** How producers write to a remote consumer (comch_grace.c). */
+enum comch_remote_share {
+	COMCH_SHARE_OWNER = 0, /**< Only its owner sends, without the lock. */
+	COMCH_SHARE_ASKED,     /**< Another asked to: the owner locks, others wait. */
+	COMCH_SHARE_LOCKED,    /**< Every producer takes the lock. */
+};
+
 /**
- * A consumer of the peer, as our producers see it. The lock serialises our
- * producers (a ticket lock: fair between lcores, released with a plain store)
- * and the connection's lcore, which imports and unimports it.
+ * A consumer of the peer, as our producers see it. The connection's lcore
+ * imports it, and unimports it a grace period after marking it dead. The first
+ * producer that sends to it owns it and sends without the lock; once another
+ * producer sends to it too, every send takes the lock (a ticket lock: fair
+ * between lcores, released with a plain store).
  */
 struct comch_remote {
 	rte_ticketlock_t lock;
-	bool alive;                       /**< Producers may send to it. */
+	bool alive;                       /**< Atomic: producers may send to it. */
 	bool imported;                    /**< The driver holds it (drv valid). */
+	bool unimporting;                 /**< Dead, unmapped after the grace period. */
+	uint8_t share;                    /**< Atomic: enum comch_remote_share. */
 	uint32_t imm_len;                 /**< Immediate data it accepts. */
+	struct rte_comch_producer *owner; /**< Atomic: the producer that sends unlocked. */
+	uint64_t share_grace;             /**< Sharing asked: its grace period (under lock). */
+	uint64_t grace;                   /**< The unimport's grace period (token). */
 	void *drv;                        /**< The driver's remote consumer. */
 } __rte_cache_aligned;
 
@@ -281,6 +310,9 @@ struct rte_comch_connection {
 	struct comch_remote *remotes;
 	uint32_t nb_remote_slots;         /**< The device's max_peer_consumers. */
 	uint32_t nb_remotes;              /**< Imported now. */
+	uint32_t nb_unimporting;          /**< Dead, waiting for their grace period. */
+	/** The producers' grace periods (comch_grace.c), made with the first producer. */
+	struct rte_rcu_qsbr *qs;
 };
 
 /* ------------------------------------------------------------------ fast path */
@@ -588,6 +620,10 @@ void comch_conn_task_released(struct rte_comch_connection *conn);
 int comch_proto_on_ctl(struct rte_comch_connection *conn, struct rte_comch_drv_ctl *ctl);
 /** Connection lcore: serve the consumers' start and stop requests. */
 int comch_proto_serve(struct rte_comch_connection *conn);
+/** Unimport the peer's consumers whose grace period is over: 1 if any, < 0 if lost. */
+int comch_proto_unimports(struct rte_comch_connection *conn);
+/** Unimport every one of the peer's consumers: no producer may be sending. */
+void comch_proto_release_remotes(struct rte_comch_connection *conn);
 /** The connection ended: answer pending requests, forget the peer's consumers. */
 void comch_proto_conn_ended(struct rte_comch_connection *conn);
 /** Ask the connection's lcore to announce (expire false) or withdraw a consumer. */
@@ -602,6 +638,23 @@ comch_remote_lookup(const struct rte_comch_connection *conn, uint32_t id)
 	if (unlikely(r == NULL || id >= conn->nb_remote_slots))
 		return NULL;
 	return &r[id];
+}
+
+/* comch_grace.c: the producers' grace periods */
+int comch_grace_attach(struct rte_comch_connection *conn, uint32_t max_producers);
+void comch_grace_free(struct rte_comch_connection *conn);
+uint64_t comch_grace_start(struct rte_comch_connection *conn);
+bool comch_grace_done(struct rte_comch_connection *conn, uint64_t token);
+void comch_grace_register(struct rte_comch_producer *p);
+void comch_grace_unregister(struct rte_comch_producer *p);
+void comch_grace_online(struct rte_comch_producer *p);
+void comch_grace_offline(struct rte_comch_producer *p);
+
+/* A producer is between two sends: what it read of the remotes may change. */
+static inline void
+comch_grace_quiescent(struct rte_comch_producer *p)
+{
+	rte_rcu_qsbr_quiescent(p->conn->qs, p->id);
 }
 
 /* comch_fast.c: what producers and consumers share */

@@ -44,8 +44,29 @@ comch_producer_start(struct rte_comch_ctx *ctx)
 	p->fp.completed = ops->completed;
 	p->fp.priv = p->drv;
 	p->starved = false;
+	/* Its sends hold the remotes from now on: grace periods wait for it. */
+	comch_grace_online(p);
 	comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_RUNNING);
 	return 0;
+}
+
+/*
+ * It sends no more: grace periods stop waiting for it, and a remote it owned
+ * goes to whichever producer sends to it next.
+ */
+static void
+comch_producer_idle(struct rte_comch_producer *p)
+{
+	struct comch_remote *r = comch_load_acquire(&p->conn->remotes);
+	struct rte_comch_producer *me;
+	uint32_t i;
+
+	for (i = 0; r != NULL && i < p->conn->nb_remote_slots; i++) {
+		me = p;
+		comch_cas_acq_rel(&r[i].owner, &me, NULL);
+	}
+	comch_grace_offline(p);
+	comch_ctx_set_state(&p->ctx, RTE_COMCH_CTX_STATE_IDLE);
 }
 
 static int
@@ -56,7 +77,7 @@ comch_producer_stop(struct rte_comch_ctx *ctx)
 	comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_STOPPING);
 	if (comch_fast_tasks_inflight(&p->tasks) != 0)
 		return -EINPROGRESS; /* their callbacks come in progress */
-	comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_IDLE);
+	comch_producer_idle(p);
 	return 0;
 }
 
@@ -76,11 +97,9 @@ comch_producer_notify(struct rte_comch_producer *p)
 			id = w * 64 + rte_bsf64(bits);
 			bits &= bits - 1;
 			r = comch_remote_lookup(p->conn, id);
-			/* Under the lock: an expiry may unimport it meanwhile. */
-			rte_ticketlock_lock(&r->lock);
-			if (r->alive)
+			/* Before our quiescent state: an unimport waits for it. */
+			if (comch_load_acquire(&r->alive))
 				p->fp.notify(p->fp.priv, r->drv);
-			rte_ticketlock_unlock(&r->lock);
 		}
 	}
 }
@@ -124,8 +143,10 @@ comch_producer_progress(struct rte_comch_ctx *ctx, bool slow, uint64_t now)
 			comch_producer_complete(p, RTE_MIN((uint32_t)got, n), status);
 		n = got > 0 ? (uint32_t)got : 0;
 	}
+	/* Between two sends: nothing of the remotes is in use. */
+	comch_grace_quiescent(p);
 	if (ctx->state == RTE_COMCH_CTX_STATE_STOPPING && comch_fast_tasks_inflight(&p->tasks) == 0) {
-		comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_IDLE);
+		comch_producer_idle(p);
 		return 1;
 	}
 	return n != 0;
@@ -152,9 +173,45 @@ static const struct comch_ctx_ops comch_producer_ops = {
 };
 
 /*
- * Up to n sends through the driver, under the remote consumer's lock, once for
- * all of them. Returns how many went (from the first), or with none: -EAGAIN
- * (no buffer posted), -EMSGSIZE, -ENOENT if the peer has no such consumer
+ * Whether p may send to r now, and how: 0 without the lock (it owns r, alone),
+ * 1 with it, -EAGAIN not yet (r's owner has not yet seen that r is shared).
+ */
+static int
+comch_producer_share(struct rte_comch_producer *p, struct comch_remote *r)
+{
+	struct rte_comch_producer *none = NULL;
+	uint8_t share = comch_load_acquire(&r->share);
+	uint64_t grace;
+
+	if (share == COMCH_SHARE_LOCKED)
+		return 1;
+	/* Unowned: ours, unless sharing was asked for already. */
+	if (comch_load_relaxed(&r->owner) == p ||
+	    comch_cas_acq_rel(&r->owner, &none, p))
+		return share == COMCH_SHARE_OWNER ? 0 : 1;
+	/*
+	 * Another producer's: it must see the lock is needed before we take it.
+	 * The first to ask starts the grace period (the owner sends unlocked,
+	 * so the lock only orders the askers).
+	 */
+	rte_ticketlock_lock(&r->lock);
+	if (r->share == COMCH_SHARE_OWNER) {
+		r->share_grace = comch_grace_start(p->conn);
+		comch_store_release(&r->share, (uint8_t)COMCH_SHARE_ASKED);
+	}
+	grace = r->share_grace;
+	rte_ticketlock_unlock(&r->lock);
+	if (!comch_grace_done(p->conn, grace))
+		return -EAGAIN;
+	comch_store_release(&r->share, (uint8_t)COMCH_SHARE_LOCKED);
+	return 1;
+}
+
+/*
+ * Up to n sends through the driver to one remote consumer: without a lock by
+ * the producer that owns it, under its lock once several send to it. Returns
+ * how many went (from the first), or with none: -EAGAIN (no buffer posted, or
+ * sharing not ready yet), -EMSGSIZE, -ENOENT if the peer has no such consumer
  * (any more), -ENOTCONN if the peer broke the protocol (the connection is
  * aborted).
  */
@@ -164,22 +221,27 @@ comch_producer_send(struct rte_comch_producer *p, uint32_t consumer_id, const vo
 {
 	struct comch_remote *r = comch_remote_lookup(p->conn, consumer_id);
 	unsigned int i;
-	int rc;
+	int locked, rc;
 
-	if (unlikely(r == NULL))
+	if (unlikely(r == NULL || !comch_load_acquire(&r->alive)))
 		return -ENOENT;
-	rte_ticketlock_lock(&r->lock);
-	if (unlikely(!r->alive)) {
-		rc = -ENOENT;
+	/* The consumer's immediate data length, checked here for every driver. */
+	for (i = 0; i < n && msgs[i].imm_len <= r->imm_len; i++)
+		;
+	if (unlikely(i == 0))
+		return -EMSGSIZE;
+	locked = likely(comch_load_relaxed(&r->owner) == p &&
+			comch_load_relaxed(&r->share) == COMCH_SHARE_OWNER) ? 0 :
+		 comch_producer_share(p, r);
+	if (likely(locked == 0)) {
+		rc = p->fp.send(p->fp.priv, r->drv, p->id, src_reg, msgs, i);
+	} else if (locked > 0) {
+		rte_ticketlock_lock(&r->lock);
+		rc = p->fp.send(p->fp.priv, r->drv, p->id, src_reg, msgs, i);
+		rte_ticketlock_unlock(&r->lock);
 	} else {
-		/* The consumer's immediate data length, checked here for every driver. */
-		for (i = 0; i < n && msgs[i].imm_len <= r->imm_len; i++)
-			;
-		rc = i == 0 ? -EMSGSIZE : p->fp.send(p->fp.priv, r->drv, p->id, src_reg, msgs, i);
+		rc = locked;
 	}
-	if (unlikely(rc == -EPROTO))
-		r->alive = false;
-	rte_ticketlock_unlock(&r->lock);
 	if (likely(rc > 0)) {
 		p->filled[consumer_id / 64] |= RTE_BIT64(consumer_id % 64);
 		p->any_filled = true;
@@ -343,7 +405,8 @@ rte_comch_producer_create(struct rte_comch_connection *conn)
 		return NULL;
 	}
 	p = calloc(1, sizeof(*p));
-	if (p == NULL) {
+	if (p == NULL || comch_grace_attach(conn, conn->ctrl->ctx.dev->info.max_producers) < 0) {
+		free(p);
 		comch_fast_detach(conn);
 		rte_errno = ENOMEM;
 		return NULL;
@@ -365,6 +428,7 @@ rte_comch_producer_create(struct rte_comch_connection *conn)
 			return NULL;
 		}
 	}
+	comch_grace_register(p);
 	TAILQ_INSERT_TAIL(&conn->producers, p, next);
 	return p;
 }
@@ -390,7 +454,11 @@ rte_comch_producer_destroy(struct rte_comch_producer *producer)
 				comch_producer_drv_release);
 	if (rc < 0)
 		return rc;
+	comch_grace_unregister(producer);
 	TAILQ_REMOVE(&producer->conn->producers, producer, next);
+	/* An ended connection's remotes wait for its last producer to go. */
+	if (TAILQ_EMPTY(&producer->conn->producers) && comch_fast_conn_dead(producer->conn))
+		comch_proto_release_remotes(producer->conn);
 	comch_fast_detach(producer->conn);
 	comch_obj_kill(&producer->ctx.magic);
 	free(producer);

@@ -17,8 +17,9 @@
  * connection's lcore (sending, the peer's answers) reaches it through the
  * connection's request ring, and goes back through the consumer's reg and
  * expired words. The peer's consumers live in the connection's table of
- * remotes, each behind a ticket lock that our producers take around every
- * send, so that unimporting one waits out a copy in progress.
+ * remotes, which our producers read without a lock: one the peer withdraws is
+ * unmapped a grace period later (comch_grace.c), once no send can still be
+ * copying into it.
  *
  * Everything the peer sends is checked here before use; a message that breaks
  * the protocol drops the connection (-EPROTO).
@@ -251,6 +252,7 @@ comch_proto_remotes(struct rte_comch_connection *conn)
 	memset(r, 0, conn->nb_remote_slots * sizeof(*r));
 	for (i = 0; i < conn->nb_remote_slots; i++)
 		rte_ticketlock_init(&r[i].lock);
+	/* (owner NULL, share COMCH_SHARE_OWNER: the first producer to send owns it) */
 	/* Producers on other lcores look it up: publish it initialised. */
 	comch_store_release(&conn->remotes, r);
 	return 0;
@@ -277,7 +279,7 @@ comch_proto_on_new(struct rte_comch_connection *conn, const struct comch_ctl_msg
 	if (m->nb_posts == 0 || m->nb_posts > dev->info.max_fast_tasks ||
 	    m->imm_len > RTE_COMCH_MAX_IMM_DATA_LEN || m->mem_len == 0 ||
 	    (m->id < conn->nb_remote_slots && conn->remotes != NULL &&
-	     conn->remotes[m->id].imported)) {
+	     (conn->remotes[m->id].imported || conn->remotes[m->id].unimporting))) {
 		COMCH_LOG(ERR, "connection %u: the peer announced consumer %u out of range (%u "
 			  "posts, %u bytes of immediate data, %" PRIu64 " bytes), or twice",
 			  conn->id, m->id, m->nb_posts, m->imm_len, m->mem_len);
@@ -309,12 +311,13 @@ comch_proto_on_new(struct rte_comch_connection *conn, const struct comch_ctl_msg
 		       -ECONNRESET : 0;
 	}
 	r = &conn->remotes[m->id];
-	rte_ticketlock_lock(&r->lock);
 	r->drv = drv;
 	r->imm_len = m->imm_len;
 	r->imported = true;
-	r->alive = true;
-	rte_ticketlock_unlock(&r->lock);
+	comch_store_relaxed(&r->owner, NULL);
+	comch_store_relaxed(&r->share, (uint8_t)COMCH_SHARE_OWNER);
+	/* Producers on other lcores read the rest once they see it alive. */
+	comch_store_release(&r->alive, true);
 	conn->nb_remotes++;
 	if (comch_proto_send(conn, COMCH_CTL_CONSUMER_READY, m->id, 0, NULL) < 0)
 		return -ECONNRESET;
@@ -322,35 +325,68 @@ comch_proto_on_new(struct rte_comch_connection *conn, const struct comch_ctl_msg
 	return 0;
 }
 
-/* Forget one of the peer's consumers. The lock waits out a producer's copy. */
+/* Forget one of the peer's consumers, which no producer can be sending to any more. */
 static void
 comch_proto_unimport(struct rte_comch_connection *conn, struct comch_remote *r)
 {
-	rte_ticketlock_lock(&r->lock);
-	r->alive = false;
+	comch_store_release(&r->alive, false);
+	if (r->unimporting) {
+		r->unimporting = false;
+		conn->nb_unimporting--;
+	}
 	if (r->imported) {
 		conn->ctrl->ctx.dev->ops->producer->unimport(conn->drv, r->drv);
 		r->imported = false;
 		r->drv = NULL;
 		conn->nb_remotes--;
 	}
-	rte_ticketlock_unlock(&r->lock);
 }
 
-/* EXPIRED: the peer withdraws one of its consumers; we confirm we will not write. */
+/* EXPIRED: the peer withdraws one of its consumers; we confirm once we will not write. */
 static int
 comch_proto_on_expired(struct rte_comch_connection *conn, uint32_t id)
 {
 	struct comch_remote *r = comch_remote_lookup(conn, id);
 
-	if (r == NULL || !r->imported) {
+	if (r == NULL || !r->imported || r->unimporting) {
 		COMCH_LOG(ERR, "connection %u: the peer withdrew consumer %u, which it never "
 			  "announced", conn->id, id);
 		return -EPROTO;
 	}
-	comch_proto_unimport(conn, r);
-	comch_proto_consumer_event(conn, id, false);
-	return comch_proto_send(conn, COMCH_CTL_CONSUMER_ACK, id, 0, NULL) < 0 ? -ECONNRESET : 0;
+	/* Dead from now on; sends that saw it alive end before the grace period does. */
+	comch_store_release(&r->alive, false);
+	r->grace = comch_grace_start(conn);
+	r->unimporting = true;
+	conn->nb_unimporting++;
+	return comch_proto_unimports(conn) < 0 ? -ECONNRESET : 0;
+}
+
+int
+comch_proto_unimports(struct rte_comch_connection *conn)
+{
+	struct comch_remote *r = conn->remotes;
+	uint32_t i;
+	int did = 0;
+
+	for (i = 0; conn->nb_unimporting != 0 && i < conn->nb_remote_slots; i++) {
+		if (!r[i].unimporting || !comch_grace_done(conn, r[i].grace))
+			continue;
+		comch_proto_unimport(conn, &r[i]);
+		comch_proto_consumer_event(conn, i, false);
+		if (comch_proto_send(conn, COMCH_CTL_CONSUMER_ACK, i, 0, NULL) < 0)
+			return -ECONNRESET;
+		did = 1;
+	}
+	return did;
+}
+
+void
+comch_proto_release_remotes(struct rte_comch_connection *conn)
+{
+	uint32_t i;
+
+	for (i = 0; conn->remotes != NULL && i < conn->nb_remote_slots; i++)
+		comch_proto_unimport(conn, &conn->remotes[i]);
 }
 
 int
@@ -399,8 +435,15 @@ comch_proto_conn_ended(struct rte_comch_connection *conn)
 	comch_store_release(&conn->fp_dead, 1);
 	if (conn->fp_req != NULL)
 		comch_proto_serve(conn);
+	/*
+	 * The peer's consumers go with the link, unmapped once no producer can be
+	 * copying into them: now if it has none, else with the last of them (a
+	 * grace period needs a progressed connection, which this one is no more).
+	 */
 	for (i = 0; conn->remotes != NULL && i < conn->nb_remote_slots; i++)
-		comch_proto_unimport(conn, &conn->remotes[i]);
+		comch_store_release(&conn->remotes[i].alive, false);
+	if (TAILQ_EMPTY(&conn->producers))
+		comch_proto_release_remotes(conn);
 	/* A consumer's engine may sleep: wake it, so that its posted tasks end now. */
 	TAILQ_FOREACH(c, &conn->consumers, next)
 		if (c->ctx.pe != NULL && c->ctx.pe != conn->ctrl->ctx.pe)

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_comch authors
+ */
+
+/*
+ * Grace periods of a connection's producers (DPDK's QSBR, rte_rcu_qsbr): what
+ * lets a producer send with no lock and no atomic instruction. Each producer
+ * is a reader, by its id, online while it runs; every round of its progress,
+ * between two of its sends, is a quiescent state. The peer's consumers (the
+ * remotes) are read by sends, and changed in two ways that wait for a grace
+ * period, so that no send still uses what changed:
+ *
+ * - unimport (the peer withdrew a consumer): the connection's lcore marks it
+ *   dead, then unmaps it once every producer has passed a quiescent state;
+ * - sharing (a second producer sends to a consumer, which so far only its
+ *   first producer, its owner, wrote to without a lock): the newcomer asks for
+ *   the lock to be used, and takes it itself once the owner has passed a
+ *   quiescent state, after which the owner takes it too.
+ *
+ * Reporting costs a producer a load and a store per round; starting and
+ * checking a grace period are for the rare paths.
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+
+#include <rte_common.h>
+#include <rte_rcu_qsbr.h>
+
+#include "comch_private.h"
+
+int
+comch_grace_attach(struct rte_comch_connection *conn, uint32_t max_producers)
+{
+	size_t sz;
+
+	if (conn->qs != NULL)
+		return 0;
+	sz = rte_rcu_qsbr_get_memsize(max_producers);
+	/* From the heap, as the other per-connection state. */
+	conn->qs = aligned_alloc(RTE_CACHE_LINE_SIZE, RTE_ALIGN_CEIL(sz, RTE_CACHE_LINE_SIZE));
+	if (conn->qs == NULL)
+		return -ENOMEM;
+	if (rte_rcu_qsbr_init(conn->qs, max_producers) != 0) {
+		free(conn->qs);
+		conn->qs = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void
+comch_grace_free(struct rte_comch_connection *conn)
+{
+	free(conn->qs);
+	conn->qs = NULL;
+}
+
+uint64_t
+comch_grace_start(struct rte_comch_connection *conn)
+{
+	return conn->qs != NULL ? rte_rcu_qsbr_start(conn->qs) : 0;
+}
+
+bool
+comch_grace_done(struct rte_comch_connection *conn, uint64_t token)
+{
+	return conn->qs == NULL || rte_rcu_qsbr_check(conn->qs, token, false) == 1;
+}
+
+void
+comch_grace_register(struct rte_comch_producer *p)
+{
+	rte_rcu_qsbr_thread_register(p->conn->qs, p->id);
+}
+
+void
+comch_grace_unregister(struct rte_comch_producer *p)
+{
+	rte_rcu_qsbr_thread_unregister(p->conn->qs, p->id);
+}
+
+void
+comch_grace_online(struct rte_comch_producer *p)
+{
+	rte_rcu_qsbr_thread_online(p->conn->qs, p->id);
+}
+
+void
+comch_grace_offline(struct rte_comch_producer *p)
+{
+	rte_rcu_qsbr_thread_offline(p->conn->qs, p->id);
+}
