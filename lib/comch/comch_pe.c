@@ -22,6 +22,26 @@
 
 #include "comch_private.h"
 
+/*
+ * The calling thread's lcore, cached in the thread (initial-exec: no call to
+ * reach it): rte_lcore_id() is a call into EAL's thread-local storage, once
+ * per round otherwise. A thread without an lcore is asked again each time.
+ */
+static __thread unsigned int comch_tls_lcore_plus1 __attribute__((tls_model("initial-exec")));
+
+static inline unsigned int
+comch_this_lcore(void)
+{
+	unsigned int id = comch_tls_lcore_plus1;
+
+	if (likely(id != 0))
+		return id - 1;
+	id = rte_lcore_id();
+	if (id != LCORE_ID_ANY)
+		comch_tls_lcore_plus1 = id + 1;
+	return id;
+}
+
 /* Driver fds are not urgent: connection set-up, peer death, wake-ups. */
 #define COMCH_PE_SLOW_TICK_US 100
 /* Events handled per slow tick, one epoll_wait each so a handler may drop any fd. */
@@ -230,7 +250,7 @@ rte_comch_pe_progress(struct rte_comch_pe *pe)
 
 	if (COMCH_BAD_OBJ(pe, magic, COMCH_MAGIC_PE))
 		return -EINVAL;
-	if (unlikely(rte_lcore_id() != pe->lcore_id)) {
+	if (unlikely(comch_this_lcore() != pe->lcore_id)) {
 		COMCH_LOG(ERR, "engine of lcore %u progressed from lcore %d",
 			  pe->lcore_id, (int)rte_lcore_id());
 		return -EPERM;
@@ -290,7 +310,7 @@ comch_pe_check_caller(const struct rte_comch_pe *pe)
 {
 	if (COMCH_BAD_OBJ(pe, magic, COMCH_MAGIC_PE))
 		return -EINVAL;
-	if (rte_lcore_id() != pe->lcore_id) {
+	if (comch_this_lcore() != pe->lcore_id) {
 		COMCH_LOG(ERR, "engine of lcore %u used from lcore %d",
 			  pe->lcore_id, (int)rte_lcore_id());
 		return -EPERM;
