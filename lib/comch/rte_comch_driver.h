@@ -370,13 +370,19 @@ struct rte_comch_drv_producer_ops {
 	 */
 	int (*import)(void *conn, const struct rte_comch_drv_remote_conf *conf,
 		      struct rte_comch_drv_blob *blob, void **remote);
-	/** Connection's engine lcore, under the remote's lock: unmap it. */
+	/**
+	 * Connection's engine lcore: unmap it. The library calls it a grace
+	 * period after the last send could start: no producer is in send or
+	 * notify on this remote, nor will be again.
+	 */
 	void (*unimport)(void *conn, void *remote);
 	/** Connection's engine lcore; NULL if a producer needs no state. */
 	int (*create)(void *conn, uint32_t id, void **p);
 	void (*destroy)(void *p);
 	/**
-	 * Producer's lcore, under the remote's lock: place n messages, in order,
+	 * Producer's lcore, never concurrently with another send or notify on
+	 * the same remote (the library serialises producers: one sends to a
+	 * remote without a lock, several take its lock): place n messages, in order,
 	 * each into the remote consumer's next posted buffer, as written by
 	 * producer_id. p is what create made (NULL without create); src_reg is
 	 * the registration, on this device, of the memory the data lies in
@@ -391,8 +397,9 @@ struct rte_comch_drv_producer_ops {
 	int (*send)(void *p, void *remote, uint32_t producer_id, const void *src_reg,
 		    const struct rte_comch_fp_msg *msgs, unsigned int n);
 	/**
-	 * Producer's lcore, once per round that sent, under the remote's lock:
-	 * wake the remote consumer if it sleeps. NULL if send does.
+	 * Producer's lcore, once per round that sent, possibly while another
+	 * producer sends to the same remote: wake the remote consumer if it
+	 * sleeps. NULL if send does.
 	 */
 	void (*notify)(void *p, void *remote);
 	/**
