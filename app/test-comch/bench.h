@@ -42,7 +42,7 @@
 /* Most values in one --burst, --buffers or --recv-queue list (a sweep). */
 #define BENCH_MAX_SWEEP 16
 /* Most clients of ctrl-many, producers and consumers of fp-many. */
-#define BENCH_MAX_CLIENTS 256
+#define BENCH_MAX_CLIENTS 512
 #define BENCH_MAX_PRODUCERS 256
 #define BENCH_MAX_CONSUMERS 256
 /*
@@ -191,6 +191,18 @@ struct bench_result {
 	uint64_t idle_wakeups;           /* wake-ups during the idle window */
 	double idle_s;                   /* length of the idle window */
 	double idle_cpu_pct;             /* thread CPU time over the idle window, % of it */
+	/*
+	 * Many-to-one modes, each side: its resident memory in KiB (VmRSS), before
+	 * its first connection (EAL and device set up), with every connection up
+	 * and idle, and at the end of the measured part, before teardown; 0 if not
+	 * measured. mem_units connections (fp-many: producers, consumers) share
+	 * the growth.
+	 */
+	uint64_t rss_base_kb;
+	uint64_t rss_conn_kb;
+	uint64_t rss_end_kb;
+	uint64_t hwm_kb;                 /* VmHWM at the end: the process's peak so far */
+	uint32_t mem_units;
 };
 
 #define BENCH_RESULT_MAGIC 0x43484d42u /* "BMHC" */

@@ -181,6 +181,82 @@ print_many(FILE *f, const char *tr, const struct bench_result *c, const char *tx
 		c->share_min, c->share_max, c->eagain);
 }
 
+/*
+ * What one of r's connections (fp-many: producers, consumers) added to the
+ * side's resident memory, in KiB, from before the first to kb (rss_conn_kb,
+ * idle, or rss_end_kb, after the traffic). False if not measured.
+ */
+static bool
+rss_per_unit(const struct bench_result *r, uint64_t kb, double *per_kb)
+{
+	if (r == NULL || r->status != 0 || r->mem_units == 0 || r->rss_base_kb == 0 || kb == 0)
+		return false;
+	/* Signed: a side may give back more than its connections took (a freed cache). */
+	*per_kb = ((double)kb - (double)r->rss_base_kb) / r->mem_units;
+	return true;
+}
+
+/* "12.3 / 40.1": KiB per connection, idle and after the traffic; "-" where not measured. */
+static void
+fmt_rss_pair(char *buf, size_t len, const struct bench_result *r)
+{
+	double idle, end;
+	char a[24] = "-", b[24] = "-";
+
+	if (rss_per_unit(r, r != NULL ? r->rss_conn_kb : 0, &idle))
+		snprintf(a, sizeof(a), "%.1f", idle);
+	if (rss_per_unit(r, r != NULL ? r->rss_end_kb : 0, &end))
+		snprintf(b, sizeof(b), "%.1f", end);
+	snprintf(buf, len, "%s / %s", a, b);
+}
+
+/* "41.6 / 47.8 / 61.9": the side's VmRSS in MB before, idle, after; "-" if not measured. */
+static void
+fmt_rss_mb(char *buf, size_t len, const struct bench_result *r)
+{
+	const uint64_t kb[3] = { r->rss_base_kb, r->rss_conn_kb, r->rss_end_kb };
+	size_t off = 0;
+	unsigned int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < RTE_DIM(kb) && off < len; i++) {
+		if (kb[i] == 0)
+			off += snprintf(buf + off, len - off, "%s-", i ? " / " : "");
+		else
+			off += snprintf(buf + off, len - off, "%s%.1f", i ? " / " : "",
+					kb[i] * 1024 / 1e6);
+	}
+}
+
+/*
+ * A many-to-one row's memory: what each connection (fp-many: producer,
+ * consumer) added to each side's resident set, idle and after the traffic,
+ * and each side's VmRSS at the three points.
+ */
+static void
+print_mem(FILE *f, const struct bench_test *t, const struct bench_result *c,
+	  const struct bench_result *s)
+{
+	char cp[48], sp[48], cm[48], sm[48];
+
+	if (c->mem_units == 0 && (s == NULL || s->mem_units == 0))
+		return;
+	fmt_rss_pair(cp, sizeof(cp), c);
+	fmt_rss_pair(sp, sizeof(sp), s);
+	fmt_rss_mb(cm, sizeof(cm), c);
+	if (s != NULL)
+		fmt_rss_mb(sm, sizeof(sm), s);
+	else
+		snprintf(sm, sizeof(sm), "-");
+	if (t->mode->fast)
+		fprintf(f, "    resident KiB, idle / after traffic: client %s per producer, "
+			"server %s per consumer\n", cp, sp);
+	else
+		fprintf(f, "    resident KiB per connection, idle / after traffic: client %s, "
+			"server %s\n", cp, sp);
+	fprintf(f, "    VmRSS MB before / idle / after: client %s, server %s\n", cm, sm);
+}
+
 /* "client 1.00, server 0.98", or the client's alone when the server's is not here. */
 static void
 fmt_sides(char *buf, size_t len, const char *fmt, double c, const struct bench_result *s,
@@ -276,6 +352,8 @@ print_row(FILE *f, const struct bench_test *t, const struct bench_results *rs, u
 	}
 	if (c != NULL && c->status == 0 && !c->skipped && c->event)
 		print_events(f, c, s != NULL && s->status == 0 && s->event ? s : NULL);
+	if (c != NULL && c->status == 0 && !c->skipped && t->mode->kind == BENCH_KIND_MANY)
+		print_mem(f, t, c, s != NULL && s->status == 0 ? s : NULL);
 	if (expects(who, BENCH_SIDE_SERVER) && s != NULL && s->status != 0)
 		fprintf(f, "  %-*s FAILED (server): %s\n", w, tr, s->error);
 	else if (expects(who, BENCH_SIDE_SERVER) && s == NULL)
@@ -447,6 +525,40 @@ print_pair(FILE *f, const struct bench_test *ct, const struct bench_result *c,
 	print_targets(f, ct, bt, c, b);
 }
 
+/* Both sides' growth per connection, after the traffic; false if either is missing. */
+static bool
+rss_both(const struct bench_result *c, const struct bench_result *s, double *kb)
+{
+	double a, b;
+
+	if (!rss_per_unit(c, c->rss_end_kb, &a) || !rss_per_unit(s, s != NULL ? s->rss_end_kb : 0,
+								  &b))
+		return false;
+	*kb = a + b;
+	return true;
+}
+
+/*
+ * ctrl-many: what a connection costs in resident memory, client and server
+ * together, over comch and over the baseline of the same run.
+ */
+static void
+print_mem_pair(FILE *f, const struct bench_test *ct, const struct bench_result *c,
+	       const struct bench_result *c_sv, const struct bench_test *bt,
+	       const struct bench_result *b, const struct bench_result *b_sv)
+{
+	char cl[64], bl[64];
+	double ckb, bkb;
+
+	if (ct->mode->kind != BENCH_KIND_MANY || ct->mode->fast || !rss_both(c, c_sv, &ckb) ||
+	    !rss_both(b, b_sv, &bkb))
+		return;
+	bench_test_label(ct, cl, sizeof(cl));
+	bench_test_label(bt, bl, sizeof(bl));
+	fprintf(f, "  resident per connection after traffic, client + server: %s %.1f KiB, "
+		"%s %.1f KiB\n", cl, ckb, bl, bkb);
+}
+
 /*
  * Whether comch row i and baseline row j compare: a memcpy row with the comch
  * rows of its own buffers, a channel that sends in bursts with the comch rows
@@ -492,6 +604,8 @@ print_ratios(FILE *f, const struct bench_test *plan, unsigned int first, unsigne
 			if (b_rx != NULL && (b_rx->status != 0 || b_rx->rx_cyc_per_msg <= 0))
 				b_rx = NULL;
 			print_pair(f, &plan[i], c, c_rx, &plan[j], b, b_rx, nb_comch > 1);
+			print_mem_pair(f, &plan[i], c, get(rs, i, BENCH_SIDE_SERVER), &plan[j], b,
+				       get(rs, j, BENCH_SIDE_SERVER));
 		}
 	}
 }
@@ -506,9 +620,10 @@ print_server_only(FILE *f, const struct bench_test *plan, unsigned int nb,
 
 	fprintf(f, "%s: server side\n", BENCH_PROG);
 	for (i = 0; i < nb; i++) {
-		char label[64];
+		char label[64], pair[48];
 
 		s = get(rs, i, BENCH_SIDE_SERVER);
+		fmt_rss_pair(pair, sizeof(pair), s);
 		bench_test_label(&plan[i], label, sizeof(label));
 		fprintf(f, "  %-12s %8" PRIu32 " B  %-*s ", plan[i].mode->name, plan[i].size,
 			label_w - 4, label);
@@ -518,6 +633,11 @@ print_server_only(FILE *f, const struct bench_test *plan, unsigned int nb,
 			fprintf(f, "FAILED: %s\n", s->error);
 		else if (plan[i].transport == BENCH_TR_MEMCPY)
 			fprintf(f, "nothing to do (the client copies)\n");
+		else if (s->rx_cyc_per_msg > 0 && s->mem_units != 0)
+			fprintf(f, "%" PRIu64 " messages received and checked, %.1f cyc/msg; "
+				"resident KiB per %s, idle / after traffic: %s\n", s->verified,
+				s->rx_cyc_per_msg, plan[i].mode->fast ? "consumer" : "connection",
+				pair);
 		else if (s->rx_cyc_per_msg > 0)
 			fprintf(f, "%" PRIu64 " messages received and checked, %.1f cyc/msg\n",
 				s->verified, s->rx_cyc_per_msg);
@@ -586,6 +706,28 @@ bench_output_print(FILE *f, const struct bench_opts *o, const struct bench_test 
 	return failed + not_run + rs->nb_extra;
 }
 
+/*
+ * One side's memory columns (see bench_output_csv()), empty where r is NULL or
+ * did not measure them.
+ */
+static void
+csv_mem(FILE *f, const struct bench_result *r)
+{
+	double per;
+
+	if (r == NULL || r->status != 0 || r->mem_units == 0) {
+		fprintf(f, ",,,,,,,");
+		return;
+	}
+	fprintf(f, ",%" PRIu64 ",%" PRIu64 ",", r->rss_base_kb, r->rss_conn_kb);
+	if (rss_per_unit(r, r->rss_conn_kb, &per))
+		fprintf(f, "%.1f", per);
+	fprintf(f, ",%" PRIu64 ",", r->rss_end_kb);
+	if (rss_per_unit(r, r->rss_end_kb, &per))
+		fprintf(f, "%.1f", per);
+	fprintf(f, ",%" PRIu64 ",%" PRIu32, r->hwm_kb, r->mem_units);
+}
+
 /* rx: the server's result of the same test, for the receiver's columns, or NULL. */
 static void
 csv_row(FILE *f, const struct bench_result *r, const struct bench_result *rx)
@@ -630,7 +772,12 @@ csv_row(FILE *f, const struct bench_result *r, const struct bench_result *rx)
 			fputc('"', f);
 		fputc(*p, f);
 	}
-	fputs("\"\n", f);
+	fputc('"', f);
+	/* Added after error, so that the columns before keep their places. */
+	csv_mem(f, r->side == BENCH_SIDE_CLIENT ? r : NULL);
+	csv_mem(f, r->side == BENCH_SIDE_SERVER ? r :
+		rx != NULL && rx->side == BENCH_SIDE_SERVER ? rx : NULL);
+	fputc('\n', f);
 }
 
 int
@@ -652,7 +799,11 @@ bench_output_csv(const char *path, const struct bench_test *plan, unsigned int n
 		"p999_ns,max_ns,mean_ns,seconds,msgs_per_s,mb_per_s,cycles_per_msg,"
 		"send_cycles,eagain,burst,buffers,rx_cycles_per_msg,recv_queue,senders,receivers,"
 		"share_min,share_max,wakeups,ev_eagain,ev_timeouts,idle_s,idle_cpu_pct,"
-		"idle_wakeups,error\n");
+		"idle_wakeups,error,"
+		"client_rss_base_kb,client_rss_conn_kb,client_rss_per_conn_kb,"
+		"client_rss_end_kb,client_rss_end_per_conn_kb,client_hwm_kb,client_mem_units,"
+		"server_rss_base_kb,server_rss_conn_kb,server_rss_per_conn_kb,"
+		"server_rss_end_kb,server_rss_end_per_conn_kb,server_hwm_kb,server_mem_units\n");
 	for (i = 0; i < nb; i++) {
 		/* The client's row carries the measurements; the server's only its checks. */
 		r = get(rs, i, BENCH_SIDE_CLIENT);

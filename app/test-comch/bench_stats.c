@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_mem.h"
 #include "bench_stats.h"
 
 uint64_t *
@@ -133,4 +134,15 @@ bench_tx_result(const struct bench_tx_window *w, uint64_t msgs, uint32_t size, u
 	bench_stats_stream(res, msgs - w->msgs_start, size, w->tsc_stop - w->tsc_start,
 			   w->cpu_stop - w->cpu_start, w->send_cycles, w->send_samples, tsc_hz);
 	res->eagain = w->eagain;
+}
+
+void
+bench_rss_sample(struct bench_result *res, uint64_t *kb)
+{
+	struct bench_mem m;
+
+	if (bench_mem_read(&m) < 0)
+		return;
+	*kb = m.rss_kb;
+	res->hwm_kb = m.hwm_kb;
 }

@@ -147,4 +147,11 @@ bench_rx_stop(struct bench_rx_window *w, uint64_t msgs)
  */
 void bench_rx_result(const struct bench_rx_window *w, unsigned int n, struct bench_result *res);
 
+/*
+ * Read the side's resident memory into *kb (one of res's rss_*_kb) and its peak
+ * so far into res->hwm_kb. Both stay 0, not measured, if /proc cannot tell: a
+ * missing figure is no reason to fail a test.
+ */
+void bench_rss_sample(struct bench_result *res, uint64_t *kb);
+
 #endif /* BENCH_STATS_H */

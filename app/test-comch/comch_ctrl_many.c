@@ -260,6 +260,11 @@ comch_ctrl_many_client(struct bench_ctx *bc, const struct bench_test *t,
 	uint32_t i, opened = 0;
 	int ret = 0;
 
+	/* The device first: its memory is the process's, not the connections'. */
+	ret = bc_env_open(bc, res);
+	if (ret < 0)
+		return ret;
+	bench_rss_sample(res, &res->rss_base_kb);
 	st.cl = calloc(st.n, sizeof(*st.cl));
 	if (st.cl == NULL)
 		return bench_fail(res, -ENOMEM, "out of memory for %" PRIu32 " clients", st.n);
@@ -267,6 +272,10 @@ comch_ctrl_many_client(struct bench_ctx *bc, const struct bench_test *t,
 	for (i = 0; i < st.n && ret == 0; i++, opened++) {
 		st.cl[i].idx = i;
 		ret = bc_client_open(&st.cl[i].s, bc, t, res, on_msg, &st.cl[i]);
+	}
+	if (ret == 0) {
+		bench_rss_sample(res, &res->rss_conn_kb);
+		res->mem_units = st.n;
 	}
 	if (ret == 0)
 		ret = send_rounds(&st, UINT64_MAX, o->warmup);
@@ -287,6 +296,9 @@ comch_ctrl_many_client(struct bench_ctx *bc, const struct bench_test *t,
 	if (ret == 0)
 		ret = barrier(&st, BENCH_MSG_END);
 	bench_tx_stop(&st.tx);
+	/* Every ring as the traffic left it: the slots it wrote are resident now. */
+	if (ret == 0)
+		bench_rss_sample(res, &res->rss_end_kb);
 	if (ret == 0)
 		check_results(&st, res);
 	/* Each session's close waits for what it sent, and for the server's goodbye. */

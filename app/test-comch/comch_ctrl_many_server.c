@@ -23,6 +23,7 @@
 #include "bench_comch.h"
 #include "bench_responder.h"
 #include "bench_runners.h"
+#include "bench_stats.h"
 
 /* Replies in flight at once per connection: a SYNC_ACK or a RESULT, and room to spare. */
 #define REPLIES_PER_CONN 2
@@ -47,6 +48,7 @@ struct many_server {
 	uint32_t max_conns;
 	uint32_t nb_conns;           /* connected so far */
 	uint32_t nb_closed;          /* of those, ended */
+	uint32_t nb_ended;           /* ENDs answered: the measured part is over on them */
 	/* Reply buffers: a reply stays unchanged until its task completes. */
 	uint8_t *buf_mem;
 	uint8_t **buf_free;
@@ -190,6 +192,9 @@ on_msg(struct rte_comch_connection *conn, const uint8_t *msg, uint32_t len)
 		return;
 	}
 	reply_submit(sv, task);
+	/* The last END: every connection still up, the traffic over. */
+	if (mc->r.reply_kind == BENCH_MSG_RESULT && ++sv->nb_ended == sv->max_conns)
+		bench_rss_sample(sv->res, &sv->res->rss_end_kb);
 }
 
 static void
@@ -217,6 +222,10 @@ on_connect(struct rte_comch_connection *conn, int status)
 	ret = rte_comch_connection_set_user_data(conn, (union rte_comch_data){ .ptr = mc });
 	if (ret < 0)
 		bench_fail(sv->res, ret, "rte_comch_connection_set_user_data: %s", strerror(-ret));
+	if (sv->nb_conns == sv->max_conns) {
+		bench_rss_sample(sv->res, &sv->res->rss_conn_kb);
+		sv->res->mem_units = sv->max_conns;
+	}
 }
 
 static void
@@ -375,7 +384,12 @@ comch_ctrl_many_serve(struct bench_ctx *bc, const struct bench_test *t, struct b
 	uint32_t i;
 	int ret;
 
-	ret = server_open(&sv, bc);
+	/* The device first: its memory is the process's, not the connections'. */
+	ret = bc_env_open(bc, res);
+	if (ret == 0) {
+		bench_rss_sample(res, &res->rss_base_kb);
+		ret = server_open(&sv, bc);
+	}
 	if (ret == 0)
 		serve(&sv, bc);
 	/* The totals of every connection, and the server's one receiving window. */

@@ -226,6 +226,10 @@ comch_fp_many_client(struct bench_ctx *bc, const struct bench_test *t, struct be
 	uint32_t i, j;
 	int ret;
 
+	/* The device and the engines first: theirs is the process's memory. */
+	if (bc_env_fp_pe(bc, res) == NULL)
+		return res->status;
+	bench_rss_sample(res, &res->rss_base_kb);
 	st.pr = calloc(st.nb_pr, sizeof(*st.pr));
 	st.streams = calloc(st.nb_streams, sizeof(*st.streams));
 	if (st.pr == NULL || st.streams == NULL) {
@@ -247,6 +251,10 @@ comch_fp_many_client(struct bench_ctx *bc, const struct bench_test *t, struct be
 		ret = bf_open(&st.pr[i].f, &s, t, res);
 	if (ret == 0)
 		ret = producers_open(&st, o->consumers);
+	if (ret == 0) {
+		bench_rss_sample(res, &res->rss_conn_kb);
+		res->mem_units = st.nb_pr;
+	}
 	if (ret == 0)
 		ret = send_rounds(&st, UINT64_MAX, o->warmup, true);
 	/* Start from an empty pipe: the warm-up must not count, nor its backlog. */
@@ -261,6 +269,8 @@ comch_fp_many_client(struct bench_ctx *bc, const struct bench_test *t, struct be
 	if (ret == 0)
 		ret = bf_ctrl_request(f, BENCH_MSG_END, st.sent);
 	bench_tx_stop(&st.tx);
+	if (ret == 0)
+		bench_rss_sample(res, &res->rss_end_kb);
 	if (ret == 0)
 		bf_ctrl_check_result(f, st.sent);
 	/* Our producers down first, then the server's consumers, then the connection. */

@@ -125,6 +125,8 @@ serve_request(struct many_server *sv)
 	case BENCH_MSG_END:
 		return bf_ctrl_answer(&sv->req, sv->cons[0].f.s, sv->received, sv->bytes, true);
 	case BENCH_MSG_DONE:
+		/* Our consumers as the traffic left them, before they go. */
+		bench_rss_sample(sv->res, &sv->res->rss_end_kb);
 		/* The client tore its producers down first; our consumers need its acks. */
 		for (c = 0; c < sv->nb_cons; c++) {
 			ret = bf_close(&sv->cons[c].f);
@@ -171,6 +173,10 @@ comch_fp_many_serve(struct bench_ctx *bc, const struct bench_test *t, struct ben
 	struct bc_sess s;
 	int ret;
 
+	/* The device and the engines first: theirs is the process's memory. */
+	if (bc_env_fp_pe(bc, res) == NULL)
+		return res->status;
+	bench_rss_sample(res, &res->rss_base_kb);
 	sv.cons = calloc(sv.nb_cons, sizeof(*sv.cons));
 	if (sv.cons == NULL)
 		return bench_fail(res, -ENOMEM, "out of memory for %" PRIu32 " consumers",
@@ -185,6 +191,10 @@ comch_fp_many_serve(struct bench_ctx *bc, const struct bench_test *t, struct ben
 		ret = bc_server_accept(&s);
 	if (ret == 0)
 		ret = consumers_open(&sv, &s, t);
+	if (ret == 0) {
+		bench_rss_sample(res, &res->rss_conn_kb);
+		res->mem_units = sv.nb_cons;
+	}
 	/* Until DONE has torn the consumers down: then only the control path is left. */
 	while (ret == 0 && !sv.done && !s.closed) {
 		ret = bf_progress(&sv.cons[0].f);

@@ -157,6 +157,7 @@ unix_ctrl_many_client(struct bench_ctx *bc, const struct bench_test *t,
 	uint64_t n;
 	uint32_t i, opened = 0;
 
+	bench_rss_sample(res, &res->rss_base_kb);
 	st.c = calloc(st.n, sizeof(*st.c));
 	st.seq = calloc(st.n, sizeof(*st.seq));
 	st.measured_from = calloc(st.n, sizeof(*st.measured_from));
@@ -177,6 +178,10 @@ unix_ctrl_many_client(struct bench_ctx *bc, const struct bench_test *t,
 		}
 		st.c[i].probe = true;
 	}
+	if (ret == 0) {
+		bench_rss_sample(res, &res->rss_conn_kb);
+		res->mem_units = st.n;
+	}
 	if (ret == 0)
 		ret = send_rounds(&st, UINT64_MAX, RTE_MAX(o->warmup, (uint64_t)st.n));
 	if (ret == -ENOBUFS) {
@@ -195,6 +200,8 @@ unix_ctrl_many_client(struct bench_ctx *bc, const struct bench_test *t,
 	if (ret == 0)
 		ret = barrier(&st, BENCH_MSG_END);
 	bench_tx_stop(&st.tx);
+	if (ret == 0)
+		bench_rss_sample(res, &res->rss_end_kb);
 	if (res->status == 0) {
 		bench_tx_result(&st.tx, st.sent, size, bc->tsc_hz, res);
 		res->senders = st.n;

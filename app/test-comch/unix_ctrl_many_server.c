@@ -25,6 +25,7 @@
 
 #include "bench_responder.h"
 #include "bench_runners.h"
+#include "bench_stats.h"
 #include "bench_unix.h"
 
 /* Messages read from one socket before the next ready one gets its turn. */
@@ -36,6 +37,7 @@ struct many_server {
 	struct bench_responder *r;
 	uint32_t n;
 	uint32_t open;
+	uint32_t ended;              /* ENDs answered: the measured part is over on them */
 	uint8_t *buf, *reply;
 	uint32_t cap;
 	int ep;
@@ -59,6 +61,10 @@ drain(struct many_server *sv, uint32_t i)
 			if (ret > 0) {
 				bench_responder_reply(&sv->r[i], sv->reply);
 				ret = bu_send(&sv->c[i], sv->reply, ret);
+				/* The last END: every socket still open, the traffic over. */
+				if (ret == 0 && sv->r[i].reply_kind == BENCH_MSG_RESULT &&
+				    ++sv->ended == sv->n)
+					bench_rss_sample(sv->res, &sv->res->rss_end_kb);
 			}
 			if (ret < 0)
 				return ret;
@@ -122,6 +128,7 @@ unix_ctrl_many_serve(struct bench_ctx *bc, const struct bench_test *t, struct be
 	uint32_t i;
 	int ret;
 
+	bench_rss_sample(res, &res->rss_base_kb);
 	sv.c = calloc(sv.n, sizeof(*sv.c));
 	sv.r = calloc(sv.n, sizeof(*sv.r));
 	w = calloc(sv.n, sizeof(*w));
@@ -136,6 +143,10 @@ unix_ctrl_many_serve(struct bench_ctx *bc, const struct bench_test *t, struct be
 		bench_responder_init(&sv.r[i], t, res);
 	}
 	ret = bu_accept_many(sv.c, sv.n, bc, t, res);
+	if (ret == 0) {
+		bench_rss_sample(res, &res->rss_conn_kb);
+		res->mem_units = sv.n;
+	}
 	if (ret == 0) {
 		sv.ep = epoll_create1(EPOLL_CLOEXEC);
 		if (sv.ep < 0)
