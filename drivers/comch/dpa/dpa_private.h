@@ -153,14 +153,16 @@ struct dpa_unit {
 	struct rte_ring *runq;     /* slots of triggered threads: many producers, one consumer */
 	/* Runs started plus runs ended: odd while a run is in progress (grace periods). */
 	uint64_t seq;
+	int running;               /* atomic: the unit may poll (the dpa is started) */
 	/* service mode */
 	uint32_t service_id;
 	bool service_registered;
+	int in_service;            /* atomic: a service core is in the callback */
 	/* pthread mode */
 	pthread_t tid;
 	bool tid_valid;
-	int running;               /* atomic: the pthread keeps going */
 	int sleeping;              /* atomic: the pthread waits on cond */
+	uint64_t kicks;            /* atomic: threads queued, counted after the enqueue */
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 } __rte_cache_aligned;

@@ -88,22 +88,36 @@ dpa_unit_poll(struct dpa_unit *u)
 	return n;
 }
 
+/*
+ * The service of a unit. It polls only while the dpa is started, and says
+ * when it is inside: stop waits on that flag, in code that sanitizers see,
+ * rather than on the service core framework alone.
+ */
 static int32_t
 dpa_unit_service(void *arg)
 {
+	struct dpa_unit *u = arg;
+	unsigned int n = 0;
+
+	__atomic_store_n(&u->in_service, 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&u->running, __ATOMIC_SEQ_CST))
+		n = dpa_unit_poll(u);
+	__atomic_store_n(&u->in_service, 0, __ATOMIC_RELEASE);
 	/* -EAGAIN tells newer service cores that there was nothing to do. */
-	return dpa_unit_poll(arg) > 0 ? 0 : -EAGAIN;
+	return n > 0 ? 0 : -EAGAIN;
 }
 
+/* Sleep unless a thread was queued since kicks read the value seen. */
 static void
-dpa_unit_nap(struct dpa_unit *u)
+dpa_unit_nap(struct dpa_unit *u, uint64_t seen)
 {
 	struct timespec ts;
 
 	pthread_mutex_lock(&u->lock);
 	__atomic_store_n(&u->sleeping, 1, __ATOMIC_SEQ_CST);
-	/* Checked after sleeping is set: a trigger either sees it or is seen here. */
-	if (rte_ring_empty(u->runq) && __atomic_load_n(&u->running, __ATOMIC_ACQUIRE)) {
+	/* Read after sleeping is set: a kick either sees it or is seen here. */
+	if (__atomic_load_n(&u->kicks, __ATOMIC_SEQ_CST) == seen &&
+	    __atomic_load_n(&u->running, __ATOMIC_ACQUIRE)) {
 		clock_gettime(CLOCK_MONOTONIC, &ts);
 		ts.tv_nsec += DPA_UNIT_NAP_NS;
 		if (ts.tv_nsec >= 1000000000) {
@@ -123,12 +137,15 @@ dpa_unit_pthread(void *arg)
 	unsigned int idle = 0;
 
 	while (__atomic_load_n(&u->running, __ATOMIC_ACQUIRE)) {
+		/* Before the poll: a kick counted after it may be missed by the poll. */
+		uint64_t seen = __atomic_load_n(&u->kicks, __ATOMIC_SEQ_CST);
+
 		if (dpa_unit_poll(u) > 0) {
 			idle = 0;
 		} else if (++idle < DPA_UNIT_SPIN) {
 			rte_pause();
 		} else {
-			dpa_unit_nap(u);
+			dpa_unit_nap(u, seen);
 			idle = 0;
 		}
 	}
@@ -146,7 +163,7 @@ dpa_unit_kick(struct dpa_unit *u, uint32_t slot)
 	}
 	if (u->dpa->mode != RTE_COMCH_DPA_EXEC_PTHREAD)
 		return;
-	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
+	__atomic_fetch_add(&u->kicks, 1, __ATOMIC_SEQ_CST);
 	if (__atomic_load_n(&u->sleeping, __ATOMIC_SEQ_CST)) {
 		pthread_mutex_lock(&u->lock);
 		pthread_cond_signal(&u->cond);
@@ -243,6 +260,7 @@ dpa_units_start(struct rte_comch_dpa *dpa)
 		struct dpa_unit *u = &dpa->units[i];
 
 		if (dpa->mode == RTE_COMCH_DPA_EXEC_SERVICE) {
+			__atomic_store_n(&u->running, 1, __ATOMIC_SEQ_CST);
 			rte_service_component_runstate_set(u->service_id, 1);
 			continue;
 		}
@@ -274,6 +292,9 @@ dpa_units_stop(struct rte_comch_dpa *dpa)
 		if (dpa->mode == RTE_COMCH_DPA_EXEC_SERVICE) {
 			rte_service_component_runstate_set(u->service_id, 0);
 			/* A service core may be inside the callback still: wait it out. */
+			__atomic_store_n(&u->running, 0, __ATOMIC_SEQ_CST);
+			while (__atomic_load_n(&u->in_service, __ATOMIC_SEQ_CST) != 0)
+				rte_pause();
 			while (rte_service_may_be_active(u->service_id) == 1)
 				rte_pause();
 			continue;
