@@ -82,6 +82,7 @@ dpa_free(struct rte_comch_dpa *dpa)
 {
 	free(dpa->threads);
 	free(dpa->cqs);
+	free(dpa->mems);
 	free(dpa->units);
 	free(dpa);
 }
@@ -101,9 +102,11 @@ rte_comch_dpa_create(struct rte_comch_dev *dev, const struct rte_comch_dpa_conf 
 	if (conf->nb_units == 0 || conf->nb_units > RTE_COMCH_DPA_MAX_UNITS ||
 	    conf->max_threads > RTE_COMCH_DPA_MAX_OBJECTS ||
 	    conf->max_cqs > RTE_COMCH_DPA_MAX_OBJECTS ||
+	    conf->max_mems > RTE_COMCH_DPA_MAX_OBJECTS ||
 	    (conf->mode != RTE_COMCH_DPA_EXEC_SERVICE && conf->mode != RTE_COMCH_DPA_EXEC_PTHREAD)) {
-		DPA_LOG(ERR, "bad conf: %u units (1 to %u), %u threads, %u cqs (at most %u), mode %d",
-			conf->nb_units, RTE_COMCH_DPA_MAX_UNITS, conf->max_threads, conf->max_cqs,
+		DPA_LOG(ERR, "bad conf: %u units (1 to %u), %u threads, %u cqs, %u buffers "
+			"(at most %u), mode %d", conf->nb_units, RTE_COMCH_DPA_MAX_UNITS,
+			conf->max_threads, conf->max_cqs, conf->max_mems,
 			RTE_COMCH_DPA_MAX_OBJECTS, (int)conf->mode);
 		rte_errno = EINVAL;
 		return NULL;
@@ -117,12 +120,14 @@ rte_comch_dpa_create(struct rte_comch_dev *dev, const struct rte_comch_dpa_conf 
 	dpa->max_threads = conf->max_threads != 0 ? conf->max_threads :
 			   RTE_COMCH_DPA_DEFAULT_OBJECTS;
 	dpa->max_cqs = conf->max_cqs != 0 ? conf->max_cqs : RTE_COMCH_DPA_DEFAULT_OBJECTS;
+	dpa->max_mems = conf->max_mems != 0 ? conf->max_mems : RTE_COMCH_DPA_DEFAULT_OBJECTS;
 	dpa->threads = calloc(dpa->max_threads, sizeof(*dpa->threads));
 	dpa->cqs = calloc(dpa->max_cqs, sizeof(*dpa->cqs));
+	dpa->mems = calloc(dpa->max_mems, sizeof(*dpa->mems));
 	dpa->units = aligned_alloc(RTE_CACHE_LINE_SIZE,
 				   RTE_ALIGN_CEIL(dpa->nb_units * sizeof(*dpa->units),
 						  RTE_CACHE_LINE_SIZE));
-	if (dpa->threads == NULL || dpa->cqs == NULL || dpa->units == NULL) {
+	if (dpa->threads == NULL || dpa->cqs == NULL || dpa->mems == NULL || dpa->units == NULL) {
 		dpa_free(dpa);
 		goto nomem;
 	}
@@ -170,9 +175,10 @@ rte_comch_dpa_destroy(struct rte_comch_dpa *dpa)
 		DPA_LOG(ERR, "called from a DPA program");
 		return -EPERM;
 	}
-	if (dpa->started || dpa->nb_threads != 0 || dpa->nb_cqs != 0) {
-		DPA_LOG(ERR, "dpa %u: %s, %u threads and %u cqs left", dpa->tag,
-			dpa->started ? "started" : "stopped", dpa->nb_threads, dpa->nb_cqs);
+	if (dpa->started || dpa->nb_threads != 0 || dpa->nb_cqs != 0 || dpa->nb_mems != 0) {
+		DPA_LOG(ERR, "dpa %u: %s, %u threads, %u cqs and %u buffers left", dpa->tag,
+			dpa->started ? "started" : "stopped", dpa->nb_threads, dpa->nb_cqs,
+			dpa->nb_mems);
 		return -EBUSY;
 	}
 	dpa_units_fini(dpa);

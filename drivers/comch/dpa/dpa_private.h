@@ -11,9 +11,10 @@
  *   dpa_unit.c    execution units: run queues, the dispatch loop, services, pthreads
  *   dpa_thread.c  DPA threads and triggers
  *   dpa_cq.c      completion contexts, CPU side and device side
+ *   dpa_mem.c     DPA memory: buffers, copies, and their addresses for programs
  *   dpa_dev.c     the rest of the device side: ending a run, local storage
  *
- * Memory: the thread and completion-context slots are arrays owned by the
+ * Memory: the thread, completion-context and buffer slots are arrays owned by the
  * dpa and never freed before it, so that a stale handle or pointer always
  * points at a slot whose generation says it is stale, never at freed memory.
  */
@@ -53,6 +54,7 @@ extern int dpa_logtype;
  */
 #define DPA_KIND_THREAD 0x54 /* 'T' */
 #define DPA_KIND_CQ 0x43     /* 'C' */
+#define DPA_KIND_MEM 0x4d    /* 'M' */
 
 static inline rte_comch_dpa_handle_t
 dpa_handle_make(uint8_t kind, uint8_t tag, uint16_t gen, uint32_t slot)
@@ -147,6 +149,14 @@ struct rte_comch_dpa_cq {
 	struct rte_comch_dpa_cq_stats stats;
 };
 
+/* A buffer of DPA memory. */
+struct dpa_mem {
+	uint16_t gen;
+	uint16_t live;
+	void *base;
+	uint64_t size;
+};
+
 struct dpa_unit {
 	struct rte_comch_dpa *dpa;
 	uint32_t id;
@@ -176,10 +186,13 @@ struct rte_comch_dpa {
 	uint32_t next_unit;        /* round robin for RTE_COMCH_DPA_UNIT_ANY */
 	uint32_t max_threads;
 	uint32_t max_cqs;
+	uint32_t max_mems;
 	uint32_t nb_threads;
 	uint32_t nb_cqs;
+	uint32_t nb_mems;
 	struct rte_comch_dpa_thread *threads;
 	struct rte_comch_dpa_cq *cqs;
+	struct dpa_mem *mems;
 	struct dpa_unit *units;
 };
 

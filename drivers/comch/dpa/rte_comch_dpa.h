@@ -21,17 +21,24 @@
  *     and thread-local storage, run from its entry each time it is triggered;
  *   - rte_comch_dpa_cq: a completion context, a ring of completion entries
  *     that a CPU-side driver posts to and a DPA program reads; an armed
- *     completion context attached to a thread triggers it when an entry lands.
+ *     completion context attached to a thread triggers it when an entry lands;
+ *   - DPA memory: buffers the CPU fills and reads with copies, and that a
+ *     program reaches through rte_comch_dpa_dev_mem_ptr().
  * The program itself uses rte_comch_dpa_dev.h, and names the objects by
- * rte_comch_dpa_handle_t handles only.
+ * rte_comch_dpa_handle_t handles only; a thread's argument is typically the
+ * handle of a DPA memory buffer that holds the handles the program needs.
  *
  * Thread safety:
  *   - rte_comch_dpa_create(), _destroy(), _start(), _stop(), and every
  *     create/start/stop/destroy of threads and completion contexts: from one
  *     control thread at a time per dpa, never from inside a DPA program
  *     (-EPERM), since stop and destroy wait for programs in flight.
- *   - rte_comch_dpa_thread_notify() and the stats and handle getters: from any
- *     thread, at any time while the object exists.
+ *   - rte_comch_dpa_mem_alloc() and _free(): like the above.
+ *   - rte_comch_dpa_thread_notify(), the stats and handle getters, and the
+ *     copies to and from DPA memory: from any thread, at any time while the
+ *     object exists. Copies are not ordered against a program that reads or
+ *     writes the same bytes at the same time: the application orders them
+ *     (for example with a notification after the copy).
  */
 
 #include <stdint.h>
@@ -59,6 +66,8 @@ struct rte_comch_dpa_cq;
 #define RTE_COMCH_DPA_CQ_MAX_SIZE (1u << 20)
 /** Largest thread-local storage of a DPA thread, in bytes. */
 #define RTE_COMCH_DPA_TLS_MAX (1u << 20)
+/** Largest DPA memory buffer, in bytes. */
+#define RTE_COMCH_DPA_MEM_MAX (1ull << 30)
 /** rte_comch_dpa_thread_conf.unit: let the library pick the unit (round robin). */
 #define RTE_COMCH_DPA_UNIT_ANY UINT32_MAX
 
@@ -83,6 +92,8 @@ struct rte_comch_dpa_conf {
 	uint32_t max_threads;
 	/** Most completion contexts alive at once; 0: RTE_COMCH_DPA_DEFAULT_OBJECTS. */
 	uint32_t max_cqs;
+	/** Most DPA memory buffers alive at once; 0: RTE_COMCH_DPA_DEFAULT_OBJECTS. */
+	uint32_t max_mems;
 };
 
 /** Configuration of a DPA thread. */
@@ -142,7 +153,7 @@ struct rte_comch_dpa_cq_stats {
  * @return
  *   The dpa, or NULL with rte_errno set:
  *   - EINVAL: dev or conf is NULL, nb_units is 0 or above
- *     RTE_COMCH_DPA_MAX_UNITS, max_threads or max_cqs above
+ *     RTE_COMCH_DPA_MAX_UNITS, max_threads, max_cqs or max_mems above
  *     RTE_COMCH_DPA_MAX_OBJECTS, or an unknown mode.
  *   - ENOSPC: 255 dpas already exist in this process.
  *   - ENOMEM: out of memory.
@@ -153,11 +164,12 @@ struct rte_comch_dpa *
 rte_comch_dpa_create(struct rte_comch_dev *dev, const struct rte_comch_dpa_conf *conf);
 
 /**
- * Destroy a stopped dpa that has no threads or completion contexts left.
+ * Destroy a stopped dpa that has no threads, completion contexts or DPA
+ * memory left.
  *
  * @return
- *   0; -EINVAL if dpa is NULL; -EBUSY if it is started or still has threads
- *   or completion contexts; -EPERM from inside a DPA program.
+ *   0; -EINVAL if dpa is NULL; -EBUSY if it is started or still has threads,
+ *   completion contexts or memory; -EPERM from inside a DPA program.
  */
 __rte_experimental
 int
@@ -262,7 +274,10 @@ rte_comch_dpa_thread_run(struct rte_comch_dpa_thread *thread);
 /**
  * Stop triggering a running or finished thread, and wait until a run in
  * progress has ended; the thread is started again (not triggerable) and keeps
- * its local storage. A pending trigger is dropped.
+ * its local storage. A trigger still queued is dropped when its unit takes
+ * it; if the dpa is stopped, the unit takes it only after the next start, and
+ * then runs the thread if it has been run again meanwhile. Programs must
+ * accept a run that finds no new work, as on the hardware.
  *
  * @return
  *   0; -EINVAL if thread is NULL; -EBUSY if it is idle or only started;
@@ -370,6 +385,73 @@ __rte_experimental
 int
 rte_comch_dpa_cq_stats_get(const struct rte_comch_dpa_cq *cq,
 			   struct rte_comch_dpa_cq_stats *stats);
+
+/**
+ * Allocate a buffer of DPA memory, zeroed (doca_dpa_mem_alloc()).
+ *
+ * @param dpa
+ *   The dpa.
+ * @param size
+ *   Bytes, 1 to RTE_COMCH_DPA_MEM_MAX.
+ * @param[out] mem
+ *   Its handle, for the copies below and for programs.
+ * @return
+ *   0; -EINVAL if dpa or mem is NULL or size is out of range; -ENOSPC if
+ *   conf.max_mems buffers exist; -ENOMEM; -EPERM from inside a DPA program.
+ */
+__rte_experimental
+int
+rte_comch_dpa_mem_alloc(struct rte_comch_dpa *dpa, uint64_t size, rte_comch_dpa_handle_t *mem);
+
+/**
+ * Free a buffer of DPA memory (doca_dpa_mem_free()). The handle becomes stale
+ * at once; the call then waits for the runs in progress to end. A program
+ * must not keep an address from rte_comch_dpa_dev_mem_ptr() from one run to
+ * the next if the buffer may be freed in between.
+ *
+ * @return
+ *   0; -EINVAL if dpa is NULL or mem is not a live buffer of dpa; -EPERM
+ *   from inside a DPA program.
+ */
+__rte_experimental
+int
+rte_comch_dpa_mem_free(struct rte_comch_dpa *dpa, rte_comch_dpa_handle_t mem);
+
+/**
+ * Copy from the CPU into DPA memory (doca_dpa_h2d_memcpy()).
+ *
+ * @return
+ *   0; -EINVAL if dpa or src is NULL, mem is not a live buffer of dpa, or
+ *   [offset, offset + len) is not inside it.
+ */
+__rte_experimental
+int
+rte_comch_dpa_h2d_memcpy(struct rte_comch_dpa *dpa, rte_comch_dpa_handle_t mem, uint64_t offset,
+			 const void *src, uint64_t len);
+
+/**
+ * Copy from DPA memory to the CPU (doca_dpa_d2h_memcpy()).
+ *
+ * @return
+ *   0; -EINVAL if dpa or dst is NULL, mem is not a live buffer of dpa, or
+ *   [offset, offset + len) is not inside it.
+ */
+__rte_experimental
+int
+rte_comch_dpa_d2h_memcpy(struct rte_comch_dpa *dpa, void *dst, rte_comch_dpa_handle_t mem,
+			 uint64_t offset, uint64_t len);
+
+/**
+ * Set bytes of DPA memory (doca_dpa_memset()).
+ *
+ * @return
+ *   0; -EINVAL if dpa is NULL, mem is not a live buffer of dpa, or
+ *   [offset, offset + len) is not inside it.
+ */
+__rte_experimental
+int
+rte_comch_dpa_memset(struct rte_comch_dpa *dpa, rte_comch_dpa_handle_t mem, uint64_t offset,
+		     int value, uint64_t len);
 
 #ifdef __cplusplus
 }

@@ -131,6 +131,25 @@ int
 rte_comch_dpa_dev_completion_request_notification(rte_comch_dpa_handle_t cq);
 
 /**
+ * The address of bytes of a DPA memory buffer (what a program gets on the
+ * hardware by using the device address it was given directly).
+ *
+ * @param mem
+ *   The buffer's handle (rte_comch_dpa_mem_alloc()).
+ * @param offset
+ *   First byte.
+ * @param len
+ *   Bytes the program will use from there.
+ * @return
+ *   The address, valid while the buffer exists; NULL if the handle is not a
+ *   live buffer of this dpa, [offset, offset + len) is not inside it, or
+ *   outside a DPA program.
+ */
+__rte_experimental
+void *
+rte_comch_dpa_dev_mem_ptr(rte_comch_dpa_handle_t mem, uint64_t offset, uint64_t len);
+
+/**
  * The immediate data of an entry (doca_dpa_dev_comch_consumer_get_completion_imm()).
  *
  * @param cqe

@@ -22,7 +22,8 @@ extern "C" {
 #endif
 
 /**
- * A DPA object as a DPA program sees it: a thread or a completion context.
+ * A DPA object as a DPA program sees it: a thread, a completion context or
+ * a buffer of DPA memory.
  *
  * An opaque 64-bit value, never a pointer: it carries the object's kind, the
  * dpa it belongs to, its slot and the generation of that slot, so that a
