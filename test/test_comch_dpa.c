@@ -4,14 +4,15 @@
 
 /*
  * The software DPA (drivers/comch/dpa): the dpa, DPA threads, completion
- * contexts and the device-side calls, with every error; trigger semantics
- * (coalescing, no lost trigger, at most one run at a time), reschedule and
- * finish not returning, local storage, back-pressure, a stress of one million
- * entries, and both execution modes (pthreads, service cores on lcore 1).
+ * contexts, DPA memory and the device-side calls, with every error; trigger
+ * semantics (coalescing, no lost trigger, at most one run at a time),
+ * reschedule and finish not returning, local storage, back-pressure, a stress
+ * of one million entries, and both execution modes (pthreads, service cores
+ * on lcore 1).
  *
- * The DPA programs are the prog_*() functions. Their argument is a pointer to
- * a test structure: the software DPA shares the process's memory, where a
- * real program would get a DPA memory address.
+ * The DPA programs are the prog_*() functions. Most take a pointer to a test
+ * structure as their argument, which works because the software DPA shares
+ * the process's memory; prog_mem() shows the portable way, a DPA memory handle.
  */
 
 #include <errno.h>
@@ -400,6 +401,7 @@ test_dpa_dev_outside_program(void **state)
 	assert_int_equal(rte_comch_dpa_dev_completion_request_notification(1), -EPERM);
 	assert_int_equal(rte_comch_dpa_dev_thread_notify(1), -EPERM);
 	assert_null(rte_comch_dpa_dev_thread_get_local_storage());
+	assert_null(rte_comch_dpa_dev_mem_ptr(1, 0, 0));
 	/* they log and return: there is no run to end */
 	rte_comch_dpa_dev_thread_reschedule();
 	rte_comch_dpa_dev_thread_finish();
@@ -899,6 +901,145 @@ test_dpa_cq_semantics(void **state)
 	assert_int_equal(rte_comch_dpa_destroy(dpa), 0);
 }
 
+/* ------------------------------------------------------------ DPA memory */
+
+/* What the program finds in DPA memory: its configuration, and room for results. */
+struct m_cfg {
+	rte_comch_dpa_handle_t self;   /* this buffer */
+	rte_comch_dpa_handle_t stale;  /* a freed buffer */
+	rte_comch_dpa_handle_t cq;     /* not a buffer */
+	uint64_t size;
+	uint64_t runs;
+	uint64_t bad;
+	uint8_t tail[16];
+};
+
+static void
+prog_mem(uint64_t arg)
+{
+	struct m_cfg *c = rte_comch_dpa_dev_mem_ptr(arg, 0, sizeof(*c));
+
+	if (c == NULL)
+		return; /* counted by the test through the thread's stats */
+	c->runs++;
+	if (rte_comch_dpa_dev_mem_ptr(c->self, 0, c->size) == NULL ||
+	    rte_comch_dpa_dev_mem_ptr(c->self, c->size, 0) == NULL ||
+	    rte_comch_dpa_dev_mem_ptr(c->self, 0, c->size + 1) != NULL ||
+	    rte_comch_dpa_dev_mem_ptr(c->self, c->size + 1, 0) != NULL ||
+	    rte_comch_dpa_dev_mem_ptr(c->self, 8, UINT64_MAX) != NULL ||
+	    rte_comch_dpa_dev_mem_ptr(c->stale, 0, 1) != NULL ||
+	    rte_comch_dpa_dev_mem_ptr(c->cq, 0, 1) != NULL ||
+	    rte_comch_dpa_dev_mem_ptr(RTE_COMCH_DPA_HANDLE_INVALID, 0, 0) != NULL)
+		c->bad++;
+	memset(c->tail, 0x5a, sizeof(c->tail));
+}
+
+static void
+test_dpa_mem(void **state)
+{
+	struct rte_comch_dpa_conf conf = {
+		.nb_units = 1, .mode = RTE_COMCH_DPA_EXEC_PTHREAD, .max_mems = 3,
+	};
+	struct rte_comch_dpa *dpa = rte_comch_dpa_create(dpa_test_dev, &conf);
+	struct rte_comch_dpa *dpa2 = mk_dpa(RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 0);
+	rte_comch_dpa_handle_t m, stale, other, spare, x;
+	struct rte_comch_dpa_thread_conf tc = { .func = prog_mem, .unit = RTE_COMCH_DPA_UNIT_ANY };
+	struct rte_comch_dpa_thread *t;
+	struct rte_comch_dpa_cq *cq;
+	struct m_cfg c = { 0 }, back;
+	uint8_t buf[64];
+	unsigned int i;
+
+	(void)state;
+	assert_non_null(dpa);
+	/* errors of alloc */
+	assert_int_equal(rte_comch_dpa_mem_alloc(NULL, 8, &m), -EINVAL);
+	assert_int_equal(rte_comch_dpa_mem_alloc(dpa, 8, NULL), -EINVAL);
+	assert_int_equal(rte_comch_dpa_mem_alloc(dpa, 0, &m), -EINVAL);
+	assert_int_equal(rte_comch_dpa_mem_alloc(dpa, RTE_COMCH_DPA_MEM_MAX + 1, &m), -EINVAL);
+	assert_int_equal(rte_comch_dpa_mem_alloc(dpa, 100, &stale), 0);
+	assert_int_equal(rte_comch_dpa_mem_free(dpa, stale), 0);
+	assert_int_equal(rte_comch_dpa_mem_alloc(dpa, sizeof(c), &m), 0);
+	assert_int_not_equal(m, stale);
+	assert_int_equal(rte_comch_dpa_mem_alloc(dpa, 64, &spare), 0);
+	assert_int_equal(rte_comch_dpa_mem_alloc(dpa, 64, &x), 0);
+	assert_int_equal(rte_comch_dpa_mem_alloc(dpa, 64, &x), -ENOSPC); /* max_mems 3 */
+	assert_int_equal(rte_comch_dpa_mem_alloc(dpa2, 64, &other), 0);
+
+	/* zeroed; copies in both directions, bounds */
+	assert_int_equal(rte_comch_dpa_d2h_memcpy(dpa, buf, spare, 0, 64), 0);
+	for (i = 0; i < 64; i++)
+		assert_int_equal(buf[i], 0);
+	assert_int_equal(rte_comch_dpa_memset(dpa, spare, 8, 0xee, 8), 0);
+	memset(buf, 0x11, 8);
+	assert_int_equal(rte_comch_dpa_h2d_memcpy(dpa, spare, 56, buf, 8), 0);
+	assert_int_equal(rte_comch_dpa_d2h_memcpy(dpa, buf, spare, 0, 64), 0);
+	assert_int_equal(buf[7], 0);
+	assert_int_equal(buf[8], 0xee);
+	assert_int_equal(buf[15], 0xee);
+	assert_int_equal(buf[16], 0);
+	assert_int_equal(buf[56], 0x11);
+	assert_int_equal(buf[63], 0x11);
+	assert_int_equal(rte_comch_dpa_h2d_memcpy(dpa, spare, 57, buf, 8), -EINVAL);
+	assert_int_equal(rte_comch_dpa_h2d_memcpy(dpa, spare, 65, buf, 0), -EINVAL);
+	assert_int_equal(rte_comch_dpa_h2d_memcpy(dpa, spare, 8, buf, UINT64_MAX), -EINVAL);
+	assert_int_equal(rte_comch_dpa_h2d_memcpy(dpa, spare, 64, buf, 0), 0);
+	assert_int_equal(rte_comch_dpa_d2h_memcpy(dpa, buf, spare, 0, 65), -EINVAL);
+	assert_int_equal(rte_comch_dpa_memset(dpa, spare, 60, 0, 5), -EINVAL);
+	assert_int_equal(rte_comch_dpa_h2d_memcpy(NULL, spare, 0, buf, 1), -EINVAL);
+	assert_int_equal(rte_comch_dpa_h2d_memcpy(dpa, spare, 0, NULL, 1), -EINVAL);
+	assert_int_equal(rte_comch_dpa_d2h_memcpy(NULL, buf, spare, 0, 1), -EINVAL);
+	assert_int_equal(rte_comch_dpa_d2h_memcpy(dpa, NULL, spare, 0, 1), -EINVAL);
+	assert_int_equal(rte_comch_dpa_memset(NULL, spare, 0, 0, 1), -EINVAL);
+	/* stale, of another dpa, of another kind, forged */
+	assert_int_equal(rte_comch_dpa_h2d_memcpy(dpa, stale, 0, buf, 1), -EINVAL);
+	assert_int_equal(rte_comch_dpa_d2h_memcpy(dpa, buf, stale, 0, 1), -EINVAL);
+	assert_int_equal(rte_comch_dpa_memset(dpa, stale, 0, 0, 1), -EINVAL);
+	assert_int_equal(rte_comch_dpa_mem_free(dpa, stale), -EINVAL);
+	assert_int_equal(rte_comch_dpa_h2d_memcpy(dpa, other, 0, buf, 1), -EINVAL);
+	assert_int_equal(rte_comch_dpa_mem_free(dpa, other), -EINVAL);
+	assert_int_equal(rte_comch_dpa_mem_free(dpa, 0x12345678), -EINVAL);
+	assert_int_equal(rte_comch_dpa_mem_free(NULL, spare), -EINVAL);
+
+	/* a program configured through DPA memory, its argument a handle */
+	tc.arg = m;
+	t = rte_comch_dpa_thread_create(dpa, &tc);
+	assert_non_null(t);
+	assert_int_equal(rte_comch_dpa_thread_start(t), 0);
+	assert_int_equal(rte_comch_dpa_thread_run(t), 0);
+	cq = mk_cq(dpa, 2, NULL, &c.cq);
+	c.self = m;
+	c.stale = stale;
+	c.size = sizeof(c);
+	assert_int_equal(rte_comch_dpa_h2d_memcpy(dpa, m, 0, &c, sizeof(c)), 0);
+	assert_int_equal(rte_comch_dpa_start(dpa), 0);
+	assert_int_equal(rte_comch_dpa_thread_notify(t), 0);
+	{
+		uint64_t deadline = ct_now_ms() + CT_TIMEOUT_MS;
+
+		while (thread_stats(t).returns < 1 && ct_now_ms() < deadline)
+			usleep(50);
+	}
+	/* stopped: the program's writes are ours to read */
+	assert_int_equal(rte_comch_dpa_stop(dpa), 0);
+	assert_int_equal(rte_comch_dpa_d2h_memcpy(dpa, &back, m, 0, sizeof(back)), 0);
+	assert_int_equal(back.runs, 1);
+	assert_int_equal(back.bad, 0);
+	assert_int_equal(back.tail[0], 0x5a);
+	assert_int_equal(back.tail[15], 0x5a);
+
+	assert_int_equal(rte_comch_dpa_destroy(dpa), -EBUSY);
+	rm_thread(t);
+	assert_int_equal(rte_comch_dpa_cq_destroy(cq), 0);
+	assert_int_equal(rte_comch_dpa_destroy(dpa), -EBUSY); /* buffers left */
+	assert_int_equal(rte_comch_dpa_mem_free(dpa, m), 0);
+	assert_int_equal(rte_comch_dpa_mem_free(dpa, spare), 0);
+	assert_int_equal(rte_comch_dpa_mem_free(dpa, x), 0);
+	assert_int_equal(rte_comch_dpa_mem_free(dpa2, other), 0);
+	assert_int_equal(rte_comch_dpa_destroy(dpa), 0);
+	assert_int_equal(rte_comch_dpa_destroy(dpa2), 0);
+}
+
 /* ------------------------------------------------------------ stress */
 
 /*
@@ -1126,6 +1267,7 @@ main(void)
 		cmocka_unit_test(test_dpa_cpu_calls_in_program),
 		cmocka_unit_test(test_dpa_local_storage),
 		cmocka_unit_test(test_dpa_cq_semantics),
+		cmocka_unit_test(test_dpa_mem),
 		cmocka_unit_test(test_dpa_stress_pthread),
 		cmocka_unit_test(test_dpa_many_threads),
 		cmocka_unit_test(test_dpa_service_cores),
