@@ -300,7 +300,8 @@ int
 rte_comch_dpa_thread_destroy(struct rte_comch_dpa_thread *thread);
 
 /**
- * Trigger a thread from the CPU (DOCA's notification completion).
+ * Trigger a thread from the CPU (on DOCA, an RPC that calls
+ * doca_dpa_dev_thread_notify()).
  *
  * The thread runs once, after this call, on its unit. Triggers that arrive
  * before that run starts are merged into it; a trigger that arrives during a
