@@ -684,6 +684,7 @@ prog_cpu_calls(uint64_t arg)
 	p->rc[2] = rte_comch_dpa_thread_destroy(p->self);
 	p->rc[3] = rte_comch_dpa_destroy(p->dpa);
 	p->rc[4] = rte_comch_dpa_start(p->dpa);
+	p->rc[5] = rte_comch_dpa_thread_run(p->self);
 	rte_errno = 0;
 	cq = rte_comch_dpa_cq_create(p->dpa, &cc);
 	p->err_create = cq == NULL ? rte_errno : 0;
@@ -702,7 +703,7 @@ test_dpa_cpu_calls_in_program(void **state)
 	assert_int_equal(rte_comch_dpa_start(dpa), 0);
 	assert_int_equal(rte_comch_dpa_thread_notify(p.self), 0);
 	assert_true(wait_ge(&p.done, 1));
-	for (i = 0; i < 5; i++)
+	for (i = 0; i < 6; i++)
 		assert_int_equal(p.rc[i], -EPERM);
 	assert_int_equal(p.err_create, EPERM);
 	assert_int_equal(rte_comch_dpa_stop(dpa), 0);

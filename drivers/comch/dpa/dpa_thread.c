@@ -84,7 +84,7 @@ dpa_thread_trigger(struct rte_comch_dpa_thread *t)
 		DPA_STAT_INC_MT(&t->stats.coalesced);
 		return 0;
 	}
-	dpa_unit_kick(&t->dpa->units[t->unit], t->slot);
+	dpa_unit_kick(&t->dpa->units[__atomic_load_n(&t->unit, __ATOMIC_RELAXED)], t->slot);
 	return 0;
 }
 
@@ -127,9 +127,9 @@ rte_comch_dpa_thread_create(struct rte_comch_dpa *dpa,
 	t->tls = NULL;
 	t->nb_cqs = 0;
 	if (conf->unit != RTE_COMCH_DPA_UNIT_ANY) {
-		t->unit = conf->unit;
+		__atomic_store_n(&t->unit, conf->unit, __ATOMIC_RELAXED);
 	} else {
-		t->unit = dpa->next_unit;
+		__atomic_store_n(&t->unit, dpa->next_unit, __ATOMIC_RELAXED);
 		dpa->next_unit = (dpa->next_unit + 1) % dpa->nb_units;
 	}
 	memset(&t->stats, 0, sizeof(t->stats));
@@ -178,6 +178,10 @@ rte_comch_dpa_thread_run(struct rte_comch_dpa_thread *thread)
 
 	if (ret < 0)
 		return ret;
+	if (dpa_in_program()) {
+		DPA_LOG(ERR, "called from a DPA program");
+		return -EPERM;
+	}
 	state = __atomic_load_n(&thread->state, __ATOMIC_SEQ_CST);
 	/* FINISHED only moves to RUNNING here and to STARTED in stop: no race with the unit. */
 	if (state != DPA_THREAD_STARTED && state != DPA_THREAD_FINISHED) {

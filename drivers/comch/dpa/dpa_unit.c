@@ -40,7 +40,13 @@ dpa_unit_run_one(struct dpa_unit *u, uint32_t slot)
 	__atomic_fetch_add(&u->seq, 1, __ATOMIC_SEQ_CST);
 	/* Cleared before the run: a trigger from now on queues the thread again. */
 	__atomic_store_n(&t->pending, 0, __ATOMIC_SEQ_CST);
+	/*
+	 * The slot may have been destroyed, and even reused by a thread of
+	 * another unit, since it was queued: run only a live, running thread of
+	 * this unit.
+	 */
 	if (__atomic_load_n(&t->live, __ATOMIC_ACQUIRE) == 0 ||
+	    __atomic_load_n(&t->unit, __ATOMIC_RELAXED) != u->id ||
 	    __atomic_load_n(&t->state, __ATOMIC_SEQ_CST) != DPA_THREAD_RUNNING)
 		goto out;
 	ex.dpa = u->dpa;

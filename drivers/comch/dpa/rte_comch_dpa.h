@@ -265,7 +265,8 @@ rte_comch_dpa_thread_start(struct rte_comch_dpa_thread *thread);
  * trigger it: a notification or a completion does.
  *
  * @return
- *   0; -EINVAL if thread is NULL; -EBUSY if it is idle or already running.
+ *   0; -EINVAL if thread is NULL; -EBUSY if it is idle or already running;
+ *   -EPERM from inside a DPA program.
  */
 __rte_experimental
 int
