@@ -103,7 +103,8 @@ rte_comch_dpa_create(struct rte_comch_dev *dev, const struct rte_comch_dpa_conf 
 	    conf->max_threads > RTE_COMCH_DPA_MAX_OBJECTS ||
 	    conf->max_cqs > RTE_COMCH_DPA_MAX_OBJECTS ||
 	    conf->max_mems > RTE_COMCH_DPA_MAX_OBJECTS ||
-	    (conf->mode != RTE_COMCH_DPA_EXEC_SERVICE && conf->mode != RTE_COMCH_DPA_EXEC_PTHREAD)) {
+	    (conf->mode != RTE_COMCH_DPA_EXEC_SERVICE &&
+	     conf->mode != RTE_COMCH_DPA_EXEC_PTHREAD)) {
 		DPA_LOG(ERR, "bad conf: %u units (1 to %u), %u threads, %u cqs, %u buffers "
 			"(at most %u), mode %d", conf->nb_units, RTE_COMCH_DPA_MAX_UNITS,
 			conf->max_threads, conf->max_cqs, conf->max_mems,

@@ -286,8 +286,8 @@ rte_comch_dpa_dev_completion_ack(rte_comch_dpa_handle_t h, uint32_t n)
 		return ret;
 	ack = __atomic_load_n(&cq->ack, __ATOMIC_RELAXED);
 	if (n > __atomic_load_n(&cq->rcv, __ATOMIC_RELAXED) - ack) {
-		DPA_LOG(ERR, "dpa %u cq %u: ack of %u entries, only %" PRIu64 " taken and not acked",
-			cq->dpa->tag, cq->slot, n, cq->rcv - ack);
+		DPA_LOG(ERR, "dpa %u cq %u: ack of %u entries, only %" PRIu64
+			" taken and not acked", cq->dpa->tag, cq->slot, n, cq->rcv - ack);
 		return -EINVAL;
 	}
 	/* Release: the entries were read before producers may write them again. */
