@@ -26,8 +26,8 @@
  * completion contexts attached to it are used by one run at a time; a
  * completion context attached to no thread must be read by one program at a
  * time (the application arranges it). Called outside a DPA program, the calls
- * fail with -EPERM (or return NULL/0), and the two that end a run log an
- * error and return.
+ * that need one fail with -EPERM (or return NULL), and the two that end a run
+ * log an error and return; the accessors of a completion entry work anywhere.
  */
 
 #include <stdint.h>
