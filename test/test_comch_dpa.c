@@ -420,8 +420,8 @@ test_dpa_dev_outside_program(void **state)
 /* ------------------------------------------------------------ handles inside a program */
 
 struct p_handles {
-	rte_comch_dpa_handle_t good_cq, stale_cq, other_cq, thread, other_thread;
-	int rc[14];
+	rte_comch_dpa_handle_t good_cq, stale_cq, other_cq, thread, other_thread, stale_thread;
+	int rc[15];
 	uint64_t done;
 };
 
@@ -443,6 +443,7 @@ prog_handles(uint64_t arg)
 	p->rc[i++] = rte_comch_dpa_dev_completion_request_notification(p->other_cq);
 	p->rc[i++] = rte_comch_dpa_dev_thread_notify(p->good_cq);    /* wrong kind */
 	p->rc[i++] = rte_comch_dpa_dev_thread_notify(p->other_thread);
+	p->rc[i++] = rte_comch_dpa_dev_thread_notify(p->stale_thread);
 	p->rc[i++] = rte_comch_dpa_dev_get_completion(p->good_cq, NULL);
 	p->rc[i++] = rte_comch_dpa_dev_get_completion(p->good_cq, &e); /* empty: 0 */
 	p->rc[i++] = rte_comch_dpa_dev_completion_ack(p->good_cq, 0);
@@ -455,9 +456,9 @@ test_dpa_dev_bad_handles(void **state)
 {
 	struct rte_comch_dpa *dpa = mk_dpa(RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 0);
 	struct rte_comch_dpa *dpa2 = mk_dpa(RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 0);
-	static const int want[14] = { -EINVAL, -EINVAL, -EINVAL, -EINVAL, -EINVAL, -EINVAL,
+	static const int want[15] = { -EINVAL, -EINVAL, -EINVAL, -EINVAL, -EINVAL, -EINVAL,
 				      -EINVAL, -EINVAL, -EINVAL, -EINVAL, -EINVAL, -EINVAL,
-				      0, 0 };
+				      -EINVAL, 0, 0 };
 	struct p_handles p = { 0 };
 	struct p_count pc = { 0 };
 	struct rte_comch_dpa_thread *t, *t2;
@@ -465,6 +466,10 @@ test_dpa_dev_bad_handles(void **state)
 	unsigned int i;
 
 	(void)state;
+	/* a thread handle gone stale */
+	t = mk_thread(dpa, prog_count, &pc, 0, false);
+	assert_int_equal(rte_comch_dpa_thread_get_dpa_handle(t, &p.stale_thread), 0);
+	rm_thread(t);
 	t = mk_thread(dpa, prog_handles, &p, 0, true);
 	t2 = mk_thread(dpa2, prog_count, &pc, 0, true);
 	assert_int_equal(rte_comch_dpa_thread_get_dpa_handle(t, &p.thread), 0);
