@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_comch authors
+ */
+
+/*
+ * The dpa object: configuration, its object tables, start and stop, and the
+ * grace period that stop and destroy wait for.
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+
+#include <rte_errno.h>
+#include <rte_pause.h>
+
+#include "dpa_private.h"
+
+RTE_LOG_REGISTER_DEFAULT(dpa_logtype, NOTICE);
+
+__thread struct dpa_exec *dpa_cur_exec;
+
+/* Tags of the live dpas: a handle names its dpa by tag, 1 to 255. */
+static pthread_mutex_t dpa_tags_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool dpa_tags[256];
+
+static int
+dpa_tag_get(void)
+{
+	int tag;
+
+	pthread_mutex_lock(&dpa_tags_lock);
+	for (tag = 1; tag < 256; tag++) {
+		if (!dpa_tags[tag]) {
+			dpa_tags[tag] = true;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&dpa_tags_lock);
+	return tag < 256 ? tag : -ENOSPC;
+}
+
+static void
+dpa_tag_put(uint8_t tag)
+{
+	pthread_mutex_lock(&dpa_tags_lock);
+	dpa_tags[tag] = false;
+	pthread_mutex_unlock(&dpa_tags_lock);
+}
+
+uint16_t
+dpa_next_gen(uint16_t gen)
+{
+	gen++;
+	return gen == 0 ? 1 : gen;
+}
+
+/*
+ * Wait until every run that was in progress when called has ended. A unit's
+ * seq is odd during a run, and the unit bumps it (sequentially consistent)
+ * before it checks whether the thread may run and what its handles name: so
+ * after a change made before this call, any run either saw the change or is
+ * waited for here.
+ */
+void
+dpa_grace_wait(struct rte_comch_dpa *dpa)
+{
+	uint32_t i;
+
+	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
+	for (i = 0; i < dpa->nb_units; i++) {
+		uint64_t s = __atomic_load_n(&dpa->units[i].seq, __ATOMIC_SEQ_CST);
+
+		if ((s & 1) == 0)
+			continue;
+		while (__atomic_load_n(&dpa->units[i].seq, __ATOMIC_ACQUIRE) == s)
+			rte_pause();
+	}
+}
+
+static void
+dpa_free(struct rte_comch_dpa *dpa)
+{
+	free(dpa->threads);
+	free(dpa->cqs);
+	free(dpa->mems);
+	free(dpa->units);
+	free(dpa);
+}
+
+struct rte_comch_dpa *
+rte_comch_dpa_create(struct rte_comch_dev *dev, const struct rte_comch_dpa_conf *conf)
+{
+	struct rte_comch_dpa *dpa;
+	uint32_t i;
+	int ret;
+
+	if (dev == NULL || conf == NULL) {
+		DPA_LOG(ERR, "dev or conf is NULL");
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	if (conf->nb_units == 0 || conf->nb_units > RTE_COMCH_DPA_MAX_UNITS ||
+	    conf->max_threads > RTE_COMCH_DPA_MAX_OBJECTS ||
+	    conf->max_cqs > RTE_COMCH_DPA_MAX_OBJECTS ||
+	    conf->max_mems > RTE_COMCH_DPA_MAX_OBJECTS ||
+	    (conf->mode != RTE_COMCH_DPA_EXEC_SERVICE &&
+	     conf->mode != RTE_COMCH_DPA_EXEC_PTHREAD)) {
+		DPA_LOG(ERR, "bad conf: %u units (1 to %u), %u threads, %u cqs, %u buffers "
+			"(at most %u), mode %d", conf->nb_units, RTE_COMCH_DPA_MAX_UNITS,
+			conf->max_threads, conf->max_cqs, conf->max_mems,
+			RTE_COMCH_DPA_MAX_OBJECTS, (int)conf->mode);
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	dpa = calloc(1, sizeof(*dpa));
+	if (dpa == NULL)
+		goto nomem;
+	dpa->dev = dev;
+	dpa->mode = conf->mode;
+	dpa->nb_units = conf->nb_units;
+	dpa->max_threads = conf->max_threads != 0 ? conf->max_threads :
+			   RTE_COMCH_DPA_DEFAULT_OBJECTS;
+	dpa->max_cqs = conf->max_cqs != 0 ? conf->max_cqs : RTE_COMCH_DPA_DEFAULT_OBJECTS;
+	dpa->max_mems = conf->max_mems != 0 ? conf->max_mems : RTE_COMCH_DPA_DEFAULT_OBJECTS;
+	dpa->threads = calloc(dpa->max_threads, sizeof(*dpa->threads));
+	dpa->cqs = calloc(dpa->max_cqs, sizeof(*dpa->cqs));
+	dpa->mems = calloc(dpa->max_mems, sizeof(*dpa->mems));
+	dpa->units = aligned_alloc(RTE_CACHE_LINE_SIZE,
+				   RTE_ALIGN_CEIL(dpa->nb_units * sizeof(*dpa->units),
+						  RTE_CACHE_LINE_SIZE));
+	if (dpa->threads == NULL || dpa->cqs == NULL || dpa->mems == NULL || dpa->units == NULL) {
+		dpa_free(dpa);
+		goto nomem;
+	}
+	ret = dpa_tag_get();
+	if (ret < 0) {
+		DPA_LOG(ERR, "255 dpas exist already");
+		dpa_free(dpa);
+		rte_errno = ENOSPC;
+		return NULL;
+	}
+	dpa->tag = (uint8_t)ret;
+	for (i = 0; i < dpa->max_threads; i++) {
+		dpa->threads[i].dpa = dpa;
+		dpa->threads[i].slot = i;
+	}
+	for (i = 0; i < dpa->max_cqs; i++) {
+		dpa->cqs[i].dpa = dpa;
+		dpa->cqs[i].slot = i;
+	}
+	ret = dpa_units_init(dpa);
+	if (ret < 0) {
+		dpa_tag_put(dpa->tag);
+		dpa_free(dpa);
+		rte_errno = -ret;
+		return NULL;
+	}
+	DPA_LOG(DEBUG, "dpa %u: %u %s units, %u threads, %u cqs", dpa->tag, dpa->nb_units,
+		dpa->mode == RTE_COMCH_DPA_EXEC_SERVICE ? "service" : "pthread",
+		dpa->max_threads, dpa->max_cqs);
+	return dpa;
+nomem:
+	DPA_LOG(ERR, "out of memory");
+	rte_errno = ENOMEM;
+	return NULL;
+}
+
+int
+rte_comch_dpa_destroy(struct rte_comch_dpa *dpa)
+{
+	if (dpa == NULL) {
+		DPA_LOG(ERR, "dpa is NULL");
+		return -EINVAL;
+	}
+	if (dpa_in_program()) {
+		DPA_LOG(ERR, "called from a DPA program");
+		return -EPERM;
+	}
+	if (dpa->started || dpa->nb_threads != 0 || dpa->nb_cqs != 0 || dpa->nb_mems != 0) {
+		DPA_LOG(ERR, "dpa %u: %s, %u threads, %u cqs and %u buffers left", dpa->tag,
+			dpa->started ? "started" : "stopped", dpa->nb_threads, dpa->nb_cqs,
+			dpa->nb_mems);
+		return -EBUSY;
+	}
+	dpa_units_fini(dpa);
+	dpa_tag_put(dpa->tag);
+	dpa_free(dpa);
+	return 0;
+}
+
+int
+rte_comch_dpa_start(struct rte_comch_dpa *dpa)
+{
+	int ret;
+
+	if (dpa == NULL) {
+		DPA_LOG(ERR, "dpa is NULL");
+		return -EINVAL;
+	}
+	if (dpa_in_program()) {
+		DPA_LOG(ERR, "called from a DPA program");
+		return -EPERM;
+	}
+	if (dpa->started) {
+		DPA_LOG(ERR, "dpa %u: already started", dpa->tag);
+		return -EBUSY;
+	}
+	ret = dpa_units_start(dpa);
+	if (ret < 0)
+		return ret;
+	dpa->started = true;
+	return 0;
+}
+
+int
+rte_comch_dpa_stop(struct rte_comch_dpa *dpa)
+{
+	if (dpa == NULL) {
+		DPA_LOG(ERR, "dpa is NULL");
+		return -EINVAL;
+	}
+	if (dpa_in_program()) {
+		DPA_LOG(ERR, "called from a DPA program");
+		return -EPERM;
+	}
+	if (!dpa->started) {
+		DPA_LOG(ERR, "dpa %u: not started", dpa->tag);
+		return -EBUSY;
+	}
+	dpa_units_stop(dpa);
+	dpa->started = false;
+	return 0;
+}
+
+struct rte_comch_dev *
+rte_comch_dpa_get_device(const struct rte_comch_dpa *dpa)
+{
+	return dpa != NULL ? dpa->dev : NULL;
+}

@@ -1,0 +1,318 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_comch authors
+ */
+
+/*
+ * Completion contexts. CPU producers post entries under a lock; the DPA
+ * program takes them without one, by the owner (phase) bit of each entry, and
+ * gives their places back by acknowledging them. A producer never writes past
+ * the last acknowledged entry plus the size: a full context refuses a post
+ * (-EAGAIN) instead of overwriting.
+ *
+ * Notification: a post publishes its entry, then (after a full fence) reads
+ * the armed flag; arming sets the flag, then (after a full fence) looks for a
+ * waiting entry. One of the two always sees the other, so an entry never
+ * lands on an armed context without triggering its thread.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_errno.h>
+
+#include "dpa_private.h"
+
+/* Owner bit of the entry at index idx when written in its pass: 1 on the first pass. */
+static inline uint32_t
+dpa_cq_phase(const struct rte_comch_dpa_cq *cq, uint64_t idx)
+{
+	return (uint32_t)((idx >> cq->shift) & 1) ^ 1;
+}
+
+static rte_comch_dpa_handle_t
+dpa_cq_handle(const struct rte_comch_dpa_cq *cq)
+{
+	return dpa_handle_make(DPA_KIND_CQ, cq->dpa->tag, cq->gen, cq->slot);
+}
+
+static int
+dpa_cq_check(const struct rte_comch_dpa_cq *cq, const char *fn)
+{
+	if (cq == NULL) {
+		DPA_LOG(ERR, "%s: cq is NULL", fn);
+		return -EINVAL;
+	}
+	if (__atomic_load_n(&cq->live, __ATOMIC_ACQUIRE) == 0) {
+		DPA_LOG(ERR, "%s: cq was destroyed", fn);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Resolve a handle of the running program's dpa. */
+static struct rte_comch_dpa_cq *
+dpa_cq_dev_lookup(rte_comch_dpa_handle_t h, int *err, const char *fn)
+{
+	struct rte_comch_dpa *dpa;
+	struct rte_comch_dpa_cq *cq;
+	uint32_t slot = dpa_handle_slot(h);
+
+	if (!dpa_in_program()) {
+		DPA_LOG(ERR, "%s: not called from a DPA program", fn);
+		*err = -EPERM;
+		return NULL;
+	}
+	dpa = dpa_cur_exec->dpa;
+	*err = -EINVAL;
+	if (dpa_handle_kind(h) != DPA_KIND_CQ || dpa_handle_tag(h) != dpa->tag ||
+	    slot >= dpa->max_cqs) {
+		DPA_LOG(ERR, "%s: 0x%" PRIx64 " is not a cq handle of dpa %u", fn, h, dpa->tag);
+		return NULL;
+	}
+	cq = &dpa->cqs[slot];
+	if (__atomic_load_n(&cq->live, __ATOMIC_ACQUIRE) != dpa_handle_gen(h)) {
+		DPA_LOG(ERR, "%s: stale cq handle 0x%" PRIx64, fn, h);
+		return NULL;
+	}
+	*err = 0;
+	return cq;
+}
+
+/* Trigger the attached thread if the context is armed (and disarm it). */
+static void
+dpa_cq_notify(struct rte_comch_dpa_cq *cq)
+{
+	if (cq->thread == NULL || __atomic_load_n(&cq->armed, __ATOMIC_SEQ_CST) == 0)
+		return;
+	if (__atomic_exchange_n(&cq->armed, 0, __ATOMIC_SEQ_CST) == 0)
+		return;
+	DPA_STAT_INC_MT(&cq->stats.notifications);
+	dpa_thread_trigger(cq->thread);
+}
+
+struct rte_comch_dpa_cq *
+rte_comch_dpa_cq_create(struct rte_comch_dpa *dpa, const struct rte_comch_dpa_cq_conf *conf)
+{
+	struct rte_comch_dpa_cq *cq = NULL;
+	uint32_t i;
+
+	if (dpa == NULL || conf == NULL || conf->size < 2 ||
+	    conf->size > RTE_COMCH_DPA_CQ_MAX_SIZE || !rte_is_power_of_2(conf->size)) {
+		DPA_LOG(ERR, "dpa or conf is NULL, or size %u is not a power of two, 2 to %u",
+			conf != NULL ? conf->size : 0, RTE_COMCH_DPA_CQ_MAX_SIZE);
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	if (conf->thread != NULL && (conf->thread->dpa != dpa ||
+				     __atomic_load_n(&conf->thread->live, __ATOMIC_ACQUIRE) == 0)) {
+		DPA_LOG(ERR, "dpa %u: the thread is not a live thread of this dpa", dpa->tag);
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	if (dpa_in_program()) {
+		DPA_LOG(ERR, "called from a DPA program");
+		rte_errno = EPERM;
+		return NULL;
+	}
+	for (i = 0; i < dpa->max_cqs; i++) {
+		if (dpa->cqs[i].live == 0) {
+			cq = &dpa->cqs[i];
+			break;
+		}
+	}
+	if (cq == NULL) {
+		DPA_LOG(ERR, "dpa %u: %u cqs exist already", dpa->tag, dpa->max_cqs);
+		rte_errno = ENOSPC;
+		return NULL;
+	}
+	cq->ring = calloc(conf->size, sizeof(*cq->ring));
+	if (cq->ring == NULL) {
+		DPA_LOG(ERR, "out of memory for %u entries", conf->size);
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	cq->thread = conf->thread;
+	cq->size = conf->size;
+	cq->mask = conf->size - 1;
+	cq->shift = rte_log2_u32(conf->size);
+	rte_spinlock_init(&cq->lock);
+	cq->pi = 0;
+	cq->rcv = 0;
+	cq->ack = 0;
+	memset(&cq->stats, 0, sizeof(cq->stats));
+	/* Armed from the start: the first entry wakes the program up. */
+	__atomic_store_n(&cq->armed, 1, __ATOMIC_RELAXED);
+	if (cq->thread != NULL)
+		cq->thread->nb_cqs++;
+	cq->gen = dpa_next_gen(cq->gen);
+	__atomic_store_n(&cq->live, cq->gen, __ATOMIC_RELEASE);
+	dpa->nb_cqs++;
+	return cq;
+}
+
+int
+rte_comch_dpa_cq_destroy(struct rte_comch_dpa_cq *cq)
+{
+	int ret = dpa_cq_check(cq, __func__);
+
+	if (ret < 0)
+		return ret;
+	if (dpa_in_program()) {
+		DPA_LOG(ERR, "called from a DPA program");
+		return -EPERM;
+	}
+	/* Under the lock: a post either finished or sees the context gone. */
+	rte_spinlock_lock(&cq->lock);
+	__atomic_store_n(&cq->live, 0, __ATOMIC_SEQ_CST);
+	rte_spinlock_unlock(&cq->lock);
+	/* Programs in flight may hold the handle: wait until their runs end. */
+	dpa_grace_wait(cq->dpa);
+	free(cq->ring);
+	cq->ring = NULL;
+	if (cq->thread != NULL)
+		cq->thread->nb_cqs--;
+	cq->thread = NULL;
+	cq->dpa->nb_cqs--;
+	return 0;
+}
+
+int
+rte_comch_dpa_cq_get_dpa_handle(const struct rte_comch_dpa_cq *cq,
+				rte_comch_dpa_handle_t *handle)
+{
+	int ret = dpa_cq_check(cq, __func__);
+
+	if (ret < 0)
+		return ret;
+	if (handle == NULL) {
+		DPA_LOG(ERR, "handle is NULL");
+		return -EINVAL;
+	}
+	*handle = dpa_cq_handle(cq);
+	return 0;
+}
+
+int
+rte_comch_dpa_cq_stats_get(const struct rte_comch_dpa_cq *cq,
+			   struct rte_comch_dpa_cq_stats *stats)
+{
+	int ret = dpa_cq_check(cq, __func__);
+
+	if (ret < 0)
+		return ret;
+	if (stats == NULL) {
+		DPA_LOG(ERR, "stats is NULL");
+		return -EINVAL;
+	}
+	stats->posted = DPA_STAT_GET(&cq->stats.posted);
+	stats->full = DPA_STAT_GET(&cq->stats.full);
+	stats->received = DPA_STAT_GET(&cq->stats.received);
+	stats->acked = DPA_STAT_GET(&cq->stats.acked);
+	stats->notifications = DPA_STAT_GET(&cq->stats.notifications);
+	return 0;
+}
+
+int
+rte_comch_dpa_cq_post(struct rte_comch_dpa_cq *cq, const struct rte_comch_dpa_cqe *cqe)
+{
+	struct dpa_cq_slot *slot;
+	uint64_t pi;
+
+	if (cq == NULL || cqe == NULL || cqe->imm_len > RTE_COMCH_DPA_IMM_MAX) {
+		DPA_LOG(ERR, "cq or cqe is NULL, or imm_len %u above %u",
+			cqe != NULL ? cqe->imm_len : 0, RTE_COMCH_DPA_IMM_MAX);
+		return -EINVAL;
+	}
+	rte_spinlock_lock(&cq->lock);
+	if (__atomic_load_n(&cq->live, __ATOMIC_RELAXED) == 0) {
+		rte_spinlock_unlock(&cq->lock);
+		DPA_LOG(ERR, "cq was destroyed");
+		return -EINVAL;
+	}
+	pi = cq->pi;
+	if (pi - __atomic_load_n(&cq->ack, __ATOMIC_ACQUIRE) >= cq->size) {
+		rte_spinlock_unlock(&cq->lock);
+		/* Back-pressure, not an error: the program has not acknowledged yet. */
+		DPA_STAT_INC_MT(&cq->stats.full);
+		return -EAGAIN;
+	}
+	slot = &cq->ring[pi & cq->mask];
+	slot->cqe = *cqe;
+	__atomic_store_n(&slot->owner, dpa_cq_phase(cq, pi), __ATOMIC_RELEASE);
+	cq->pi = pi + 1;
+	DPA_STAT_INC(&cq->stats.posted);
+	rte_spinlock_unlock(&cq->lock);
+	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
+	dpa_cq_notify(cq);
+	return 0;
+}
+
+int
+rte_comch_dpa_dev_get_completion(rte_comch_dpa_handle_t h, struct rte_comch_dpa_cqe *cqe)
+{
+	struct rte_comch_dpa_cq *cq;
+	struct dpa_cq_slot *slot;
+	uint64_t rcv;
+	int ret;
+
+	cq = dpa_cq_dev_lookup(h, &ret, __func__);
+	if (cq == NULL)
+		return ret;
+	if (cqe == NULL) {
+		DPA_LOG(ERR, "cqe is NULL");
+		return -EINVAL;
+	}
+	rcv = __atomic_load_n(&cq->rcv, __ATOMIC_RELAXED);
+	slot = &cq->ring[rcv & cq->mask];
+	if (__atomic_load_n(&slot->owner, __ATOMIC_ACQUIRE) != dpa_cq_phase(cq, rcv))
+		return 0;
+	*cqe = slot->cqe;
+	__atomic_store_n(&cq->rcv, rcv + 1, __ATOMIC_RELAXED);
+	DPA_STAT_INC(&cq->stats.received);
+	return 1;
+}
+
+int
+rte_comch_dpa_dev_completion_ack(rte_comch_dpa_handle_t h, uint32_t n)
+{
+	struct rte_comch_dpa_cq *cq;
+	uint64_t ack;
+	int ret;
+
+	cq = dpa_cq_dev_lookup(h, &ret, __func__);
+	if (cq == NULL)
+		return ret;
+	ack = __atomic_load_n(&cq->ack, __ATOMIC_RELAXED);
+	if (n > __atomic_load_n(&cq->rcv, __ATOMIC_RELAXED) - ack) {
+		DPA_LOG(ERR, "dpa %u cq %u: ack of %u entries, only %" PRIu64
+			" taken and not acked", cq->dpa->tag, cq->slot, n, cq->rcv - ack);
+		return -EINVAL;
+	}
+	/* Release: the entries were read before producers may write them again. */
+	__atomic_store_n(&cq->ack, ack + n, __ATOMIC_RELEASE);
+	DPA_STAT_ADD(&cq->stats.acked, n);
+	return 0;
+}
+
+int
+rte_comch_dpa_dev_completion_request_notification(rte_comch_dpa_handle_t h)
+{
+	struct rte_comch_dpa_cq *cq;
+	struct dpa_cq_slot *slot;
+	uint64_t rcv;
+	int ret;
+
+	cq = dpa_cq_dev_lookup(h, &ret, __func__);
+	if (cq == NULL)
+		return ret;
+	__atomic_store_n(&cq->armed, 1, __ATOMIC_SEQ_CST);
+	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
+	/* An entry that landed before the flag was set would wake nobody: do it here. */
+	rcv = __atomic_load_n(&cq->rcv, __ATOMIC_RELAXED);
+	slot = &cq->ring[rcv & cq->mask];
+	if (__atomic_load_n(&slot->owner, __ATOMIC_ACQUIRE) == dpa_cq_phase(cq, rcv))
+		dpa_cq_notify(cq);
+	return 0;
+}

@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_comch authors
+ */
+
+/*
+ * DPA memory. On a BlueField-3 it is memory the DPA reaches by device
+ * address, which the CPU fills and reads with copies. Here it is process
+ * memory named by a handle, so that programs and the CPU use it the same way
+ * and a stale or made-up handle is refused, not followed.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dpa_private.h"
+
+static rte_comch_dpa_handle_t
+dpa_mem_handle(const struct rte_comch_dpa *dpa, const struct dpa_mem *m)
+{
+	return dpa_handle_make(DPA_KIND_MEM, dpa->tag, m->gen, (uint32_t)(m - dpa->mems));
+}
+
+/* The buffer h names, if [offset, offset + len) is inside it. */
+static struct dpa_mem *
+dpa_mem_lookup(struct rte_comch_dpa *dpa, rte_comch_dpa_handle_t h, uint64_t offset,
+	       uint64_t len, const char *fn)
+{
+	struct dpa_mem *m;
+	uint32_t slot = dpa_handle_slot(h);
+
+	if (dpa_handle_kind(h) != DPA_KIND_MEM || dpa_handle_tag(h) != dpa->tag ||
+	    slot >= dpa->max_mems) {
+		DPA_LOG(ERR, "%s: 0x%" PRIx64 " is not a memory handle of dpa %u", fn, h, dpa->tag);
+		return NULL;
+	}
+	m = &dpa->mems[slot];
+	if (__atomic_load_n(&m->live, __ATOMIC_ACQUIRE) != dpa_handle_gen(h)) {
+		DPA_LOG(ERR, "%s: stale memory handle 0x%" PRIx64, fn, h);
+		return NULL;
+	}
+	if (offset > m->size || len > m->size - offset) {
+		DPA_LOG(ERR, "%s: %" PRIu64 " bytes at %" PRIu64 " are outside the %" PRIu64
+			"-byte buffer", fn, len, offset, m->size);
+		return NULL;
+	}
+	return m;
+}
+
+int
+rte_comch_dpa_mem_alloc(struct rte_comch_dpa *dpa, uint64_t size, rte_comch_dpa_handle_t *mem)
+{
+	struct dpa_mem *m = NULL;
+	uint32_t i;
+
+	if (dpa == NULL || mem == NULL || size == 0 || size > RTE_COMCH_DPA_MEM_MAX) {
+		DPA_LOG(ERR, "dpa or mem is NULL, or size %" PRIu64 " is not 1 to %" PRIu64,
+			size, (uint64_t)RTE_COMCH_DPA_MEM_MAX);
+		return -EINVAL;
+	}
+	if (dpa_in_program()) {
+		DPA_LOG(ERR, "called from a DPA program");
+		return -EPERM;
+	}
+	for (i = 0; i < dpa->max_mems; i++) {
+		if (dpa->mems[i].live == 0) {
+			m = &dpa->mems[i];
+			break;
+		}
+	}
+	if (m == NULL) {
+		DPA_LOG(ERR, "dpa %u: %u buffers exist already", dpa->tag, dpa->max_mems);
+		return -ENOSPC;
+	}
+	m->base = aligned_alloc(RTE_CACHE_LINE_SIZE, RTE_ALIGN_CEIL(size, RTE_CACHE_LINE_SIZE));
+	if (m->base == NULL) {
+		DPA_LOG(ERR, "out of memory for %" PRIu64 " bytes", size);
+		return -ENOMEM;
+	}
+	memset(m->base, 0, size);
+	m->size = size;
+	m->gen = dpa_next_gen(m->gen);
+	__atomic_store_n(&m->live, m->gen, __ATOMIC_RELEASE);
+	dpa->nb_mems++;
+	*mem = dpa_mem_handle(dpa, m);
+	return 0;
+}
+
+int
+rte_comch_dpa_mem_free(struct rte_comch_dpa *dpa, rte_comch_dpa_handle_t mem)
+{
+	struct dpa_mem *m;
+
+	if (dpa == NULL) {
+		DPA_LOG(ERR, "dpa is NULL");
+		return -EINVAL;
+	}
+	if (dpa_in_program()) {
+		DPA_LOG(ERR, "called from a DPA program");
+		return -EPERM;
+	}
+	m = dpa_mem_lookup(dpa, mem, 0, 0, __func__);
+	if (m == NULL)
+		return -EINVAL;
+	__atomic_store_n(&m->live, 0, __ATOMIC_SEQ_CST);
+	/* Runs in progress may have its address: wait until they end. */
+	dpa_grace_wait(dpa);
+	free(m->base);
+	m->base = NULL;
+	m->size = 0;
+	dpa->nb_mems--;
+	return 0;
+}
+
+int
+rte_comch_dpa_h2d_memcpy(struct rte_comch_dpa *dpa, rte_comch_dpa_handle_t mem, uint64_t offset,
+			 const void *src, uint64_t len)
+{
+	struct dpa_mem *m;
+
+	if (dpa == NULL || src == NULL) {
+		DPA_LOG(ERR, "dpa or src is NULL");
+		return -EINVAL;
+	}
+	m = dpa_mem_lookup(dpa, mem, offset, len, __func__);
+	if (m == NULL)
+		return -EINVAL;
+	memcpy((uint8_t *)m->base + offset, src, len);
+	return 0;
+}
+
+int
+rte_comch_dpa_d2h_memcpy(struct rte_comch_dpa *dpa, void *dst, rte_comch_dpa_handle_t mem,
+			 uint64_t offset, uint64_t len)
+{
+	struct dpa_mem *m;
+
+	if (dpa == NULL || dst == NULL) {
+		DPA_LOG(ERR, "dpa or dst is NULL");
+		return -EINVAL;
+	}
+	m = dpa_mem_lookup(dpa, mem, offset, len, __func__);
+	if (m == NULL)
+		return -EINVAL;
+	memcpy(dst, (const uint8_t *)m->base + offset, len);
+	return 0;
+}
+
+int
+rte_comch_dpa_memset(struct rte_comch_dpa *dpa, rte_comch_dpa_handle_t mem, uint64_t offset,
+		     int value, uint64_t len)
+{
+	struct dpa_mem *m;
+
+	if (dpa == NULL) {
+		DPA_LOG(ERR, "dpa is NULL");
+		return -EINVAL;
+	}
+	m = dpa_mem_lookup(dpa, mem, offset, len, __func__);
+	if (m == NULL)
+		return -EINVAL;
+	memset((uint8_t *)m->base + offset, value, len);
+	return 0;
+}
+
+void *
+rte_comch_dpa_dev_mem_ptr(rte_comch_dpa_handle_t mem, uint64_t offset, uint64_t len)
+{
+	struct dpa_mem *m;
+
+	if (!dpa_in_program()) {
+		DPA_LOG(ERR, "not called from a DPA program");
+		return NULL;
+	}
+	m = dpa_mem_lookup(dpa_cur_exec->dpa, mem, offset, len, __func__);
+	return m != NULL ? (uint8_t *)m->base + offset : NULL;
+}

@@ -1,0 +1,231 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_comch authors
+ */
+
+#ifndef DPA_PRIVATE_H
+#define DPA_PRIVATE_H
+
+/*
+ * The software DPA's objects, shared by its files:
+ *   dpa_core.c    the dpa, its object tables, handles and grace periods
+ *   dpa_unit.c    execution units: run queues, the dispatch loop, services, pthreads
+ *   dpa_thread.c  DPA threads and triggers
+ *   dpa_cq.c      completion contexts, CPU side and device side
+ *   dpa_mem.c     DPA memory: buffers, copies, and their addresses for programs
+ *   dpa_dev.c     the rest of the device side: ending a run, local storage
+ *
+ * Memory: the thread, completion-context and buffer slots are arrays owned by the
+ * dpa and never freed before it, so that a stale handle or pointer always
+ * points at a slot whose generation says it is stale, never at freed memory.
+ */
+
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_common.h>
+#include <rte_log.h>
+#include <rte_ring.h>
+#include <rte_spinlock.h>
+
+#include "rte_comch_dpa.h"
+#include "rte_comch_dpa_dev.h"
+#include "rte_comch_dpa_driver.h"
+
+extern int dpa_logtype;
+#define DPA_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_ ## level, dpa_logtype, "COMCH_DPA: %s(): " fmt "\n", __func__, \
+		##__VA_ARGS__)
+
+/* Counters written by one thread at a time, read by any: no locked instruction. */
+#define DPA_STAT_INC(p) __atomic_store_n((p), __atomic_load_n((p), __ATOMIC_RELAXED) + 1, \
+					 __ATOMIC_RELAXED)
+#define DPA_STAT_ADD(p, n) __atomic_store_n((p), __atomic_load_n((p), __ATOMIC_RELAXED) + (n), \
+					    __ATOMIC_RELAXED)
+/* Counters written by many threads. */
+#define DPA_STAT_INC_MT(p) __atomic_fetch_add((p), 1, __ATOMIC_RELAXED)
+#define DPA_STAT_GET(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+
+/*
+ * Handle layout: kind (8 bits) | dpa tag (8) | generation (16, never 0) | slot (32).
+ * The tag tells the dpas of a process apart; the generation, the successive
+ * objects of one slot.
+ */
+#define DPA_KIND_THREAD 0x54 /* 'T' */
+#define DPA_KIND_CQ 0x43     /* 'C' */
+#define DPA_KIND_MEM 0x4d    /* 'M' */
+
+static inline rte_comch_dpa_handle_t
+dpa_handle_make(uint8_t kind, uint8_t tag, uint16_t gen, uint32_t slot)
+{
+	return ((uint64_t)kind << 56) | ((uint64_t)tag << 48) | ((uint64_t)gen << 32) | slot;
+}
+
+static inline uint8_t
+dpa_handle_kind(rte_comch_dpa_handle_t h)
+{
+	return (uint8_t)(h >> 56);
+}
+
+static inline uint8_t
+dpa_handle_tag(rte_comch_dpa_handle_t h)
+{
+	return (uint8_t)(h >> 48);
+}
+
+static inline uint16_t
+dpa_handle_gen(rte_comch_dpa_handle_t h)
+{
+	return (uint16_t)(h >> 32);
+}
+
+static inline uint32_t
+dpa_handle_slot(rte_comch_dpa_handle_t h)
+{
+	return (uint32_t)h;
+}
+
+enum dpa_thread_state {
+	DPA_THREAD_FREE = 0,
+	DPA_THREAD_IDLE,     /* created */
+	DPA_THREAD_STARTED,  /* attached to its unit, local storage allocated */
+	DPA_THREAD_RUNNING,  /* triggerable */
+	DPA_THREAD_FINISHED, /* ended a run with finish: not triggerable until run again */
+};
+
+/* How a run ended (the value passed to longjmp(), never 0). */
+enum dpa_run_end {
+	DPA_END_RETURN = 1,
+	DPA_END_RESCHEDULE = 2,
+	DPA_END_FINISH = 3,
+};
+
+struct rte_comch_dpa_thread {
+	struct rte_comch_dpa *dpa;
+	uint32_t slot;
+	uint16_t gen;        /* of the current (or last) object of this slot */
+	uint16_t live;       /* gen while the object exists, 0 when the slot is free */
+	int state;           /* enum dpa_thread_state, atomic */
+	/*
+	 * 1 while the slot's index waits in its unit's run queue. Set by the
+	 * trigger that queues it, cleared by the unit when it takes it: a slot is
+	 * in a queue at most once, so a queue of max_threads entries never
+	 * overflows, and a slot is not reused while queued.
+	 */
+	int pending;
+	uint32_t unit;
+	uint32_t nb_cqs;     /* completion contexts attached */
+	rte_comch_dpa_func_t func;
+	uint64_t arg;
+	uint32_t tls_size;
+	void *tls;
+	struct rte_comch_dpa_thread_stats stats;
+};
+
+/* One entry of a completion context: the entry and its owner (phase) bit. */
+struct dpa_cq_slot {
+	struct rte_comch_dpa_cqe cqe;
+	uint32_t owner;      /* phase of the pass that wrote it: 1 on the first pass */
+};
+
+struct rte_comch_dpa_cq {
+	struct rte_comch_dpa *dpa;
+	uint32_t slot;
+	uint16_t gen;
+	uint16_t live;
+	struct rte_comch_dpa_thread *thread; /* NULL: nothing to trigger */
+	uint32_t size;
+	uint32_t mask;
+	uint32_t shift;      /* log2(size): pass number = index >> shift */
+	struct dpa_cq_slot *ring;
+	/* CPU producers */
+	rte_spinlock_t lock;
+	uint64_t pi;         /* next entry to write, under lock */
+	/* the DPA program (one at a time) */
+	uint64_t rcv;        /* next entry to take */
+	uint64_t ack;        /* entries acknowledged: producers may write below ack + size */
+	int armed;           /* the next entry triggers the thread */
+	struct rte_comch_dpa_cq_stats stats;
+};
+
+/* A buffer of DPA memory. */
+struct dpa_mem {
+	uint16_t gen;
+	uint16_t live;
+	void *base;
+	uint64_t size;
+};
+
+struct dpa_unit {
+	struct rte_comch_dpa *dpa;
+	uint32_t id;
+	struct rte_ring *runq;     /* slots of triggered threads: many producers, one consumer */
+	/* Runs started plus runs ended: odd while a run is in progress (grace periods). */
+	uint64_t seq;
+	int running;               /* atomic: the unit may poll (the dpa is started) */
+	/* service mode */
+	uint32_t service_id;
+	bool service_registered;
+	int in_service;            /* atomic: a service core is in the callback */
+	/* pthread mode */
+	pthread_t tid;
+	bool tid_valid;
+	int sleeping;              /* atomic: the pthread waits on cond */
+	uint64_t kicks;            /* atomic: threads queued, counted after the enqueue */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+} __rte_cache_aligned;
+
+struct rte_comch_dpa {
+	struct rte_comch_dev *dev;
+	uint8_t tag;
+	enum rte_comch_dpa_exec_mode mode;
+	bool started;
+	uint32_t nb_units;
+	uint32_t next_unit;        /* round robin for RTE_COMCH_DPA_UNIT_ANY */
+	uint32_t max_threads;
+	uint32_t max_cqs;
+	uint32_t max_mems;
+	uint32_t nb_threads;
+	uint32_t nb_cqs;
+	uint32_t nb_mems;
+	struct rte_comch_dpa_thread *threads;
+	struct rte_comch_dpa_cq *cqs;
+	struct dpa_mem *mems;
+	struct dpa_unit *units;
+};
+
+/* The run in progress on the calling thread, if it is a unit inside a program. */
+struct dpa_exec {
+	struct rte_comch_dpa *dpa;
+	struct rte_comch_dpa_thread *thread;
+	volatile int end;          /* enum dpa_run_end, set before longjmp() */
+	jmp_buf jb;
+};
+extern __thread struct dpa_exec *dpa_cur_exec;
+
+static inline bool
+dpa_in_program(void)
+{
+	return dpa_cur_exec != NULL;
+}
+
+/* dpa_core.c */
+void dpa_grace_wait(struct rte_comch_dpa *dpa);
+uint16_t dpa_next_gen(uint16_t gen);
+
+/* dpa_unit.c */
+int dpa_units_init(struct rte_comch_dpa *dpa);
+void dpa_units_fini(struct rte_comch_dpa *dpa);
+int dpa_units_start(struct rte_comch_dpa *dpa);
+void dpa_units_stop(struct rte_comch_dpa *dpa);
+void dpa_unit_kick(struct dpa_unit *u, uint32_t slot);
+
+/* dpa_thread.c */
+int dpa_thread_trigger(struct rte_comch_dpa_thread *t);
+struct rte_comch_dpa_thread *dpa_thread_lookup(struct rte_comch_dpa *dpa,
+					       rte_comch_dpa_handle_t h);
+rte_comch_dpa_handle_t dpa_thread_handle(const struct rte_comch_dpa_thread *t);
+
+#endif /* DPA_PRIVATE_H */

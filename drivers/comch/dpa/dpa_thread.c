@@ -1,0 +1,299 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_comch authors
+ */
+
+/*
+ * DPA threads: their life (create, start, run, stop, destroy), their
+ * handles, and triggers, which queue a thread on its unit at most once.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_errno.h>
+
+#include "dpa_private.h"
+
+static const char *
+dpa_state_name(int state)
+{
+	switch (state) {
+	case DPA_THREAD_IDLE: return "idle";
+	case DPA_THREAD_STARTED: return "started";
+	case DPA_THREAD_RUNNING: return "running";
+	case DPA_THREAD_FINISHED: return "finished";
+	default: return "free";
+	}
+}
+
+rte_comch_dpa_handle_t
+dpa_thread_handle(const struct rte_comch_dpa_thread *t)
+{
+	return dpa_handle_make(DPA_KIND_THREAD, t->dpa->tag, t->gen, t->slot);
+}
+
+struct rte_comch_dpa_thread *
+dpa_thread_lookup(struct rte_comch_dpa *dpa, rte_comch_dpa_handle_t h)
+{
+	struct rte_comch_dpa_thread *t;
+	uint32_t slot = dpa_handle_slot(h);
+
+	if (dpa_handle_kind(h) != DPA_KIND_THREAD || dpa_handle_tag(h) != dpa->tag ||
+	    slot >= dpa->max_threads) {
+		DPA_LOG(ERR, "dpa %u: 0x%" PRIx64 " is not a thread handle of this dpa", dpa->tag,
+			h);
+		return NULL;
+	}
+	t = &dpa->threads[slot];
+	if (__atomic_load_n(&t->live, __ATOMIC_ACQUIRE) != dpa_handle_gen(h)) {
+		DPA_LOG(ERR, "dpa %u: stale thread handle 0x%" PRIx64, dpa->tag, h);
+		return NULL;
+	}
+	return t;
+}
+
+/* The thread pointer the CPU passed, if it names a live thread. */
+static int
+dpa_thread_check(const struct rte_comch_dpa_thread *t, const char *fn)
+{
+	if (t == NULL) {
+		DPA_LOG(ERR, "%s: thread is NULL", fn);
+		return -EINVAL;
+	}
+	if (__atomic_load_n(&t->live, __ATOMIC_ACQUIRE) == 0) {
+		DPA_LOG(ERR, "%s: thread was destroyed", fn);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int
+dpa_thread_trigger(struct rte_comch_dpa_thread *t)
+{
+	if (__atomic_load_n(&t->state, __ATOMIC_SEQ_CST) != DPA_THREAD_RUNNING) {
+		DPA_STAT_INC_MT(&t->stats.ignored);
+		DPA_LOG(DEBUG, "dpa %u thread %u: trigger dropped, thread %s", t->dpa->tag,
+			t->slot, dpa_state_name(__atomic_load_n(&t->state, __ATOMIC_RELAXED)));
+		return -EPERM;
+	}
+	DPA_STAT_INC_MT(&t->stats.triggers);
+	if (__atomic_exchange_n(&t->pending, 1, __ATOMIC_SEQ_CST) != 0) {
+		/* Queued and not yet taken: the run to come sees this trigger's work. */
+		DPA_STAT_INC_MT(&t->stats.coalesced);
+		return 0;
+	}
+	dpa_unit_kick(&t->dpa->units[__atomic_load_n(&t->unit, __ATOMIC_RELAXED)], t->slot);
+	return 0;
+}
+
+struct rte_comch_dpa_thread *
+rte_comch_dpa_thread_create(struct rte_comch_dpa *dpa,
+			    const struct rte_comch_dpa_thread_conf *conf)
+{
+	struct rte_comch_dpa_thread *t = NULL;
+	uint32_t i;
+
+	if (dpa == NULL || conf == NULL || conf->func == NULL ||
+	    conf->local_storage_size > RTE_COMCH_DPA_TLS_MAX ||
+	    (conf->unit != RTE_COMCH_DPA_UNIT_ANY && conf->unit >= dpa->nb_units)) {
+		DPA_LOG(ERR, "dpa or conf is NULL, no entry function, local storage above %u "
+			"or unit out of range", RTE_COMCH_DPA_TLS_MAX);
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	if (dpa_in_program()) {
+		DPA_LOG(ERR, "called from a DPA program");
+		rte_errno = EPERM;
+		return NULL;
+	}
+	/* A slot still queued on a unit (pending) is not reused until the unit takes it. */
+	for (i = 0; i < dpa->max_threads; i++) {
+		if (dpa->threads[i].live == 0 &&
+		    __atomic_load_n(&dpa->threads[i].pending, __ATOMIC_ACQUIRE) == 0) {
+			t = &dpa->threads[i];
+			break;
+		}
+	}
+	if (t == NULL) {
+		DPA_LOG(ERR, "dpa %u: %u threads exist already", dpa->tag, dpa->max_threads);
+		rte_errno = ENOSPC;
+		return NULL;
+	}
+	t->func = conf->func;
+	t->arg = conf->arg;
+	t->tls_size = conf->local_storage_size;
+	t->tls = NULL;
+	t->nb_cqs = 0;
+	if (conf->unit != RTE_COMCH_DPA_UNIT_ANY) {
+		__atomic_store_n(&t->unit, conf->unit, __ATOMIC_RELAXED);
+	} else {
+		__atomic_store_n(&t->unit, dpa->next_unit, __ATOMIC_RELAXED);
+		dpa->next_unit = (dpa->next_unit + 1) % dpa->nb_units;
+	}
+	memset(&t->stats, 0, sizeof(t->stats));
+	t->gen = dpa_next_gen(t->gen);
+	__atomic_store_n(&t->state, DPA_THREAD_IDLE, __ATOMIC_RELAXED);
+	__atomic_store_n(&t->live, t->gen, __ATOMIC_RELEASE);
+	dpa->nb_threads++;
+	return t;
+}
+
+int
+rte_comch_dpa_thread_start(struct rte_comch_dpa_thread *thread)
+{
+	int ret = dpa_thread_check(thread, __func__);
+	int state;
+
+	if (ret < 0)
+		return ret;
+	if (dpa_in_program()) {
+		DPA_LOG(ERR, "called from a DPA program");
+		return -EPERM;
+	}
+	state = __atomic_load_n(&thread->state, __ATOMIC_SEQ_CST);
+	if (state != DPA_THREAD_IDLE) {
+		DPA_LOG(ERR, "dpa %u thread %u: %s, not idle", thread->dpa->tag, thread->slot,
+			dpa_state_name(state));
+		return -EBUSY;
+	}
+	if (thread->tls_size != 0) {
+		thread->tls = calloc(1, thread->tls_size);
+		if (thread->tls == NULL) {
+			DPA_LOG(ERR, "out of memory for %u bytes of local storage",
+				thread->tls_size);
+			return -ENOMEM;
+		}
+	}
+	__atomic_store_n(&thread->state, DPA_THREAD_STARTED, __ATOMIC_SEQ_CST);
+	return 0;
+}
+
+int
+rte_comch_dpa_thread_run(struct rte_comch_dpa_thread *thread)
+{
+	int ret = dpa_thread_check(thread, __func__);
+	int state;
+
+	if (ret < 0)
+		return ret;
+	if (dpa_in_program()) {
+		DPA_LOG(ERR, "called from a DPA program");
+		return -EPERM;
+	}
+	state = __atomic_load_n(&thread->state, __ATOMIC_SEQ_CST);
+	/* FINISHED only moves to RUNNING here and to STARTED in stop: no race with the unit. */
+	if (state != DPA_THREAD_STARTED && state != DPA_THREAD_FINISHED) {
+		DPA_LOG(ERR, "dpa %u thread %u: %s, neither started nor finished",
+			thread->dpa->tag, thread->slot, dpa_state_name(state));
+		return -EBUSY;
+	}
+	__atomic_store_n(&thread->state, DPA_THREAD_RUNNING, __ATOMIC_SEQ_CST);
+	return 0;
+}
+
+int
+rte_comch_dpa_thread_stop(struct rte_comch_dpa_thread *thread)
+{
+	int ret = dpa_thread_check(thread, __func__);
+	int state;
+
+	if (ret < 0)
+		return ret;
+	if (dpa_in_program()) {
+		DPA_LOG(ERR, "called from a DPA program");
+		return -EPERM;
+	}
+	state = __atomic_load_n(&thread->state, __ATOMIC_SEQ_CST);
+	if (state != DPA_THREAD_RUNNING && state != DPA_THREAD_FINISHED) {
+		DPA_LOG(ERR, "dpa %u thread %u: %s, neither running nor finished",
+			thread->dpa->tag, thread->slot, dpa_state_name(state));
+		return -EBUSY;
+	}
+	/* Exchange, not store: the unit may turn RUNNING into FINISHED meanwhile. */
+	__atomic_exchange_n(&thread->state, DPA_THREAD_STARTED, __ATOMIC_SEQ_CST);
+	dpa_grace_wait(thread->dpa);
+	return 0;
+}
+
+int
+rte_comch_dpa_thread_destroy(struct rte_comch_dpa_thread *thread)
+{
+	int ret = dpa_thread_check(thread, __func__);
+	int state;
+
+	if (ret < 0)
+		return ret;
+	if (dpa_in_program()) {
+		DPA_LOG(ERR, "called from a DPA program");
+		return -EPERM;
+	}
+	state = __atomic_load_n(&thread->state, __ATOMIC_SEQ_CST);
+	if (state == DPA_THREAD_RUNNING || state == DPA_THREAD_FINISHED ||
+	    thread->nb_cqs != 0) {
+		DPA_LOG(ERR, "dpa %u thread %u: %s, %u completion contexts attached",
+			thread->dpa->tag, thread->slot, dpa_state_name(state), thread->nb_cqs);
+		return -EBUSY;
+	}
+	__atomic_store_n(&thread->live, 0, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&thread->state, DPA_THREAD_FREE, __ATOMIC_SEQ_CST);
+	/* A unit may be looking at the slot (it was queued): let it finish looking. */
+	dpa_grace_wait(thread->dpa);
+	free(thread->tls);
+	thread->tls = NULL;
+	thread->dpa->nb_threads--;
+	return 0;
+}
+
+int
+rte_comch_dpa_thread_notify(struct rte_comch_dpa_thread *thread)
+{
+	int ret = dpa_thread_check(thread, __func__);
+
+	if (ret < 0)
+		return ret;
+	ret = dpa_thread_trigger(thread);
+	if (ret < 0)
+		DPA_LOG(ERR, "dpa %u thread %u: not running, trigger dropped", thread->dpa->tag,
+			thread->slot);
+	return ret;
+}
+
+int
+rte_comch_dpa_thread_get_dpa_handle(const struct rte_comch_dpa_thread *thread,
+				    rte_comch_dpa_handle_t *handle)
+{
+	int ret = dpa_thread_check(thread, __func__);
+
+	if (ret < 0)
+		return ret;
+	if (handle == NULL) {
+		DPA_LOG(ERR, "handle is NULL");
+		return -EINVAL;
+	}
+	*handle = dpa_thread_handle(thread);
+	return 0;
+}
+
+int
+rte_comch_dpa_thread_stats_get(const struct rte_comch_dpa_thread *thread,
+			       struct rte_comch_dpa_thread_stats *stats)
+{
+	int ret = dpa_thread_check(thread, __func__);
+
+	if (ret < 0)
+		return ret;
+	if (stats == NULL) {
+		DPA_LOG(ERR, "stats is NULL");
+		return -EINVAL;
+	}
+	stats->triggers = DPA_STAT_GET(&thread->stats.triggers);
+	stats->coalesced = DPA_STAT_GET(&thread->stats.coalesced);
+	stats->ignored = DPA_STAT_GET(&thread->stats.ignored);
+	stats->runs = DPA_STAT_GET(&thread->stats.runs);
+	stats->reschedules = DPA_STAT_GET(&thread->stats.reschedules);
+	stats->returns = DPA_STAT_GET(&thread->stats.returns);
+	stats->finishes = DPA_STAT_GET(&thread->stats.finishes);
+	return 0;
+}

@@ -1,0 +1,334 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_comch authors
+ */
+
+/*
+ * Execution units: each has a run queue of triggered threads and a dispatch
+ * loop that runs them one at a time, from their entry, and catches the
+ * longjmp() with which reschedule and finish end a run. A unit is driven by
+ * an rte_service (service mode) or by a pthread of its own (pthread mode).
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <rte_pause.h>
+#include <rte_service.h>
+#include <rte_service_component.h>
+
+#include "dpa_private.h"
+
+/* Threads taken from the run queue per poll. */
+#define DPA_UNIT_BURST 32
+/* Empty polls a pthread unit spins before it sleeps. */
+#define DPA_UNIT_SPIN 256
+/* A sleeping pthread unit also wakes up this often, as a safety net. */
+#define DPA_UNIT_NAP_NS 1000000
+
+/* Run thread slot once, if it may run; the unit's seq is odd meanwhile. */
+static void
+dpa_unit_run_one(struct dpa_unit *u, uint32_t slot)
+{
+	struct rte_comch_dpa_thread *t = &u->dpa->threads[slot];
+	struct dpa_exec ex;
+	int end;
+
+	/* Odd before the checks below: see dpa_grace_wait(). */
+	__atomic_fetch_add(&u->seq, 1, __ATOMIC_SEQ_CST);
+	/* Cleared before the run: a trigger from now on queues the thread again. */
+	__atomic_store_n(&t->pending, 0, __ATOMIC_SEQ_CST);
+	/*
+	 * The slot may have been destroyed, and even reused by a thread of
+	 * another unit, since it was queued: run only a live, running thread of
+	 * this unit.
+	 */
+	if (__atomic_load_n(&t->live, __ATOMIC_ACQUIRE) == 0 ||
+	    __atomic_load_n(&t->unit, __ATOMIC_RELAXED) != u->id ||
+	    __atomic_load_n(&t->state, __ATOMIC_SEQ_CST) != DPA_THREAD_RUNNING)
+		goto out;
+	ex.dpa = u->dpa;
+	ex.thread = t;
+	ex.end = 0;
+	dpa_cur_exec = &ex;
+	DPA_STAT_INC(&t->stats.runs);
+	if (setjmp(ex.jb) == 0) {
+		t->func(t->arg);
+		ex.end = DPA_END_RETURN;
+	}
+	dpa_cur_exec = NULL;
+	end = ex.end;
+	switch (end) {
+	case DPA_END_RESCHEDULE:
+		DPA_STAT_INC(&t->stats.reschedules);
+		break;
+	case DPA_END_FINISH: {
+		int expected = DPA_THREAD_RUNNING;
+
+		DPA_STAT_INC(&t->stats.finishes);
+		/* Unless the CPU stopped it meanwhile, which wins. */
+		__atomic_compare_exchange_n(&t->state, &expected, DPA_THREAD_FINISHED, false,
+					    __ATOMIC_SEQ_CST, __ATOMIC_RELAXED);
+		break;
+	}
+	default:
+		DPA_STAT_INC(&t->stats.returns);
+		break;
+	}
+out:
+	__atomic_fetch_add(&u->seq, 1, __ATOMIC_RELEASE);
+}
+
+/* One poll of a unit's run queue; returns the number of threads taken. */
+static unsigned int
+dpa_unit_poll(struct dpa_unit *u)
+{
+	void *objs[DPA_UNIT_BURST];
+	unsigned int n, i;
+
+	n = rte_ring_sc_dequeue_burst(u->runq, objs, DPA_UNIT_BURST, NULL);
+	for (i = 0; i < n; i++)
+		dpa_unit_run_one(u, (uint32_t)(uintptr_t)objs[i]);
+	return n;
+}
+
+/*
+ * The service of a unit. It polls only while the dpa is started, and says
+ * when it is inside: stop waits on that flag, in code that sanitizers see,
+ * rather than on the service core framework alone.
+ */
+static int32_t
+dpa_unit_service(void *arg)
+{
+	struct dpa_unit *u = arg;
+	unsigned int n = 0;
+
+	__atomic_store_n(&u->in_service, 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&u->running, __ATOMIC_SEQ_CST))
+		n = dpa_unit_poll(u);
+	__atomic_store_n(&u->in_service, 0, __ATOMIC_RELEASE);
+	/* -EAGAIN tells newer service cores that there was nothing to do. */
+	return n > 0 ? 0 : -EAGAIN;
+}
+
+/* Sleep unless a thread was queued since kicks read the value seen. */
+static void
+dpa_unit_nap(struct dpa_unit *u, uint64_t seen)
+{
+	struct timespec ts;
+
+	pthread_mutex_lock(&u->lock);
+	__atomic_store_n(&u->sleeping, 1, __ATOMIC_SEQ_CST);
+	/* Read after sleeping is set: a kick either sees it or is seen here. */
+	if (__atomic_load_n(&u->kicks, __ATOMIC_SEQ_CST) == seen &&
+	    __atomic_load_n(&u->running, __ATOMIC_ACQUIRE)) {
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		ts.tv_nsec += DPA_UNIT_NAP_NS;
+		if (ts.tv_nsec >= 1000000000) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000;
+		}
+		pthread_cond_timedwait(&u->cond, &u->lock, &ts);
+	}
+	__atomic_store_n(&u->sleeping, 0, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&u->lock);
+}
+
+static void *
+dpa_unit_pthread(void *arg)
+{
+	struct dpa_unit *u = arg;
+	unsigned int idle = 0;
+
+	while (__atomic_load_n(&u->running, __ATOMIC_ACQUIRE)) {
+		/* Before the poll: a kick counted after it may be missed by the poll. */
+		uint64_t seen = __atomic_load_n(&u->kicks, __ATOMIC_SEQ_CST);
+
+		if (dpa_unit_poll(u) > 0) {
+			idle = 0;
+		} else if (++idle < DPA_UNIT_SPIN) {
+			rte_pause();
+		} else {
+			dpa_unit_nap(u, seen);
+			idle = 0;
+		}
+	}
+	return NULL;
+}
+
+/* Queue a triggered thread slot (its pending flag just went from 0 to 1). */
+void
+dpa_unit_kick(struct dpa_unit *u, uint32_t slot)
+{
+	/* Cannot fail: a slot is queued at most once and the queue holds them all. */
+	if (rte_ring_mp_enqueue(u->runq, (void *)(uintptr_t)slot) != 0) {
+		DPA_LOG(ERR, "dpa %u unit %u: run queue full", u->dpa->tag, u->id);
+		return;
+	}
+	if (u->dpa->mode != RTE_COMCH_DPA_EXEC_PTHREAD)
+		return;
+	__atomic_fetch_add(&u->kicks, 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&u->sleeping, __ATOMIC_SEQ_CST)) {
+		pthread_mutex_lock(&u->lock);
+		pthread_cond_signal(&u->cond);
+		pthread_mutex_unlock(&u->lock);
+	}
+}
+
+int
+dpa_units_init(struct rte_comch_dpa *dpa)
+{
+	uint32_t count = rte_align32pow2(dpa->max_threads + 1);
+	ssize_t memsize = rte_ring_get_memsize(count);
+	pthread_condattr_t ca;
+	uint32_t i;
+	int ret = 0;
+
+	memset(dpa->units, 0, dpa->nb_units * sizeof(*dpa->units));
+	for (i = 0; i < dpa->nb_units; i++) {
+		struct dpa_unit *u = &dpa->units[i];
+		char name[RTE_RING_NAMESIZE];
+
+		u->dpa = dpa;
+		u->id = i;
+		u->runq = aligned_alloc(RTE_CACHE_LINE_SIZE, RTE_ALIGN_CEIL(memsize,
+								    RTE_CACHE_LINE_SIZE));
+		if (u->runq == NULL) {
+			DPA_LOG(ERR, "out of memory");
+			ret = -ENOMEM;
+			break;
+		}
+		snprintf(name, sizeof(name), "comch_dpa%u_u%u", dpa->tag, i);
+		ret = rte_ring_init(u->runq, name, count, RING_F_SC_DEQ);
+		if (ret < 0) {
+			DPA_LOG(ERR, "rte_ring_init: %d", ret);
+			free(u->runq);
+			u->runq = NULL;
+			break;
+		}
+		pthread_condattr_init(&ca);
+		pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+		pthread_cond_init(&u->cond, &ca);
+		pthread_condattr_destroy(&ca);
+		pthread_mutex_init(&u->lock, NULL);
+		if (dpa->mode == RTE_COMCH_DPA_EXEC_SERVICE) {
+			struct rte_service_spec spec;
+
+			memset(&spec, 0, sizeof(spec));
+			snprintf(spec.name, sizeof(spec.name), "comch_dpa%u_unit%u", dpa->tag, i);
+			spec.callback = dpa_unit_service;
+			spec.callback_userdata = u;
+			spec.socket_id = SOCKET_ID_ANY;
+			ret = rte_service_component_register(&spec, &u->service_id);
+			if (ret < 0) {
+				DPA_LOG(ERR, "rte_service_component_register(%s): %d", spec.name,
+					ret);
+				break;
+			}
+			u->service_registered = true;
+		}
+	}
+	if (ret < 0)
+		dpa_units_fini(dpa);
+	return ret;
+}
+
+void
+dpa_units_fini(struct rte_comch_dpa *dpa)
+{
+	uint32_t i;
+
+	for (i = 0; i < dpa->nb_units; i++) {
+		struct dpa_unit *u = &dpa->units[i];
+
+		if (u->runq == NULL)
+			continue;
+		if (u->service_registered)
+			rte_service_component_unregister(u->service_id);
+		u->service_registered = false;
+		pthread_cond_destroy(&u->cond);
+		pthread_mutex_destroy(&u->lock);
+		free(u->runq);
+		u->runq = NULL;
+	}
+}
+
+int
+dpa_units_start(struct rte_comch_dpa *dpa)
+{
+	char name[32];
+	uint32_t i;
+	int ret;
+
+	for (i = 0; i < dpa->nb_units; i++) {
+		struct dpa_unit *u = &dpa->units[i];
+
+		if (dpa->mode == RTE_COMCH_DPA_EXEC_SERVICE) {
+			__atomic_store_n(&u->running, 1, __ATOMIC_SEQ_CST);
+			rte_service_component_runstate_set(u->service_id, 1);
+			continue;
+		}
+		__atomic_store_n(&u->running, 1, __ATOMIC_RELEASE);
+		ret = pthread_create(&u->tid, NULL, dpa_unit_pthread, u);
+		if (ret != 0) {
+			DPA_LOG(ERR, "dpa %u unit %u: pthread_create: %s", dpa->tag, i,
+				strerror(ret));
+			__atomic_store_n(&u->running, 0, __ATOMIC_RELEASE);
+			dpa_units_stop(dpa);
+			return -ret;
+		}
+		u->tid_valid = true;
+		/* At most "dpa255-u63": within the kernel's 16 bytes. */
+		snprintf(name, sizeof(name), "dpa%u-u%u", dpa->tag, i);
+		pthread_setname_np(u->tid, name);
+	}
+	return 0;
+}
+
+void
+dpa_units_stop(struct rte_comch_dpa *dpa)
+{
+	uint32_t i;
+
+	for (i = 0; i < dpa->nb_units; i++) {
+		struct dpa_unit *u = &dpa->units[i];
+
+		if (dpa->mode == RTE_COMCH_DPA_EXEC_SERVICE) {
+			rte_service_component_runstate_set(u->service_id, 0);
+			/* A service core may be inside the callback still: wait it out. */
+			__atomic_store_n(&u->running, 0, __ATOMIC_SEQ_CST);
+			while (__atomic_load_n(&u->in_service, __ATOMIC_SEQ_CST) != 0)
+				rte_pause();
+			while (rte_service_may_be_active(u->service_id) == 1)
+				rte_pause();
+			continue;
+		}
+		if (!u->tid_valid)
+			continue;
+		__atomic_store_n(&u->running, 0, __ATOMIC_RELEASE);
+		pthread_mutex_lock(&u->lock);
+		pthread_cond_signal(&u->cond);
+		pthread_mutex_unlock(&u->lock);
+		pthread_join(u->tid, NULL);
+		u->tid_valid = false;
+	}
+	dpa_grace_wait(dpa);
+}
+
+int
+rte_comch_dpa_unit_service_id(const struct rte_comch_dpa *dpa, uint32_t unit,
+			      uint32_t *service_id)
+{
+	if (dpa == NULL || service_id == NULL || unit >= dpa->nb_units) {
+		DPA_LOG(ERR, "dpa or service_id is NULL, or unit %u out of range", unit);
+		return -EINVAL;
+	}
+	if (dpa->mode != RTE_COMCH_DPA_EXEC_SERVICE) {
+		DPA_LOG(ERR, "dpa %u: units are pthreads, not services", dpa->tag);
+		return -ENOTSUP;
+	}
+	*service_id = dpa->units[unit].service_id;
+	return 0;
+}

@@ -1,0 +1,1286 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_comch authors
+ */
+
+/*
+ * The software DPA (drivers/comch/dpa): the dpa, DPA threads, completion
+ * contexts, DPA memory and the device-side calls, with every error; trigger
+ * semantics (coalescing, no lost trigger, at most one run at a time),
+ * reschedule and finish not returning, local storage, back-pressure, a stress
+ * of one million entries, and both execution modes (pthreads, service cores
+ * on lcore 1).
+ *
+ * The DPA programs are the prog_*() functions. Most take a pointer to a test
+ * structure as their argument, which works because the software DPA shares
+ * the process's memory; prog_mem() shows the portable way, a DPA memory handle.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_common.h>
+#include <rte_errno.h>
+#include <rte_pause.h>
+#include <rte_service.h>
+
+#include <rte_comch_dpa.h>
+#include <rte_comch_dpa_dev.h>
+#include <rte_comch_dpa_driver.h>
+
+#include "comch_test_common.h"
+
+static struct rte_comch_dev *dpa_test_dev;
+
+#define LOAD(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
+#define STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+#define INC(p) __atomic_fetch_add((p), 1, __ATOMIC_ACQ_REL)
+
+/* Wait (sleeping a little) until *p >= want; false after CT_TIMEOUT_MS. */
+static bool
+wait_ge(const uint64_t *p, uint64_t want)
+{
+	uint64_t deadline = ct_now_ms() + CT_TIMEOUT_MS;
+
+	while (LOAD(p) < want) {
+		if (ct_now_ms() > deadline)
+			return false;
+		usleep(50);
+	}
+	return true;
+}
+
+static struct rte_comch_dpa *
+mk_dpa(enum rte_comch_dpa_exec_mode mode, uint32_t units, uint32_t max_threads,
+       uint32_t max_cqs)
+{
+	struct rte_comch_dpa_conf conf = {
+		.nb_units = units, .mode = mode, .max_threads = max_threads, .max_cqs = max_cqs,
+	};
+	struct rte_comch_dpa *dpa = rte_comch_dpa_create(dpa_test_dev, &conf);
+
+	assert_non_null(dpa);
+	return dpa;
+}
+
+static struct rte_comch_dpa_thread *
+mk_thread(struct rte_comch_dpa *dpa, rte_comch_dpa_func_t fn, void *arg, uint32_t tls,
+	  bool run)
+{
+	struct rte_comch_dpa_thread_conf conf = {
+		.func = fn, .arg = (uint64_t)(uintptr_t)arg, .local_storage_size = tls,
+		.unit = RTE_COMCH_DPA_UNIT_ANY,
+	};
+	struct rte_comch_dpa_thread *t = rte_comch_dpa_thread_create(dpa, &conf);
+
+	assert_non_null(t);
+	assert_int_equal(rte_comch_dpa_thread_start(t), 0);
+	if (run)
+		assert_int_equal(rte_comch_dpa_thread_run(t), 0);
+	return t;
+}
+
+static void
+rm_thread(struct rte_comch_dpa_thread *t)
+{
+	rte_comch_dpa_thread_stop(t); /* -EBUSY if only started: fine */
+	assert_int_equal(rte_comch_dpa_thread_destroy(t), 0);
+}
+
+static struct rte_comch_dpa_cq *
+mk_cq(struct rte_comch_dpa *dpa, uint32_t size, struct rte_comch_dpa_thread *t,
+      rte_comch_dpa_handle_t *h)
+{
+	struct rte_comch_dpa_cq_conf conf = { .size = size, .thread = t };
+	struct rte_comch_dpa_cq *cq = rte_comch_dpa_cq_create(dpa, &conf);
+
+	assert_non_null(cq);
+	if (h != NULL)
+		assert_int_equal(rte_comch_dpa_cq_get_dpa_handle(cq, h), 0);
+	return cq;
+}
+
+static struct rte_comch_dpa_thread_stats
+thread_stats(struct rte_comch_dpa_thread *t)
+{
+	struct rte_comch_dpa_thread_stats st;
+
+	assert_int_equal(rte_comch_dpa_thread_stats_get(t, &st), 0);
+	return st;
+}
+
+static void
+post_imm(struct rte_comch_dpa_cq *cq, uint64_t seq, int want)
+{
+	struct rte_comch_dpa_cqe e = { .user_data = seq, .producer_id = 7, .imm_len = 8 };
+
+	memcpy(e.imm, &seq, sizeof(seq));
+	assert_int_equal(rte_comch_dpa_cq_post(cq, &e), want);
+}
+
+/* ---------------------------------------------------------- programs */
+
+/* Counts its runs; ends them in the way mode says; never gets past an end. */
+struct p_count {
+	uint64_t runs;
+	uint64_t after;      /* incremented after a call that must not return */
+	int mode;            /* 0 return, 1 reschedule, 2 finish */
+	int hold;            /* spin while set (the run in progress) */
+	uint64_t entered;
+	int in_run;
+	uint64_t overlap;    /* two runs of the thread at once */
+	uint64_t done;
+};
+
+static void
+prog_count(uint64_t arg)
+{
+	struct p_count *p = (struct p_count *)(uintptr_t)arg;
+
+	if (__atomic_exchange_n(&p->in_run, 1, __ATOMIC_ACQ_REL) != 0)
+		INC(&p->overlap);
+	INC(&p->entered);
+	while (LOAD(&p->hold))
+		rte_pause();
+	INC(&p->runs);
+	STORE(&p->in_run, 0);
+	if (p->mode == 1) {
+		rte_comch_dpa_dev_thread_reschedule();
+		INC(&p->after);
+	} else if (p->mode == 2) {
+		rte_comch_dpa_dev_thread_finish();
+		INC(&p->after);
+	}
+}
+
+/* ------------------------------------------------------------ dpa */
+
+static void
+test_dpa_create_errors(void **state)
+{
+	struct rte_comch_dpa_conf conf = { .nb_units = 1, .mode = RTE_COMCH_DPA_EXEC_PTHREAD };
+	struct rte_comch_dpa *dpa;
+	uint32_t id;
+
+	(void)state;
+	rte_errno = 0;
+	assert_null(rte_comch_dpa_create(NULL, &conf));
+	assert_int_equal(rte_errno, EINVAL);
+	rte_errno = 0;
+	assert_null(rte_comch_dpa_create(dpa_test_dev, NULL));
+	assert_int_equal(rte_errno, EINVAL);
+	conf.nb_units = 0;
+	rte_errno = 0;
+	assert_null(rte_comch_dpa_create(dpa_test_dev, &conf));
+	assert_int_equal(rte_errno, EINVAL);
+	conf.nb_units = RTE_COMCH_DPA_MAX_UNITS + 1;
+	assert_null(rte_comch_dpa_create(dpa_test_dev, &conf));
+	conf.nb_units = 1;
+	conf.max_threads = RTE_COMCH_DPA_MAX_OBJECTS + 1;
+	assert_null(rte_comch_dpa_create(dpa_test_dev, &conf));
+	conf.max_threads = 0;
+	conf.max_cqs = RTE_COMCH_DPA_MAX_OBJECTS + 1;
+	assert_null(rte_comch_dpa_create(dpa_test_dev, &conf));
+	conf.max_cqs = 0;
+	conf.mode = (enum rte_comch_dpa_exec_mode)7;
+	rte_errno = 0;
+	assert_null(rte_comch_dpa_create(dpa_test_dev, &conf));
+	assert_int_equal(rte_errno, EINVAL);
+
+	assert_int_equal(rte_comch_dpa_destroy(NULL), -EINVAL);
+	assert_int_equal(rte_comch_dpa_start(NULL), -EINVAL);
+	assert_int_equal(rte_comch_dpa_stop(NULL), -EINVAL);
+	assert_null(rte_comch_dpa_get_device(NULL));
+	assert_int_equal(rte_comch_dpa_unit_service_id(NULL, 0, &id), -EINVAL);
+
+	dpa = mk_dpa(RTE_COMCH_DPA_EXEC_PTHREAD, 2, 0, 0);
+	assert_ptr_equal(rte_comch_dpa_get_device(dpa), dpa_test_dev);
+	assert_int_equal(rte_comch_dpa_unit_service_id(dpa, 0, &id), -ENOTSUP);
+	assert_int_equal(rte_comch_dpa_unit_service_id(dpa, 2, &id), -EINVAL);
+	assert_int_equal(rte_comch_dpa_unit_service_id(dpa, 0, NULL), -EINVAL);
+	assert_int_equal(rte_comch_dpa_stop(dpa), -EBUSY);
+	assert_int_equal(rte_comch_dpa_start(dpa), 0);
+	assert_int_equal(rte_comch_dpa_start(dpa), -EBUSY);
+	assert_int_equal(rte_comch_dpa_destroy(dpa), -EBUSY);
+	assert_int_equal(rte_comch_dpa_stop(dpa), 0);
+	assert_int_equal(rte_comch_dpa_destroy(dpa), 0);
+
+	/* service mode: one service per unit, named, distinct */
+	dpa = mk_dpa(RTE_COMCH_DPA_EXEC_SERVICE, 2, 0, 0);
+	{
+		uint32_t id0, id1;
+
+		assert_int_equal(rte_comch_dpa_unit_service_id(dpa, 0, &id0), 0);
+		assert_int_equal(rte_comch_dpa_unit_service_id(dpa, 1, &id1), 0);
+		assert_int_not_equal(id0, id1);
+		assert_non_null(rte_service_get_name(id0));
+		assert_int_equal(rte_comch_dpa_unit_service_id(dpa, 2, &id0), -EINVAL);
+	}
+	assert_int_equal(rte_comch_dpa_destroy(dpa), 0);
+}
+
+/* ------------------------------------------------------------ threads */
+
+static void
+test_dpa_thread_errors(void **state)
+{
+	struct rte_comch_dpa_thread_conf conf = { .func = prog_count, .unit = 0 };
+	struct rte_comch_dpa *dpa = mk_dpa(RTE_COMCH_DPA_EXEC_PTHREAD, 1, 2, 0);
+	struct rte_comch_dpa_thread *t, *t2;
+	struct rte_comch_dpa_thread_stats st;
+	rte_comch_dpa_handle_t h;
+	struct p_count p = { 0 };
+
+	(void)state;
+	conf.arg = (uintptr_t)&p;
+	rte_errno = 0;
+	assert_null(rte_comch_dpa_thread_create(NULL, &conf));
+	assert_int_equal(rte_errno, EINVAL);
+	assert_null(rte_comch_dpa_thread_create(dpa, NULL));
+	conf.func = NULL;
+	assert_null(rte_comch_dpa_thread_create(dpa, &conf));
+	conf.func = prog_count;
+	conf.local_storage_size = RTE_COMCH_DPA_TLS_MAX + 1;
+	assert_null(rte_comch_dpa_thread_create(dpa, &conf));
+	conf.local_storage_size = 0;
+	conf.unit = 1;
+	rte_errno = 0;
+	assert_null(rte_comch_dpa_thread_create(dpa, &conf));
+	assert_int_equal(rte_errno, EINVAL);
+	conf.unit = 0;
+
+	/* NULL everywhere */
+	assert_int_equal(rte_comch_dpa_thread_start(NULL), -EINVAL);
+	assert_int_equal(rte_comch_dpa_thread_run(NULL), -EINVAL);
+	assert_int_equal(rte_comch_dpa_thread_stop(NULL), -EINVAL);
+	assert_int_equal(rte_comch_dpa_thread_destroy(NULL), -EINVAL);
+	assert_int_equal(rte_comch_dpa_thread_notify(NULL), -EINVAL);
+	assert_int_equal(rte_comch_dpa_thread_get_dpa_handle(NULL, &h), -EINVAL);
+	assert_int_equal(rte_comch_dpa_thread_stats_get(NULL, &st), -EINVAL);
+
+	t = rte_comch_dpa_thread_create(dpa, &conf);
+	assert_non_null(t);
+	t2 = rte_comch_dpa_thread_create(dpa, &conf);
+	assert_non_null(t2);
+	rte_errno = 0;
+	assert_null(rte_comch_dpa_thread_create(dpa, &conf)); /* max_threads 2 */
+	assert_int_equal(rte_errno, ENOSPC);
+	assert_int_equal(rte_comch_dpa_thread_get_dpa_handle(t, NULL), -EINVAL);
+	assert_int_equal(rte_comch_dpa_thread_stats_get(t, NULL), -EINVAL);
+	assert_int_equal(rte_comch_dpa_thread_get_dpa_handle(t, &h), 0);
+	assert_int_not_equal(h, RTE_COMCH_DPA_HANDLE_INVALID);
+
+	/* wrong states: idle */
+	assert_int_equal(rte_comch_dpa_thread_run(t), -EBUSY);
+	assert_int_equal(rte_comch_dpa_thread_stop(t), -EBUSY);
+	assert_int_equal(rte_comch_dpa_thread_notify(t), -EPERM);
+	/* started */
+	assert_int_equal(rte_comch_dpa_thread_start(t), 0);
+	assert_int_equal(rte_comch_dpa_thread_start(t), -EBUSY);
+	assert_int_equal(rte_comch_dpa_thread_stop(t), -EBUSY);
+	assert_int_equal(rte_comch_dpa_thread_notify(t), -EPERM);
+	/* running */
+	assert_int_equal(rte_comch_dpa_thread_run(t), 0);
+	assert_int_equal(rte_comch_dpa_thread_run(t), -EBUSY);
+	assert_int_equal(rte_comch_dpa_thread_destroy(t), -EBUSY);
+	assert_int_equal(rte_comch_dpa_destroy(dpa), -EBUSY);
+	assert_int_equal(rte_comch_dpa_thread_stop(t), 0);
+	assert_int_equal(rte_comch_dpa_thread_notify(t), -EPERM);
+	st = thread_stats(t);
+	assert_int_equal(st.ignored, 3);
+	assert_int_equal(st.triggers, 0);
+	assert_int_equal(rte_comch_dpa_thread_destroy(t), 0);
+	/* a destroyed thread is refused, not followed */
+	assert_int_equal(rte_comch_dpa_thread_start(t), -EINVAL);
+	assert_int_equal(rte_comch_dpa_thread_notify(t), -EINVAL);
+	assert_int_equal(rte_comch_dpa_thread_destroy(t), -EINVAL);
+	/* the slot is free again; its new handle differs from the old one */
+	t = rte_comch_dpa_thread_create(dpa, &conf);
+	assert_non_null(t);
+	{
+		rte_comch_dpa_handle_t h2;
+
+		assert_int_equal(rte_comch_dpa_thread_get_dpa_handle(t, &h2), 0);
+		assert_int_not_equal(h, h2);
+	}
+	assert_int_equal(rte_comch_dpa_thread_destroy(t), 0);
+	assert_int_equal(rte_comch_dpa_thread_destroy(t2), 0);
+	assert_int_equal(rte_comch_dpa_destroy(dpa), 0);
+}
+
+/* ------------------------------------------------------------ completion contexts */
+
+static void
+test_dpa_cq_errors(void **state)
+{
+	struct rte_comch_dpa *dpa = mk_dpa(RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 2);
+	struct rte_comch_dpa *dpa2 = mk_dpa(RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 0);
+	struct rte_comch_dpa_cq_conf conf = { .size = 3 };
+	struct rte_comch_dpa_cqe e = { .imm_len = RTE_COMCH_DPA_IMM_MAX + 1 };
+	struct rte_comch_dpa_cq_stats st;
+	struct rte_comch_dpa_thread *t, *other;
+	struct rte_comch_dpa_cq *cq, *cq2;
+	rte_comch_dpa_handle_t h;
+	struct p_count p = { 0 };
+
+	(void)state;
+	t = mk_thread(dpa, prog_count, &p, 0, false);
+	other = mk_thread(dpa2, prog_count, &p, 0, false);
+	rte_errno = 0;
+	assert_null(rte_comch_dpa_cq_create(dpa, &conf)); /* not a power of 2 */
+	assert_int_equal(rte_errno, EINVAL);
+	conf.size = 1;
+	assert_null(rte_comch_dpa_cq_create(dpa, &conf));
+	conf.size = RTE_COMCH_DPA_CQ_MAX_SIZE * 2;
+	assert_null(rte_comch_dpa_cq_create(dpa, &conf));
+	assert_null(rte_comch_dpa_cq_create(NULL, &conf));
+	assert_null(rte_comch_dpa_cq_create(dpa, NULL));
+	conf.size = 4;
+	conf.thread = other; /* of another dpa */
+	rte_errno = 0;
+	assert_null(rte_comch_dpa_cq_create(dpa, &conf));
+	assert_int_equal(rte_errno, EINVAL);
+	conf.thread = t;
+	cq = rte_comch_dpa_cq_create(dpa, &conf);
+	assert_non_null(cq);
+	cq2 = mk_cq(dpa, 2, NULL, NULL);
+	rte_errno = 0;
+	assert_null(rte_comch_dpa_cq_create(dpa, &conf)); /* max_cqs 2 */
+	assert_int_equal(rte_errno, ENOSPC);
+
+	assert_int_equal(rte_comch_dpa_cq_destroy(NULL), -EINVAL);
+	assert_int_equal(rte_comch_dpa_cq_get_dpa_handle(NULL, &h), -EINVAL);
+	assert_int_equal(rte_comch_dpa_cq_get_dpa_handle(cq, NULL), -EINVAL);
+	assert_int_equal(rte_comch_dpa_cq_stats_get(NULL, &st), -EINVAL);
+	assert_int_equal(rte_comch_dpa_cq_stats_get(cq, NULL), -EINVAL);
+	assert_int_equal(rte_comch_dpa_cq_post(NULL, &e), -EINVAL);
+	assert_int_equal(rte_comch_dpa_cq_post(cq, NULL), -EINVAL);
+	assert_int_equal(rte_comch_dpa_cq_post(cq, &e), -EINVAL); /* imm too long */
+	e.imm_len = RTE_COMCH_DPA_IMM_MAX;
+	assert_int_equal(rte_comch_dpa_cq_post(cq, &e), 0);
+
+	/* a thread with a completion context attached stays */
+	assert_int_equal(rte_comch_dpa_thread_destroy(t), -EBUSY);
+	assert_int_equal(rte_comch_dpa_destroy(dpa), -EBUSY);
+
+	/* full: back-pressure, nothing lost or overwritten */
+	assert_int_equal(rte_comch_dpa_cq_post(cq2, &e), 0);
+	assert_int_equal(rte_comch_dpa_cq_post(cq2, &e), 0);
+	assert_int_equal(rte_comch_dpa_cq_post(cq2, &e), -EAGAIN);
+	assert_int_equal(rte_comch_dpa_cq_stats_get(cq2, &st), 0);
+	assert_int_equal(st.posted, 2);
+	assert_int_equal(st.full, 1);
+
+	assert_int_equal(rte_comch_dpa_cq_destroy(cq), 0);
+	assert_int_equal(rte_comch_dpa_cq_post(cq, &e), -EINVAL);
+	assert_int_equal(rte_comch_dpa_cq_destroy(cq), -EINVAL);
+	assert_int_equal(rte_comch_dpa_cq_get_dpa_handle(cq, &h), -EINVAL);
+	assert_int_equal(rte_comch_dpa_cq_destroy(cq2), 0);
+	rm_thread(t);
+	rm_thread(other);
+	assert_int_equal(rte_comch_dpa_destroy(dpa), 0);
+	assert_int_equal(rte_comch_dpa_destroy(dpa2), 0);
+}
+
+/* ------------------------------------------------------------ device side outside a program */
+
+static void
+test_dpa_dev_outside_program(void **state)
+{
+	struct rte_comch_dpa_cqe e = { .user_data = 42, .producer_id = 3, .imm_len = 2 };
+	uint32_t len = 99;
+
+	(void)state;
+	assert_int_equal(rte_comch_dpa_dev_get_completion(1, &e), -EPERM);
+	assert_int_equal(rte_comch_dpa_dev_completion_ack(1, 0), -EPERM);
+	assert_int_equal(rte_comch_dpa_dev_completion_request_notification(1), -EPERM);
+	assert_int_equal(rte_comch_dpa_dev_thread_notify(1), -EPERM);
+	assert_null(rte_comch_dpa_dev_thread_get_local_storage());
+	assert_null(rte_comch_dpa_dev_mem_ptr(1, 0, 0));
+	/* they log and return: there is no run to end */
+	rte_comch_dpa_dev_thread_reschedule();
+	rte_comch_dpa_dev_thread_finish();
+	/* accessors */
+	assert_ptr_equal(rte_comch_dpa_dev_get_completion_imm(&e, &len), e.imm);
+	assert_int_equal(len, 2);
+	assert_non_null(rte_comch_dpa_dev_get_completion_imm(&e, NULL));
+	assert_int_equal(rte_comch_dpa_dev_get_completion_producer_id(&e), 3);
+	assert_int_equal(rte_comch_dpa_dev_get_completion_user_data(&e), 42);
+	assert_null(rte_comch_dpa_dev_get_completion_imm(NULL, &len));
+	assert_int_equal(len, 0);
+	assert_int_equal(rte_comch_dpa_dev_get_completion_producer_id(NULL), 0);
+	assert_int_equal(rte_comch_dpa_dev_get_completion_user_data(NULL), 0);
+}
+
+/* ------------------------------------------------------------ handles inside a program */
+
+struct p_handles {
+	rte_comch_dpa_handle_t good_cq, stale_cq, other_cq, thread, other_thread, stale_thread;
+	int rc[15];
+	uint64_t done;
+};
+
+static void
+prog_handles(uint64_t arg)
+{
+	struct p_handles *p = (struct p_handles *)(uintptr_t)arg;
+	struct rte_comch_dpa_cqe e;
+	int i = 0;
+
+	p->rc[i++] = rte_comch_dpa_dev_get_completion(RTE_COMCH_DPA_HANDLE_INVALID, &e);
+	p->rc[i++] = rte_comch_dpa_dev_get_completion(0x4300ffff00000000ull, &e); /* forged */
+	p->rc[i++] = rte_comch_dpa_dev_get_completion(p->good_cq ^ 0x80000, &e); /* slot */
+	p->rc[i++] = rte_comch_dpa_dev_get_completion(p->good_cq ^ (1ull << 40), &e); /* gen */
+	p->rc[i++] = rte_comch_dpa_dev_get_completion(p->stale_cq, &e);
+	p->rc[i++] = rte_comch_dpa_dev_get_completion(p->other_cq, &e);
+	p->rc[i++] = rte_comch_dpa_dev_get_completion(p->thread, &e); /* wrong kind */
+	p->rc[i++] = rte_comch_dpa_dev_completion_ack(p->stale_cq, 0);
+	p->rc[i++] = rte_comch_dpa_dev_completion_request_notification(p->other_cq);
+	p->rc[i++] = rte_comch_dpa_dev_thread_notify(p->good_cq);    /* wrong kind */
+	p->rc[i++] = rte_comch_dpa_dev_thread_notify(p->other_thread);
+	p->rc[i++] = rte_comch_dpa_dev_thread_notify(p->stale_thread);
+	p->rc[i++] = rte_comch_dpa_dev_get_completion(p->good_cq, NULL);
+	p->rc[i++] = rte_comch_dpa_dev_get_completion(p->good_cq, &e); /* empty: 0 */
+	p->rc[i++] = rte_comch_dpa_dev_completion_ack(p->good_cq, 0);
+	STORE(&p->done, 1);
+	rte_comch_dpa_dev_thread_finish();
+}
+
+static void
+test_dpa_dev_bad_handles(void **state)
+{
+	struct rte_comch_dpa *dpa = mk_dpa(RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 0);
+	struct rte_comch_dpa *dpa2 = mk_dpa(RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 0);
+	static const int want[15] = { -EINVAL, -EINVAL, -EINVAL, -EINVAL, -EINVAL, -EINVAL,
+				      -EINVAL, -EINVAL, -EINVAL, -EINVAL, -EINVAL, -EINVAL,
+				      -EINVAL, 0, 0 };
+	struct p_handles p = { 0 };
+	struct p_count pc = { 0 };
+	struct rte_comch_dpa_thread *t, *t2;
+	struct rte_comch_dpa_cq *stale, *good, *other;
+	unsigned int i;
+
+	(void)state;
+	/* a thread handle gone stale */
+	t = mk_thread(dpa, prog_count, &pc, 0, false);
+	assert_int_equal(rte_comch_dpa_thread_get_dpa_handle(t, &p.stale_thread), 0);
+	rm_thread(t);
+	t = mk_thread(dpa, prog_handles, &p, 0, true);
+	t2 = mk_thread(dpa2, prog_count, &pc, 0, true);
+	assert_int_equal(rte_comch_dpa_thread_get_dpa_handle(t, &p.thread), 0);
+	assert_int_equal(rte_comch_dpa_thread_get_dpa_handle(t2, &p.other_thread), 0);
+	/* stale: destroyed, and its slot taken by a new context */
+	stale = mk_cq(dpa, 4, NULL, &p.stale_cq);
+	assert_int_equal(rte_comch_dpa_cq_destroy(stale), 0);
+	good = mk_cq(dpa, 4, NULL, &p.good_cq);
+	assert_int_not_equal(p.good_cq, p.stale_cq);
+	other = mk_cq(dpa2, 4, NULL, &p.other_cq);
+	assert_int_equal(rte_comch_dpa_start(dpa), 0);
+	assert_int_equal(rte_comch_dpa_thread_notify(t), 0);
+	assert_true(wait_ge(&p.done, 1));
+	for (i = 0; i < RTE_DIM(want); i++)
+		if (p.rc[i] != want[i])
+			fail_msg("call %u returned %d, expected %d", i, p.rc[i], want[i]);
+	assert_int_equal(rte_comch_dpa_stop(dpa), 0);
+	assert_int_equal(rte_comch_dpa_cq_destroy(good), 0);
+	assert_int_equal(rte_comch_dpa_cq_destroy(other), 0);
+	rm_thread(t);
+	rm_thread(t2);
+	assert_int_equal(rte_comch_dpa_destroy(dpa), 0);
+	assert_int_equal(rte_comch_dpa_destroy(dpa2), 0);
+}
+
+/* ------------------------------------------------------------ runs, reschedule, finish */
+
+static void
+test_dpa_run_end(void **state)
+{
+	struct rte_comch_dpa *dpa = mk_dpa(RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 0);
+	struct p_count pr = { .mode = 0 }, ps = { .mode = 1 }, pf = { .mode = 2 };
+	struct rte_comch_dpa_thread *tr, *ts, *tf;
+	struct rte_comch_dpa_thread_stats st;
+	int i;
+
+	(void)state;
+	tr = mk_thread(dpa, prog_count, &pr, 0, true);
+	ts = mk_thread(dpa, prog_count, &ps, 0, true);
+	tf = mk_thread(dpa, prog_count, &pf, 0, true);
+	assert_int_equal(rte_comch_dpa_start(dpa), 0);
+	/* run does not trigger */
+	usleep(2000);
+	assert_int_equal(LOAD(&pr.runs), 0);
+	for (i = 1; i <= 3; i++) {
+		assert_int_equal(rte_comch_dpa_thread_notify(tr), 0);
+		assert_int_equal(rte_comch_dpa_thread_notify(ts), 0);
+		assert_true(wait_ge(&pr.runs, i));
+		assert_true(wait_ge(&ps.runs, i));
+	}
+	/* finish: one run, then not triggerable until run again */
+	assert_int_equal(rte_comch_dpa_thread_notify(tf), 0);
+	assert_true(wait_ge(&pf.runs, 1));
+	assert_int_equal(rte_comch_dpa_stop(dpa), 0); /* all runs are over */
+	assert_int_equal(rte_comch_dpa_thread_notify(tf), -EPERM);
+	assert_int_equal(rte_comch_dpa_thread_run(tf), 0);
+	assert_int_equal(rte_comch_dpa_start(dpa), 0);
+	assert_int_equal(rte_comch_dpa_thread_notify(tf), 0);
+	assert_true(wait_ge(&pf.runs, 2));
+	assert_int_equal(rte_comch_dpa_stop(dpa), 0);
+
+	/* the calls that end a run never returned into the program */
+	assert_int_equal(ps.after, 0);
+	assert_int_equal(pf.after, 0);
+	st = thread_stats(tr);
+	assert_int_equal(st.runs, 3);
+	assert_int_equal(st.returns, 3);
+	assert_int_equal(st.reschedules, 0);
+	st = thread_stats(ts);
+	assert_int_equal(st.runs, 3);
+	assert_int_equal(st.reschedules, 3);
+	assert_int_equal(st.returns, 0);
+	st = thread_stats(tf);
+	assert_int_equal(st.runs, 2);
+	assert_int_equal(st.finishes, 2);
+	assert_int_equal(st.ignored, 1);
+	/* finished, and stop takes it back to started */
+	assert_int_equal(rte_comch_dpa_thread_destroy(tf), -EBUSY);
+	rm_thread(tr);
+	rm_thread(ts);
+	rm_thread(tf);
+	assert_int_equal(rte_comch_dpa_destroy(dpa), 0);
+}
+
+/* ------------------------------------------------------------ triggers */
+
+static void *
+release_later(void *arg)
+{
+	struct p_count *p = arg;
+
+	usleep(20000);
+	STORE(&p->hold, 0);
+	return NULL;
+}
+
+static void
+test_dpa_trigger_while_running(void **state)
+{
+	struct rte_comch_dpa *dpa = mk_dpa(RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 0);
+	struct p_count p = { .hold = 1 };
+	struct rte_comch_dpa_thread *t;
+	struct rte_comch_dpa_thread_stats st;
+	int i;
+
+	(void)state;
+	t = mk_thread(dpa, prog_count, &p, 0, true);
+	assert_int_equal(rte_comch_dpa_start(dpa), 0);
+	assert_int_equal(rte_comch_dpa_thread_notify(t), 0);
+	assert_true(wait_ge(&p.entered, 1));
+	/* while it runs: five triggers make one more run, after this one */
+	for (i = 0; i < 5; i++)
+		assert_int_equal(rte_comch_dpa_thread_notify(t), 0);
+	STORE(&p.hold, 0);
+	assert_true(wait_ge(&p.runs, 2));
+	usleep(5000);
+	assert_int_equal(LOAD(&p.runs), 2);
+	assert_int_equal(p.overlap, 0);
+	st = thread_stats(t);
+	assert_int_equal(st.triggers, 6);
+	assert_int_equal(st.coalesced, 4);
+	assert_int_equal(st.runs, 2);
+
+	/* stop waits for the run in progress */
+	STORE(&p.hold, 1);
+	assert_int_equal(rte_comch_dpa_thread_notify(t), 0);
+	assert_true(wait_ge(&p.entered, 3));
+	{
+		pthread_t helper;
+
+		/* a helper releases the run later: stop must wait for it to end */
+		assert_int_equal(pthread_create(&helper, NULL, release_later, &p), 0);
+		assert_int_equal(rte_comch_dpa_thread_stop(t), 0);
+		assert_int_equal(LOAD(&p.runs), 3);
+		assert_int_equal(LOAD(&p.in_run), 0);
+		pthread_join(helper, NULL);
+	}
+	/* triggers kept while the dpa is stopped run after its start */
+	assert_int_equal(rte_comch_dpa_thread_run(t), 0);
+	assert_int_equal(rte_comch_dpa_stop(dpa), 0);
+	assert_int_equal(rte_comch_dpa_thread_notify(t), 0);
+	usleep(2000);
+	assert_int_equal(LOAD(&p.runs), 3);
+	assert_int_equal(rte_comch_dpa_start(dpa), 0);
+	assert_true(wait_ge(&p.runs, 4));
+	assert_int_equal(rte_comch_dpa_stop(dpa), 0);
+	rm_thread(t);
+	assert_int_equal(rte_comch_dpa_destroy(dpa), 0);
+}
+
+/* A thread that notifies another, and itself a few times. */
+struct p_chain {
+	rte_comch_dpa_handle_t peer;
+	rte_comch_dpa_handle_t self;
+	uint64_t runs;
+	int rc_peer;
+	int rc_self;
+};
+
+static void
+prog_chain(uint64_t arg)
+{
+	struct p_chain *p = (struct p_chain *)(uintptr_t)arg;
+
+	if (INC(&p->runs) + 1 < 3)
+		p->rc_self = rte_comch_dpa_dev_thread_notify(p->self);
+	else
+		p->rc_peer = rte_comch_dpa_dev_thread_notify(p->peer);
+	rte_comch_dpa_dev_thread_reschedule();
+}
+
+static void
+test_dpa_dev_notify(void **state)
+{
+	struct rte_comch_dpa *dpa = mk_dpa(RTE_COMCH_DPA_EXEC_PTHREAD, 2, 0, 0);
+	struct p_chain c = { 0 };
+	struct p_count p = { 0 };
+	struct rte_comch_dpa_thread *tc, *tp;
+
+	(void)state;
+	tc = mk_thread(dpa, prog_chain, &c, 0, true);
+	tp = mk_thread(dpa, prog_count, &p, 0, true);
+	assert_int_equal(rte_comch_dpa_thread_get_dpa_handle(tc, &c.self), 0);
+	assert_int_equal(rte_comch_dpa_thread_get_dpa_handle(tp, &c.peer), 0);
+	assert_int_equal(rte_comch_dpa_start(dpa), 0);
+	assert_int_equal(rte_comch_dpa_thread_notify(tc), 0);
+	assert_true(wait_ge(&p.runs, 1));
+	assert_int_equal(LOAD(&c.runs), 3);
+	/* the chain writes rc_peer after the peer may have run: read it once stopped */
+	assert_int_equal(rte_comch_dpa_stop(dpa), 0);
+	assert_int_equal(c.rc_self, 0);
+	assert_int_equal(c.rc_peer, 0);
+	rm_thread(tc);
+	rm_thread(tp);
+	assert_int_equal(rte_comch_dpa_destroy(dpa), 0);
+}
+
+/* ------------------------------------------------------------ CPU calls from a program */
+
+struct p_cpu {
+	struct rte_comch_dpa *dpa;
+	struct rte_comch_dpa_thread *self;
+	int rc[6];
+	int err_create;
+	uint64_t done;
+};
+
+static void
+prog_cpu_calls(uint64_t arg)
+{
+	struct p_cpu *p = (struct p_cpu *)(uintptr_t)arg;
+	struct rte_comch_dpa_cq_conf cc = { .size = 4 };
+	struct rte_comch_dpa_cq *cq;
+
+	p->rc[0] = rte_comch_dpa_stop(p->dpa);
+	p->rc[1] = rte_comch_dpa_thread_stop(p->self);
+	p->rc[2] = rte_comch_dpa_thread_destroy(p->self);
+	p->rc[3] = rte_comch_dpa_destroy(p->dpa);
+	p->rc[4] = rte_comch_dpa_start(p->dpa);
+	p->rc[5] = rte_comch_dpa_thread_run(p->self);
+	rte_errno = 0;
+	cq = rte_comch_dpa_cq_create(p->dpa, &cc);
+	p->err_create = cq == NULL ? rte_errno : 0;
+	STORE(&p->done, 1);
+}
+
+static void
+test_dpa_cpu_calls_in_program(void **state)
+{
+	struct rte_comch_dpa *dpa = mk_dpa(RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 0);
+	struct p_cpu p = { .dpa = dpa };
+	int i;
+
+	(void)state;
+	p.self = mk_thread(dpa, prog_cpu_calls, &p, 0, true);
+	assert_int_equal(rte_comch_dpa_start(dpa), 0);
+	assert_int_equal(rte_comch_dpa_thread_notify(p.self), 0);
+	assert_true(wait_ge(&p.done, 1));
+	for (i = 0; i < 6; i++)
+		assert_int_equal(p.rc[i], -EPERM);
+	assert_int_equal(p.err_create, EPERM);
+	assert_int_equal(rte_comch_dpa_stop(dpa), 0);
+	rm_thread(p.self);
+	assert_int_equal(rte_comch_dpa_destroy(dpa), 0);
+}
+
+/* ------------------------------------------------------------ local storage */
+
+struct p_tls {
+	uint64_t runs;
+	uint64_t bad;       /* storage not zeroed at first, moved, or NULL */
+	void *first;
+};
+
+static void
+prog_tls(uint64_t arg)
+{
+	struct p_tls *p = (struct p_tls *)(uintptr_t)arg;
+	uint64_t *tls = rte_comch_dpa_dev_thread_get_local_storage();
+	uint64_t n = LOAD(&p->runs);
+
+	if (tls == NULL || (n == 0 && (tls[0] != 0 || tls[7] != 0)) ||
+	    (n > 0 && p->first != tls) || tls[0] != n)
+		INC(&p->bad);
+	if (n == 0)
+		p->first = tls;
+	tls[0]++;
+	tls[7] = 0xabcd;
+	STORE(&p->runs, n + 1);
+}
+
+static void
+prog_no_tls(uint64_t arg)
+{
+	struct p_tls *p = (struct p_tls *)(uintptr_t)arg;
+
+	if (rte_comch_dpa_dev_thread_get_local_storage() != NULL)
+		INC(&p->bad);
+	INC(&p->runs);
+}
+
+static void
+test_dpa_local_storage(void **state)
+{
+	struct rte_comch_dpa *dpa = mk_dpa(RTE_COMCH_DPA_EXEC_PTHREAD, 2, 0, 0);
+	struct p_tls a = { 0 }, b = { 0 }, c = { 0 };
+	struct rte_comch_dpa_thread *ta, *tb, *tc;
+	int i;
+
+	(void)state;
+	ta = mk_thread(dpa, prog_tls, &a, 64, true);
+	tb = mk_thread(dpa, prog_tls, &b, 64, true);
+	tc = mk_thread(dpa, prog_no_tls, &c, 0, true);
+	assert_int_equal(rte_comch_dpa_start(dpa), 0);
+	for (i = 1; i <= 10; i++) {
+		assert_int_equal(rte_comch_dpa_thread_notify(ta), 0);
+		assert_int_equal(rte_comch_dpa_thread_notify(tb), 0);
+		assert_true(wait_ge(&a.runs, i));
+		assert_true(wait_ge(&b.runs, i));
+	}
+	assert_int_equal(rte_comch_dpa_thread_notify(tc), 0);
+	assert_true(wait_ge(&c.runs, 1));
+	assert_int_equal(rte_comch_dpa_stop(dpa), 0);
+	assert_int_equal(a.bad, 0);
+	assert_int_equal(b.bad, 0);
+	assert_int_equal(c.bad, 0);
+	assert_ptr_not_equal(a.first, b.first);
+	rm_thread(ta);
+	rm_thread(tb);
+	rm_thread(tc);
+	assert_int_equal(rte_comch_dpa_destroy(dpa), 0);
+}
+
+/* ------------------------------------------------------------ completion semantics */
+
+/* Takes what the CPU asks for, step by step, and records what it saw. */
+struct p_cq {
+	rte_comch_dpa_handle_t cq;
+	int step;               /* what the next run does */
+	uint64_t runs;
+	int rc[16];
+	struct rte_comch_dpa_cqe got[8];
+	uint64_t done;          /* step completed */
+};
+
+static void
+prog_cq_steps(uint64_t arg)
+{
+	struct p_cq *p = (struct p_cq *)(uintptr_t)arg;
+	int i;
+
+	INC(&p->runs);
+	switch (p->step) {
+	case 0: /* take four, one more is not there; acks beyond are refused */
+		for (i = 0; i < 5; i++)
+			p->rc[i] = rte_comch_dpa_dev_get_completion(p->cq, &p->got[i]);
+		p->rc[5] = rte_comch_dpa_dev_completion_ack(p->cq, 5);
+		p->rc[6] = rte_comch_dpa_dev_completion_ack(p->cq, 2);
+		p->rc[7] = rte_comch_dpa_dev_completion_ack(p->cq, 3);
+		p->rc[8] = rte_comch_dpa_dev_completion_ack(p->cq, 2);
+		p->rc[9] = rte_comch_dpa_dev_completion_ack(p->cq, 1);
+		break; /* not armed again */
+	case 1: /* take and ack what is there, arm */
+		while (rte_comch_dpa_dev_get_completion(p->cq, &p->got[0]) == 1)
+			rte_comch_dpa_dev_completion_ack(p->cq, 1);
+		p->rc[0] = rte_comch_dpa_dev_completion_request_notification(p->cq);
+		break;
+	case 2: /* arm with an entry waiting: that triggers this thread again at once */
+		p->rc[1] = rte_comch_dpa_dev_completion_request_notification(p->cq);
+		p->step = 1;
+		break;
+	}
+	STORE(&p->done, LOAD(&p->done) + 1);
+	rte_comch_dpa_dev_thread_reschedule();
+}
+
+static void
+test_dpa_cq_semantics(void **state)
+{
+	struct rte_comch_dpa *dpa = mk_dpa(RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 0);
+	struct p_cq p = { 0 };
+	struct rte_comch_dpa_thread *t;
+	struct rte_comch_dpa_cq *cq;
+	struct rte_comch_dpa_cq_stats cs;
+	struct rte_comch_dpa_cqe e = { 0 };
+	uint32_t len;
+	int i;
+
+	(void)state;
+	t = mk_thread(dpa, prog_cq_steps, &p, 0, true);
+	cq = mk_cq(dpa, 4, t, &p.cq);
+	/* posted while the dpa is stopped: the first entry triggers (armed at creation) */
+	for (i = 0; i < 4; i++) {
+		e.user_data = 100 + i;
+		e.producer_id = 10 + i;
+		e.imm_len = i * 10;
+		memset(e.imm, 'a' + i, sizeof(e.imm));
+		assert_int_equal(rte_comch_dpa_cq_post(cq, &e), 0);
+	}
+	assert_int_equal(rte_comch_dpa_cq_post(cq, &e), -EAGAIN);
+	assert_int_equal(rte_comch_dpa_start(dpa), 0);
+	assert_true(wait_ge(&p.done, 1));
+	assert_int_equal(LOAD(&p.runs), 1);
+	for (i = 0; i < 4; i++) {
+		const uint8_t *imm;
+
+		assert_int_equal(p.rc[i], 1);
+		imm = rte_comch_dpa_dev_get_completion_imm(&p.got[i], &len);
+		assert_int_equal(len, i * 10);
+		assert_true(len == 0 || (imm[0] == 'a' + i && imm[len - 1] == 'a' + i));
+		assert_int_equal(rte_comch_dpa_dev_get_completion_user_data(&p.got[i]), 100 + i);
+		assert_int_equal(rte_comch_dpa_dev_get_completion_producer_id(&p.got[i]), 10 + i);
+	}
+	assert_int_equal(p.rc[4], 0);       /* none left */
+	assert_int_equal(p.rc[5], -EINVAL); /* 5 > 4 taken */
+	assert_int_equal(p.rc[6], 0);
+	assert_int_equal(p.rc[7], -EINVAL); /* 3 > 2 left */
+	assert_int_equal(p.rc[8], 0);
+	assert_int_equal(p.rc[9], -EINVAL); /* nothing left */
+	/* room again; not armed: posts wake nobody */
+	post_imm(cq, 1, 0);
+	post_imm(cq, 2, 0);
+	usleep(3000);
+	assert_int_equal(LOAD(&p.runs), 1);
+	/* a CPU trigger: the program drains and arms */
+	p.step = 1;
+	assert_int_equal(rte_comch_dpa_thread_notify(t), 0);
+	assert_true(wait_ge(&p.done, 2));
+	assert_int_equal(p.rc[0], 0);
+	/* armed and empty: the next post triggers, and the program wraps the ring */
+	for (i = 0; i < 20; i++) {
+		uint64_t before = LOAD(&p.done);
+
+		post_imm(cq, 3 + i, 0);
+		assert_true(wait_ge(&p.done, before + 1));
+	}
+	/* arming with an entry already there is not lost: the run after drains it */
+	{
+		uint64_t before = LOAD(&p.done);
+
+		p.step = 2;
+		post_imm(cq, 100, 0);
+		assert_true(wait_ge(&p.done, before + 2));
+		assert_int_equal(p.rc[1], 0);
+	}
+	assert_int_equal(rte_comch_dpa_stop(dpa), 0);
+	assert_int_equal(rte_comch_dpa_cq_stats_get(cq, &cs), 0);
+	assert_int_equal(cs.posted, 27);
+	assert_int_equal(cs.received, 27);
+	assert_int_equal(cs.acked, 27);
+	assert_int_equal(cs.full, 1);
+	assert_int_equal(cs.notifications, 23);
+	assert_int_equal(rte_comch_dpa_cq_destroy(cq), 0);
+	rm_thread(t);
+	assert_int_equal(rte_comch_dpa_destroy(dpa), 0);
+}
+
+/* ------------------------------------------------------------ DPA memory */
+
+/* What the program finds in DPA memory: its configuration, and room for results. */
+struct m_cfg {
+	rte_comch_dpa_handle_t self;   /* this buffer */
+	rte_comch_dpa_handle_t stale;  /* a freed buffer */
+	rte_comch_dpa_handle_t cq;     /* not a buffer */
+	uint64_t size;
+	uint64_t runs;
+	uint64_t bad;
+	uint8_t tail[16];
+};
+
+static void
+prog_mem(uint64_t arg)
+{
+	struct m_cfg *c = rte_comch_dpa_dev_mem_ptr(arg, 0, sizeof(*c));
+
+	if (c == NULL)
+		return; /* counted by the test through the thread's stats */
+	c->runs++;
+	if (rte_comch_dpa_dev_mem_ptr(c->self, 0, c->size) == NULL ||
+	    rte_comch_dpa_dev_mem_ptr(c->self, c->size, 0) == NULL ||
+	    rte_comch_dpa_dev_mem_ptr(c->self, 0, c->size + 1) != NULL ||
+	    rte_comch_dpa_dev_mem_ptr(c->self, c->size + 1, 0) != NULL ||
+	    rte_comch_dpa_dev_mem_ptr(c->self, 8, UINT64_MAX) != NULL ||
+	    rte_comch_dpa_dev_mem_ptr(c->stale, 0, 1) != NULL ||
+	    rte_comch_dpa_dev_mem_ptr(c->cq, 0, 1) != NULL ||
+	    rte_comch_dpa_dev_mem_ptr(RTE_COMCH_DPA_HANDLE_INVALID, 0, 0) != NULL)
+		c->bad++;
+	memset(c->tail, 0x5a, sizeof(c->tail));
+}
+
+static void
+test_dpa_mem(void **state)
+{
+	struct rte_comch_dpa_conf conf = {
+		.nb_units = 1, .mode = RTE_COMCH_DPA_EXEC_PTHREAD, .max_mems = 3,
+	};
+	struct rte_comch_dpa *dpa = rte_comch_dpa_create(dpa_test_dev, &conf);
+	struct rte_comch_dpa *dpa2 = mk_dpa(RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 0);
+	rte_comch_dpa_handle_t m, stale, other, spare, x;
+	struct rte_comch_dpa_thread_conf tc = { .func = prog_mem, .unit = RTE_COMCH_DPA_UNIT_ANY };
+	struct rte_comch_dpa_thread *t;
+	struct rte_comch_dpa_cq *cq;
+	struct m_cfg c = { 0 }, back;
+	uint8_t buf[64];
+	unsigned int i;
+
+	(void)state;
+	assert_non_null(dpa);
+	/* errors of alloc */
+	assert_int_equal(rte_comch_dpa_mem_alloc(NULL, 8, &m), -EINVAL);
+	assert_int_equal(rte_comch_dpa_mem_alloc(dpa, 8, NULL), -EINVAL);
+	assert_int_equal(rte_comch_dpa_mem_alloc(dpa, 0, &m), -EINVAL);
+	assert_int_equal(rte_comch_dpa_mem_alloc(dpa, RTE_COMCH_DPA_MEM_MAX + 1, &m), -EINVAL);
+	assert_int_equal(rte_comch_dpa_mem_alloc(dpa, 100, &stale), 0);
+	assert_int_equal(rte_comch_dpa_mem_free(dpa, stale), 0);
+	assert_int_equal(rte_comch_dpa_mem_alloc(dpa, sizeof(c), &m), 0);
+	assert_int_not_equal(m, stale);
+	assert_int_equal(rte_comch_dpa_mem_alloc(dpa, 64, &spare), 0);
+	assert_int_equal(rte_comch_dpa_mem_alloc(dpa, 64, &x), 0);
+	assert_int_equal(rte_comch_dpa_mem_alloc(dpa, 64, &x), -ENOSPC); /* max_mems 3 */
+	assert_int_equal(rte_comch_dpa_mem_alloc(dpa2, 64, &other), 0);
+
+	/* zeroed; copies in both directions, bounds */
+	assert_int_equal(rte_comch_dpa_d2h_memcpy(dpa, buf, spare, 0, 64), 0);
+	for (i = 0; i < 64; i++)
+		assert_int_equal(buf[i], 0);
+	assert_int_equal(rte_comch_dpa_memset(dpa, spare, 8, 0xee, 8), 0);
+	memset(buf, 0x11, 8);
+	assert_int_equal(rte_comch_dpa_h2d_memcpy(dpa, spare, 56, buf, 8), 0);
+	assert_int_equal(rte_comch_dpa_d2h_memcpy(dpa, buf, spare, 0, 64), 0);
+	assert_int_equal(buf[7], 0);
+	assert_int_equal(buf[8], 0xee);
+	assert_int_equal(buf[15], 0xee);
+	assert_int_equal(buf[16], 0);
+	assert_int_equal(buf[56], 0x11);
+	assert_int_equal(buf[63], 0x11);
+	assert_int_equal(rte_comch_dpa_h2d_memcpy(dpa, spare, 57, buf, 8), -EINVAL);
+	assert_int_equal(rte_comch_dpa_h2d_memcpy(dpa, spare, 65, buf, 0), -EINVAL);
+	assert_int_equal(rte_comch_dpa_h2d_memcpy(dpa, spare, 8, buf, UINT64_MAX), -EINVAL);
+	assert_int_equal(rte_comch_dpa_h2d_memcpy(dpa, spare, 64, buf, 0), 0);
+	assert_int_equal(rte_comch_dpa_d2h_memcpy(dpa, buf, spare, 0, 65), -EINVAL);
+	assert_int_equal(rte_comch_dpa_memset(dpa, spare, 60, 0, 5), -EINVAL);
+	assert_int_equal(rte_comch_dpa_h2d_memcpy(NULL, spare, 0, buf, 1), -EINVAL);
+	assert_int_equal(rte_comch_dpa_h2d_memcpy(dpa, spare, 0, NULL, 1), -EINVAL);
+	assert_int_equal(rte_comch_dpa_d2h_memcpy(NULL, buf, spare, 0, 1), -EINVAL);
+	assert_int_equal(rte_comch_dpa_d2h_memcpy(dpa, NULL, spare, 0, 1), -EINVAL);
+	assert_int_equal(rte_comch_dpa_memset(NULL, spare, 0, 0, 1), -EINVAL);
+	/* stale, of another dpa, of another kind, forged */
+	assert_int_equal(rte_comch_dpa_h2d_memcpy(dpa, stale, 0, buf, 1), -EINVAL);
+	assert_int_equal(rte_comch_dpa_d2h_memcpy(dpa, buf, stale, 0, 1), -EINVAL);
+	assert_int_equal(rte_comch_dpa_memset(dpa, stale, 0, 0, 1), -EINVAL);
+	assert_int_equal(rte_comch_dpa_mem_free(dpa, stale), -EINVAL);
+	assert_int_equal(rte_comch_dpa_h2d_memcpy(dpa, other, 0, buf, 1), -EINVAL);
+	assert_int_equal(rte_comch_dpa_mem_free(dpa, other), -EINVAL);
+	assert_int_equal(rte_comch_dpa_mem_free(dpa, 0x12345678), -EINVAL);
+	assert_int_equal(rte_comch_dpa_mem_free(NULL, spare), -EINVAL);
+
+	/* a program configured through DPA memory, its argument a handle */
+	tc.arg = m;
+	t = rte_comch_dpa_thread_create(dpa, &tc);
+	assert_non_null(t);
+	assert_int_equal(rte_comch_dpa_thread_start(t), 0);
+	assert_int_equal(rte_comch_dpa_thread_run(t), 0);
+	cq = mk_cq(dpa, 2, NULL, &c.cq);
+	c.self = m;
+	c.stale = stale;
+	c.size = sizeof(c);
+	assert_int_equal(rte_comch_dpa_h2d_memcpy(dpa, m, 0, &c, sizeof(c)), 0);
+	assert_int_equal(rte_comch_dpa_start(dpa), 0);
+	assert_int_equal(rte_comch_dpa_thread_notify(t), 0);
+	{
+		uint64_t deadline = ct_now_ms() + CT_TIMEOUT_MS;
+
+		while (thread_stats(t).returns < 1 && ct_now_ms() < deadline)
+			usleep(50);
+	}
+	/* stopped: the program's writes are ours to read */
+	assert_int_equal(rte_comch_dpa_stop(dpa), 0);
+	assert_int_equal(rte_comch_dpa_d2h_memcpy(dpa, &back, m, 0, sizeof(back)), 0);
+	assert_int_equal(back.runs, 1);
+	assert_int_equal(back.bad, 0);
+	assert_int_equal(back.tail[0], 0x5a);
+	assert_int_equal(back.tail[15], 0x5a);
+
+	assert_int_equal(rte_comch_dpa_destroy(dpa), -EBUSY);
+	rm_thread(t);
+	assert_int_equal(rte_comch_dpa_cq_destroy(cq), 0);
+	assert_int_equal(rte_comch_dpa_destroy(dpa), -EBUSY); /* buffers left */
+	assert_int_equal(rte_comch_dpa_mem_free(dpa, m), 0);
+	assert_int_equal(rte_comch_dpa_mem_free(dpa, spare), 0);
+	assert_int_equal(rte_comch_dpa_mem_free(dpa, x), 0);
+	assert_int_equal(rte_comch_dpa_mem_free(dpa2, other), 0);
+	assert_int_equal(rte_comch_dpa_destroy(dpa), 0);
+	assert_int_equal(rte_comch_dpa_destroy(dpa2), 0);
+}
+
+/* ------------------------------------------------------------ stress */
+
+/*
+ * The consumer side of a DPA consumer: drain, check the sequence, ack in
+ * batches, arm, reschedule. State across runs lives in local storage.
+ */
+struct p_stress {
+	rte_comch_dpa_handle_t cq;
+	uint64_t received;
+	uint64_t bad;
+	int in_run;
+	uint64_t overlap;
+};
+
+struct p_stress_tls {
+	uint64_t next;
+};
+
+static void
+prog_stress(uint64_t arg)
+{
+	struct p_stress *p = (struct p_stress *)(uintptr_t)arg;
+	struct p_stress_tls *s = rte_comch_dpa_dev_thread_get_local_storage();
+	struct rte_comch_dpa_cqe e;
+	uint32_t unacked = 0;
+	uint64_t seq;
+	uint32_t len;
+
+	if (__atomic_exchange_n(&p->in_run, 1, __ATOMIC_ACQ_REL) != 0)
+		INC(&p->overlap);
+	while (rte_comch_dpa_dev_get_completion(p->cq, &e) == 1) {
+		const uint8_t *imm = rte_comch_dpa_dev_get_completion_imm(&e, &len);
+
+		memcpy(&seq, imm, sizeof(seq));
+		if (len != 8 || seq != s->next ||
+		    rte_comch_dpa_dev_get_completion_user_data(&e) != s->next)
+			INC(&p->bad);
+		s->next++;
+		if (++unacked == 64) {
+			rte_comch_dpa_dev_completion_ack(p->cq, unacked);
+			unacked = 0;
+		}
+	}
+	if (unacked != 0)
+		rte_comch_dpa_dev_completion_ack(p->cq, unacked);
+	STORE(&p->received, s->next);
+	STORE(&p->in_run, 0);
+	rte_comch_dpa_dev_completion_request_notification(p->cq);
+	rte_comch_dpa_dev_thread_reschedule();
+}
+
+static void
+run_stress(struct rte_comch_dpa *dpa, uint64_t n, uint32_t cq_size)
+{
+	struct p_stress p = { 0 };
+	struct rte_comch_dpa_thread *t;
+	struct rte_comch_dpa_thread_stats st;
+	struct rte_comch_dpa_cq *cq;
+	struct rte_comch_dpa_cqe e = { .producer_id = 1, .imm_len = 8 };
+	uint64_t i, again = 0, t0;
+	int ret;
+
+	t = mk_thread(dpa, prog_stress, &p, sizeof(struct p_stress_tls), true);
+	cq = mk_cq(dpa, cq_size, t, &p.cq);
+	t0 = ct_now_ms();
+	for (i = 0; i < n; i++) {
+		e.user_data = i;
+		memcpy(e.imm, &i, sizeof(i));
+		while ((ret = rte_comch_dpa_cq_post(cq, &e)) == -EAGAIN) {
+			/* back-pressure: the program has not acked yet */
+			if ((++again & 63) == 0)
+				sched_yield();
+			else
+				rte_pause();
+		}
+		assert_int_equal(ret, 0);
+	}
+	assert_true(wait_ge(&p.received, n));
+	print_message("  %" PRIu64 " entries in %" PRIu64 " ms, %" PRIu64 " full retries\n", n,
+		      ct_now_ms() - t0, again);
+	assert_true(ct_now_ms() - t0 < 5000);
+	assert_int_equal(p.bad, 0);
+	assert_int_equal(p.overlap, 0);
+	st = thread_stats(t);
+	print_message("  %" PRIu64 " runs, %" PRIu64 " triggers (%" PRIu64 " coalesced)\n",
+		      st.runs, st.triggers, st.coalesced);
+	/* posts coalesce: a run drains whatever arrived since the context was armed */
+	assert_true(st.runs >= 1 && st.runs < n);
+	assert_true(st.runs <= st.triggers);
+	assert_int_equal(st.reschedules, st.runs);
+	assert_int_equal(rte_comch_dpa_thread_stop(t), 0);
+	assert_int_equal(rte_comch_dpa_cq_destroy(cq), 0);
+	rm_thread(t);
+}
+
+static void
+test_dpa_stress_pthread(void **state)
+{
+	struct rte_comch_dpa *dpa = mk_dpa(RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 0);
+
+	(void)state;
+	assert_int_equal(rte_comch_dpa_start(dpa), 0);
+	run_stress(dpa, 1000000, 1024);
+	assert_int_equal(rte_comch_dpa_stop(dpa), 0);
+	assert_int_equal(rte_comch_dpa_destroy(dpa), 0);
+}
+
+/* Many threads on two units, triggered over and over: never two runs of one at once. */
+static void
+test_dpa_many_threads(void **state)
+{
+	enum { NB = 8, ROUNDS = 2000 };
+	struct rte_comch_dpa *dpa = mk_dpa(RTE_COMCH_DPA_EXEC_PTHREAD, 2, NB, 0);
+	struct p_count p[NB];
+	struct rte_comch_dpa_thread *t[NB];
+	struct rte_comch_dpa_thread_stats st;
+	int i, r;
+
+	(void)state;
+	memset(p, 0, sizeof(p));
+	for (i = 0; i < NB; i++)
+		t[i] = mk_thread(dpa, prog_count, &p[i], 0, true);
+	assert_int_equal(rte_comch_dpa_start(dpa), 0);
+	for (r = 0; r < ROUNDS; r++)
+		for (i = 0; i < NB; i++)
+			assert_int_equal(rte_comch_dpa_thread_notify(t[i]), 0);
+	/* the last trigger of each is never lost: each runs after it */
+	for (i = 0; i < NB; i++) {
+		uint64_t target;
+
+		st = thread_stats(t[i]);
+		target = st.triggers - st.coalesced;
+		assert_true(wait_ge(&p[i].runs, target));
+	}
+	assert_int_equal(rte_comch_dpa_stop(dpa), 0);
+	for (i = 0; i < NB; i++) {
+		st = thread_stats(t[i]);
+		assert_int_equal(st.triggers, ROUNDS);
+		assert_int_equal(st.runs, st.triggers - st.coalesced);
+		assert_int_equal(p[i].overlap, 0);
+		rm_thread(t[i]);
+	}
+	assert_int_equal(rte_comch_dpa_destroy(dpa), 0);
+}
+
+/* ------------------------------------------------------------ service cores */
+
+static void
+test_dpa_service_cores(void **state)
+{
+	struct rte_comch_dpa *dpa = mk_dpa(RTE_COMCH_DPA_EXEC_SERVICE, 2, 0, 0);
+	struct p_count pf = { .mode = 2 };
+	struct rte_comch_dpa_thread *tf;
+	uint32_t ids[2];
+	unsigned int u;
+
+	(void)state;
+	if (rte_lcore_count() < 2) {
+		print_message("  (needs two lcores: skipped)\n");
+		rte_comch_dpa_destroy(dpa);
+		skip();
+	}
+	assert_int_equal(rte_service_lcore_add(1), 0);
+	for (u = 0; u < 2; u++) {
+		assert_int_equal(rte_comch_dpa_unit_service_id(dpa, u, &ids[u]), 0);
+		assert_int_equal(rte_service_map_lcore_set(ids[u], 1, 1), 0);
+		assert_int_equal(rte_service_runstate_set(ids[u], 1), 0);
+	}
+	assert_int_equal(rte_service_lcore_start(1), 0);
+	assert_int_equal(rte_comch_dpa_start(dpa), 0);
+
+	run_stress(dpa, 200000, 256);
+	tf = mk_thread(dpa, prog_count, &pf, 0, true);
+	assert_int_equal(rte_comch_dpa_thread_notify(tf), 0);
+	assert_true(wait_ge(&pf.runs, 1));
+	assert_int_equal(rte_comch_dpa_stop(dpa), 0);
+	assert_int_equal(pf.after, 0);
+	assert_int_equal(rte_comch_dpa_thread_notify(tf), -EPERM);
+	rm_thread(tf);
+
+	for (u = 0; u < 2; u++) {
+		assert_int_equal(rte_service_runstate_set(ids[u], 0), 0);
+		assert_int_equal(rte_service_map_lcore_set(ids[u], 1, 0), 0);
+	}
+	assert_int_equal(rte_service_lcore_stop(1), 0);
+	assert_int_equal(rte_service_lcore_del(1), 0);
+	assert_int_equal(rte_comch_dpa_destroy(dpa), 0);
+}
+
+/* ------------------------------------------------------------ main */
+
+static int
+dpa_group_setup(void **state)
+{
+	char d[32], devargs[96];
+
+	if (ct_group_setup(state) != 0)
+		return -1;
+	ct_domain(d, sizeof(d));
+	snprintf(devargs, sizeof(devargs), "skeleton:domain=%s,role=dpu", d);
+	dpa_test_dev = rte_comch_dev_open(devargs);
+	return dpa_test_dev != NULL ? 0 : -1;
+}
+
+static int
+dpa_group_teardown(void **state)
+{
+	if (dpa_test_dev != NULL)
+		rte_comch_dev_close(dpa_test_dev);
+	return ct_group_teardown(state);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_dpa_create_errors),
+		cmocka_unit_test(test_dpa_thread_errors),
+		cmocka_unit_test(test_dpa_cq_errors),
+		cmocka_unit_test(test_dpa_dev_outside_program),
+		cmocka_unit_test(test_dpa_dev_bad_handles),
+		cmocka_unit_test(test_dpa_run_end),
+		cmocka_unit_test(test_dpa_trigger_while_running),
+		cmocka_unit_test(test_dpa_dev_notify),
+		cmocka_unit_test(test_dpa_cpu_calls_in_program),
+		cmocka_unit_test(test_dpa_local_storage),
+		cmocka_unit_test(test_dpa_cq_semantics),
+		cmocka_unit_test(test_dpa_mem),
+		cmocka_unit_test(test_dpa_stress_pthread),
+		cmocka_unit_test(test_dpa_many_threads),
+		cmocka_unit_test(test_dpa_service_cores),
+	};
+
+	if (getenv("COMCH_TEST_FILTER") != NULL)
+		cmocka_set_test_filter(getenv("COMCH_TEST_FILTER"));
+	return cmocka_run_group_tests_name("comch_dpa", tests, dpa_group_setup,
+					   dpa_group_teardown);
+}
