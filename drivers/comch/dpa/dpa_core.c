@@ -68,11 +68,11 @@ dpa_grace_wait(struct rte_comch_dpa *dpa)
 
 	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
 	for (i = 0; i < dpa->nb_units; i++) {
-		uint64_t s = __atomic_load_n(&dpa->units[i].seq, __ATOMIC_SEQ_CST);
+		uint64_t s = comch_load_seq_cst(&dpa->units[i].seq);
 
 		if ((s & 1) == 0)
 			continue;
-		while (__atomic_load_n(&dpa->units[i].seq, __ATOMIC_ACQUIRE) == s)
+		while (comch_load_acquire(&dpa->units[i].seq) == s)
 			rte_pause();
 	}
 }

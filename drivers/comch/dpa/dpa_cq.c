@@ -44,7 +44,7 @@ dpa_cq_check(const struct rte_comch_dpa_cq *cq, const char *fn)
 		DPA_LOG(ERR, "%s: cq is NULL", fn);
 		return -EINVAL;
 	}
-	if (__atomic_load_n(&cq->live, __ATOMIC_ACQUIRE) == 0) {
+	if (comch_load_acquire(&cq->live) == 0) {
 		DPA_LOG(ERR, "%s: cq was destroyed", fn);
 		return -EINVAL;
 	}
@@ -72,7 +72,7 @@ dpa_cq_dev_lookup(rte_comch_dpa_handle_t h, int *err, const char *fn)
 		return NULL;
 	}
 	cq = &dpa->cqs[slot];
-	if (__atomic_load_n(&cq->live, __ATOMIC_ACQUIRE) != dpa_handle_gen(h)) {
+	if (comch_load_acquire(&cq->live) != dpa_handle_gen(h)) {
 		DPA_LOG(ERR, "%s: stale cq handle 0x%" PRIx64, fn, h);
 		return NULL;
 	}
@@ -84,9 +84,9 @@ dpa_cq_dev_lookup(rte_comch_dpa_handle_t h, int *err, const char *fn)
 static void
 dpa_cq_notify(struct rte_comch_dpa_cq *cq)
 {
-	if (cq->thread == NULL || __atomic_load_n(&cq->armed, __ATOMIC_SEQ_CST) == 0)
+	if (cq->thread == NULL || comch_load_seq_cst(&cq->armed) == 0)
 		return;
-	if (__atomic_exchange_n(&cq->armed, 0, __ATOMIC_SEQ_CST) == 0)
+	if (comch_exchange_seq_cst(&cq->armed, 0) == 0)
 		return;
 	DPA_STAT_INC_MT(&cq->stats.notifications);
 	dpa_thread_trigger(cq->thread);
@@ -106,7 +106,7 @@ rte_comch_dpa_cq_create(struct rte_comch_dpa *dpa, const struct rte_comch_dpa_cq
 		return NULL;
 	}
 	if (conf->thread != NULL && (conf->thread->dpa != dpa ||
-				     __atomic_load_n(&conf->thread->live, __ATOMIC_ACQUIRE) == 0)) {
+				     comch_load_acquire(&conf->thread->live) == 0)) {
 		DPA_LOG(ERR, "dpa %u: the thread is not a live thread of this dpa", dpa->tag);
 		rte_errno = EINVAL;
 		return NULL;
@@ -143,11 +143,11 @@ rte_comch_dpa_cq_create(struct rte_comch_dpa *dpa, const struct rte_comch_dpa_cq
 	cq->ack = 0;
 	memset(&cq->stats, 0, sizeof(cq->stats));
 	/* Armed from the start: the first entry wakes the program up. */
-	__atomic_store_n(&cq->armed, 1, __ATOMIC_RELAXED);
+	comch_store_relaxed(&cq->armed, 1);
 	if (cq->thread != NULL)
 		cq->thread->nb_cqs++;
 	cq->gen = dpa_next_gen(cq->gen);
-	__atomic_store_n(&cq->live, cq->gen, __ATOMIC_RELEASE);
+	comch_store_release(&cq->live, cq->gen);
 	dpa->nb_cqs++;
 	return cq;
 }
@@ -165,7 +165,7 @@ rte_comch_dpa_cq_destroy(struct rte_comch_dpa_cq *cq)
 	}
 	/* Under the lock: a post either finished or sees the context gone. */
 	rte_spinlock_lock(&cq->lock);
-	__atomic_store_n(&cq->live, 0, __ATOMIC_SEQ_CST);
+	comch_store_seq_cst(&cq->live, 0);
 	rte_spinlock_unlock(&cq->lock);
 	/* Programs in flight may hold the handle: wait until their runs end. */
 	dpa_grace_wait(cq->dpa);
@@ -226,13 +226,13 @@ rte_comch_dpa_cq_post(struct rte_comch_dpa_cq *cq, const struct rte_comch_dpa_cq
 		return -EINVAL;
 	}
 	rte_spinlock_lock(&cq->lock);
-	if (__atomic_load_n(&cq->live, __ATOMIC_RELAXED) == 0) {
+	if (comch_load_relaxed(&cq->live) == 0) {
 		rte_spinlock_unlock(&cq->lock);
 		DPA_LOG(ERR, "cq was destroyed");
 		return -EINVAL;
 	}
 	pi = cq->pi;
-	if (pi - __atomic_load_n(&cq->ack, __ATOMIC_ACQUIRE) >= cq->size) {
+	if (pi - comch_load_acquire(&cq->ack) >= cq->size) {
 		rte_spinlock_unlock(&cq->lock);
 		/* Back-pressure, not an error: the program has not acknowledged yet. */
 		DPA_STAT_INC_MT(&cq->stats.full);
@@ -240,7 +240,7 @@ rte_comch_dpa_cq_post(struct rte_comch_dpa_cq *cq, const struct rte_comch_dpa_cq
 	}
 	slot = &cq->ring[pi & cq->mask];
 	slot->cqe = *cqe;
-	__atomic_store_n(&slot->owner, dpa_cq_phase(cq, pi), __ATOMIC_RELEASE);
+	comch_store_release(&slot->owner, dpa_cq_phase(cq, pi));
 	cq->pi = pi + 1;
 	DPA_STAT_INC(&cq->stats.posted);
 	rte_spinlock_unlock(&cq->lock);
@@ -264,12 +264,12 @@ rte_comch_dpa_dev_get_completion(rte_comch_dpa_handle_t h, struct rte_comch_dpa_
 		DPA_LOG(ERR, "cqe is NULL");
 		return -EINVAL;
 	}
-	rcv = __atomic_load_n(&cq->rcv, __ATOMIC_RELAXED);
+	rcv = comch_load_relaxed(&cq->rcv);
 	slot = &cq->ring[rcv & cq->mask];
-	if (__atomic_load_n(&slot->owner, __ATOMIC_ACQUIRE) != dpa_cq_phase(cq, rcv))
+	if (comch_load_acquire(&slot->owner) != dpa_cq_phase(cq, rcv))
 		return 0;
 	*cqe = slot->cqe;
-	__atomic_store_n(&cq->rcv, rcv + 1, __ATOMIC_RELAXED);
+	comch_store_relaxed(&cq->rcv, rcv + 1);
 	DPA_STAT_INC(&cq->stats.received);
 	return 1;
 }
@@ -284,14 +284,14 @@ rte_comch_dpa_dev_completion_ack(rte_comch_dpa_handle_t h, uint32_t n)
 	cq = dpa_cq_dev_lookup(h, &ret, __func__);
 	if (cq == NULL)
 		return ret;
-	ack = __atomic_load_n(&cq->ack, __ATOMIC_RELAXED);
-	if (n > __atomic_load_n(&cq->rcv, __ATOMIC_RELAXED) - ack) {
+	ack = comch_load_relaxed(&cq->ack);
+	if (n > comch_load_relaxed(&cq->rcv) - ack) {
 		DPA_LOG(ERR, "dpa %u cq %u: ack of %u entries, only %" PRIu64
 			" taken and not acked", cq->dpa->tag, cq->slot, n, cq->rcv - ack);
 		return -EINVAL;
 	}
 	/* Release: the entries were read before producers may write them again. */
-	__atomic_store_n(&cq->ack, ack + n, __ATOMIC_RELEASE);
+	comch_store_release(&cq->ack, ack + n);
 	DPA_STAT_ADD(&cq->stats.acked, n);
 	return 0;
 }
@@ -307,12 +307,12 @@ rte_comch_dpa_dev_completion_request_notification(rte_comch_dpa_handle_t h)
 	cq = dpa_cq_dev_lookup(h, &ret, __func__);
 	if (cq == NULL)
 		return ret;
-	__atomic_store_n(&cq->armed, 1, __ATOMIC_SEQ_CST);
+	comch_store_seq_cst(&cq->armed, 1);
 	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
 	/* An entry that landed before the flag was set would wake nobody: do it here. */
-	rcv = __atomic_load_n(&cq->rcv, __ATOMIC_RELAXED);
+	rcv = comch_load_relaxed(&cq->rcv);
 	slot = &cq->ring[rcv & cq->mask];
-	if (__atomic_load_n(&slot->owner, __ATOMIC_ACQUIRE) == dpa_cq_phase(cq, rcv))
+	if (comch_load_acquire(&slot->owner) == dpa_cq_phase(cq, rcv))
 		dpa_cq_notify(cq);
 	return 0;
 }

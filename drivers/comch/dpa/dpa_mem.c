@@ -36,7 +36,7 @@ dpa_mem_lookup(struct rte_comch_dpa *dpa, rte_comch_dpa_handle_t h, uint64_t off
 		return NULL;
 	}
 	m = &dpa->mems[slot];
-	if (__atomic_load_n(&m->live, __ATOMIC_ACQUIRE) != dpa_handle_gen(h)) {
+	if (comch_load_acquire(&m->live) != dpa_handle_gen(h)) {
 		DPA_LOG(ERR, "%s: stale memory handle 0x%" PRIx64, fn, h);
 		return NULL;
 	}
@@ -81,7 +81,7 @@ rte_comch_dpa_mem_alloc(struct rte_comch_dpa *dpa, uint64_t size, rte_comch_dpa_
 	memset(m->base, 0, size);
 	m->size = size;
 	m->gen = dpa_next_gen(m->gen);
-	__atomic_store_n(&m->live, m->gen, __ATOMIC_RELEASE);
+	comch_store_release(&m->live, m->gen);
 	dpa->nb_mems++;
 	*mem = dpa_mem_handle(dpa, m);
 	return 0;
@@ -103,7 +103,7 @@ rte_comch_dpa_mem_free(struct rte_comch_dpa *dpa, rte_comch_dpa_handle_t mem)
 	m = dpa_mem_lookup(dpa, mem, 0, 0, __func__);
 	if (m == NULL)
 		return -EINVAL;
-	__atomic_store_n(&m->live, 0, __ATOMIC_SEQ_CST);
+	comch_store_seq_cst(&m->live, 0);
 	/* Runs in progress may have its address: wait until they end. */
 	dpa_grace_wait(dpa);
 	free(m->base);

@@ -29,6 +29,8 @@
 #include <rte_ring.h>
 #include <rte_spinlock.h>
 
+#include <rte_comch_drv_atomic.h>
+
 #include "rte_comch_dpa.h"
 #include "rte_comch_dpa_dev.h"
 #include "rte_comch_dpa_driver.h"
@@ -39,13 +41,11 @@ extern int dpa_logtype;
 		##__VA_ARGS__)
 
 /* Counters written by one thread at a time, read by any: no locked instruction. */
-#define DPA_STAT_INC(p) __atomic_store_n((p), __atomic_load_n((p), __ATOMIC_RELAXED) + 1, \
-					 __ATOMIC_RELAXED)
-#define DPA_STAT_ADD(p, n) __atomic_store_n((p), __atomic_load_n((p), __ATOMIC_RELAXED) + (n), \
-					    __ATOMIC_RELAXED)
+#define DPA_STAT_INC(p) comch_store_relaxed((p), comch_load_relaxed(p) + 1)
+#define DPA_STAT_ADD(p, n) comch_store_relaxed((p), comch_load_relaxed(p) + (n))
 /* Counters written by many threads. */
-#define DPA_STAT_INC_MT(p) __atomic_fetch_add((p), 1, __ATOMIC_RELAXED)
-#define DPA_STAT_GET(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+#define DPA_STAT_INC_MT(p) comch_fetch_add_relaxed((p), 1)
+#define DPA_STAT_GET(p) comch_load_relaxed(p)
 
 /*
  * Handle layout: kind (8 bits) | dpa tag (8) | generation (16, never 0) | slot (32).

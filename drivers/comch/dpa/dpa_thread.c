@@ -47,7 +47,7 @@ dpa_thread_lookup(struct rte_comch_dpa *dpa, rte_comch_dpa_handle_t h)
 		return NULL;
 	}
 	t = &dpa->threads[slot];
-	if (__atomic_load_n(&t->live, __ATOMIC_ACQUIRE) != dpa_handle_gen(h)) {
+	if (comch_load_acquire(&t->live) != dpa_handle_gen(h)) {
 		DPA_LOG(ERR, "dpa %u: stale thread handle 0x%" PRIx64, dpa->tag, h);
 		return NULL;
 	}
@@ -62,7 +62,7 @@ dpa_thread_check(const struct rte_comch_dpa_thread *t, const char *fn)
 		DPA_LOG(ERR, "%s: thread is NULL", fn);
 		return -EINVAL;
 	}
-	if (__atomic_load_n(&t->live, __ATOMIC_ACQUIRE) == 0) {
+	if (comch_load_acquire(&t->live) == 0) {
 		DPA_LOG(ERR, "%s: thread was destroyed", fn);
 		return -EINVAL;
 	}
@@ -72,19 +72,19 @@ dpa_thread_check(const struct rte_comch_dpa_thread *t, const char *fn)
 int
 dpa_thread_trigger(struct rte_comch_dpa_thread *t)
 {
-	if (__atomic_load_n(&t->state, __ATOMIC_SEQ_CST) != DPA_THREAD_RUNNING) {
+	if (comch_load_seq_cst(&t->state) != DPA_THREAD_RUNNING) {
 		DPA_STAT_INC_MT(&t->stats.ignored);
 		DPA_LOG(DEBUG, "dpa %u thread %u: trigger dropped, thread %s", t->dpa->tag,
-			t->slot, dpa_state_name(__atomic_load_n(&t->state, __ATOMIC_RELAXED)));
+			t->slot, dpa_state_name(comch_load_relaxed(&t->state)));
 		return -EPERM;
 	}
 	DPA_STAT_INC_MT(&t->stats.triggers);
-	if (__atomic_exchange_n(&t->pending, 1, __ATOMIC_SEQ_CST) != 0) {
+	if (comch_exchange_seq_cst(&t->pending, 1) != 0) {
 		/* Queued and not yet taken: the run to come sees this trigger's work. */
 		DPA_STAT_INC_MT(&t->stats.coalesced);
 		return 0;
 	}
-	dpa_unit_kick(&t->dpa->units[__atomic_load_n(&t->unit, __ATOMIC_RELAXED)], t->slot);
+	dpa_unit_kick(&t->dpa->units[comch_load_relaxed(&t->unit)], t->slot);
 	return 0;
 }
 
@@ -111,7 +111,7 @@ rte_comch_dpa_thread_create(struct rte_comch_dpa *dpa,
 	/* A slot still queued on a unit (pending) is not reused until the unit takes it. */
 	for (i = 0; i < dpa->max_threads; i++) {
 		if (dpa->threads[i].live == 0 &&
-		    __atomic_load_n(&dpa->threads[i].pending, __ATOMIC_ACQUIRE) == 0) {
+		    comch_load_acquire(&dpa->threads[i].pending) == 0) {
 			t = &dpa->threads[i];
 			break;
 		}
@@ -127,15 +127,15 @@ rte_comch_dpa_thread_create(struct rte_comch_dpa *dpa,
 	t->tls = NULL;
 	t->nb_cqs = 0;
 	if (conf->unit != RTE_COMCH_DPA_UNIT_ANY) {
-		__atomic_store_n(&t->unit, conf->unit, __ATOMIC_RELAXED);
+		comch_store_relaxed(&t->unit, conf->unit);
 	} else {
-		__atomic_store_n(&t->unit, dpa->next_unit, __ATOMIC_RELAXED);
+		comch_store_relaxed(&t->unit, dpa->next_unit);
 		dpa->next_unit = (dpa->next_unit + 1) % dpa->nb_units;
 	}
 	memset(&t->stats, 0, sizeof(t->stats));
 	t->gen = dpa_next_gen(t->gen);
-	__atomic_store_n(&t->state, DPA_THREAD_IDLE, __ATOMIC_RELAXED);
-	__atomic_store_n(&t->live, t->gen, __ATOMIC_RELEASE);
+	comch_store_relaxed(&t->state, DPA_THREAD_IDLE);
+	comch_store_release(&t->live, t->gen);
 	dpa->nb_threads++;
 	return t;
 }
@@ -152,7 +152,7 @@ rte_comch_dpa_thread_start(struct rte_comch_dpa_thread *thread)
 		DPA_LOG(ERR, "called from a DPA program");
 		return -EPERM;
 	}
-	state = __atomic_load_n(&thread->state, __ATOMIC_SEQ_CST);
+	state = comch_load_seq_cst(&thread->state);
 	if (state != DPA_THREAD_IDLE) {
 		DPA_LOG(ERR, "dpa %u thread %u: %s, not idle", thread->dpa->tag, thread->slot,
 			dpa_state_name(state));
@@ -166,7 +166,7 @@ rte_comch_dpa_thread_start(struct rte_comch_dpa_thread *thread)
 			return -ENOMEM;
 		}
 	}
-	__atomic_store_n(&thread->state, DPA_THREAD_STARTED, __ATOMIC_SEQ_CST);
+	comch_store_seq_cst(&thread->state, DPA_THREAD_STARTED);
 	return 0;
 }
 
@@ -182,14 +182,14 @@ rte_comch_dpa_thread_run(struct rte_comch_dpa_thread *thread)
 		DPA_LOG(ERR, "called from a DPA program");
 		return -EPERM;
 	}
-	state = __atomic_load_n(&thread->state, __ATOMIC_SEQ_CST);
+	state = comch_load_seq_cst(&thread->state);
 	/* FINISHED only moves to RUNNING here and to STARTED in stop: no race with the unit. */
 	if (state != DPA_THREAD_STARTED && state != DPA_THREAD_FINISHED) {
 		DPA_LOG(ERR, "dpa %u thread %u: %s, neither started nor finished",
 			thread->dpa->tag, thread->slot, dpa_state_name(state));
 		return -EBUSY;
 	}
-	__atomic_store_n(&thread->state, DPA_THREAD_RUNNING, __ATOMIC_SEQ_CST);
+	comch_store_seq_cst(&thread->state, DPA_THREAD_RUNNING);
 	return 0;
 }
 
@@ -205,14 +205,14 @@ rte_comch_dpa_thread_stop(struct rte_comch_dpa_thread *thread)
 		DPA_LOG(ERR, "called from a DPA program");
 		return -EPERM;
 	}
-	state = __atomic_load_n(&thread->state, __ATOMIC_SEQ_CST);
+	state = comch_load_seq_cst(&thread->state);
 	if (state != DPA_THREAD_RUNNING && state != DPA_THREAD_FINISHED) {
 		DPA_LOG(ERR, "dpa %u thread %u: %s, neither running nor finished",
 			thread->dpa->tag, thread->slot, dpa_state_name(state));
 		return -EBUSY;
 	}
 	/* Exchange, not store: the unit may turn RUNNING into FINISHED meanwhile. */
-	__atomic_exchange_n(&thread->state, DPA_THREAD_STARTED, __ATOMIC_SEQ_CST);
+	comch_exchange_seq_cst(&thread->state, DPA_THREAD_STARTED);
 	dpa_grace_wait(thread->dpa);
 	return 0;
 }
@@ -229,15 +229,15 @@ rte_comch_dpa_thread_destroy(struct rte_comch_dpa_thread *thread)
 		DPA_LOG(ERR, "called from a DPA program");
 		return -EPERM;
 	}
-	state = __atomic_load_n(&thread->state, __ATOMIC_SEQ_CST);
+	state = comch_load_seq_cst(&thread->state);
 	if (state == DPA_THREAD_RUNNING || state == DPA_THREAD_FINISHED ||
 	    thread->nb_cqs != 0) {
 		DPA_LOG(ERR, "dpa %u thread %u: %s, %u completion contexts attached",
 			thread->dpa->tag, thread->slot, dpa_state_name(state), thread->nb_cqs);
 		return -EBUSY;
 	}
-	__atomic_store_n(&thread->live, 0, __ATOMIC_SEQ_CST);
-	__atomic_store_n(&thread->state, DPA_THREAD_FREE, __ATOMIC_SEQ_CST);
+	comch_store_seq_cst(&thread->live, 0);
+	comch_store_seq_cst(&thread->state, DPA_THREAD_FREE);
 	/* A unit may be looking at the slot (it was queued): let it finish looking. */
 	dpa_grace_wait(thread->dpa);
 	free(thread->tls);

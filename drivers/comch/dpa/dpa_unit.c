@@ -37,17 +37,17 @@ dpa_unit_run_one(struct dpa_unit *u, uint32_t slot)
 	int end;
 
 	/* Odd before the checks below: see dpa_grace_wait(). */
-	__atomic_fetch_add(&u->seq, 1, __ATOMIC_SEQ_CST);
+	comch_fetch_add_seq_cst(&u->seq, 1);
 	/* Cleared before the run: a trigger from now on queues the thread again. */
-	__atomic_store_n(&t->pending, 0, __ATOMIC_SEQ_CST);
+	comch_store_seq_cst(&t->pending, 0);
 	/*
 	 * The slot may have been destroyed, and even reused by a thread of
 	 * another unit, since it was queued: run only a live, running thread of
 	 * this unit.
 	 */
-	if (__atomic_load_n(&t->live, __ATOMIC_ACQUIRE) == 0 ||
-	    __atomic_load_n(&t->unit, __ATOMIC_RELAXED) != u->id ||
-	    __atomic_load_n(&t->state, __ATOMIC_SEQ_CST) != DPA_THREAD_RUNNING)
+	if (comch_load_acquire(&t->live) == 0 ||
+	    comch_load_relaxed(&t->unit) != u->id ||
+	    comch_load_seq_cst(&t->state) != DPA_THREAD_RUNNING)
 		goto out;
 	ex.dpa = u->dpa;
 	ex.thread = t;
@@ -69,8 +69,7 @@ dpa_unit_run_one(struct dpa_unit *u, uint32_t slot)
 
 		DPA_STAT_INC(&t->stats.finishes);
 		/* Unless the CPU stopped it meanwhile, which wins. */
-		__atomic_compare_exchange_n(&t->state, &expected, DPA_THREAD_FINISHED, false,
-					    __ATOMIC_SEQ_CST, __ATOMIC_RELAXED);
+		comch_cas_seq_cst_relaxed(&t->state, &expected, DPA_THREAD_FINISHED);
 		break;
 	}
 	default:
@@ -78,7 +77,7 @@ dpa_unit_run_one(struct dpa_unit *u, uint32_t slot)
 		break;
 	}
 out:
-	__atomic_fetch_add(&u->seq, 1, __ATOMIC_RELEASE);
+	comch_fetch_add_release(&u->seq, 1);
 }
 
 /* One poll of a unit's run queue; returns the number of threads taken. */
@@ -105,10 +104,10 @@ dpa_unit_service(void *arg)
 	struct dpa_unit *u = arg;
 	unsigned int n = 0;
 
-	__atomic_store_n(&u->in_service, 1, __ATOMIC_SEQ_CST);
-	if (__atomic_load_n(&u->running, __ATOMIC_SEQ_CST))
+	comch_store_seq_cst(&u->in_service, 1);
+	if (comch_load_seq_cst(&u->running))
 		n = dpa_unit_poll(u);
-	__atomic_store_n(&u->in_service, 0, __ATOMIC_RELEASE);
+	comch_store_release(&u->in_service, 0);
 	/* -EAGAIN tells newer service cores that there was nothing to do. */
 	return n > 0 ? 0 : -EAGAIN;
 }
@@ -120,10 +119,10 @@ dpa_unit_nap(struct dpa_unit *u, uint64_t seen)
 	struct timespec ts;
 
 	pthread_mutex_lock(&u->lock);
-	__atomic_store_n(&u->sleeping, 1, __ATOMIC_SEQ_CST);
+	comch_store_seq_cst(&u->sleeping, 1);
 	/* Read after sleeping is set: a kick either sees it or is seen here. */
-	if (__atomic_load_n(&u->kicks, __ATOMIC_SEQ_CST) == seen &&
-	    __atomic_load_n(&u->running, __ATOMIC_ACQUIRE)) {
+	if (comch_load_seq_cst(&u->kicks) == seen &&
+	    comch_load_acquire(&u->running)) {
 		clock_gettime(CLOCK_MONOTONIC, &ts);
 		ts.tv_nsec += DPA_UNIT_NAP_NS;
 		if (ts.tv_nsec >= 1000000000) {
@@ -132,7 +131,7 @@ dpa_unit_nap(struct dpa_unit *u, uint64_t seen)
 		}
 		pthread_cond_timedwait(&u->cond, &u->lock, &ts);
 	}
-	__atomic_store_n(&u->sleeping, 0, __ATOMIC_RELAXED);
+	comch_store_relaxed(&u->sleeping, 0);
 	pthread_mutex_unlock(&u->lock);
 }
 
@@ -142,9 +141,9 @@ dpa_unit_pthread(void *arg)
 	struct dpa_unit *u = arg;
 	unsigned int idle = 0;
 
-	while (__atomic_load_n(&u->running, __ATOMIC_ACQUIRE)) {
+	while (comch_load_acquire(&u->running)) {
 		/* Before the poll: a kick counted after it may be missed by the poll. */
-		uint64_t seen = __atomic_load_n(&u->kicks, __ATOMIC_SEQ_CST);
+		uint64_t seen = comch_load_seq_cst(&u->kicks);
 
 		if (dpa_unit_poll(u) > 0) {
 			idle = 0;
@@ -169,8 +168,8 @@ dpa_unit_kick(struct dpa_unit *u, uint32_t slot)
 	}
 	if (u->dpa->mode != RTE_COMCH_DPA_EXEC_PTHREAD)
 		return;
-	__atomic_fetch_add(&u->kicks, 1, __ATOMIC_SEQ_CST);
-	if (__atomic_load_n(&u->sleeping, __ATOMIC_SEQ_CST)) {
+	comch_fetch_add_seq_cst(&u->kicks, 1);
+	if (comch_load_seq_cst(&u->sleeping)) {
 		pthread_mutex_lock(&u->lock);
 		pthread_cond_signal(&u->cond);
 		pthread_mutex_unlock(&u->lock);
@@ -266,16 +265,16 @@ dpa_units_start(struct rte_comch_dpa *dpa)
 		struct dpa_unit *u = &dpa->units[i];
 
 		if (dpa->mode == RTE_COMCH_DPA_EXEC_SERVICE) {
-			__atomic_store_n(&u->running, 1, __ATOMIC_SEQ_CST);
+			comch_store_seq_cst(&u->running, 1);
 			rte_service_component_runstate_set(u->service_id, 1);
 			continue;
 		}
-		__atomic_store_n(&u->running, 1, __ATOMIC_RELEASE);
+		comch_store_release(&u->running, 1);
 		ret = pthread_create(&u->tid, NULL, dpa_unit_pthread, u);
 		if (ret != 0) {
 			DPA_LOG(ERR, "dpa %u unit %u: pthread_create: %s", dpa->tag, i,
 				strerror(ret));
-			__atomic_store_n(&u->running, 0, __ATOMIC_RELEASE);
+			comch_store_release(&u->running, 0);
 			dpa_units_stop(dpa);
 			return -ret;
 		}
@@ -298,8 +297,8 @@ dpa_units_stop(struct rte_comch_dpa *dpa)
 		if (dpa->mode == RTE_COMCH_DPA_EXEC_SERVICE) {
 			rte_service_component_runstate_set(u->service_id, 0);
 			/* A service core may be inside the callback still: wait it out. */
-			__atomic_store_n(&u->running, 0, __ATOMIC_SEQ_CST);
-			while (__atomic_load_n(&u->in_service, __ATOMIC_SEQ_CST) != 0)
+			comch_store_seq_cst(&u->running, 0);
+			while (comch_load_seq_cst(&u->in_service) != 0)
 				rte_pause();
 			while (rte_service_may_be_active(u->service_id) == 1)
 				rte_pause();
@@ -307,7 +306,7 @@ dpa_units_stop(struct rte_comch_dpa *dpa)
 		}
 		if (!u->tid_valid)
 			continue;
-		__atomic_store_n(&u->running, 0, __ATOMIC_RELEASE);
+		comch_store_release(&u->running, 0);
 		pthread_mutex_lock(&u->lock);
 		pthread_cond_signal(&u->cond);
 		pthread_mutex_unlock(&u->lock);
