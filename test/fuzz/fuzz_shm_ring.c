@@ -5,7 +5,7 @@
 /*
  * The fast path's shared memory, written by a hostile peer between polls.
  *
- * The first byte of the input picks the side (bit 0):
+ * The first byte of the input picks the side (its value modulo 3):
  *   0: a real producer of the server sends to a consumer the raw peer
  *      announced; the input writes the consumer's post ring (header, posted
  *      index, posts {off, len}, slots) and posts buffers. Every byte the
@@ -15,6 +15,10 @@
  *      buffers are posted (and posted again as they complete); the input writes
  *      its post ring (slots: seq, data_len, imm_len, inline data) and fills
  *      slots. A completion must never claim more bytes than its buffer holds.
+ *   2: the message rings of the connection itself: the raw peer writes the
+ *      server's receive ring (slot lengths and sequence numbers) and, with
+ *      R_MEM, the ring the server sends its echoes in (the consumer index, the
+ *      armed flags), sends good messages and takes the echoes.
  * The rest is records (fuzz_common.h) with their own meaning here: flags are
  * R_*, the 16-bit kinds field an offset or a length, the payload bytes to write.
  */
@@ -31,10 +35,12 @@
 #include "fuzz_common.h"
 
 #define R_WRITE 0x01   /* payload into the post ring at offset kinds */
-#define R_POST 0x02    /* side 0: post {kinds[7:0] * 256, kinds[15:8] * 16}; 1: fill a slot */
-#define R_SEND 0x04    /* side 0: the producer sends (payload: u16 length, imm length) */
+/* side 0: post {kinds[7:0] * 256, kinds[15:8] * 16}; 1: fill a slot; 2: send the payload */
+#define R_POST 0x02
+/* side 0: the producer sends (payload: u16 length, imm length); 2: take the echoes */
+#define R_SEND 0x04
 #define R_WAIT 0x08    /* progress longer */
-#define R_MEM 0x10     /* side 1: payload into the consumer's memory instead */
+#define R_MEM 0x10     /* side 1: into the consumer's memory instead; 2: into the echo ring */
 
 #define SEND_MEM 8192
 #define MAX_RANGES 512
@@ -367,6 +373,37 @@ side_consumer(const struct fz_record *recs, unsigned int n)
 	munmap(ring, ring_bytes);
 }
 
+/* ------------------------------------------------ side 2: the message rings */
+
+static void
+side_messages(const struct fz_record *recs, unsigned int n)
+{
+	struct rte_comch_drv_msg msgs[8];
+	struct shm_ring *r;
+	struct raw_peer p;
+	unsigned int i;
+	int got;
+
+	fz_peer_connect(&p);
+	for (i = 0; i < n; i++) {
+		r = (recs[i].flags & R_MEM) != 0 ? &p.rx : &p.tx;
+		if ((recs[i].flags & R_WRITE) != 0)
+			ring_write(r->base, r->bytes, &recs[i]);
+		if ((recs[i].flags & R_POST) != 0 && recs[i].len <= p.tx.max_msg &&
+		    shm_ring_send(&p.tx, recs[i].payload, recs[i].len) == 0)
+			shm_ring_pair_kick(&p.rx, &p.tx);
+		if ((recs[i].flags & R_SEND) != 0) {
+			/* Our own reading may fail on what we wrote there ourselves: no matter. */
+			got = shm_ring_rx_peek(&p.rx, msgs, RTE_DIM(msgs));
+			if (got > 0)
+				shm_ring_rx_release(&p.rx, got);
+			shm_ring_pair_kick(&p.rx, &p.tx);
+		}
+		fz_settle((recs[i].flags & R_WAIT) != 0 ? 8 : 1);
+	}
+	fz_peer_close(&p);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -380,10 +417,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		size--;
 	}
 	n = fz_split(data, size, recs, FZ_MAX_RECORDS);
-	if ((side & 1) == 0)
+	if (side % 3 == 0)
 		side_producer(recs, n);
-	else
+	else if (side % 3 == 1)
 		side_consumer(recs, n);
+	else
+		side_messages(recs, n);
 	fz_check_fds(before, "ring");
 	fz_check_server(&iter);
 	return 0;
