@@ -25,3 +25,22 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 ninja -C build-tsan
 TSAN_OPTIONS="halt_on_error=1:exitcode=66:suppressions=$(pwd)/devtools/tsan.supp" \
 	meson test -C build-tsan --suite fast --suite conformance --suite integration --print-errorlogs
+
+# Fuzzing (test/fuzz): each target for 30 s, when clang can link libFuzzer.
+fuzz_probe=$(mktemp -d "${TMPDIR:-/tmp}/comch-fuzz-probe-XXXXXX")
+printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }\n' \
+	>"$fuzz_probe/probe.c"
+if ! command -v clang >/dev/null 2>&1; then
+	fuzz_skip="clang is not installed"
+elif ! clang -fsanitize=fuzzer,address -o "$fuzz_probe/probe" "$fuzz_probe/probe.c" \
+	>/dev/null 2>&1; then
+	fuzz_skip="clang cannot link -fsanitize=fuzzer,address (libclang-rt-dev missing?)"
+else
+	fuzz_skip=""
+fi
+rm -rf "$fuzz_probe"
+if [ -z "$fuzz_skip" ]; then
+	./devtools/comch-fuzz.sh 30
+else
+	echo "fuzzing skipped: $fuzz_skip"
+fi
