@@ -339,14 +339,14 @@ raw_consumer_init(struct raw_consumer *rc, bool seal_mem)
 	rc->ring = map_fd(rc->ringfd, rc->ring_bytes);
 	assert_int_equal(socketpair(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0,
 				    rc->bell), 0);
-	hdr = (struct shm_fp_hdr *)rc->ring;
+	hdr = (struct shm_fp_hdr *)(void *)rc->ring;
 	hdr->magic = SHM_FP_MAGIC;
 	hdr->version = SHM_PROTO_VERSION;
 	hdr->nb_slots = NB_SLOTS;
 	hdr->imm_len = 8;
-	rc->posted = (uint32_t *)(rc->ring + SHM_FP_POSTED_OFF);
-	rc->posts = (struct shm_fp_post *)(rc->ring + SHM_FP_POSTS_OFF);
-	rc->slots = (struct shm_fp_slot *)(rc->ring + shm_fp_slots_off(NB_SLOTS));
+	rc->posted = (uint32_t *)RTE_PTR_ADD(rc->ring, SHM_FP_POSTED_OFF);
+	rc->posts = (struct shm_fp_post *)RTE_PTR_ADD(rc->ring, SHM_FP_POSTS_OFF);
+	rc->slots = (struct shm_fp_slot *)RTE_PTR_ADD(rc->ring, shm_fp_slots_off(NB_SLOTS));
 }
 
 void

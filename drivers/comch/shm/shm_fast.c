@@ -138,7 +138,7 @@ shm_consumer_start(void *c, const struct rte_comch_drv_consumer_start *st,
 		rc = -errno;
 		goto fail;
 	}
-	hdr = (struct shm_fp_hdr *)sh->base;
+	hdr = (struct shm_fp_hdr *)(void *)sh->base;
 	hdr->magic = SHM_FP_MAGIC;
 	hdr->version = SHM_PROTO_VERSION;
 	hdr->nb_slots = nb_slots;
@@ -146,10 +146,10 @@ shm_consumer_start(void *c, const struct rte_comch_drv_consumer_start *st,
 	/* Our membarrier covers the producers' side only if our process could register too. */
 	sh->membarrier = shm_barrier_asymmetric();
 	hdr->flags = sh->membarrier ? SHM_FP_F_MEMBARRIER : 0;
-	sh->posted_p = (uint32_t *)(sh->base + SHM_FP_POSTED_OFF);
-	sh->armed_p = (uint32_t *)(sh->base + SHM_FP_ARMED_OFF);
-	sh->posts = (struct shm_fp_post *)(sh->base + SHM_FP_POSTS_OFF);
-	sh->slots = (struct shm_fp_slot *)(sh->base + shm_fp_slots_off(nb_slots));
+	sh->posted_p = (uint32_t *)RTE_PTR_ADD(sh->base, SHM_FP_POSTED_OFF);
+	sh->armed_p = (uint32_t *)RTE_PTR_ADD(sh->base, SHM_FP_ARMED_OFF);
+	sh->posts = (struct shm_fp_post *)RTE_PTR_ADD(sh->base, SHM_FP_POSTS_OFF);
+	sh->slots = (struct shm_fp_slot *)RTE_PTR_ADD(sh->base, shm_fp_slots_off(nb_slots));
 	sh->mask = nb_slots - 1;
 	sh->posted = 0;
 	sh->done = 0;
@@ -382,7 +382,7 @@ shm_producer_import(void *conn, const struct rte_comch_drv_remote_conf *conf,
 				      NULL;
 	if (rc->ring == NULL)
 		goto fail;
-	hdr = (const struct shm_fp_hdr *)rc->ring;
+	hdr = (const struct shm_fp_hdr *)(void *)rc->ring;
 	if (hdr->magic != SHM_FP_MAGIC || hdr->version != SHM_PROTO_VERSION ||
 	    hdr->nb_slots != nb_slots) {
 		SHM_LOG(ERR, "peer consumer: its post ring does not match what it announced");
@@ -391,10 +391,10 @@ shm_producer_import(void *conn, const struct rte_comch_drv_remote_conf *conf,
 	shm_close_fds(blob->fds, 2); /* mapped: the mappings outlive them */
 	rc->mem_len = conf->mem_len;
 	rc->ring_bytes = ring_bytes;
-	rc->posts = (const struct shm_fp_post *)(rc->ring + SHM_FP_POSTS_OFF);
-	rc->slots = (struct shm_fp_slot *)(rc->ring + shm_fp_slots_off(nb_slots));
-	rc->posted_p = (uint32_t *)(rc->ring + SHM_FP_POSTED_OFF);
-	rc->armed_p = (uint32_t *)(rc->ring + SHM_FP_ARMED_OFF);
+	rc->posts = (const struct shm_fp_post *)RTE_PTR_ADD(rc->ring, SHM_FP_POSTS_OFF);
+	rc->slots = (struct shm_fp_slot *)RTE_PTR_ADD(rc->ring, shm_fp_slots_off(nb_slots));
+	rc->posted_p = (uint32_t *)RTE_PTR_ADD(rc->ring, SHM_FP_POSTED_OFF);
+	rc->armed_p = (uint32_t *)RTE_PTR_ADD(rc->ring, SHM_FP_ARMED_OFF);
 	rc->nb_slots = nb_slots;
 	rc->mask = nb_slots - 1;
 	/* Read once: a consumer that lies about it only misses its own wake-ups. */

@@ -55,9 +55,9 @@ static void
 shm_ring_set_base(struct shm_ring *r, uint8_t *base)
 {
 	r->base = base;
-	r->cons = (uint32_t *)(r->base + SHM_RING_CONS_OFF);
-	r->armed = (uint32_t *)(r->base + SHM_RING_ARMED_OFF);
-	r->tx_armed = (uint32_t *)(r->base + SHM_RING_TX_ARMED_OFF);
+	r->cons = (uint32_t *)RTE_PTR_ADD(r->base, SHM_RING_CONS_OFF);
+	r->armed = (uint32_t *)RTE_PTR_ADD(r->base, SHM_RING_ARMED_OFF);
+	r->tx_armed = (uint32_t *)RTE_PTR_ADD(r->base, SHM_RING_TX_ARMED_OFF);
 	r->head = 0;
 	r->seen = 0;
 	r->done = 0;
@@ -96,7 +96,7 @@ shm_ring_create(struct shm_ring *r, uint32_t capacity, uint32_t max_msg, bool ef
 	 * resident only when a message is first written there (see
 	 * shm_ring_rx_state() for how a zero reads).
 	 */
-	hdr = (struct shm_ring_hdr *)r->base;
+	hdr = (struct shm_ring_hdr *)(void *)r->base;
 	hdr->magic = SHM_RING_MAGIC;
 	hdr->version = SHM_PROTO_VERSION;
 	hdr->capacity = capacity;
@@ -134,7 +134,7 @@ shm_ring_attach(struct shm_ring *r, int memfd, int bell, uint32_t capacity, uint
 	/* Mapped: the mapping outlives the descriptor. */
 	close(r->memfd);
 	r->memfd = -1;
-	hdr = (const struct shm_ring_hdr *)r->base;
+	hdr = (const struct shm_ring_hdr *)(void *)r->base;
 	if (hdr->magic != SHM_RING_MAGIC || hdr->version != SHM_PROTO_VERSION ||
 	    hdr->capacity != capacity || hdr->nb_slots != r->mask + 1 ||
 	    hdr->slot_size != r->slot_size || hdr->max_msg != max_msg ||
@@ -198,11 +198,11 @@ shm_ring_send(struct shm_ring *r, const void *msg, uint32_t len)
 	if (unlikely(r->head - r->done >= r->capacity))
 		return -EAGAIN;
 	slot = shm_ring_slot(r, r->head);
-	*(uint32_t *)slot = len;
+	*(uint32_t *)(void *)slot = len;
 	rte_memcpy(slot + SHM_SLOT_HDR, msg, len);
 	r->head++;
 	/* Published last: the receiver polls this word, in a line it reads anyway. */
-	comch_store_release((uint32_t *)(slot + SHM_SLOT_SEQ), r->head);
+	comch_store_release((uint32_t *)RTE_PTR_ADD(slot, SHM_SLOT_SEQ), r->head);
 	r->kick = true;
 	return 0;
 }
@@ -235,7 +235,7 @@ static inline int
 shm_ring_rx_state(const struct shm_ring *r, uint32_t idx)
 {
 	const uint8_t *slot = shm_ring_slot(r, idx);
-	uint32_t seq = comch_load_acquire((const uint32_t *)(slot + SHM_SLOT_SEQ));
+	uint32_t seq = comch_load_acquire((const uint32_t *)RTE_PTR_ADD(slot, SHM_SLOT_SEQ));
 
 	if (seq == idx + 1)
 		return 1;
@@ -268,7 +268,7 @@ shm_ring_rx_peek(const struct shm_ring *r, struct rte_comch_drv_msg *msgs, unsig
 			break;
 		slot = shm_ring_slot(r, idx);
 		/* Read once: the peer can change it under us. */
-		len = comch_load_relaxed((const uint32_t *)slot);
+		len = comch_load_relaxed((const uint32_t *)(const void *)slot);
 		if (unlikely(len > r->max_msg)) {
 			SHM_LOG(ERR, "peer wrote a %u-byte message, max is %u", len, r->max_msg);
 			return n > 0 ? (int)n : -EPROTO;
