@@ -8,6 +8,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 
 #include <rte_errno.h>
@@ -52,6 +53,57 @@ dpa_next_gen(uint16_t gen)
 {
 	gen++;
 	return gen == 0 ? 1 : gen;
+}
+
+/*
+ * The object a handle of the given kind (DPA_KIND_*) names in dpa, or NULL
+ * (logged, naming func) when the handle is of another kind or dpa, out of
+ * range, or stale.
+ */
+void *
+dpa_handle_lookup(struct rte_comch_dpa *dpa, rte_comch_dpa_handle_t h, uint8_t kind,
+		  const char *func)
+{
+	uint32_t slot = dpa_handle_slot(h);
+	const uint16_t *live;
+	const char *name;
+	uint32_t max;
+	void *obj;
+
+	switch (kind) {
+	case DPA_KIND_THREAD:
+		name = "thread";
+		max = dpa->max_threads;
+		break;
+	case DPA_KIND_CQ:
+		name = "cq";
+		max = dpa->max_cqs;
+		break;
+	default:
+		name = "memory";
+		max = dpa->max_mems;
+		break;
+	}
+	if (dpa_handle_kind(h) != kind || dpa_handle_tag(h) != dpa->tag || slot >= max) {
+		DPA_LOG_FN(ERR, func, "0x%" PRIx64 " is not a %s handle of dpa %u", h, name,
+			   dpa->tag);
+		return NULL;
+	}
+	if (kind == DPA_KIND_THREAD) {
+		obj = &dpa->threads[slot];
+		live = &dpa->threads[slot].live;
+	} else if (kind == DPA_KIND_CQ) {
+		obj = &dpa->cqs[slot];
+		live = &dpa->cqs[slot].live;
+	} else {
+		obj = &dpa->mems[slot];
+		live = &dpa->mems[slot].live;
+	}
+	if (comch_load_acquire(live) != dpa_handle_gen(h)) {
+		DPA_LOG_FN(ERR, func, "dpa %u: stale %s handle 0x%" PRIx64, dpa->tag, name, h);
+		return NULL;
+	}
+	return obj;
 }
 
 /*
@@ -168,14 +220,10 @@ nomem:
 int
 rte_comch_dpa_destroy(struct rte_comch_dpa *dpa)
 {
-	if (dpa == NULL) {
-		DPA_LOG(ERR, "dpa is NULL");
-		return -EINVAL;
-	}
-	if (dpa_in_program()) {
-		DPA_LOG(ERR, "called from a DPA program");
-		return -EPERM;
-	}
+	int ret = dpa_cpu_call_check(dpa, __func__);
+
+	if (ret < 0)
+		return ret;
 	if (dpa->started || dpa->nb_threads != 0 || dpa->nb_cqs != 0 || dpa->nb_mems != 0) {
 		DPA_LOG(ERR, "dpa %u: %s, %u threads, %u cqs and %u buffers left", dpa->tag,
 			dpa->started ? "started" : "stopped", dpa->nb_threads, dpa->nb_cqs,
@@ -191,16 +239,10 @@ rte_comch_dpa_destroy(struct rte_comch_dpa *dpa)
 int
 rte_comch_dpa_start(struct rte_comch_dpa *dpa)
 {
-	int ret;
+	int ret = dpa_cpu_call_check(dpa, __func__);
 
-	if (dpa == NULL) {
-		DPA_LOG(ERR, "dpa is NULL");
-		return -EINVAL;
-	}
-	if (dpa_in_program()) {
-		DPA_LOG(ERR, "called from a DPA program");
-		return -EPERM;
-	}
+	if (ret < 0)
+		return ret;
 	if (dpa->started) {
 		DPA_LOG(ERR, "dpa %u: already started", dpa->tag);
 		return -EBUSY;
@@ -215,14 +257,10 @@ rte_comch_dpa_start(struct rte_comch_dpa *dpa)
 int
 rte_comch_dpa_stop(struct rte_comch_dpa *dpa)
 {
-	if (dpa == NULL) {
-		DPA_LOG(ERR, "dpa is NULL");
-		return -EINVAL;
-	}
-	if (dpa_in_program()) {
-		DPA_LOG(ERR, "called from a DPA program");
-		return -EPERM;
-	}
+	int ret = dpa_cpu_call_check(dpa, __func__);
+
+	if (ret < 0)
+		return ret;
 	if (!dpa->started) {
 		DPA_LOG(ERR, "dpa %u: not started", dpa->tag);
 		return -EBUSY;

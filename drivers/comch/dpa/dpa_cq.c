@@ -37,47 +37,37 @@ dpa_cq_handle(const struct rte_comch_dpa_cq *cq)
 	return dpa_handle_make(DPA_KIND_CQ, cq->dpa->tag, cq->gen, cq->slot);
 }
 
+/* The cq pointer the CPU passed, if it names a live cq. */
 static int
-dpa_cq_check(const struct rte_comch_dpa_cq *cq, const char *fn)
+dpa_cq_check(const struct rte_comch_dpa_cq *cq, const char *func)
 {
-	if (cq == NULL) {
-		DPA_LOG(ERR, "%s: cq is NULL", fn);
-		return -EINVAL;
-	}
-	if (comch_load_acquire(&cq->live) == 0) {
-		DPA_LOG(ERR, "%s: cq was destroyed", fn);
-		return -EINVAL;
-	}
-	return 0;
+	return dpa_obj_check(cq != NULL ? &cq->live : NULL, "cq", func);
 }
 
-/* Resolve a handle of the running program's dpa. */
+/* Resolve a handle of the running program's dpa; *err is 0, -EPERM or -EINVAL. */
 static struct rte_comch_dpa_cq *
-dpa_cq_dev_lookup(rte_comch_dpa_handle_t h, int *err, const char *fn)
+dpa_cq_dev_lookup(rte_comch_dpa_handle_t h, int *err, const char *func)
 {
-	struct rte_comch_dpa *dpa;
+	struct rte_comch_dpa *dpa = dpa_dev_caller(func);
 	struct rte_comch_dpa_cq *cq;
-	uint32_t slot = dpa_handle_slot(h);
 
-	if (!dpa_in_program()) {
-		DPA_LOG(ERR, "%s: not called from a DPA program", fn);
+	if (dpa == NULL) {
 		*err = -EPERM;
 		return NULL;
 	}
-	dpa = dpa_cur_exec->dpa;
-	*err = -EINVAL;
-	if (dpa_handle_kind(h) != DPA_KIND_CQ || dpa_handle_tag(h) != dpa->tag ||
-	    slot >= dpa->max_cqs) {
-		DPA_LOG(ERR, "%s: 0x%" PRIx64 " is not a cq handle of dpa %u", fn, h, dpa->tag);
-		return NULL;
-	}
-	cq = &dpa->cqs[slot];
-	if (comch_load_acquire(&cq->live) != dpa_handle_gen(h)) {
-		DPA_LOG(ERR, "%s: stale cq handle 0x%" PRIx64, fn, h);
-		return NULL;
-	}
-	*err = 0;
+	cq = dpa_handle_lookup(dpa, h, DPA_KIND_CQ, func);
+	*err = cq != NULL ? 0 : -EINVAL;
 	return cq;
+}
+
+/* The entry the program takes next, if it was posted; else NULL. */
+static struct dpa_cq_slot *
+dpa_cq_next(struct rte_comch_dpa_cq *cq)
+{
+	uint64_t rcv = comch_load_relaxed(&cq->rcv);
+	struct dpa_cq_slot *slot = &cq->ring[rcv & cq->mask];
+
+	return comch_load_acquire(&slot->owner) == dpa_cq_phase(cq, rcv) ? slot : NULL;
 }
 
 /* Trigger the attached thread if the context is armed (and disarm it). */
@@ -97,6 +87,7 @@ rte_comch_dpa_cq_create(struct rte_comch_dpa *dpa, const struct rte_comch_dpa_cq
 {
 	struct rte_comch_dpa_cq *cq = NULL;
 	uint32_t i;
+	int ret;
 
 	if (dpa == NULL || conf == NULL || conf->size < 2 ||
 	    conf->size > RTE_COMCH_DPA_CQ_MAX_SIZE || !rte_is_power_of_2(conf->size)) {
@@ -111,9 +102,9 @@ rte_comch_dpa_cq_create(struct rte_comch_dpa *dpa, const struct rte_comch_dpa_cq
 		rte_errno = EINVAL;
 		return NULL;
 	}
-	if (dpa_in_program()) {
-		DPA_LOG(ERR, "called from a DPA program");
-		rte_errno = EPERM;
+	ret = dpa_cpu_call_check(dpa, __func__);
+	if (ret < 0) {
+		rte_errno = -ret;
 		return NULL;
 	}
 	for (i = 0; i < dpa->max_cqs; i++) {
@@ -157,12 +148,10 @@ rte_comch_dpa_cq_destroy(struct rte_comch_dpa_cq *cq)
 {
 	int ret = dpa_cq_check(cq, __func__);
 
+	if (ret == 0)
+		ret = dpa_cpu_call_check(cq->dpa, __func__);
 	if (ret < 0)
 		return ret;
-	if (dpa_in_program()) {
-		DPA_LOG(ERR, "called from a DPA program");
-		return -EPERM;
-	}
 	/* Under the lock: a post either finished or sees the context gone. */
 	rte_spinlock_lock(&cq->lock);
 	comch_store_seq_cst(&cq->live, 0);
@@ -184,12 +173,10 @@ rte_comch_dpa_cq_get_dpa_handle(const struct rte_comch_dpa_cq *cq,
 {
 	int ret = dpa_cq_check(cq, __func__);
 
+	if (ret == 0)
+		ret = dpa_out_check(handle, "handle", __func__);
 	if (ret < 0)
 		return ret;
-	if (handle == NULL) {
-		DPA_LOG(ERR, "handle is NULL");
-		return -EINVAL;
-	}
 	*handle = dpa_cq_handle(cq);
 	return 0;
 }
@@ -200,12 +187,10 @@ rte_comch_dpa_cq_stats_get(const struct rte_comch_dpa_cq *cq,
 {
 	int ret = dpa_cq_check(cq, __func__);
 
+	if (ret == 0)
+		ret = dpa_out_check(stats, "stats", __func__);
 	if (ret < 0)
 		return ret;
-	if (stats == NULL) {
-		DPA_LOG(ERR, "stats is NULL");
-		return -EINVAL;
-	}
 	stats->posted = DPA_STAT_GET(&cq->stats.posted);
 	stats->full = DPA_STAT_GET(&cq->stats.full);
 	stats->received = DPA_STAT_GET(&cq->stats.received);
@@ -254,22 +239,20 @@ rte_comch_dpa_dev_get_completion(rte_comch_dpa_handle_t h, struct rte_comch_dpa_
 {
 	struct rte_comch_dpa_cq *cq;
 	struct dpa_cq_slot *slot;
-	uint64_t rcv;
 	int ret;
 
 	cq = dpa_cq_dev_lookup(h, &ret, __func__);
 	if (cq == NULL)
 		return ret;
-	if (cqe == NULL) {
-		DPA_LOG(ERR, "cqe is NULL");
-		return -EINVAL;
-	}
-	rcv = comch_load_relaxed(&cq->rcv);
-	slot = &cq->ring[rcv & cq->mask];
-	if (comch_load_acquire(&slot->owner) != dpa_cq_phase(cq, rcv))
+	ret = dpa_out_check(cqe, "cqe", __func__);
+	if (ret < 0)
+		return ret;
+	slot = dpa_cq_next(cq);
+	if (slot == NULL)
 		return 0;
 	*cqe = slot->cqe;
-	comch_store_relaxed(&cq->rcv, rcv + 1);
+	/* Only the program (one at a time) writes rcv. */
+	comch_store_relaxed(&cq->rcv, comch_load_relaxed(&cq->rcv) + 1);
 	DPA_STAT_INC(&cq->stats.received);
 	return 1;
 }
@@ -300,8 +283,6 @@ int
 rte_comch_dpa_dev_completion_request_notification(rte_comch_dpa_handle_t h)
 {
 	struct rte_comch_dpa_cq *cq;
-	struct dpa_cq_slot *slot;
-	uint64_t rcv;
 	int ret;
 
 	cq = dpa_cq_dev_lookup(h, &ret, __func__);
@@ -310,9 +291,7 @@ rte_comch_dpa_dev_completion_request_notification(rte_comch_dpa_handle_t h)
 	comch_store_seq_cst(&cq->armed, 1);
 	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
 	/* An entry that landed before the flag was set would wake nobody: do it here. */
-	rcv = comch_load_relaxed(&cq->rcv);
-	slot = &cq->ring[rcv & cq->mask];
-	if (comch_load_acquire(&slot->owner) == dpa_cq_phase(cq, rcv))
+	if (dpa_cq_next(cq) != NULL)
 		dpa_cq_notify(cq);
 	return 0;
 }

@@ -25,7 +25,7 @@ dpa_dev_end_run(enum dpa_run_end end, const char *fn)
 	struct dpa_exec *ex = dpa_cur_exec;
 
 	if (ex == NULL) {
-		DPA_LOG(ERR, "%s: not called from a DPA program, ignored", fn);
+		DPA_LOG_FN(ERR, fn, "not called from a DPA program, ignored");
 		return;
 	}
 	ex->end = end;
@@ -47,24 +47,19 @@ rte_comch_dpa_dev_thread_finish(void)
 void *
 rte_comch_dpa_dev_thread_get_local_storage(void)
 {
-	if (!dpa_in_program()) {
-		DPA_LOG(ERR, "not called from a DPA program");
-		return NULL;
-	}
-	return dpa_cur_exec->thread->tls;
+	return dpa_dev_caller(__func__) != NULL ? dpa_cur_exec->thread->tls : NULL;
 }
 
 int
 rte_comch_dpa_dev_thread_notify(rte_comch_dpa_handle_t h)
 {
+	struct rte_comch_dpa *dpa = dpa_dev_caller(__func__);
 	struct rte_comch_dpa_thread *t;
 	int ret;
 
-	if (!dpa_in_program()) {
-		DPA_LOG(ERR, "not called from a DPA program");
+	if (dpa == NULL)
 		return -EPERM;
-	}
-	t = dpa_thread_lookup(dpa_cur_exec->dpa, h);
+	t = dpa_handle_lookup(dpa, h, DPA_KIND_THREAD, __func__);
 	if (t == NULL)
 		return -EINVAL;
 	ret = dpa_thread_trigger(t);
@@ -74,36 +69,33 @@ rte_comch_dpa_dev_thread_notify(rte_comch_dpa_handle_t h)
 	return ret;
 }
 
+/* Whether the entry an accessor below was given is not NULL (logged, naming func). */
+static bool
+dpa_cqe_check(const struct rte_comch_dpa_cqe *cqe, const char *func)
+{
+	if (cqe == NULL)
+		DPA_LOG_FN(ERR, func, "cqe is NULL");
+	return cqe != NULL;
+}
+
 const uint8_t *
 rte_comch_dpa_dev_get_completion_imm(const struct rte_comch_dpa_cqe *cqe, uint32_t *len)
 {
-	if (cqe == NULL) {
-		DPA_LOG(ERR, "cqe is NULL");
-		if (len != NULL)
-			*len = 0;
-		return NULL;
-	}
+	bool ok = dpa_cqe_check(cqe, __func__);
+
 	if (len != NULL)
-		*len = cqe->imm_len;
-	return cqe->imm;
+		*len = ok ? cqe->imm_len : 0;
+	return ok ? cqe->imm : NULL;
 }
 
 uint32_t
 rte_comch_dpa_dev_get_completion_producer_id(const struct rte_comch_dpa_cqe *cqe)
 {
-	if (cqe == NULL) {
-		DPA_LOG(ERR, "cqe is NULL");
-		return 0;
-	}
-	return cqe->producer_id;
+	return dpa_cqe_check(cqe, __func__) ? cqe->producer_id : 0;
 }
 
 uint64_t
 rte_comch_dpa_dev_get_completion_user_data(const struct rte_comch_dpa_cqe *cqe)
 {
-	if (cqe == NULL) {
-		DPA_LOG(ERR, "cqe is NULL");
-		return 0;
-	}
-	return cqe->user_data;
+	return dpa_cqe_check(cqe, __func__) ? cqe->user_data : 0;
 }

@@ -25,27 +25,33 @@ dpa_mem_handle(const struct rte_comch_dpa *dpa, const struct dpa_mem *m)
 /* The buffer h names, if [offset, offset + len) is inside it. */
 static struct dpa_mem *
 dpa_mem_lookup(struct rte_comch_dpa *dpa, rte_comch_dpa_handle_t h, uint64_t offset,
-	       uint64_t len, const char *fn)
+	       uint64_t len, const char *func)
 {
-	struct dpa_mem *m;
-	uint32_t slot = dpa_handle_slot(h);
+	struct dpa_mem *m = dpa_handle_lookup(dpa, h, DPA_KIND_MEM, func);
 
-	if (dpa_handle_kind(h) != DPA_KIND_MEM || dpa_handle_tag(h) != dpa->tag ||
-	    slot >= dpa->max_mems) {
-		DPA_LOG(ERR, "%s: 0x%" PRIx64 " is not a memory handle of dpa %u", fn, h, dpa->tag);
+	if (m == NULL)
 		return NULL;
-	}
-	m = &dpa->mems[slot];
-	if (comch_load_acquire(&m->live) != dpa_handle_gen(h)) {
-		DPA_LOG(ERR, "%s: stale memory handle 0x%" PRIx64, fn, h);
-		return NULL;
-	}
 	if (offset > m->size || len > m->size - offset) {
-		DPA_LOG(ERR, "%s: %" PRIu64 " bytes at %" PRIu64 " are outside the %" PRIu64
-			"-byte buffer", fn, len, offset, m->size);
+		DPA_LOG_FN(ERR, func, "%" PRIu64 " bytes at %" PRIu64 " are outside the %" PRIu64
+			   "-byte buffer", len, offset, m->size);
 		return NULL;
 	}
 	return m;
+}
+
+/* The CPU's address of [offset, offset + len) of buffer h, or NULL (logged). */
+static uint8_t *
+dpa_mem_addr(struct rte_comch_dpa *dpa, rte_comch_dpa_handle_t h, uint64_t offset,
+	     uint64_t len, const char *func)
+{
+	struct dpa_mem *m;
+
+	if (dpa == NULL) {
+		DPA_LOG_FN(ERR, func, "dpa is NULL");
+		return NULL;
+	}
+	m = dpa_mem_lookup(dpa, h, offset, len, func);
+	return m != NULL ? (uint8_t *)m->base + offset : NULL;
 }
 
 int
@@ -53,16 +59,16 @@ rte_comch_dpa_mem_alloc(struct rte_comch_dpa *dpa, uint64_t size, rte_comch_dpa_
 {
 	struct dpa_mem *m = NULL;
 	uint32_t i;
+	int ret;
 
 	if (dpa == NULL || mem == NULL || size == 0 || size > RTE_COMCH_DPA_MEM_MAX) {
 		DPA_LOG(ERR, "dpa or mem is NULL, or size %" PRIu64 " is not 1 to %" PRIu64,
 			size, (uint64_t)RTE_COMCH_DPA_MEM_MAX);
 		return -EINVAL;
 	}
-	if (dpa_in_program()) {
-		DPA_LOG(ERR, "called from a DPA program");
-		return -EPERM;
-	}
+	ret = dpa_cpu_call_check(dpa, __func__);
+	if (ret < 0)
+		return ret;
 	for (i = 0; i < dpa->max_mems; i++) {
 		if (dpa->mems[i].live == 0) {
 			m = &dpa->mems[i];
@@ -91,15 +97,10 @@ int
 rte_comch_dpa_mem_free(struct rte_comch_dpa *dpa, rte_comch_dpa_handle_t mem)
 {
 	struct dpa_mem *m;
+	int ret = dpa_cpu_call_check(dpa, __func__);
 
-	if (dpa == NULL) {
-		DPA_LOG(ERR, "dpa is NULL");
-		return -EINVAL;
-	}
-	if (dpa_in_program()) {
-		DPA_LOG(ERR, "called from a DPA program");
-		return -EPERM;
-	}
+	if (ret < 0)
+		return ret;
 	m = dpa_mem_lookup(dpa, mem, 0, 0, __func__);
 	if (m == NULL)
 		return -EINVAL;
@@ -117,16 +118,16 @@ int
 rte_comch_dpa_h2d_memcpy(struct rte_comch_dpa *dpa, rte_comch_dpa_handle_t mem, uint64_t offset,
 			 const void *src, uint64_t len)
 {
-	struct dpa_mem *m;
+	uint8_t *p;
 
-	if (dpa == NULL || src == NULL) {
-		DPA_LOG(ERR, "dpa or src is NULL");
+	if (src == NULL) {
+		DPA_LOG(ERR, "src is NULL");
 		return -EINVAL;
 	}
-	m = dpa_mem_lookup(dpa, mem, offset, len, __func__);
-	if (m == NULL)
+	p = dpa_mem_addr(dpa, mem, offset, len, __func__);
+	if (p == NULL)
 		return -EINVAL;
-	memcpy((uint8_t *)m->base + offset, src, len);
+	memcpy(p, src, len);
 	return 0;
 }
 
@@ -134,16 +135,16 @@ int
 rte_comch_dpa_d2h_memcpy(struct rte_comch_dpa *dpa, void *dst, rte_comch_dpa_handle_t mem,
 			 uint64_t offset, uint64_t len)
 {
-	struct dpa_mem *m;
+	const uint8_t *p;
 
-	if (dpa == NULL || dst == NULL) {
-		DPA_LOG(ERR, "dpa or dst is NULL");
+	if (dst == NULL) {
+		DPA_LOG(ERR, "dst is NULL");
 		return -EINVAL;
 	}
-	m = dpa_mem_lookup(dpa, mem, offset, len, __func__);
-	if (m == NULL)
+	p = dpa_mem_addr(dpa, mem, offset, len, __func__);
+	if (p == NULL)
 		return -EINVAL;
-	memcpy(dst, (const uint8_t *)m->base + offset, len);
+	memcpy(dst, p, len);
 	return 0;
 }
 
@@ -151,28 +152,18 @@ int
 rte_comch_dpa_memset(struct rte_comch_dpa *dpa, rte_comch_dpa_handle_t mem, uint64_t offset,
 		     int value, uint64_t len)
 {
-	struct dpa_mem *m;
+	uint8_t *p = dpa_mem_addr(dpa, mem, offset, len, __func__);
 
-	if (dpa == NULL) {
-		DPA_LOG(ERR, "dpa is NULL");
+	if (p == NULL)
 		return -EINVAL;
-	}
-	m = dpa_mem_lookup(dpa, mem, offset, len, __func__);
-	if (m == NULL)
-		return -EINVAL;
-	memset((uint8_t *)m->base + offset, value, len);
+	memset(p, value, len);
 	return 0;
 }
 
 void *
 rte_comch_dpa_dev_mem_ptr(rte_comch_dpa_handle_t mem, uint64_t offset, uint64_t len)
 {
-	struct dpa_mem *m;
+	struct rte_comch_dpa *dpa = dpa_dev_caller(__func__);
 
-	if (!dpa_in_program()) {
-		DPA_LOG(ERR, "not called from a DPA program");
-		return NULL;
-	}
-	m = dpa_mem_lookup(dpa_cur_exec->dpa, mem, offset, len, __func__);
-	return m != NULL ? (uint8_t *)m->base + offset : NULL;
+	return dpa != NULL ? dpa_mem_addr(dpa, mem, offset, len, __func__) : NULL;
 }

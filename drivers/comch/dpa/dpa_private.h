@@ -19,6 +19,7 @@
  * points at a slot whose generation says it is stale, never at freed memory.
  */
 
+#include <errno.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdbool.h>
@@ -36,9 +37,11 @@
 #include "rte_comch_dpa_driver.h"
 
 extern int dpa_logtype;
-#define DPA_LOG(level, fmt, ...) \
-	rte_log(RTE_LOG_ ## level, dpa_logtype, "COMCH_DPA: %s(): " fmt "\n", __func__, \
+/* A log line that names func, for helpers that check on behalf of their caller. */
+#define DPA_LOG_FN(level, func, fmt, ...) \
+	rte_log(RTE_LOG_ ## level, dpa_logtype, "COMCH_DPA: %s(): " fmt "\n", (func), \
 		##__VA_ARGS__)
+#define DPA_LOG(level, fmt, ...) DPA_LOG_FN(level, __func__, fmt, ##__VA_ARGS__)
 
 /* Counters written by one thread at a time, read by any: no locked instruction. */
 #define DPA_STAT_INC(p) comch_store_relaxed((p), comch_load_relaxed(p) + 1)
@@ -211,9 +214,73 @@ dpa_in_program(void)
 	return dpa_cur_exec != NULL;
 }
 
+/*
+ * The checks that open a CPU-side entry point: the dpa is not NULL (-EINVAL)
+ * and the caller is not a DPA program (-EPERM). The log names func.
+ */
+static inline int
+dpa_cpu_call_check(const struct rte_comch_dpa *dpa, const char *func)
+{
+	if (dpa == NULL) {
+		DPA_LOG_FN(ERR, func, "dpa is NULL");
+		return -EINVAL;
+	}
+	if (dpa_in_program()) {
+		DPA_LOG_FN(ERR, func, "called from a DPA program");
+		return -EPERM;
+	}
+	return 0;
+}
+
+/*
+ * The checks of a CPU call on an object it holds a pointer to (a thread, a
+ * cq): live is the object's live generation, NULL when the pointer is NULL,
+ * 0 once the object was destroyed. Returns 0 or -EINVAL; the log names func.
+ */
+static inline int
+dpa_obj_check(const uint16_t *live, const char *name, const char *func)
+{
+	if (live == NULL) {
+		DPA_LOG_FN(ERR, func, "%s is NULL", name);
+		return -EINVAL;
+	}
+	if (comch_load_acquire(live) == 0) {
+		DPA_LOG_FN(ERR, func, "%s was destroyed", name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* out, where a call writes its result, is not NULL: 0 or -EINVAL (logged, naming func). */
+static inline int
+dpa_out_check(const void *out, const char *name, const char *func)
+{
+	if (out == NULL) {
+		DPA_LOG_FN(ERR, func, "%s is NULL", name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * The dpa of the program that called a device-side entry point, or NULL
+ * (logged, naming func) when no DPA program called it.
+ */
+static inline struct rte_comch_dpa *
+dpa_dev_caller(const char *func)
+{
+	if (!dpa_in_program()) {
+		DPA_LOG_FN(ERR, func, "not called from a DPA program");
+		return NULL;
+	}
+	return dpa_cur_exec->dpa;
+}
+
 /* dpa_core.c */
 void dpa_grace_wait(struct rte_comch_dpa *dpa);
 uint16_t dpa_next_gen(uint16_t gen);
+void *dpa_handle_lookup(struct rte_comch_dpa *dpa, rte_comch_dpa_handle_t h, uint8_t kind,
+			const char *func);
 
 /* dpa_unit.c */
 int dpa_units_init(struct rte_comch_dpa *dpa);
@@ -224,8 +291,6 @@ void dpa_unit_kick(struct dpa_unit *u, uint32_t slot);
 
 /* dpa_thread.c */
 int dpa_thread_trigger(struct rte_comch_dpa_thread *t);
-struct rte_comch_dpa_thread *dpa_thread_lookup(struct rte_comch_dpa *dpa,
-					       rte_comch_dpa_handle_t h);
 rte_comch_dpa_handle_t dpa_thread_handle(const struct rte_comch_dpa_thread *t);
 
 #endif /* DPA_PRIVATE_H */

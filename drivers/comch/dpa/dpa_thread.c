@@ -8,7 +8,6 @@
  */
 
 #include <errno.h>
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,39 +33,40 @@ dpa_thread_handle(const struct rte_comch_dpa_thread *t)
 	return dpa_handle_make(DPA_KIND_THREAD, t->dpa->tag, t->gen, t->slot);
 }
 
-struct rte_comch_dpa_thread *
-dpa_thread_lookup(struct rte_comch_dpa *dpa, rte_comch_dpa_handle_t h)
-{
-	struct rte_comch_dpa_thread *t;
-	uint32_t slot = dpa_handle_slot(h);
-
-	if (dpa_handle_kind(h) != DPA_KIND_THREAD || dpa_handle_tag(h) != dpa->tag ||
-	    slot >= dpa->max_threads) {
-		DPA_LOG(ERR, "dpa %u: 0x%" PRIx64 " is not a thread handle of this dpa", dpa->tag,
-			h);
-		return NULL;
-	}
-	t = &dpa->threads[slot];
-	if (comch_load_acquire(&t->live) != dpa_handle_gen(h)) {
-		DPA_LOG(ERR, "dpa %u: stale thread handle 0x%" PRIx64, dpa->tag, h);
-		return NULL;
-	}
-	return t;
-}
-
 /* The thread pointer the CPU passed, if it names a live thread. */
 static int
-dpa_thread_check(const struct rte_comch_dpa_thread *t, const char *fn)
+dpa_thread_check(const struct rte_comch_dpa_thread *t, const char *func)
 {
-	if (t == NULL) {
-		DPA_LOG(ERR, "%s: thread is NULL", fn);
-		return -EINVAL;
+	return dpa_obj_check(t != NULL ? &t->live : NULL, "thread", func);
+}
+
+/* A set of thread states, for dpa_thread_cpu_check(). */
+#define DPA_STATE(s) (1u << (s))
+#define DPA_STATE_ANY UINT32_MAX
+
+/*
+ * The checks that open a CPU call that changes a thread's state: a live
+ * thread (-EINVAL), not called from a DPA program (-EPERM), and in one of
+ * the states (else -EBUSY, logged with why). Returns the state or the error.
+ */
+static int
+dpa_thread_cpu_check(const struct rte_comch_dpa_thread *t, uint32_t states, const char *why,
+		     const char *func)
+{
+	int ret = dpa_thread_check(t, func);
+	int state;
+
+	if (ret == 0)
+		ret = dpa_cpu_call_check(t->dpa, func);
+	if (ret < 0)
+		return ret;
+	state = comch_load_seq_cst(&t->state);
+	if ((DPA_STATE(state) & states) == 0) {
+		DPA_LOG_FN(ERR, func, "dpa %u thread %u: %s, %s", t->dpa->tag, t->slot,
+			   dpa_state_name(state), why);
+		return -EBUSY;
 	}
-	if (comch_load_acquire(&t->live) == 0) {
-		DPA_LOG(ERR, "%s: thread was destroyed", fn);
-		return -EINVAL;
-	}
-	return 0;
+	return state;
 }
 
 int
@@ -94,6 +94,7 @@ rte_comch_dpa_thread_create(struct rte_comch_dpa *dpa,
 {
 	struct rte_comch_dpa_thread *t = NULL;
 	uint32_t i;
+	int ret;
 
 	if (dpa == NULL || conf == NULL || conf->func == NULL ||
 	    conf->local_storage_size > RTE_COMCH_DPA_TLS_MAX ||
@@ -103,9 +104,9 @@ rte_comch_dpa_thread_create(struct rte_comch_dpa *dpa,
 		rte_errno = EINVAL;
 		return NULL;
 	}
-	if (dpa_in_program()) {
-		DPA_LOG(ERR, "called from a DPA program");
-		rte_errno = EPERM;
+	ret = dpa_cpu_call_check(dpa, __func__);
+	if (ret < 0) {
+		rte_errno = -ret;
 		return NULL;
 	}
 	/* A slot still queued on a unit (pending) is not reused until the unit takes it. */
@@ -143,21 +144,10 @@ rte_comch_dpa_thread_create(struct rte_comch_dpa *dpa,
 int
 rte_comch_dpa_thread_start(struct rte_comch_dpa_thread *thread)
 {
-	int ret = dpa_thread_check(thread, __func__);
-	int state;
+	int ret = dpa_thread_cpu_check(thread, DPA_STATE(DPA_THREAD_IDLE), "not idle", __func__);
 
 	if (ret < 0)
 		return ret;
-	if (dpa_in_program()) {
-		DPA_LOG(ERR, "called from a DPA program");
-		return -EPERM;
-	}
-	state = comch_load_seq_cst(&thread->state);
-	if (state != DPA_THREAD_IDLE) {
-		DPA_LOG(ERR, "dpa %u thread %u: %s, not idle", thread->dpa->tag, thread->slot,
-			dpa_state_name(state));
-		return -EBUSY;
-	}
 	if (thread->tls_size != 0) {
 		thread->tls = calloc(1, thread->tls_size);
 		if (thread->tls == NULL) {
@@ -173,22 +163,13 @@ rte_comch_dpa_thread_start(struct rte_comch_dpa_thread *thread)
 int
 rte_comch_dpa_thread_run(struct rte_comch_dpa_thread *thread)
 {
-	int ret = dpa_thread_check(thread, __func__);
-	int state;
+	/* FINISHED only moves to RUNNING here and to STARTED in stop: no race with the unit. */
+	int ret = dpa_thread_cpu_check(thread, DPA_STATE(DPA_THREAD_STARTED) |
+				       DPA_STATE(DPA_THREAD_FINISHED),
+				       "neither started nor finished", __func__);
 
 	if (ret < 0)
 		return ret;
-	if (dpa_in_program()) {
-		DPA_LOG(ERR, "called from a DPA program");
-		return -EPERM;
-	}
-	state = comch_load_seq_cst(&thread->state);
-	/* FINISHED only moves to RUNNING here and to STARTED in stop: no race with the unit. */
-	if (state != DPA_THREAD_STARTED && state != DPA_THREAD_FINISHED) {
-		DPA_LOG(ERR, "dpa %u thread %u: %s, neither started nor finished",
-			thread->dpa->tag, thread->slot, dpa_state_name(state));
-		return -EBUSY;
-	}
 	comch_store_seq_cst(&thread->state, DPA_THREAD_RUNNING);
 	return 0;
 }
@@ -196,21 +177,12 @@ rte_comch_dpa_thread_run(struct rte_comch_dpa_thread *thread)
 int
 rte_comch_dpa_thread_stop(struct rte_comch_dpa_thread *thread)
 {
-	int ret = dpa_thread_check(thread, __func__);
-	int state;
+	int ret = dpa_thread_cpu_check(thread, DPA_STATE(DPA_THREAD_RUNNING) |
+				       DPA_STATE(DPA_THREAD_FINISHED),
+				       "neither running nor finished", __func__);
 
 	if (ret < 0)
 		return ret;
-	if (dpa_in_program()) {
-		DPA_LOG(ERR, "called from a DPA program");
-		return -EPERM;
-	}
-	state = comch_load_seq_cst(&thread->state);
-	if (state != DPA_THREAD_RUNNING && state != DPA_THREAD_FINISHED) {
-		DPA_LOG(ERR, "dpa %u thread %u: %s, neither running nor finished",
-			thread->dpa->tag, thread->slot, dpa_state_name(state));
-		return -EBUSY;
-	}
 	/* Exchange, not store: the unit may turn RUNNING into FINISHED meanwhile. */
 	comch_exchange_seq_cst(&thread->state, DPA_THREAD_STARTED);
 	dpa_grace_wait(thread->dpa);
@@ -220,16 +192,10 @@ rte_comch_dpa_thread_stop(struct rte_comch_dpa_thread *thread)
 int
 rte_comch_dpa_thread_destroy(struct rte_comch_dpa_thread *thread)
 {
-	int ret = dpa_thread_check(thread, __func__);
-	int state;
+	int state = dpa_thread_cpu_check(thread, DPA_STATE_ANY, NULL, __func__);
 
-	if (ret < 0)
-		return ret;
-	if (dpa_in_program()) {
-		DPA_LOG(ERR, "called from a DPA program");
-		return -EPERM;
-	}
-	state = comch_load_seq_cst(&thread->state);
+	if (state < 0)
+		return state;
 	if (state == DPA_THREAD_RUNNING || state == DPA_THREAD_FINISHED ||
 	    thread->nb_cqs != 0) {
 		DPA_LOG(ERR, "dpa %u thread %u: %s, %u completion contexts attached",
@@ -266,12 +232,10 @@ rte_comch_dpa_thread_get_dpa_handle(const struct rte_comch_dpa_thread *thread,
 {
 	int ret = dpa_thread_check(thread, __func__);
 
+	if (ret == 0)
+		ret = dpa_out_check(handle, "handle", __func__);
 	if (ret < 0)
 		return ret;
-	if (handle == NULL) {
-		DPA_LOG(ERR, "handle is NULL");
-		return -EINVAL;
-	}
 	*handle = dpa_thread_handle(thread);
 	return 0;
 }
@@ -282,12 +246,10 @@ rte_comch_dpa_thread_stats_get(const struct rte_comch_dpa_thread *thread,
 {
 	int ret = dpa_thread_check(thread, __func__);
 
+	if (ret == 0)
+		ret = dpa_out_check(stats, "stats", __func__);
 	if (ret < 0)
 		return ret;
-	if (stats == NULL) {
-		DPA_LOG(ERR, "stats is NULL");
-		return -EINVAL;
-	}
 	stats->triggers = DPA_STAT_GET(&thread->stats.triggers);
 	stats->coalesced = DPA_STAT_GET(&thread->stats.coalesced);
 	stats->ignored = DPA_STAT_GET(&thread->stats.ignored);
