@@ -267,6 +267,40 @@ test_burst_backpressure(void **state)
 	bench_down(&b);
 }
 
+/*
+ * A burst leaves nothing in flight, but the consumers it filled are owed a
+ * wake-up at the producer's next progress: its engine may not sleep before.
+ */
+static void
+test_burst_owed_wakeup_keeps_engine_up(void **state)
+{
+	static uint8_t data[4][SLOT];
+	struct rte_comch_fp_msg msgs[4];
+	uint32_t next = 0, pid, i;
+	struct bench b;
+	int st[4];
+
+	(void)state;
+	bench_up(&b, CT_FAST_OWN, 8);
+	assert_ptr_not_equal(b.pr.pe, b.p.cpe);
+	assert_int_equal(rte_comch_producer_get_id(b.pr.prod, &pid), 0);
+	for (i = 0; i < 4; i++)
+		make_msg(&msgs[i], data[i], i, msg_len(i));
+	assert_int_equal(post_slots(&b, 0, 4), 4);
+	/* nothing owed: it may sleep */
+	assert_int_equal(rte_comch_pe_request_notification(b.pr.pe), 0);
+	assert_int_equal(rte_comch_pe_clear_notification(b.pr.pe), 0);
+	assert_int_equal(rte_comch_producer_send_burst(b.pr.prod, b.c.id, NULL, msgs, 4), 4);
+	assert_int_equal(rte_comch_pe_request_notification(b.pr.pe), -EAGAIN);
+	/* one round pays the wake-up; then it may sleep again */
+	assert_true(rte_comch_pe_progress(b.pr.pe) >= 0);
+	assert_int_equal(rte_comch_pe_request_notification(b.pr.pe), 0);
+	assert_int_equal(rte_comch_pe_clear_notification(b.pr.pe), 0);
+	recv_check(&b, &next, 4, pid);
+	assert_int_equal(rte_comch_producer_completed_burst(b.pr.prod, st, 4), 4);
+	bench_down(&b);
+}
+
 /* A message too long for its buffer, or with too much immediate data, stops the burst there. */
 static void
 test_burst_errors(void **state)
@@ -409,6 +443,7 @@ main(void)
 		cmocka_unit_test(test_burst_modes),
 		cmocka_unit_test(test_burst_roundtrip),
 		cmocka_unit_test(test_burst_backpressure),
+		cmocka_unit_test(test_burst_owed_wakeup_keeps_engine_up),
 		cmocka_unit_test(test_burst_errors),
 		cmocka_unit_test(test_burst_post_limits),
 		cmocka_unit_test(test_burst_stop_gives_back),

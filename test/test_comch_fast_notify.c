@@ -721,6 +721,8 @@ test_flush_after_consumer_gone(void **state)
 	}
 	assert_int_equal(rte_comch_ctx_get_state(c.ctx, &st), 0);
 	assert_int_equal(st, RTE_COMCH_CTX_STATE_STOPPING);
+	/* the connection's engine must poll for the end of the grace period, not sleep */
+	assert_int_equal(rte_comch_pe_request_notification(p.cpe), -EAGAIN);
 	/* one round of the producer's: its owed wake-up goes to nobody, the grace period ends */
 	assert_true(rte_comch_pe_progress(ppe) >= 0);
 	deadline = ct_now_ms() + CT_TIMEOUT_MS;
@@ -750,6 +752,62 @@ test_flush_after_consumer_gone(void **state)
 	assert_int_equal(count_fds(), fds);
 }
 
+/*
+ * A producer whose engine sleeps holds nothing of the peer's consumers: their
+ * withdrawal goes through without waiting for it (nor for the peer's 1 s
+ * expiry timeout, which would drop the connection), and the producer, woken,
+ * finds the consumer gone.
+ */
+static void
+test_sleeping_producer_lets_consumer_go(void **state)
+{
+	enum rte_comch_ctx_state st;
+	struct rte_comch_pe *ppe;
+	struct ct_prod pr;
+	struct ct_cons c;
+	struct ct_pair p;
+	uint64_t deadline;
+	uint32_t id;
+
+	(void)state;
+	up(&p, CT_FAST_OWN, true, &c, &pr, 4, true);
+	ppe = pr.pe;
+	id = c.id;
+	assert_ptr_not_equal(ppe, p.cpe);
+	/* one message: the producer owns the consumer; its round wakes it; then it sleeps */
+	assert_int_equal(ct_prod_send(&pr, c.id, 90, 8, NULL), 0);
+	assert_true(rte_comch_pe_progress(ppe) >= 0);
+	assert_int_equal(pr.nb_ok, 1);
+	assert_int_equal(rte_comch_pe_request_notification(ppe), 0);
+	assert_int_equal(rte_comch_ctx_stop(c.ctx), -EINPROGRESS);
+	/* every engine but the sleeping producer's, well within the 1 s expiry timeout */
+	deadline = ct_now_ms() + 700;
+	for (;;) {
+		assert_int_equal(rte_comch_ctx_get_state(c.ctx, &st), 0);
+		if (st == RTE_COMCH_CTX_STATE_IDLE && ct_side_knows(&p.cli, c.id) <= 0)
+			break;
+		assert_true(ct_now_ms() < deadline);
+		assert_true(rte_comch_pe_progress(p.pe) >= 0);
+		assert_true(rte_comch_pe_progress(p.cpe) >= 0);
+		assert_true(rte_comch_pe_progress(c.pe) >= 0);
+	}
+	/* an orderly withdrawal: the connection stays, the rest of the posts come back aborted */
+	assert_int_equal(p.srv.nb_disconnect, 0);
+	assert_int_equal(p.cli.nb_disconnect, 0);
+	assert_int_equal(c.nb_ok, 1);
+	assert_int_equal(c.nb_err, 3);
+	assert_int_equal(c.err_status[0], -ECONNABORTED);
+	ct_cons_free(&c);
+	/* the producer wakes up and finds it gone */
+	assert_int_equal(rte_comch_pe_clear_notification(ppe), 0);
+	assert_int_equal(ct_prod_send(&pr, id, 90, 8, NULL), -ENOENT);
+	assert_true(rte_comch_pe_progress(ppe) >= 0);
+	clear_all(&p);
+	ct_prod_stop(&p, &pr);
+	ct_prod_free(&pr);
+	ct_pair_close(&p);
+}
+
 #define BOTH(t) \
 	cmocka_unit_test_prestate(t, (void *)&mode_split), \
 	cmocka_unit_test_prestate(t, (void *)&mode_own)
@@ -770,6 +828,7 @@ main(void)
 		BOTH(test_teardown_after_sleep),
 		BOTH(test_disconnect_wakes_sleeping_consumer),
 		cmocka_unit_test(test_flush_after_consumer_gone),
+		cmocka_unit_test(test_sleeping_producer_lets_consumer_go),
 	};
 
 	return CT_RUN("comch_fast_notify", tests);

@@ -306,7 +306,8 @@ comch_ctrl_arm(struct rte_comch_ctx *ctx)
 	if (ctx->state != RTE_COMCH_CTX_STATE_RUNNING)
 		return -EAGAIN; /* connecting or stopping: timers to run */
 	TAILQ_FOREACH(conn, &ctrl->conns, next) {
-		if (conn->state != COMCH_CONN_ESTABLISHED)
+		/* A withdrawn consumer waits for a grace period: checked by polling. */
+		if (conn->state != COMCH_CONN_ESTABLISHED || conn->nb_unimporting != 0)
 			return -EAGAIN;
 		rc = conn->ops->arm(conn->drv);
 		if (rc < 0)

@@ -29,6 +29,13 @@
 
 #include "comch_private.h"
 
+/*
+ * Readers one QSBR variable may hold: rte_rcu_qsbr sizes its memory in 32-bit
+ * arithmetic, and a driver that reports "any number" of producers must not
+ * make every connection allocate for billions.
+ */
+#define COMCH_GRACE_MAX_READERS 65536
+
 int
 comch_grace_attach(struct rte_comch_connection *conn, uint32_t max_producers)
 {
@@ -36,6 +43,11 @@ comch_grace_attach(struct rte_comch_connection *conn, uint32_t max_producers)
 
 	if (conn->qs != NULL)
 		return 0;
+	if (max_producers == 0 || max_producers > COMCH_GRACE_MAX_READERS) {
+		COMCH_LOG(ERR, "connection %u: the device's max_producers (%u) is not 1 to %u",
+			  conn->id, max_producers, COMCH_GRACE_MAX_READERS);
+		return -EINVAL;
+	}
 	sz = rte_rcu_qsbr_get_memsize(max_producers);
 	/* From the heap, as the other per-connection state. */
 	conn->qs = aligned_alloc(RTE_CACHE_LINE_SIZE, RTE_ALIGN_CEIL(sz, RTE_CACHE_LINE_SIZE));
@@ -68,10 +80,10 @@ comch_grace_done(struct rte_comch_connection *conn, uint64_t token)
 	return conn->qs == NULL || rte_rcu_qsbr_check(conn->qs, token, false) == 1;
 }
 
-void
+int
 comch_grace_register(struct rte_comch_producer *p)
 {
-	rte_rcu_qsbr_thread_register(p->conn->qs, p->id);
+	return rte_rcu_qsbr_thread_register(p->conn->qs, p->id) == 0 ? 0 : -EINVAL;
 }
 
 void

@@ -353,6 +353,8 @@ struct rte_comch_producer {
 	bool starved;
 	bool any_filled;
 	bool burst;                       /**< Burst API instead of tasks. */
+	/** Offline for grace periods: its engine went to sleep (comch_producer_arm). */
+	bool asleep;
 	/** Burst sends done, not yet reported by completed_burst (drivers done at send). */
 	uint32_t burst_done;
 	/** Remote consumers filled since the last notify round. */
@@ -645,7 +647,7 @@ int comch_grace_attach(struct rte_comch_connection *conn, uint32_t max_producers
 void comch_grace_free(struct rte_comch_connection *conn);
 uint64_t comch_grace_start(struct rte_comch_connection *conn);
 bool comch_grace_done(struct rte_comch_connection *conn, uint64_t token);
-void comch_grace_register(struct rte_comch_producer *p);
+int comch_grace_register(struct rte_comch_producer *p);
 void comch_grace_unregister(struct rte_comch_producer *p);
 void comch_grace_online(struct rte_comch_producer *p);
 void comch_grace_offline(struct rte_comch_producer *p);
@@ -655,6 +657,19 @@ static inline void
 comch_grace_quiescent(struct rte_comch_producer *p)
 {
 	rte_rcu_qsbr_quiescent(p->conn->qs, p->id);
+}
+
+/*
+ * A producer whose engine slept is offline for grace periods (a reader that
+ * blocks must not hold them up): online again before it reads a remote.
+ */
+static inline void
+comch_grace_awake(struct rte_comch_producer *p)
+{
+	if (unlikely(p->asleep)) {
+		p->asleep = false;
+		comch_grace_online(p);
+	}
 }
 
 /* comch_fast.c: what producers and consumers share */

@@ -45,6 +45,7 @@ comch_producer_start(struct rte_comch_ctx *ctx)
 	p->fp.priv = p->drv;
 	p->starved = false;
 	/* Its sends hold the remotes from now on: grace periods wait for it. */
+	p->asleep = false;
 	comch_grace_online(p);
 	comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_RUNNING);
 	return 0;
@@ -66,6 +67,7 @@ comch_producer_idle(struct rte_comch_producer *p)
 		comch_cas_acq_rel(&r[i].owner, &me, NULL);
 	}
 	comch_grace_offline(p);
+	p->asleep = false;
 	comch_ctx_set_state(&p->ctx, RTE_COMCH_CTX_STATE_IDLE);
 }
 
@@ -131,6 +133,7 @@ comch_producer_progress(struct rte_comch_ctx *ctx, bool slow, uint64_t now)
 	int status[COMCH_PRODUCER_BURST];
 	int got;
 
+	comch_grace_awake(p);
 	/* Wake the consumers first: the callbacks below are ours, not theirs. */
 	if (p->any_filled && p->fp.notify != NULL)
 		comch_producer_notify(p);
@@ -158,11 +161,24 @@ comch_producer_arm(struct rte_comch_ctx *ctx)
 	struct rte_comch_producer *p = comch_producer_of(ctx);
 
 	/*
-	 * Completions are due at the next progress. A starved producer waits for
-	 * the peer to post buffers, and posting rings nobody: it keeps polling.
+	 * Completions are due at the next progress, and so are the wake-ups of
+	 * the consumers filled since the last one (sends of the burst API leave
+	 * nothing in flight). A starved producer waits for the peer to post
+	 * buffers, and posting rings nobody: it keeps polling.
 	 */
-	return comch_fast_tasks_inflight(&p->tasks) != 0 ||
-	       (p->starved && !comch_fast_conn_dead(p->conn)) ? -EAGAIN : 0;
+	if (comch_fast_tasks_inflight(&p->tasks) != 0 || p->any_filled ||
+	    (p->starved && !comch_fast_conn_dead(p->conn)))
+		return -EAGAIN;
+	/*
+	 * Its engine may sleep now: a sleeping reader would hold up every grace
+	 * period of the connection (the peer's consumer stops, a second producer
+	 * sharing a consumer). Offline until its next progress or send.
+	 */
+	if (p->ctx.state == RTE_COMCH_CTX_STATE_RUNNING && !p->asleep) {
+		comch_grace_offline(p);
+		p->asleep = true;
+	}
+	return 0;
 }
 
 static const struct comch_ctx_ops comch_producer_ops = {
@@ -196,13 +212,24 @@ comch_producer_share(struct rte_comch_producer *p, struct comch_remote *r)
 	 */
 	rte_ticketlock_lock(&r->lock);
 	if (r->share == COMCH_SHARE_OWNER) {
-		r->share_grace = comch_grace_start(p->conn);
+		/*
+		 * Asked before the grace period starts: an owner whose quiescent
+		 * state comes after the start sees ASKED and locks (QSBR orders
+		 * only what was changed before rte_rcu_qsbr_start()).
+		 */
 		comch_store_release(&r->share, (uint8_t)COMCH_SHARE_ASKED);
+		r->share_grace = comch_grace_start(p->conn);
 	}
 	grace = r->share_grace;
 	rte_ticketlock_unlock(&r->lock);
-	if (!comch_grace_done(p->conn, grace))
+	if (!comch_grace_done(p->conn, grace)) {
+		/*
+		 * We hold nothing of the remotes until our next send: say so, or
+		 * a caller that retries without progressing would wait on itself.
+		 */
+		comch_grace_quiescent(p);
 		return -EAGAIN;
+	}
 	comch_store_release(&r->share, (uint8_t)COMCH_SHARE_LOCKED);
 	return 1;
 }
@@ -223,6 +250,7 @@ comch_producer_send(struct rte_comch_producer *p, uint32_t consumer_id, const vo
 	unsigned int i;
 	int locked, rc;
 
+	comch_grace_awake(p);
 	if (unlikely(r == NULL || !comch_load_acquire(&r->alive)))
 		return -ENOENT;
 	/* The consumer's immediate data length, checked here for every driver. */
@@ -405,10 +433,12 @@ rte_comch_producer_create(struct rte_comch_connection *conn)
 		return NULL;
 	}
 	p = calloc(1, sizeof(*p));
-	if (p == NULL || comch_grace_attach(conn, conn->ctrl->ctx.dev->info.max_producers) < 0) {
+	rc = p == NULL ? -ENOMEM :
+	     comch_grace_attach(conn, conn->ctrl->ctx.dev->info.max_producers);
+	if (rc < 0) {
 		free(p);
 		comch_fast_detach(conn);
-		rte_errno = ENOMEM;
+		rte_errno = -rc;
 		return NULL;
 	}
 	comch_ctx_init(&p->ctx, &comch_producer_ops, COMCH_CTX_PRODUCER, conn->ctrl->ctx.dev);
@@ -419,16 +449,18 @@ rte_comch_producer_create(struct rte_comch_connection *conn)
 	p->id = id;
 	p->tasks.nb = RTE_MIN((uint32_t)RTE_COMCH_DEFAULT_SEND_TASKS,
 			      conn->ctrl->ctx.dev->info.max_fast_tasks);
-	if (ops->create != NULL) {
+	rc = comch_grace_register(p);
+	if (rc == 0 && ops->create != NULL) {
 		rc = ops->create(conn->drv, id, &p->drv);
-		if (rc < 0) {
-			free(p);
-			comch_fast_detach(conn);
-			rte_errno = -rc;
-			return NULL;
-		}
+		if (rc < 0)
+			comch_grace_unregister(p);
 	}
-	comch_grace_register(p);
+	if (rc < 0) {
+		free(p);
+		comch_fast_detach(conn);
+		rte_errno = -rc;
+		return NULL;
+	}
 	TAILQ_INSERT_TAIL(&conn->producers, p, next);
 	return p;
 }

@@ -18,8 +18,11 @@
  * once the data is in the consumer's buffer and the consumer has been told.
  *
  * Submit refuses at once, leaving nothing half-delivered and the task with the
- * caller: -EAGAIN if the consumer has no buffer posted yet (progress and retry:
- * nothing is dropped); -EMSGSIZE if the data is longer than the buffer it would
+ * caller: -EAGAIN if the consumer has no buffer posted yet, or if another
+ * producer of this process sent to it first and the two are switching to a
+ * shared lock (for one grace period: every running producer of the
+ * connection runs a progress round or sleeps); progress and retry: nothing is
+ * dropped. -EMSGSIZE if the data is longer than the buffer it would
  * land in, or the immediate data longer than the consumer accepts; -ENOENT if
  * the consumer id is unknown or expired; -ENOTCONN if the connection ended.
  *
@@ -27,7 +30,9 @@
  * also when the consumers it filled are woken if they sleep. Posting a buffer
  * wakes nobody, so while the producer's last submit was refused with -EAGAIN,
  * rte_comch_pe_request_notification() on its engine says -EAGAIN (keep
- * polling) until a submit succeeds or the producer is restarted.
+ * polling) until a submit succeeds or the producer is restarted. A running
+ * producer must be progressed or asleep: the peer's withdrawal of a consumer
+ * waits for every running producer of the connection to do one or the other.
  *
  * Thread safety: create and destroy a producer on the lcore of its
  * connection's engine (or before lcores run); start, stop, submit and progress
