@@ -507,9 +507,15 @@ shm_producer_notify(void *p, void *remote)
 {
 	struct shm_remote *rc = remote;
 
-	/* Our slot stores before its armed word: pairs with shm_consumer_arm(). */
+	/*
+	 * Our slot stores before its armed word: pairs with shm_consumer_arm().
+	 * Without the fence (the consumer's membarrier stands for it), the
+	 * compiler must still keep the load after the stores.
+	 */
 	if (rc->fence)
 		comch_fence_seq_cst();
+	else
+		rte_compiler_barrier();
 	if (comch_load_relaxed(rc->armed_p) != 0)
 		shm_bell_ring(&rc->bell);
 }
