@@ -685,6 +685,27 @@ test_disconnect_wakes_sleeping_consumer(void **state)
 }
 
 /*
+ * Progress the connections' engines and the consumer's (not a producer's own)
+ * until the consumer is IDLE and the client side forgot it, within ms.
+ */
+static void
+until_cons_gone(struct ct_pair *p, struct ct_cons *c, unsigned int ms)
+{
+	uint64_t deadline = ct_now_ms() + ms;
+	enum rte_comch_ctx_state st;
+
+	for (;;) {
+		assert_int_equal(rte_comch_ctx_get_state(c->ctx, &st), 0);
+		if (st == RTE_COMCH_CTX_STATE_IDLE && ct_side_knows(&p->cli, c->id) <= 0)
+			break;
+		assert_true(ct_now_ms() < deadline);
+		assert_true(rte_comch_pe_progress(p->pe) >= 0);
+		assert_true(rte_comch_pe_progress(p->cpe) >= 0);
+		assert_true(rte_comch_pe_progress(c->pe) >= 0);
+	}
+}
+
+/*
  * A producer's wake-up still owed when the consumer it filled expires: the
  * withdrawal waits for the producer's engine (a grace period: the producer
  * may be copying into it), whose next round skips the dead consumer and lets
@@ -725,16 +746,7 @@ test_flush_after_consumer_gone(void **state)
 	assert_int_equal(rte_comch_pe_request_notification(p.cpe), -EAGAIN);
 	/* one round of the producer's: its owed wake-up goes to nobody, the grace period ends */
 	assert_true(rte_comch_pe_progress(ppe) >= 0);
-	deadline = ct_now_ms() + CT_TIMEOUT_MS;
-	for (;;) {
-		assert_int_equal(rte_comch_ctx_get_state(c.ctx, &st), 0);
-		if (st == RTE_COMCH_CTX_STATE_IDLE && ct_side_knows(&p.cli, c.id) <= 0)
-			break;
-		assert_true(ct_now_ms() < deadline);
-		assert_true(rte_comch_pe_progress(p.pe) >= 0);
-		assert_true(rte_comch_pe_progress(p.cpe) >= 0);
-		assert_true(rte_comch_pe_progress(c.pe) >= 0);
-	}
+	until_cons_gone(&p, &c, CT_TIMEOUT_MS);
 	assert_int_equal(c.nb_ok, 1);
 	assert_got(&c, &pr, 0, 90, 8);
 	assert_int_equal(c.nb_err, 3);
@@ -761,12 +773,10 @@ test_flush_after_consumer_gone(void **state)
 static void
 test_sleeping_producer_lets_consumer_go(void **state)
 {
-	enum rte_comch_ctx_state st;
 	struct rte_comch_pe *ppe;
 	struct ct_prod pr;
 	struct ct_cons c;
 	struct ct_pair p;
-	uint64_t deadline;
 	uint32_t id;
 
 	(void)state;
@@ -781,16 +791,7 @@ test_sleeping_producer_lets_consumer_go(void **state)
 	assert_int_equal(rte_comch_pe_request_notification(ppe), 0);
 	assert_int_equal(rte_comch_ctx_stop(c.ctx), -EINPROGRESS);
 	/* every engine but the sleeping producer's, well within the 1 s expiry timeout */
-	deadline = ct_now_ms() + 700;
-	for (;;) {
-		assert_int_equal(rte_comch_ctx_get_state(c.ctx, &st), 0);
-		if (st == RTE_COMCH_CTX_STATE_IDLE && ct_side_knows(&p.cli, c.id) <= 0)
-			break;
-		assert_true(ct_now_ms() < deadline);
-		assert_true(rte_comch_pe_progress(p.pe) >= 0);
-		assert_true(rte_comch_pe_progress(p.cpe) >= 0);
-		assert_true(rte_comch_pe_progress(c.pe) >= 0);
-	}
+	until_cons_gone(&p, &c, 700);
 	/* an orderly withdrawal: the connection stays, the rest of the posts come back aborted */
 	assert_int_equal(p.srv.nb_disconnect, 0);
 	assert_int_equal(p.cli.nb_disconnect, 0);
