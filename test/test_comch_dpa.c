@@ -1153,6 +1153,40 @@ test_dpa_stress_pthread(void **state)
 	assert_int_equal(rte_comch_dpa_destroy(dpa), 0);
 }
 
+/*
+ * A post whose trigger the thread drops (stopped) leaves the context armed:
+ * once the thread runs again, the next post wakes it, and it takes both.
+ */
+static void
+test_dpa_dropped_trigger_keeps_arming(void **state)
+{
+	struct rte_comch_dpa *dpa = mk_dpa(RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 0);
+	struct rte_comch_dpa_thread_stats st;
+	struct rte_comch_dpa_thread *t;
+	struct rte_comch_dpa_cq *cq;
+	struct p_stress p = { 0 };
+
+	(void)state;
+	assert_int_equal(rte_comch_dpa_start(dpa), 0);
+	t = mk_thread(dpa, prog_stress, &p, sizeof(struct p_stress_tls), true);
+	cq = mk_cq(dpa, 16, t, &p.cq);
+	post_imm(cq, 0, 0);
+	assert_true(wait_ge(&p.received, 1));
+	assert_int_equal(rte_comch_dpa_thread_stop(t), 0);
+	post_imm(cq, 1, 0);
+	st = thread_stats(t);
+	assert_int_equal(st.ignored, 1);
+	assert_int_equal(rte_comch_dpa_thread_run(t), 0);
+	post_imm(cq, 2, 0);
+	assert_true(wait_ge(&p.received, 3));
+	assert_int_equal(p.bad, 0);
+	assert_int_equal(rte_comch_dpa_thread_stop(t), 0);
+	assert_int_equal(rte_comch_dpa_cq_destroy(cq), 0);
+	rm_thread(t);
+	assert_int_equal(rte_comch_dpa_stop(dpa), 0);
+	assert_int_equal(rte_comch_dpa_destroy(dpa), 0);
+}
+
 /* Many threads on two units, triggered over and over: never two runs of one at once. */
 static void
 test_dpa_many_threads(void **state)
@@ -1275,6 +1309,7 @@ main(void)
 		cmocka_unit_test(test_dpa_cq_semantics),
 		cmocka_unit_test(test_dpa_mem),
 		cmocka_unit_test(test_dpa_stress_pthread),
+		cmocka_unit_test(test_dpa_dropped_trigger_keeps_arming),
 		cmocka_unit_test(test_dpa_many_threads),
 		cmocka_unit_test(test_dpa_service_cores),
 	};

@@ -70,7 +70,12 @@ dpa_cq_next(struct rte_comch_dpa_cq *cq)
 	return comch_load_acquire(&slot->owner) == dpa_cq_phase(cq, rcv) ? slot : NULL;
 }
 
-/* Trigger the attached thread if the context is armed (and disarm it). */
+/*
+ * Trigger the attached thread if the context is armed (and disarm it). A
+ * trigger the thread drops (stopped, finished) gives the arming back: else
+ * the context would stay disarmed, and posts after the thread runs again
+ * would wake nobody. Called under the context's lock.
+ */
 static void
 dpa_cq_notify(struct rte_comch_dpa_cq *cq)
 {
@@ -79,7 +84,8 @@ dpa_cq_notify(struct rte_comch_dpa_cq *cq)
 	if (comch_exchange_seq_cst(&cq->armed, 0) == 0)
 		return;
 	DPA_STAT_INC_MT(&cq->stats.notifications);
-	dpa_thread_trigger(cq->thread);
+	if (dpa_thread_trigger(cq->thread) < 0)
+		comch_store_seq_cst(&cq->armed, 1);
 }
 
 struct rte_comch_dpa_cq *
@@ -152,7 +158,7 @@ rte_comch_dpa_cq_destroy(struct rte_comch_dpa_cq *cq)
 		ret = dpa_cpu_call_check(cq->dpa, __func__);
 	if (ret < 0)
 		return ret;
-	/* Under the lock: a post either finished or sees the context gone. */
+	/* Under the lock: a post, notification included, either finished or sees the context gone. */
 	rte_spinlock_lock(&cq->lock);
 	comch_store_seq_cst(&cq->live, 0);
 	rte_spinlock_unlock(&cq->lock);
@@ -228,9 +234,14 @@ rte_comch_dpa_cq_post(struct rte_comch_dpa_cq *cq, const struct rte_comch_dpa_cq
 	comch_store_release(&slot->owner, dpa_cq_phase(cq, pi));
 	cq->pi = pi + 1;
 	DPA_STAT_INC(&cq->stats.posted);
-	rte_spinlock_unlock(&cq->lock);
+	/*
+	 * Still under the lock, so that a destroy that returned has no post
+	 * left touching the context (nor a reused one): the trigger never
+	 * blocks.
+	 */
 	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
 	dpa_cq_notify(cq);
+	rte_spinlock_unlock(&cq->lock);
 	return 0;
 }
 

@@ -33,6 +33,8 @@ static void
 dpa_unit_run_one(struct dpa_unit *u, uint32_t slot)
 {
 	struct rte_comch_dpa_thread *t = &u->dpa->threads[slot];
+	/* A program may run another dpa's unit (a service iteration): nested. */
+	struct dpa_exec *outer = dpa_cur_exec;
 	struct dpa_exec ex;
 	int end;
 
@@ -45,10 +47,13 @@ dpa_unit_run_one(struct dpa_unit *u, uint32_t slot)
 	 * another unit, since it was queued: run only a live, running thread of
 	 * this unit.
 	 */
-	if (comch_load_acquire(&t->live) == 0 ||
-	    comch_load_relaxed(&t->unit) != u->id ||
-	    comch_load_seq_cst(&t->state) != DPA_THREAD_RUNNING)
+	if (comch_load_acquire(&t->live) == 0 || comch_load_relaxed(&t->unit) != u->id)
 		goto out;
+	if (comch_load_seq_cst(&t->state) != DPA_THREAD_RUNNING) {
+		/* Stopped or finished after it was triggered: that trigger is dropped. */
+		DPA_STAT_INC_MT(&t->stats.ignored);
+		goto out;
+	}
 	ex.dpa = u->dpa;
 	ex.thread = t;
 	ex.end = 0;
@@ -58,7 +63,7 @@ dpa_unit_run_one(struct dpa_unit *u, uint32_t slot)
 		t->func(t->arg);
 		ex.end = DPA_END_RETURN;
 	}
-	dpa_cur_exec = NULL;
+	dpa_cur_exec = outer;
 	end = ex.end;
 	switch (end) {
 	case DPA_END_RESCHEDULE:
