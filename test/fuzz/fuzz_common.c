@@ -192,31 +192,6 @@ fz_make_fd(struct fz_session *s, enum fz_fd_kind kind, const struct shm_msg *m,
 	}
 }
 
-/* sendmsg() of any bytes and any number of descriptors (shm_msg_send() sends only good ones). */
-static int
-fz_sendmsg(int fd, const void *buf, size_t len, const int *fds, unsigned int nb_fds)
-{
-	union {
-		char buf[CMSG_SPACE(sizeof(int) * FZ_MAX_FDS)];
-		struct cmsghdr align;
-	} ctl;
-	struct iovec iov = { .iov_base = (void *)(uintptr_t)buf, .iov_len = len };
-	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
-	struct cmsghdr *cm;
-
-	if (nb_fds > 0) {
-		memset(&ctl, 0, sizeof(ctl));
-		mh.msg_control = ctl.buf;
-		mh.msg_controllen = CMSG_SPACE(sizeof(int) * nb_fds);
-		cm = CMSG_FIRSTHDR(&mh);
-		cm->cmsg_level = SOL_SOCKET;
-		cm->cmsg_type = SCM_RIGHTS;
-		cm->cmsg_len = CMSG_LEN(sizeof(int) * nb_fds);
-		memcpy(CMSG_DATA(cm), fds, sizeof(int) * nb_fds);
-	}
-	return sendmsg(fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT) < 0 ? -errno : 0;
-}
-
 void
 fz_drain(struct fz_session *s)
 {
@@ -283,7 +258,8 @@ fz_send_record(struct fz_session *s, const struct fz_record *r, fz_fix_t fix, vo
 	for (i = 0; i < nb_fds; i++)
 		fds[i] = fz_make_fd(s, (r->kinds >> (3 * i)) & 7, &m, &ring);
 	for (tries = 0; ; tries++) {
-		rc = fz_sendmsg(s->fd, buf, len, fds, nb_fds);
+		/* Any bytes, any descriptors (shm_msg_send() sends only good ones). */
+		rc = (int)RTE_MIN(shm_sendmsg_fds(s->fd, buf, len, fds, nb_fds), 0);
 		if (rc != -EAGAIN || tries == 64)
 			break;
 		/* The receiver's socket buffer is full: let it read. */

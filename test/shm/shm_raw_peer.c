@@ -394,30 +394,15 @@ count_fds(void)
 void
 raw_send_empty_with_fds(int fd, unsigned int nb_fds)
 {
-	union {
-		char buf[CMSG_SPACE(sizeof(int) * 4)];
-		struct cmsghdr align;
-	} ctl;
-	struct iovec iov = { .iov_base = ctl.buf, .iov_len = 0 };
-	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
-	struct cmsghdr *cm;
-	int fds[4];
 	unsigned int i;
+	int fds[4];
 
 	assert_true(nb_fds > 0 && nb_fds <= 4);
 	for (i = 0; i < nb_fds; i++) {
 		fds[i] = memfd_create("hostile", MFD_CLOEXEC);
 		assert_true(fds[i] >= 0);
 	}
-	memset(&ctl, 0, sizeof(ctl));
-	mh.msg_control = ctl.buf;
-	mh.msg_controllen = CMSG_SPACE(sizeof(int) * nb_fds);
-	cm = CMSG_FIRSTHDR(&mh);
-	cm->cmsg_level = SOL_SOCKET;
-	cm->cmsg_type = SCM_RIGHTS;
-	cm->cmsg_len = CMSG_LEN(sizeof(int) * nb_fds);
-	memcpy(CMSG_DATA(cm), fds, sizeof(int) * nb_fds);
-	assert_int_equal(sendmsg(fd, &mh, MSG_NOSIGNAL), 0);
+	assert_int_equal(shm_sendmsg_fds(fd, NULL, 0, fds, nb_fds), 0);
 	for (i = 0; i < nb_fds; i++)
 		close(fds[i]);
 }

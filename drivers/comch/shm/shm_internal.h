@@ -209,6 +209,14 @@ int shm_path(char *buf, size_t size, const char *dir, const char *fn, const char
 	     const char *suffix);
 int shm_mkdir_private(const char *path);
 int shm_msg_send(int fd, const struct shm_msg *m, const int *fds, unsigned int nb_fds);
+/*
+ * One sendmsg() of len bytes with nb_fds descriptors (SCM_RIGHTS), without
+ * blocking: bytes sent or -errno. Up to SHM_SEND_MAX_FDS, more than a
+ * message may carry, so that tests can play a peer that sends too many.
+ */
+#define SHM_SEND_MAX_FDS 8
+ssize_t shm_sendmsg_fds(int fd, const void *buf, size_t len, const int *fds,
+			unsigned int nb_fds);
 int shm_msg_recv(int fd, struct shm_msg *m, int *fds, unsigned int max_fds,
 		 unsigned int *nb_fds);
 void shm_msg_init(struct shm_msg *m, enum shm_msg_type type);

@@ -14,8 +14,6 @@
 
 #include "shm_internal.h"
 
-#define SHM_MAX_FDS 4
-
 /*
  * Socket files are named after a hash of the server name, so any name fits in
  * sun_path; the exact name is still compared in the handshake.
@@ -93,17 +91,20 @@ shm_close_fds(int *fds, unsigned int n)
 	}
 }
 
-int
-shm_msg_send(int fd, const struct shm_msg *m, const int *fds, unsigned int nb_fds)
+ssize_t
+shm_sendmsg_fds(int fd, const void *buf, size_t len, const int *fds, unsigned int nb_fds)
 {
 	union {
-		char buf[CMSG_SPACE(sizeof(int) * SHM_MAX_FDS)];
+		char buf[CMSG_SPACE(sizeof(int) * SHM_SEND_MAX_FDS)];
 		struct cmsghdr align;
 	} ctl;
-	struct iovec iov = { .iov_base = (void *)(uintptr_t)m, .iov_len = sizeof(*m) };
+	struct iovec iov = { .iov_base = (void *)(uintptr_t)buf, .iov_len = len };
 	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
 	struct cmsghdr *cm;
+	ssize_t n;
 
+	if (nb_fds > SHM_SEND_MAX_FDS)
+		return -EINVAL;
 	if (nb_fds > 0) {
 		memset(&ctl, 0, sizeof(ctl));
 		mh.msg_control = ctl.buf;
@@ -114,9 +115,19 @@ shm_msg_send(int fd, const struct shm_msg *m, const int *fds, unsigned int nb_fd
 		cm->cmsg_len = CMSG_LEN(sizeof(int) * nb_fds);
 		memcpy(CMSG_DATA(cm), fds, sizeof(int) * nb_fds);
 	}
-	if (sendmsg(fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT) != (ssize_t)sizeof(*m))
-		return errno != 0 ? -errno : -EIO;
-	return 0;
+	n = sendmsg(fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
+	return n < 0 ? -errno : n;
+}
+
+int
+shm_msg_send(int fd, const struct shm_msg *m, const int *fds, unsigned int nb_fds)
+{
+	ssize_t n = shm_sendmsg_fds(fd, m, sizeof(*m), fds, nb_fds);
+
+	if (n < 0)
+		return (int)n;
+	/* SEQPACKET: all or nothing; anything else is a broken socket. */
+	return n == (ssize_t)sizeof(*m) ? 0 : -EIO;
 }
 
 /* Take every fd the kernel passed, even ones we will refuse: they must be closed. */
