@@ -462,3 +462,22 @@ fz_check_server(unsigned int *iter)
 	if ((++*iter & 255) == 0)
 		good_client_roundtrip();
 }
+
+/* Stop ctx, progressing until it is idle; abort() if it never gets there. */
+void
+fz_stop_wait(struct rte_comch_ctx *ctx, const char *what)
+{
+	enum rte_comch_ctx_state s = RTE_COMCH_CTX_STATE_RUNNING;
+	unsigned int i;
+
+	rte_comch_ctx_stop(ctx);
+	for (i = 0; i < 50000; i++) {
+		if (rte_comch_ctx_get_state(ctx, &s) == 0 && s == RTE_COMCH_CTX_STATE_IDLE)
+			return;
+		fz_pump(1);
+		if (i >= 1000)
+			usleep(100);
+	}
+	fprintf(stderr, "fuzz: the server's %s never stopped (state %d)\n", what, (int)s);
+	abort();
+}

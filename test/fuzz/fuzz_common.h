@@ -95,6 +95,8 @@ void fz_drain(struct fz_session *s);
 
 /** Progress the engine for a number of rounds. */
 void fz_pump(unsigned int rounds);
+/* Stop ctx, progressing until it is IDLE; abort() if it never gets there. */
+void fz_stop_wait(struct rte_comch_ctx *ctx, const char *what);
 /**
  * Progress until ticks of the engine's slow ticks (where it reads sockets) in a
  * row did nothing; 10 ms at most.

@@ -147,35 +147,16 @@ producer_try(struct stage *st, const struct fz_record *r)
 		rte_comch_task_free(rte_comch_producer_task_send_as_task(t));
 }
 
-/* Stop ctx, progressing until it is idle; abort() if it never gets there. */
-static void
-stop_wait(struct rte_comch_ctx *ctx, const char *what)
-{
-	enum rte_comch_ctx_state s = RTE_COMCH_CTX_STATE_RUNNING;
-	unsigned int i;
-
-	rte_comch_ctx_stop(ctx);
-	for (i = 0; i < 50000; i++) {
-		if (rte_comch_ctx_get_state(ctx, &s) == 0 && s == RTE_COMCH_CTX_STATE_IDLE)
-			return;
-		fz_pump(1);
-		if (i >= 1000)
-			usleep(100);
-	}
-	fprintf(stderr, "fuzz: the server's %s never stopped (state %d)\n", what, (int)s);
-	abort();
-}
-
 static void
 stage_fini(struct stage *st)
 {
 	if (st->prod != NULL) {
-		stop_wait(rte_comch_producer_as_ctx(st->prod), "producer");
+		fz_stop_wait(rte_comch_producer_as_ctx(st->prod), "producer");
 		if (rte_comch_producer_destroy(st->prod) != 0)
 			abort();
 	}
 	if (st->cons != NULL) {
-		stop_wait(rte_comch_consumer_as_ctx(st->cons), "consumer");
+		fz_stop_wait(rte_comch_consumer_as_ctx(st->cons), "consumer");
 		if (rte_comch_consumer_destroy(st->cons) != 0)
 			abort();
 	}

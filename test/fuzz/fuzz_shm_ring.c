@@ -81,25 +81,6 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
-/* Stop ctx, progressing until it is idle; abort() if it never gets there. */
-static void
-stop_wait(struct rte_comch_ctx *ctx, const char *what)
-{
-	enum rte_comch_ctx_state s = RTE_COMCH_CTX_STATE_RUNNING;
-	unsigned int i;
-
-	rte_comch_ctx_stop(ctx);
-	for (i = 0; i < 50000; i++) {
-		if (rte_comch_ctx_get_state(ctx, &s) == 0 && s == RTE_COMCH_CTX_STATE_IDLE)
-			return;
-		fz_pump(1);
-		if (i >= 1000)
-			usleep(100);
-	}
-	fprintf(stderr, "fuzz: the server's %s never stopped (state %d)\n", what, (int)s);
-	abort();
-}
-
 static void
 ring_write(uint8_t *ring, size_t bytes, const struct fz_record *r)
 {
@@ -235,7 +216,7 @@ side_producer(const struct fz_record *recs, unsigned int n)
 		fz_settle((recs[i].flags & R_WAIT) != 0 ? 8 : 1);
 		check_memory(&rc);
 	}
-	stop_wait(rte_comch_producer_as_ctx(prod), "producer");
+	fz_stop_wait(rte_comch_producer_as_ctx(prod), "producer");
 	if (rte_comch_producer_destroy(prod) != 0)
 		abort();
 	check_memory(&rc);
@@ -362,7 +343,7 @@ side_consumer(const struct fz_record *recs, unsigned int n)
 	/* The peer goes first: the consumer must stop without its ACK, and give every buffer back. */
 	repost = false;
 	fz_peer_close(&p);
-	stop_wait(rte_comch_consumer_as_ctx(cons), "consumer");
+	fz_stop_wait(rte_comch_consumer_as_ctx(cons), "consumer");
 	if (rte_comch_consumer_destroy(cons) != 0 || rte_comch_buf_pool_destroy(pool) != 0 ||
 	    rte_comch_mmap_stop(mmap) != 0 || rte_comch_mmap_destroy(mmap) != 0) {
 		fprintf(stderr, "fuzz: the consumer's objects would not go\n");
