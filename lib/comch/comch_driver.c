@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/queue.h>
 
+#include <rte_errno.h>
 #include <rte_log.h>
 
 #include "comch_private.h"
@@ -15,14 +16,20 @@ RTE_LOG_REGISTER_DEFAULT(comch_logtype, NOTICE);
 
 static TAILQ_HEAD(, rte_comch_driver) comch_drivers = TAILQ_HEAD_INITIALIZER(comch_drivers);
 
-/* The groups of ops every driver supplies; the others depend on its capabilities. */
+/*
+ * The groups of ops every driver supplies; the others depend on its
+ * capabilities. A driver without servers and clients (MsgQ only) has no
+ * connections either.
+ */
 static bool
 comch_driver_valid(const struct rte_comch_driver *drv)
 {
 	const struct rte_comch_drv_ops *ops = drv->ops;
 
 	return drv->name != NULL && drv->probe != NULL && ops != NULL && ops->dev != NULL &&
-	       ops->dev->close != NULL && ops->conn != NULL && ops->mmap != NULL;
+	       ops->dev->close != NULL && ops->mmap != NULL &&
+	       (ops->conn != NULL || (ops->server == NULL && ops->client == NULL)) &&
+	       (ops->msgq == NULL || (ops->consumer != NULL && ops->producer != NULL));
 }
 
 void
@@ -46,4 +53,53 @@ comch_driver_find(const char *name, size_t len)
 			return drv;
 	}
 	return NULL;
+}
+
+/* ------------------------------------------------------------------ accessors */
+
+void *
+rte_comch_drv_dev_priv(const struct rte_comch_dev *dev, const struct rte_comch_driver *drv)
+{
+	if (COMCH_BAD_OBJ(dev, magic, COMCH_MAGIC_DEV) || dev->drv != drv) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	return dev->priv;
+}
+
+void *
+rte_comch_drv_consumer_priv(const struct rte_comch_consumer *consumer,
+			    const struct rte_comch_driver *drv)
+{
+	if (COMCH_BAD_CONSUMER(consumer) || consumer->ctx.dev->drv != drv) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	return consumer->drv;
+}
+
+void *
+rte_comch_drv_producer_priv(const struct rte_comch_producer *producer,
+			    const struct rte_comch_driver *drv)
+{
+	if (COMCH_BAD_PRODUCER(producer) || producer->ctx.dev->drv != drv) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	return producer->drv;
+}
+
+void *
+rte_comch_drv_mmap_reg(const struct rte_comch_mmap *mmap, const struct rte_comch_dev *dev)
+{
+	void *reg;
+
+	if (COMCH_BAD_OBJ(mmap, magic, COMCH_MAGIC_MMAP) || !comch_mmap_started(mmap)) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	reg = comch_mmap_reg(mmap, dev);
+	if (reg == NULL)
+		rte_errno = EINVAL;
+	return reg;
 }

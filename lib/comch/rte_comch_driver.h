@@ -410,6 +410,46 @@ struct rte_comch_drv_producer_ops {
 	int (*completed)(void *p, int *status, unsigned int max);
 };
 
+/* ------------------------------------------------------------------ MsgQ */
+
+/**
+ * What a MsgQ's start tells the driver. A MsgQ links producers and consumers
+ * of one process without a connection: one side runs on the CPU, the other on
+ * an accelerator the driver runs (the DPA), in one direction per MsgQ.
+ */
+struct rte_comch_drv_msgq_conf {
+	/**
+	 * true: CPU producers send to accelerator consumers; false: accelerator
+	 * producers send to CPU consumers.
+	 */
+	bool dpa_consumer;
+	/** The accelerator the application named (rte_comch_msgq_set_dpa_*()). */
+	void *dpa;
+	uint32_t max_consumers;  /**< Consumers of the MsgQ at once (ids below it). */
+	uint32_t max_producers;  /**< Producers of the MsgQ at once (ids below it). */
+};
+
+/**
+ * MsgQ ops. While a MsgQ is started, the library calls the fast-path ops of
+ * its producers and consumers as for a connection's, with the driver's MsgQ
+ * (q) as their conn argument: consumer create, producer create, import and
+ * unimport. The connection's engine lcore of those ops is, for a MsgQ, the
+ * lcore that starts or stops the consumer (or creates the producer), one at a
+ * time per MsgQ. A consumer's start blob goes to the same MsgQ's import, in
+ * the same process: the driver may put pointers in it. Which side of the MsgQ
+ * runs on the accelerator is for the driver to serve: the library never calls
+ * send, post or poll on those.
+ */
+struct rte_comch_drv_msgq_ops {
+	/**
+	 * Any thread, at the MsgQ's start. -EINVAL if conf.dpa is not an
+	 * accelerator of this device (logged).
+	 */
+	int (*create)(void *dev, const struct rte_comch_drv_msgq_conf *conf, void **q);
+	/** At the MsgQ's stop, once it has no producer or consumer left. */
+	void (*destroy)(void *q);
+};
+
 /* ------------------------------------------------------------------ registration */
 
 /** Everything a driver supplies. Groups it does not support are NULL. */
@@ -421,6 +461,7 @@ struct rte_comch_drv_ops {
 	const struct rte_comch_drv_mmap_ops *mmap;
 	const struct rte_comch_drv_consumer_ops *consumer;
 	const struct rte_comch_drv_producer_ops *producer;
+	const struct rte_comch_drv_msgq_ops *msgq;
 };
 
 /** A driver, registered from a constructor with RTE_COMCH_REGISTER_DRIVER(). */
@@ -440,6 +481,36 @@ rte_comch_drv_register(struct rte_comch_driver *drv);
 
 #define RTE_COMCH_REGISTER_DRIVER(nm, drv) \
 	RTE_INIT(comch_driver_init_ ## nm) { rte_comch_drv_register(&(drv)); }
+
+/* ------------------------------------------------------------------ accessors */
+
+/*
+ * For a driver's own API (the DPA's configuration calls of MsgQ producers and
+ * consumers): the driver's object behind a library object, if that object
+ * belongs to a device of drv. Any thread; the object must exist.
+ */
+
+/** The driver's consumer of a consumer of one of drv's devices; else NULL (rte_errno EINVAL). */
+__rte_internal
+void *
+rte_comch_drv_consumer_priv(const struct rte_comch_consumer *consumer,
+			    const struct rte_comch_driver *drv);
+
+/** The driver's producer of a producer of one of drv's devices; else NULL (rte_errno EINVAL). */
+__rte_internal
+void *
+rte_comch_drv_producer_priv(const struct rte_comch_producer *producer,
+			    const struct rte_comch_driver *drv);
+
+/** The driver's registration of a started mmap on dev; NULL if none (rte_errno EINVAL). */
+__rte_internal
+void *
+rte_comch_drv_mmap_reg(const struct rte_comch_mmap *mmap, const struct rte_comch_dev *dev);
+
+/** The driver's device of a device of drv; else NULL (rte_errno EINVAL). */
+__rte_internal
+void *
+rte_comch_drv_dev_priv(const struct rte_comch_dev *dev, const struct rte_comch_driver *drv);
 
 /* ------------------------------------------------------------------ engine */
 
