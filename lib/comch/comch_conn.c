@@ -44,10 +44,7 @@ comch_conn_create(struct comch_ctrl *ctrl, void *drv, const struct rte_comch_drv
 	conn->drv = drv;
 	conn->ops = dev->ops->conn;
 	conn->max_msg_size = p->max_msg_size;
-	conn->nb_remote_slots = dev->info.max_peer_consumers;
 	conn->state = COMCH_CONN_ESTABLISHED;
-	TAILQ_INIT(&conn->producers);
-	TAILQ_INIT(&conn->consumers);
 	TAILQ_INSERT_TAIL(&ctrl->conns, conn, next);
 	ctrl->nb_conns++;
 	rte_spinlock_lock(&dev->lock);
@@ -55,6 +52,8 @@ comch_conn_create(struct comch_ctrl *ctrl, void *drv, const struct rte_comch_drv
 	conn->id = dev->next_conn_id++;
 	dev->conns_opened++;
 	rte_spinlock_unlock(&dev->lock);
+	comch_link_init(&conn->link, COMCH_LINK_CONN, dev, conn->id, drv,
+			dev->info.max_peer_consumers);
 	return conn;
 }
 
@@ -90,7 +89,7 @@ comch_conn_abort(struct rte_comch_connection *conn, int reason)
 	int none = 0;
 
 	/* The first reason wins; the connection's engine acts on it, and may sleep. */
-	if (comch_cas_acq_rel(&conn->abort_reason, &none, reason))
+	if (comch_cas_acq_rel(&conn->link.abort_reason, &none, reason))
 		rte_comch_drv_pe_wake(conn->ctrl->ctx.pe);
 }
 
@@ -220,13 +219,13 @@ comch_conn_progress(struct rte_comch_connection *conn, bool slow, uint64_t now)
 	if (unlikely(conn->fp_req != NULL))
 		did += comch_proto_serve(conn);
 	/* The peer's consumers it withdrew, unmapped (and confirmed) once our producers let go. */
-	if (unlikely(conn->nb_unimporting != 0)) {
+	if (unlikely(conn->link.nb_unimporting != 0)) {
 		reason = comch_proto_unimports(conn);
 		if (reason < 0)
 			comch_conn_abort(conn, reason);
 		did += reason != 0;
 	}
-	reason = comch_load_acquire(&conn->abort_reason);
+	reason = comch_load_acquire(&conn->link.abort_reason);
 	if (unlikely(reason != 0)) {
 		comch_conn_lost(conn, reason);
 		return 1;
@@ -307,7 +306,7 @@ comch_conn_teardown(struct rte_comch_connection *conn)
 void
 comch_conn_release_check(struct rte_comch_connection *conn)
 {
-	if (conn->zombie && conn->nb_fast == 0 && conn->nb_tasks == 0)
+	if (conn->zombie && conn->link.nb_fast == 0 && conn->nb_tasks == 0)
 		comch_conn_free(conn);
 }
 
@@ -322,10 +321,10 @@ void
 comch_conn_free(struct rte_comch_connection *conn)
 {
 	/* No producer is left to copy into the peer's consumers. */
-	comch_proto_release_remotes(conn);
-	comch_grace_free(conn);
+	comch_link_release_remotes(&conn->link);
+	comch_grace_free(&conn->link);
 	conn->ops->free(conn->drv);
-	free(conn->remotes);
+	comch_link_remotes_free(&conn->link);
 	free(conn->fp_req);
 	free(conn->txq);
 	comch_obj_kill(&conn->magic);

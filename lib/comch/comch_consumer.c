@@ -37,8 +37,10 @@ comch_consumer_start(struct rte_comch_ctx *ctx)
 	const struct rte_comch_drv_consumer_ops *ops = ctx->dev->ops->consumer;
 	int rc;
 
+	/* A DPA consumer's receives are its program's: no tasks on the CPU. */
 	rc = comch_fast_start(ctx, &c->tasks, sizeof(struct rte_comch_consumer_task_post_recv),
-			      c->ok_cb != NULL || c->burst, !c->burst, c->conn, "consumer");
+			      c->ok_cb != NULL || c->burst || c->offloaded,
+			      !c->burst && !c->offloaded, c->link, "consumer");
 	if (rc < 0)
 		return rc;
 	/* The hot path's driver calls, in the consumer itself. */
@@ -53,10 +55,15 @@ comch_consumer_start(struct rte_comch_ctx *ctx)
 	comch_store_relaxed(&c->reg, 0);
 	comch_store_relaxed(&c->expired, 0);
 	c->expire_asked = false;
-	rc = comch_proto_request(c, false);
+	rc = comch_link_request(c, false);
 	if (rc < 0) {
-		COMCH_LOG(ERR, "consumer %u: the connection's request ring is full", c->id);
+		COMCH_LOG(ERR, "consumer %u: cannot start: %s", c->id, strerror(-rc));
 		return rc;
+	}
+	/* A MsgQ's: the other side has it already (comch_msgq_request()). */
+	if (c->link->type == COMCH_LINK_MSGQ) {
+		comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_RUNNING);
+		return 0;
 	}
 	comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_STARTING);
 	return -EINPROGRESS;
@@ -121,7 +128,7 @@ comch_consumer_take(struct rte_comch_consumer *c, struct rte_comch_fp_cpl *cpl,
 	n = c->fp.poll(c->fp.priv, cpl, max);
 	if (unlikely(n < 0)) {
 		COMCH_LOG(ERR, "consumer %u: the peer corrupted what it wrote: dropping it", c->id);
-		comch_conn_abort(c->conn, -EPROTO);
+		comch_link_abort(c->link, -EPROTO);
 		c->ctx.last_error = -EPROTO;
 		comch_consumer_start_flush(c, -ECONNRESET);
 		n = 0;
@@ -175,14 +182,14 @@ comch_consumer_progress(struct rte_comch_ctx *ctx, bool slow, uint64_t now)
 			comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_RUNNING);
 			return 1;
 		}
-		if (reg < 0 || comch_fast_conn_dead(c->conn)) {
+		if (reg < 0 || comch_link_dead(c->link)) {
 			c->ctx.last_error = reg < 0 ? reg : -ECONNRESET;
 			comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_IDLE);
 			return 1;
 		}
 		return 0;
 	case RTE_COMCH_CTX_STATE_RUNNING:
-		if (unlikely(comch_fast_conn_dead(c->conn) && !c->flushing)) {
+		if (unlikely(comch_link_dead(c->link) && !c->flushing)) {
 			/* Whatever the peer finished before it went is still ours, then the rest. */
 			c->ctx.last_error = -ECONNRESET;
 			comch_consumer_start_flush(c, -ECONNRESET);
@@ -193,21 +200,25 @@ comch_consumer_progress(struct rte_comch_ctx *ctx, bool slow, uint64_t now)
 	case RTE_COMCH_CTX_STATE_STOPPING:
 		if (c->flushing)
 			return comch_consumer_flushed(c);
-		if (!c->expire_asked && !comch_fast_conn_dead(c->conn)) {
-			c->expire_asked = comch_proto_request(c, true) == 0;
+		if (!c->expire_asked && !comch_link_dead(c->link)) {
+			c->expire_asked = comch_link_request(c, true) == 0;
 			c->expire_deadline = now + comch_ms_to_tsc(COMCH_EXPIRE_TIMEOUT_MS);
 		}
-		if (comch_load_acquire(&c->expired) == 0 && !comch_fast_conn_dead(c->conn)) {
-			if (c->expire_asked && now > c->expire_deadline &&
-			    comch_load_relaxed(&c->conn->abort_reason) == 0) {
+		/* A MsgQ's producers are ours: their grace period, not a peer, says when. */
+		if (c->link->type == COMCH_LINK_MSGQ && c->expire_asked)
+			comch_msgq_expire_poll(c);
+		if (comch_load_acquire(&c->expired) == 0 && !comch_link_dead(c->link)) {
+			if (c->link->type == COMCH_LINK_CONN && c->expire_asked &&
+			    now > c->expire_deadline &&
+			    comch_load_relaxed(&c->link->abort_reason) == 0) {
 				COMCH_LOG(ERR, "consumer %u: the peer did not confirm its expiry in "
 					  "time: dropping the connection", c->id);
-				comch_conn_abort(c->conn, -EPROTO);
+				comch_link_abort(c->link, -EPROTO);
 			}
 			return c->burst ? 0 : comch_consumer_poll_tasks(c) > 0;
 		}
 		/* The peer will not write again: take what it wrote, return the rest. */
-		comch_consumer_start_flush(c, comch_fast_conn_dead(c->conn) ? -ECONNRESET :
+		comch_consumer_start_flush(c, comch_link_dead(c->link) ? -ECONNRESET :
 					   -ECONNABORTED);
 		return comch_consumer_flushed(c) | 1;
 	default:
@@ -225,7 +236,7 @@ comch_consumer_arm(struct rte_comch_ctx *ctx)
 	 * Starting and stopping run on timers and on the connection's engine; a
 	 * dead connection's end is for our next progress to report.
 	 */
-	if (ctx->state != RTE_COMCH_CTX_STATE_RUNNING || comch_fast_conn_dead(c->conn) ||
+	if (ctx->state != RTE_COMCH_CTX_STATE_RUNNING || comch_link_dead(c->link) ||
 	    c->flushing)
 		return -EAGAIN;
 	if (c->nb_posted == 0)
@@ -267,7 +278,7 @@ comch_consumer_submit(struct rte_comch_consumer_task_post_recv *t)
 	struct rte_comch_fp_post post;
 	int rc;
 
-	rc = comch_fast_submit_check(&c->ctx, c->conn, c->id, "consumer");
+	rc = comch_fast_submit_check(&c->ctx, c->link, c->id, "consumer");
 	if (unlikely(rc < 0))
 		return rc;
 	if (unlikely(c->nb_posted >= c->max_posts || c->flushing)) {
@@ -312,7 +323,7 @@ comch_consumer_post_burst(void *obj, const struct rte_comch_fp_post *posts, uint
 		COMCH_LOG(ERR, "consumer %u: not running", c->id);
 		return -EBUSY;
 	}
-	if (unlikely(comch_fast_conn_dead(c->conn)))
+	if (unlikely(comch_link_dead(c->link)))
 		return -ENOTCONN;
 	if (unlikely(posts == NULL))
 		return nb == 0 ? 0 : -EINVAL;
@@ -380,6 +391,10 @@ rte_comch_consumer_burst_enable(struct rte_comch_consumer *consumer, uint32_t ma
 
 	if (COMCH_BAD_CONSUMER(consumer))
 		return -EINVAL;
+	if (consumer->link->type == COMCH_LINK_MSGQ) {
+		COMCH_LOG(ERR, "consumer %u: a MsgQ consumer has no burst API", consumer->id);
+		return -ENOTSUP;
+	}
 	rc = comch_ctx_check_idle(&consumer->ctx, "consumer burst_enable");
 	if (rc < 0)
 		return rc;
@@ -399,73 +414,87 @@ rte_comch_consumer_burst_enable(struct rte_comch_consumer *consumer, uint32_t ma
 	return 0;
 }
 
+/*
+ * A consumer on a link (a connection's, or a MsgQ's under its lock) with id the
+ * smallest free one below max; mmap NULL for a MsgQ's (immediate data only).
+ */
 struct rte_comch_consumer *
-rte_comch_consumer_create(struct rte_comch_connection *conn, struct rte_comch_mmap *mmap)
+comch_consumer_create(struct comch_link *link, struct rte_comch_mmap *mmap, uint32_t max,
+		      bool offloaded)
 {
-	const struct rte_comch_drv_consumer_ops *ops;
-	struct rte_comch_drv_consumer_conf conf;
+	struct rte_comch_dev *dev = link->dev;
+	const struct rte_comch_drv_consumer_ops *ops = dev->ops->consumer;
+	struct rte_comch_drv_consumer_conf conf = { .reg = NULL };
 	struct rte_comch_consumer *c;
-	struct rte_comch_dev *dev;
 	uint32_t id = 0, count = 0;
 	int rc;
 
-	if (COMCH_BAD_CONN(conn) || COMCH_BAD_OBJ(mmap, magic, COMCH_MAGIC_MMAP)) {
-		rte_errno = EINVAL;
-		return NULL;
-	}
-	dev = conn->ctrl->ctx.dev;
-	ops = dev->ops->consumer;
 	if ((dev->info.capa & RTE_COMCH_CAPA_CONSUMER) == 0 || ops == NULL) {
 		COMCH_LOG(ERR, "device %s has no fast-path consumers", dev->info.name);
 		rte_errno = ENOTSUP;
 		return NULL;
 	}
-	if ((mmap->perms & RTE_COMCH_MMAP_PERM_PCI_READ_WRITE) == 0 || comch_mmap_hold(mmap) < 0) {
-		COMCH_LOG(ERR, "consumer_create: the mmap must be started, with PCI_READ_WRITE");
-		rte_errno = EPERM;
-		return NULL;
+	if (mmap != NULL) {
+		if ((mmap->perms & RTE_COMCH_MMAP_PERM_PCI_READ_WRITE) == 0 ||
+		    comch_mmap_hold(mmap) < 0) {
+			COMCH_LOG(ERR, "consumer_create: the mmap must be started, with "
+				  "PCI_READ_WRITE");
+			rte_errno = EPERM;
+			return NULL;
+		}
+		conf.reg = comch_mmap_reg(mmap, dev);
+		if (conf.reg == NULL) {
+			COMCH_LOG(ERR, "consumer_create: the mmap is not registered with device "
+				  "%s: add it with rte_comch_mmap_add_dev() before starting the "
+				  "mmap", dev->info.name);
+			comch_mmap_release(mmap);
+			rte_errno = EINVAL;
+			return NULL;
+		}
+		conf.mem_addr = mmap->addr;
+		conf.mem_len = mmap->len;
 	}
-	conf.reg = comch_mmap_reg(mmap, dev);
-	if (conf.reg == NULL) {
-		COMCH_LOG(ERR, "consumer_create: the mmap is not registered with device %s: add it "
-			  "with rte_comch_mmap_add_dev() before starting the mmap", dev->info.name);
-		comch_mmap_release(mmap);
-		rte_errno = EINVAL;
-		return NULL;
-	}
-	id = COMCH_FAST_FREE_ID(&conn->consumers, rte_comch_consumer, &count);
-	rc = comch_fast_attach(conn, count, dev->info.max_consumers, "consumer_create");
-	if (rc < 0) {
-		comch_mmap_release(mmap);
-		rte_errno = -rc;
-		return NULL;
-	}
-	c = calloc(1, sizeof(*c));
+	id = COMCH_FAST_FREE_ID(&link->consumers, rte_comch_consumer, &count);
+	rc = comch_fast_attach(link, count, max, "consumer_create");
+	c = rc < 0 ? NULL : calloc(1, sizeof(*c));
 	if (c == NULL) {
-		comch_fast_detach(conn);
-		comch_mmap_release(mmap);
-		rte_errno = ENOMEM;
+		if (rc == 0)
+			comch_fast_detach(link);
+		if (mmap != NULL)
+			comch_mmap_release(mmap);
+		rte_errno = rc < 0 ? -rc : ENOMEM;
 		return NULL;
 	}
 	comch_ctx_init(&c->ctx, &comch_consumer_ops, COMCH_CTX_CONSUMER, dev);
 	comch_consumer_set_burst(c, false);
-	c->conn = conn;
+	c->link = link;
 	c->mmap = mmap;
 	c->id = id;
+	c->offloaded = offloaded;
 	c->tasks.nb = RTE_MIN((uint32_t)RTE_COMCH_DEFAULT_SEND_TASKS, dev->info.max_fast_tasks);
 	conf.id = id;
-	conf.mem_addr = mmap->addr;
-	conf.mem_len = mmap->len;
-	rc = ops->create(conn->drv, &conf, &c->drv);
+	rc = ops->create(link->drv, &conf, &c->drv);
 	if (rc < 0) {
 		free(c);
-		comch_fast_detach(conn);
-		comch_mmap_release(mmap);
+		comch_fast_detach(link);
+		if (mmap != NULL)
+			comch_mmap_release(mmap);
 		rte_errno = -rc;
 		return NULL;
 	}
-	TAILQ_INSERT_TAIL(&conn->consumers, c, next);
+	TAILQ_INSERT_TAIL(&link->consumers, c, next);
 	return c;
+}
+
+struct rte_comch_consumer *
+rte_comch_consumer_create(struct rte_comch_connection *conn, struct rte_comch_mmap *mmap)
+{
+	if (COMCH_BAD_CONN(conn) || COMCH_BAD_OBJ(mmap, magic, COMCH_MAGIC_MMAP)) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	return comch_consumer_create(&conn->link, mmap, conn->link.dev->info.max_consumers,
+				     false);
 }
 
 static void
@@ -489,15 +518,20 @@ rte_comch_consumer_destroy(struct rte_comch_consumer *consumer)
 	 * connection): served now, on the connection's lcore, where it would be,
 	 * while the consumer is whole.
 	 */
-	if (consumer->conn->fp_req != NULL)
-		comch_proto_serve(consumer->conn);
+	if (consumer->link->type == COMCH_LINK_CONN &&
+	    comch_link_conn(consumer->link)->fp_req != NULL)
+		comch_proto_serve(comch_link_conn(consumer->link));
 	rc = comch_fast_destroy(&consumer->ctx, &consumer->tasks, "consumer destroy",
 				comch_consumer_drv_release);
 	if (rc < 0)
 		return rc;
-	comch_mmap_release(consumer->mmap);
-	TAILQ_REMOVE(&consumer->conn->consumers, consumer, next);
-	comch_fast_detach(consumer->conn);
+	if (consumer->mmap != NULL)
+		comch_mmap_release(consumer->mmap);
+	comch_link_lock(consumer->link);
+	TAILQ_REMOVE(&consumer->link->consumers, consumer, next);
+	/* (A connection may be freed here: a MsgQ's link, never.) */
+	comch_fast_detach(consumer->link);
+	comch_link_unlock(consumer->link);
 	comch_obj_kill(&consumer->ctx.magic);
 	free(consumer);
 	return 0;
@@ -573,6 +607,10 @@ rte_comch_consumer_task_post_recv_set_conf(struct rte_comch_consumer *consumer,
 static int
 comch_consumer_check_buf(const struct rte_comch_consumer *c, const struct rte_comch_buf *buf)
 {
+	if (buf != NULL && c->mmap == NULL) {
+		COMCH_LOG(ERR, "consumer %u: a MsgQ carries immediate data only: no buffer", c->id);
+		return -EINVAL;
+	}
 	if (buf != NULL && buf->mmap != c->mmap) {
 		COMCH_LOG(ERR, "consumer %u: the buffer is not of the consumer's mmap", c->id);
 		return -EINVAL;
@@ -593,6 +631,11 @@ rte_comch_consumer_task_post_recv_alloc_init(struct rte_comch_consumer *consumer
 	if (unlikely(task == NULL)) {
 		COMCH_LOG(ERR, "task is NULL");
 		return -EINVAL;
+	}
+	if (unlikely(consumer->offloaded)) {
+		COMCH_LOG(ERR, "consumer %u: a DPA consumer: its DPA program receives",
+			  consumer->id);
+		return -ENOTSUP;
 	}
 	rc = comch_consumer_check_buf(consumer, buf);
 	if (unlikely(rc < 0))

@@ -307,7 +307,7 @@ comch_ctrl_arm(struct rte_comch_ctx *ctx)
 		return -EAGAIN; /* connecting or stopping: timers to run */
 	TAILQ_FOREACH(conn, &ctrl->conns, next) {
 		/* A withdrawn consumer waits for a grace period: checked by polling. */
-		if (conn->state != COMCH_CONN_ESTABLISHED || conn->nb_unimporting != 0)
+		if (conn->state != COMCH_CONN_ESTABLISHED || conn->link.nb_unimporting != 0)
 			return -EAGAIN;
 		rc = conn->ops->arm(conn->drv);
 		if (rc < 0)

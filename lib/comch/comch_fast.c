@@ -22,13 +22,9 @@
 /* Room for a start and a stop request of every consumer at once. */
 #define COMCH_FP_REQ_RING 1024
 
-/*
- * Checks common to producer_create and consumer_create, which checked conn is
- * a live connection; allocates the request ring.
- */
-int
-comch_fast_attach(struct rte_comch_connection *conn, uint32_t count, uint32_t max,
-		  const char *what)
+/* A connection's ring of consumers' start and stop requests, made with its first one. */
+static int
+comch_fast_conn_ring(struct rte_comch_connection *conn, const char *what)
 {
 	static uint32_t ring_seq;
 	char name[RTE_RING_NAMESIZE];
@@ -37,36 +33,54 @@ comch_fast_attach(struct rte_comch_connection *conn, uint32_t count, uint32_t ma
 		COMCH_LOG(ERR, "%s: the connection is not established", what);
 		return -ENOTCONN;
 	}
-	if (count >= max) {
-		COMCH_LOG(ERR, "%s: the connection has %u already, the most it can", what, max);
-		return -ENOSPC;
+	if (conn->fp_req != NULL)
+		return 0;
+	/* From the heap, not a memzone: those are few (see comch_task_pool.c). */
+	snprintf(name, sizeof(name), "comch_fp_%u", comch_fetch_add_relaxed(&ring_seq, 1));
+	conn->fp_req = aligned_alloc(RTE_CACHE_LINE_SIZE, rte_ring_get_memsize(COMCH_FP_REQ_RING));
+	if (conn->fp_req == NULL ||
+	    rte_ring_init(conn->fp_req, name, COMCH_FP_REQ_RING, RING_F_SC_DEQ) < 0) {
+		COMCH_LOG(ERR, "%s: cannot create a request ring", what);
+		free(conn->fp_req);
+		conn->fp_req = NULL;
+		return -ENOMEM;
 	}
-	if (conn->fp_req == NULL) {
-		/* From the heap, not a memzone: those are few (see comch_task_pool.c). */
-		snprintf(name, sizeof(name), "comch_fp_%u",
-			 comch_fetch_add_relaxed(&ring_seq, 1));
-		conn->fp_req = aligned_alloc(RTE_CACHE_LINE_SIZE,
-					     rte_ring_get_memsize(COMCH_FP_REQ_RING));
-		if (conn->fp_req == NULL ||
-		    rte_ring_init(conn->fp_req, name, COMCH_FP_REQ_RING, RING_F_SC_DEQ) < 0) {
-			COMCH_LOG(ERR, "%s: cannot create a request ring", what);
-			free(conn->fp_req);
-			conn->fp_req = NULL;
-			return -ENOMEM;
-		}
-	}
-	conn->nb_fast++;
-	conn->ctrl->nb_fast++;
 	return 0;
 }
 
-/* The last producer or consumer of a connection is gone: free it if it ended. */
-void
-comch_fast_detach(struct rte_comch_connection *conn)
+/*
+ * Checks common to producer_create and consumer_create, whose callers checked
+ * the link is live (a connection's, or a started MsgQ's).
+ */
+int
+comch_fast_attach(struct comch_link *link, uint32_t count, uint32_t max, const char *what)
 {
-	conn->nb_fast--;
-	conn->ctrl->nb_fast--;
-	comch_conn_release_check(conn);
+	int rc;
+
+	if (count >= max) {
+		COMCH_LOG(ERR, "%s: the %s has %u already, the most it can", what,
+			  link->type == COMCH_LINK_CONN ? "connection" : "MsgQ", max);
+		return -ENOSPC;
+	}
+	if (link->type == COMCH_LINK_CONN) {
+		rc = comch_fast_conn_ring(comch_link_conn(link), what);
+		if (rc < 0)
+			return rc;
+		comch_link_conn(link)->ctrl->nb_fast++;
+	}
+	link->nb_fast++;
+	return 0;
+}
+
+/* A producer or consumer is gone: a connection that ended goes with its last one. */
+void
+comch_fast_detach(struct comch_link *link)
+{
+	link->nb_fast--;
+	if (link->type != COMCH_LINK_CONN)
+		return;
+	comch_link_conn(link)->ctrl->nb_fast--;
+	comch_conn_release_check(comch_link_conn(link));
 }
 
 /* What set_conf checks for producers and consumers alike; resizes their tasks. */
@@ -94,15 +108,15 @@ comch_fast_set_conf(struct rte_comch_ctx *ctx, struct comch_fast_tasks *ft, bool
 /* What start checks for producers and consumers alike; sets up their tasks. */
 int
 comch_fast_start(const struct rte_comch_ctx *ctx, struct comch_fast_tasks *ft, size_t elt_size,
-		 bool configured, bool tasks, const struct rte_comch_connection *conn,
-		 const char *what)
+		 bool configured, bool tasks, const struct comch_link *link, const char *what)
 {
 	if (!configured) {
 		COMCH_LOG(ERR, "%s start: configure its tasks first", what);
 		return -EINVAL;
 	}
-	if (comch_fast_conn_dead(conn)) {
-		COMCH_LOG(ERR, "%s start: the connection has ended", what);
+	if (comch_link_dead(link)) {
+		COMCH_LOG(ERR, "%s start: its %s has ended", what,
+			  link->type == COMCH_LINK_CONN ? "connection" : "MsgQ");
 		return -ENOTCONN;
 	}
 	return tasks ? comch_fast_tasks_setup(ft, elt_size) : 0;

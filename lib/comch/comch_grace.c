@@ -37,69 +37,69 @@
 #define COMCH_GRACE_MAX_READERS 65536
 
 int
-comch_grace_attach(struct rte_comch_connection *conn, uint32_t max_producers)
+comch_grace_attach(struct comch_link *link, uint32_t max_producers)
 {
 	size_t sz;
 
-	if (conn->qs != NULL)
+	if (link->qs != NULL)
 		return 0;
 	if (max_producers == 0 || max_producers > COMCH_GRACE_MAX_READERS) {
-		COMCH_LOG(ERR, "connection %u: the device's max_producers (%u) is not 1 to %u",
-			  conn->id, max_producers, COMCH_GRACE_MAX_READERS);
+		COMCH_LOG(ERR, "link %u: the device's max_producers (%u) is not 1 to %u",
+			  link->id, max_producers, COMCH_GRACE_MAX_READERS);
 		return -EINVAL;
 	}
 	sz = rte_rcu_qsbr_get_memsize(max_producers);
 	/* From the heap, as the other per-connection state. */
-	conn->qs = aligned_alloc(RTE_CACHE_LINE_SIZE, RTE_ALIGN_CEIL(sz, RTE_CACHE_LINE_SIZE));
-	if (conn->qs == NULL)
+	link->qs = aligned_alloc(RTE_CACHE_LINE_SIZE, RTE_ALIGN_CEIL(sz, RTE_CACHE_LINE_SIZE));
+	if (link->qs == NULL)
 		return -ENOMEM;
-	if (rte_rcu_qsbr_init(conn->qs, max_producers) != 0) {
-		free(conn->qs);
-		conn->qs = NULL;
+	if (rte_rcu_qsbr_init(link->qs, max_producers) != 0) {
+		free(link->qs);
+		link->qs = NULL;
 		return -ENOMEM;
 	}
 	return 0;
 }
 
 void
-comch_grace_free(struct rte_comch_connection *conn)
+comch_grace_free(struct comch_link *link)
 {
-	free(conn->qs);
-	conn->qs = NULL;
+	free(link->qs);
+	link->qs = NULL;
 }
 
 uint64_t
-comch_grace_start(struct rte_comch_connection *conn)
+comch_grace_start(struct comch_link *link)
 {
-	return conn->qs != NULL ? rte_rcu_qsbr_start(conn->qs) : 0;
+	return link->qs != NULL ? rte_rcu_qsbr_start(link->qs) : 0;
 }
 
 bool
-comch_grace_done(struct rte_comch_connection *conn, uint64_t token)
+comch_grace_done(struct comch_link *link, uint64_t token)
 {
-	return conn->qs == NULL || rte_rcu_qsbr_check(conn->qs, token, false) == 1;
+	return link->qs == NULL || rte_rcu_qsbr_check(link->qs, token, false) == 1;
 }
 
 int
 comch_grace_register(struct rte_comch_producer *p)
 {
-	return rte_rcu_qsbr_thread_register(p->conn->qs, p->id) == 0 ? 0 : -EINVAL;
+	return rte_rcu_qsbr_thread_register(p->link->qs, p->id) == 0 ? 0 : -EINVAL;
 }
 
 void
 comch_grace_unregister(struct rte_comch_producer *p)
 {
-	rte_rcu_qsbr_thread_unregister(p->conn->qs, p->id);
+	rte_rcu_qsbr_thread_unregister(p->link->qs, p->id);
 }
 
 void
 comch_grace_online(struct rte_comch_producer *p)
 {
-	rte_rcu_qsbr_thread_online(p->conn->qs, p->id);
+	rte_rcu_qsbr_thread_online(p->link->qs, p->id);
 }
 
 void
 comch_grace_offline(struct rte_comch_producer *p)
 {
-	rte_rcu_qsbr_thread_offline(p->conn->qs, p->id);
+	rte_rcu_qsbr_thread_offline(p->link->qs, p->id);
 }

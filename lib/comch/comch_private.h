@@ -61,6 +61,7 @@ enum {
 	COMCH_MAGIC_CONN = 0xc0c40004u,
 	COMCH_MAGIC_MMAP = 0xc0c40005u,
 	COMCH_MAGIC_BUF_POOL = 0xc0c40006u,
+	COMCH_MAGIC_MSGQ = 0xc0c40007u,
 	/* Contexts: COMCH_MAGIC_CTX | enum comch_ctx_type. */
 	COMCH_MAGIC_CTX = 0xc0c41000u,
 	COMCH_MAGIC_CTX_TYPES = 0xffu,
@@ -278,6 +279,37 @@ struct comch_remote {
 	void *drv;                        /**< The driver's remote consumer. */
 } __rte_cache_aligned;
 
+enum comch_link_type {
+	COMCH_LINK_CONN, /**< A connection's: the peer is told of consumers by control messages. */
+	COMCH_LINK_MSGQ, /**< A MsgQ's: both sides in this process, nothing to announce. */
+};
+
+/**
+ * What producers and consumers hang off: a connection or a MsgQ. It holds
+ * their lists and ids, the table of the consumers the producers send to (the
+ * peer's, or a MsgQ's DPA consumers) and the producers' grace periods.
+ * A connection changes it on its engine's lcore; a MsgQ under its lock.
+ */
+struct comch_link {
+	enum comch_link_type type;
+	struct rte_comch_dev *dev;
+	uint32_t id;                      /**< For log lines: the connection's or MsgQ's. */
+	void *drv;                        /**< The driver's connection or MsgQ, for fast-path ops. */
+	TAILQ_HEAD(, rte_comch_producer) producers;
+	TAILQ_HEAD(, rte_comch_consumer) consumers;
+	uint32_t nb_fast;                 /**< Producers + consumers. */
+	rte_spinlock_t lock;              /**< A MsgQ's: its lists and table change under it. */
+	int fp_dead;                      /**< Atomic: set once the connection has ended. */
+	int abort_reason;                 /**< Atomic: set by comch_link_abort(), any lcore. */
+	/* The consumers producers send to, by id: allocated at the first one. */
+	struct comch_remote *remotes;
+	uint32_t nb_remote_slots;         /**< The device's max_peer_consumers. */
+	uint32_t nb_remotes;              /**< Imported now. */
+	uint32_t nb_unimporting;          /**< Dead, waiting for their grace period. */
+	/** The producers' grace periods (comch_grace.c), made with the first producer. */
+	struct rte_rcu_qsbr *qs;
+};
+
 struct rte_comch_connection {
 	uint32_t magic;                   /**< COMCH_MAGIC_CONN. */
 	struct comch_ctrl *ctrl;
@@ -297,22 +329,11 @@ struct rte_comch_connection {
 	void *drv;                        /**< The driver's connection. */
 	const struct rte_comch_drv_conn_ops *ops;
 	bool closed_locally;              /**< We closed it (not the peer, not an error). */
-	/* Fast path: lists and counts change on this connection's lcore only. */
-	TAILQ_HEAD(, rte_comch_producer) producers;
-	TAILQ_HEAD(, rte_comch_consumer) consumers;
-	uint32_t nb_fast;                 /**< Producers + consumers; the struct outlives the link. */
 	uint32_t nb_tasks;                /**< Send tasks allocated for it; they hold it too. */
-	struct rte_ring *fp_req;          /**< Consumers' start and stop, from their lcores. */
-	int fp_dead;                      /**< Atomic: set once the connection has ended. */
-	int abort_reason;                 /**< Atomic: set by comch_conn_abort(), any lcore. */
 	bool zombie;                      /**< Torn down; freed with its last producer/consumer. */
-	/* The peer's consumers, by id: allocated at the first announcement. */
-	struct comch_remote *remotes;
-	uint32_t nb_remote_slots;         /**< The device's max_peer_consumers. */
-	uint32_t nb_remotes;              /**< Imported now. */
-	uint32_t nb_unimporting;          /**< Dead, waiting for their grace period. */
-	/** The producers' grace periods (comch_grace.c), made with the first producer. */
-	struct rte_rcu_qsbr *qs;
+	struct rte_ring *fp_req;          /**< Consumers' start and stop, from their lcores. */
+	/** Its producers and consumers: the struct outlives the connection while they exist. */
+	struct comch_link link;
 };
 
 /* ------------------------------------------------------------------ fast path */
@@ -342,7 +363,7 @@ struct rte_comch_producer {
 	struct rte_comch_producer_fp pub;
 	struct rte_comch_ctx ctx;         /**< A producer is a ctx (container_of). */
 	struct comch_fp_producer fp;
-	struct rte_comch_connection *conn;
+	struct comch_link *link;          /**< Its connection's or MsgQ's. */
 	TAILQ_ENTRY(rte_comch_producer) next;
 	uint32_t id;
 	rte_comch_producer_task_send_cb_t ok_cb;
@@ -353,6 +374,8 @@ struct rte_comch_producer {
 	bool starved;
 	bool any_filled;
 	bool burst;                       /**< Burst API instead of tasks. */
+	/** Its sends are made by a DPA program (MsgQ): the CPU submits none. */
+	bool offloaded;
 	/** Offline for grace periods: its engine went to sleep (comch_producer_arm). */
 	bool asleep;
 	/** Burst sends done, not yet reported by completed_burst (drivers done at send). */
@@ -395,7 +418,7 @@ struct rte_comch_consumer {
 	struct rte_comch_consumer_fp pub;
 	struct rte_comch_ctx ctx;         /**< A consumer is a ctx (container_of). */
 	struct comch_fp_consumer fp;
-	struct rte_comch_connection *conn;
+	struct comch_link *link;          /**< Its connection's or MsgQ's. */
 	struct rte_comch_mmap *mmap;
 	TAILQ_ENTRY(rte_comch_consumer) next;
 	uint32_t id;
@@ -407,6 +430,8 @@ struct rte_comch_consumer {
 	uint32_t nb_posted;               /**< Buffers posted, not yet back. */
 	uint32_t max_posts;               /**< tasks.nb, or the burst API's max_posts. */
 	bool burst;                       /**< Burst API instead of tasks. */
+	/** Its receives are posted by a DPA program (MsgQ): the CPU posts none. */
+	bool offloaded;
 	/** The peer writes no more: what is still posted comes back with flush_status. */
 	bool flushing;
 	int flush_status;
@@ -625,28 +650,82 @@ int comch_proto_serve(struct rte_comch_connection *conn);
 /** Unimport the peer's consumers whose grace period is over: 1 if any, < 0 if lost. */
 int comch_proto_unimports(struct rte_comch_connection *conn);
 /** Unimport every one of the peer's consumers: no producer may be sending. */
-void comch_proto_release_remotes(struct rte_comch_connection *conn);
 /** The connection ended: answer pending requests, forget the peer's consumers. */
 void comch_proto_conn_ended(struct rte_comch_connection *conn);
 /** Ask the connection's lcore to announce (expire false) or withdraw a consumer. */
 int comch_proto_request(struct rte_comch_consumer *c, bool expire);
 
-/** The peer's consumer id, if the connection has a slot for it (else NULL). */
-static inline struct comch_remote *
-comch_remote_lookup(const struct rte_comch_connection *conn, uint32_t id)
-{
-	struct comch_remote *r = comch_load_acquire(&conn->remotes);
+/* comch_link.c: what connections and MsgQs share for their producers and consumers */
+void comch_link_init(struct comch_link *link, enum comch_link_type type,
+		     struct rte_comch_dev *dev, uint32_t id, void *drv, uint32_t nb_remote_slots);
+/** The table of remotes, made at the first one (connection) or at the start (MsgQ). */
+int comch_link_remotes_alloc(struct comch_link *link);
+void comch_link_remotes_free(struct comch_link *link);
+/** Whether remote id is imported or waiting for its unimport. */
+bool comch_link_remote_busy(const struct comch_link *link, uint32_t id);
+/** Enter what the driver imported as remote id (a slot below nb_remote_slots). */
+void comch_link_import(struct comch_link *link, uint32_t id, uint32_t imm_len, void *drv);
+/** A remote is withdrawn: dead now, unimported once its grace period is over. */
+void comch_link_expire(struct comch_link *link, struct comch_remote *r);
+/** Forget a remote, which no producer can be sending to any more. */
+void comch_link_unimport(struct comch_link *link, struct comch_remote *r);
+/** Unimport every remote: no producer may be sending. */
+void comch_link_release_remotes(struct comch_link *link);
+/** The one abort path of the fast path: end the link for reason (any lcore). */
+void comch_link_abort(struct comch_link *link, int reason);
+/** Ask for a consumer to be made a remote of the other side (expire false) or withdrawn. */
+int comch_link_request(struct rte_comch_consumer *c, bool expire);
 
-	if (unlikely(r == NULL || id >= conn->nb_remote_slots))
+/* A MsgQ's producers and consumers come and go on any lcore: under its lock. */
+static inline void
+comch_link_lock(struct comch_link *link)
+{
+	if (link->type == COMCH_LINK_MSGQ)
+		rte_spinlock_lock(&link->lock);
+}
+
+static inline void
+comch_link_unlock(struct comch_link *link)
+{
+	if (link->type == COMCH_LINK_MSGQ)
+		rte_spinlock_unlock(&link->lock);
+}
+
+static inline struct rte_comch_connection *
+comch_link_conn(struct comch_link *link)
+{
+	return container_of(link, struct rte_comch_connection, link);
+}
+
+/* Hot path (every submit, every consumer round): inline. */
+static inline bool
+comch_link_dead(const struct comch_link *link)
+{
+	return comch_load_acquire(&link->fp_dead) != 0;
+}
+
+/** The consumer id producers send to, if the link has a slot for it (else NULL). */
+static inline struct comch_remote *
+comch_remote_lookup(const struct comch_link *link, uint32_t id)
+{
+	struct comch_remote *r = comch_load_acquire(&link->remotes);
+
+	if (unlikely(r == NULL || id >= link->nb_remote_slots))
 		return NULL;
 	return &r[id];
 }
 
+/* comch_msgq.c */
+/** A MsgQ consumer's start (expire false) or stop, done at once in this process. */
+int comch_msgq_request(struct rte_comch_consumer *c, bool expire);
+/** A stopping MsgQ consumer: unimport it once its grace period is over (sets expired). */
+void comch_msgq_expire_poll(struct rte_comch_consumer *c);
+
 /* comch_grace.c: the producers' grace periods */
-int comch_grace_attach(struct rte_comch_connection *conn, uint32_t max_producers);
-void comch_grace_free(struct rte_comch_connection *conn);
-uint64_t comch_grace_start(struct rte_comch_connection *conn);
-bool comch_grace_done(struct rte_comch_connection *conn, uint64_t token);
+int comch_grace_attach(struct comch_link *link, uint32_t max_producers);
+void comch_grace_free(struct comch_link *link);
+uint64_t comch_grace_start(struct comch_link *link);
+bool comch_grace_done(struct comch_link *link, uint64_t token);
 int comch_grace_register(struct rte_comch_producer *p);
 void comch_grace_unregister(struct rte_comch_producer *p);
 void comch_grace_online(struct rte_comch_producer *p);
@@ -656,7 +735,7 @@ void comch_grace_offline(struct rte_comch_producer *p);
 static inline void
 comch_grace_quiescent(struct rte_comch_producer *p)
 {
-	rte_rcu_qsbr_quiescent(p->conn->qs, p->id);
+	rte_rcu_qsbr_quiescent(p->link->qs, p->id);
 }
 
 /*
@@ -673,9 +752,9 @@ comch_grace_awake(struct rte_comch_producer *p)
 }
 
 /* comch_fast.c: what producers and consumers share */
-int comch_fast_attach(struct rte_comch_connection *conn, uint32_t count, uint32_t max,
+int comch_fast_attach(struct comch_link *link, uint32_t count, uint32_t max,
 		      const char *what);
-void comch_fast_detach(struct rte_comch_connection *conn);
+void comch_fast_detach(struct comch_link *link);
 int comch_fast_tasks_setup(struct comch_fast_tasks *ft, size_t elt_size);
 int comch_fast_tasks_release(struct comch_fast_tasks *ft, const char *what);
 int comch_fast_tasks_resize(struct comch_fast_tasks *ft, uint32_t num, const char *what);
@@ -684,10 +763,15 @@ int comch_fast_set_conf(struct rte_comch_ctx *ctx, struct comch_fast_tasks *ft, 
 /** Checks of a start; the task pool if tasks (not the burst API). */
 int comch_fast_start(const struct rte_comch_ctx *ctx, struct comch_fast_tasks *ft,
 		     size_t elt_size, bool configured, bool tasks,
-		     const struct rte_comch_connection *conn, const char *what);
+		     const struct comch_link *link, const char *what);
 int comch_fast_destroy(struct rte_comch_ctx *ctx, struct comch_fast_tasks *ft, const char *what,
 		       void (*drv_release)(struct rte_comch_ctx *ctx));
 int comch_producer_submit(struct rte_comch_producer_task_send *t);
+struct rte_comch_producer *comch_producer_create(struct comch_link *link, uint32_t max,
+						 bool offloaded);
+struct rte_comch_consumer *comch_consumer_create(struct comch_link *link,
+						 struct rte_comch_mmap *mmap, uint32_t max,
+						 bool offloaded);
 int comch_consumer_submit(struct rte_comch_consumer_task_post_recv *t);
 
 /**
@@ -727,23 +811,16 @@ comch_fast_tasks_inflight(const struct comch_fast_tasks *ft)
 	return ft->tail - ft->head;
 }
 
-/* Hot path (every submit, every consumer round): inline. */
-static inline bool
-comch_fast_conn_dead(const struct rte_comch_connection *conn)
-{
-	return comch_load_acquire(&conn->fp_dead) != 0;
-}
-
 /* What submit checks for producers and consumers alike, before the driver. */
 static inline int
-comch_fast_submit_check(const struct rte_comch_ctx *ctx, const struct rte_comch_connection *conn,
+comch_fast_submit_check(const struct rte_comch_ctx *ctx, const struct comch_link *link,
 			uint32_t id, const char *what)
 {
 	if (unlikely(ctx->state != RTE_COMCH_CTX_STATE_RUNNING)) {
 		COMCH_LOG(ERR, "%s %u: not running", what, id);
 		return -EBUSY;
 	}
-	if (unlikely(comch_fast_conn_dead(conn)))
+	if (unlikely(comch_link_dead(link)))
 		return -ENOTCONN;
 	return 0;
 }

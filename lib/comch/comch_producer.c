@@ -34,8 +34,10 @@ comch_producer_start(struct rte_comch_ctx *ctx)
 	const struct rte_comch_drv_producer_ops *ops = ctx->dev->ops->producer;
 	int rc;
 
+	/* A DPA producer's sends are its program's: no tasks on the CPU. */
 	rc = comch_fast_start(ctx, &p->tasks, sizeof(struct rte_comch_producer_task_send),
-			      p->ok_cb != NULL || p->burst, !p->burst, p->conn, "producer");
+			      p->ok_cb != NULL || p->burst || p->offloaded,
+			      !p->burst && !p->offloaded, p->link, "producer");
 	if (rc < 0)
 		return rc;
 	/* The hot path's driver calls, in the producer itself. */
@@ -58,11 +60,11 @@ comch_producer_start(struct rte_comch_ctx *ctx)
 static void
 comch_producer_idle(struct rte_comch_producer *p)
 {
-	struct comch_remote *r = comch_load_acquire(&p->conn->remotes);
+	struct comch_remote *r = comch_load_acquire(&p->link->remotes);
 	struct rte_comch_producer *me;
 	uint32_t i;
 
-	for (i = 0; r != NULL && i < p->conn->nb_remote_slots; i++) {
+	for (i = 0; r != NULL && i < p->link->nb_remote_slots; i++) {
 		me = p;
 		comch_cas_acq_rel(&r[i].owner, &me, NULL);
 	}
@@ -98,7 +100,7 @@ comch_producer_notify(struct rte_comch_producer *p)
 		while (bits != 0) {
 			id = w * 64 + rte_bsf64(bits);
 			bits &= bits - 1;
-			r = comch_remote_lookup(p->conn, id);
+			r = comch_remote_lookup(p->link, id);
 			/* Before our quiescent state: an unimport waits for it. */
 			if (comch_load_acquire(&r->alive))
 				p->fp.notify(p->fp.priv, r->drv);
@@ -167,7 +169,7 @@ comch_producer_arm(struct rte_comch_ctx *ctx)
 	 * buffers, and posting rings nobody: it keeps polling.
 	 */
 	if (comch_fast_tasks_inflight(&p->tasks) != 0 || p->any_filled ||
-	    (p->starved && !comch_fast_conn_dead(p->conn)))
+	    (p->starved && !comch_link_dead(p->link)))
 		return -EAGAIN;
 	/*
 	 * Its engine may sleep now: a sleeping reader would hold up every grace
@@ -218,11 +220,11 @@ comch_producer_share(struct rte_comch_producer *p, struct comch_remote *r)
 		 * only what was changed before rte_rcu_qsbr_start()).
 		 */
 		comch_store_release(&r->share, (uint8_t)COMCH_SHARE_ASKED);
-		r->share_grace = comch_grace_start(p->conn);
+		r->share_grace = comch_grace_start(p->link);
 	}
 	grace = r->share_grace;
 	rte_ticketlock_unlock(&r->lock);
-	if (!comch_grace_done(p->conn, grace)) {
+	if (!comch_grace_done(p->link, grace)) {
 		/*
 		 * We hold nothing of the remotes until our next send: say so, or
 		 * a caller that retries without progressing would wait on itself.
@@ -246,7 +248,7 @@ static inline int
 comch_producer_send(struct rte_comch_producer *p, uint32_t consumer_id, const void *src_reg,
 		    const struct rte_comch_fp_msg *msgs, unsigned int n)
 {
-	struct comch_remote *r = comch_remote_lookup(p->conn, consumer_id);
+	struct comch_remote *r = comch_remote_lookup(p->link, consumer_id);
 	unsigned int i;
 	int locked, rc;
 
@@ -276,7 +278,7 @@ comch_producer_send(struct rte_comch_producer *p, uint32_t consumer_id, const vo
 	} else if (rc == -EPROTO) {
 		COMCH_LOG(ERR, "producer %u: the peer's consumer %u broke the protocol: dropping "
 			  "the connection", p->id, consumer_id);
-		comch_conn_abort(p->conn, -EPROTO);
+		comch_link_abort(p->link, -EPROTO);
 		rc = -ENOTCONN;
 	}
 	return rc;
@@ -308,7 +310,7 @@ comch_producer_submit(struct rte_comch_producer_task_send *t)
 	const void *reg;
 	int rc;
 
-	rc = comch_fast_submit_check(&p->ctx, p->conn, p->id, "producer");
+	rc = comch_fast_submit_check(&p->ctx, p->link, p->id, "producer");
 	if (unlikely(rc < 0))
 		return rc;
 	rc = comch_producer_src_reg(p, buf != NULL ? buf->mmap : NULL, &reg);
@@ -342,7 +344,7 @@ comch_producer_send_burst(void *obj, uint32_t consumer_id, const struct rte_comc
 		COMCH_LOG(ERR, "producer %u: not running in burst mode", p->id);
 		return -EBUSY;
 	}
-	if (unlikely(comch_fast_conn_dead(p->conn)))
+	if (unlikely(comch_link_dead(p->link)))
 		return -ENOTCONN;
 	if (unlikely(msgs == NULL || nb == 0))
 		return msgs == NULL && nb != 0 ? -EINVAL : 0;
@@ -393,6 +395,10 @@ rte_comch_producer_burst_enable(struct rte_comch_producer *producer)
 
 	if (COMCH_BAD_PRODUCER(producer))
 		return -EINVAL;
+	if (producer->link->type == COMCH_LINK_MSGQ) {
+		COMCH_LOG(ERR, "producer %u: a MsgQ producer has no burst API", producer->id);
+		return -ENOTSUP;
+	}
 	rc = comch_ctx_check_idle(&producer->ctx, "producer burst_enable");
 	if (rc == 0)
 		rc = comch_fast_tasks_release(&producer->tasks, "producer burst_enable");
@@ -406,63 +412,70 @@ rte_comch_producer_burst_enable(struct rte_comch_producer *producer)
 	return 0;
 }
 
+/*
+ * A producer on a link (a connection's, or a MsgQ's under its lock), with id
+ * the smallest free one below max.
+ */
 struct rte_comch_producer *
-rte_comch_producer_create(struct rte_comch_connection *conn)
+comch_producer_create(struct comch_link *link, uint32_t max, bool offloaded)
 {
-	const struct rte_comch_drv_producer_ops *ops;
+	const struct rte_comch_drv_producer_ops *ops = link->dev->ops->producer;
 	struct rte_comch_producer *p;
 	uint32_t id = 0, count = 0;
 	int rc;
 
-	if (COMCH_BAD_CONN(conn)) {
-		rte_errno = EINVAL;
-		return NULL;
-	}
-	ops = conn->ctrl->ctx.dev->ops->producer;
-	if ((conn->ctrl->ctx.dev->info.capa & RTE_COMCH_CAPA_PRODUCER) == 0 || ops == NULL) {
-		COMCH_LOG(ERR, "device %s has no fast-path producers",
-			  conn->ctrl->ctx.dev->info.name);
+	if ((link->dev->info.capa & RTE_COMCH_CAPA_PRODUCER) == 0 || ops == NULL) {
+		COMCH_LOG(ERR, "device %s has no fast-path producers", link->dev->info.name);
 		rte_errno = ENOTSUP;
 		return NULL;
 	}
-	id = COMCH_FAST_FREE_ID(&conn->producers, rte_comch_producer, &count);
-	rc = comch_fast_attach(conn, count, conn->ctrl->ctx.dev->info.max_producers,
-			       "producer_create");
+	id = COMCH_FAST_FREE_ID(&link->producers, rte_comch_producer, &count);
+	rc = comch_fast_attach(link, count, max, "producer_create");
 	if (rc < 0) {
 		rte_errno = -rc;
 		return NULL;
 	}
 	p = calloc(1, sizeof(*p));
-	rc = p == NULL ? -ENOMEM :
-	     comch_grace_attach(conn, conn->ctrl->ctx.dev->info.max_producers);
+	rc = p == NULL ? -ENOMEM : comch_grace_attach(link, max);
 	if (rc < 0) {
 		free(p);
-		comch_fast_detach(conn);
+		comch_fast_detach(link);
 		rte_errno = -rc;
 		return NULL;
 	}
-	comch_ctx_init(&p->ctx, &comch_producer_ops, COMCH_CTX_PRODUCER, conn->ctrl->ctx.dev);
+	comch_ctx_init(&p->ctx, &comch_producer_ops, COMCH_CTX_PRODUCER, link->dev);
 	p->pub.send_burst = comch_producer_send_not_burst;
 	p->pub.completed_burst = comch_producer_completed_burst;
 	p->pub.obj = p;
-	p->conn = conn;
+	p->link = link;
 	p->id = id;
+	p->offloaded = offloaded;
 	p->tasks.nb = RTE_MIN((uint32_t)RTE_COMCH_DEFAULT_SEND_TASKS,
-			      conn->ctrl->ctx.dev->info.max_fast_tasks);
+			      link->dev->info.max_fast_tasks);
 	rc = comch_grace_register(p);
 	if (rc == 0 && ops->create != NULL) {
-		rc = ops->create(conn->drv, id, &p->drv);
+		rc = ops->create(link->drv, id, &p->drv);
 		if (rc < 0)
 			comch_grace_unregister(p);
 	}
 	if (rc < 0) {
 		free(p);
-		comch_fast_detach(conn);
+		comch_fast_detach(link);
 		rte_errno = -rc;
 		return NULL;
 	}
-	TAILQ_INSERT_TAIL(&conn->producers, p, next);
+	TAILQ_INSERT_TAIL(&link->producers, p, next);
 	return p;
+}
+
+struct rte_comch_producer *
+rte_comch_producer_create(struct rte_comch_connection *conn)
+{
+	if (COMCH_BAD_CONN(conn)) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	return comch_producer_create(&conn->link, conn->link.dev->info.max_producers, false);
 }
 
 static void
@@ -487,11 +500,14 @@ rte_comch_producer_destroy(struct rte_comch_producer *producer)
 	if (rc < 0)
 		return rc;
 	comch_grace_unregister(producer);
-	TAILQ_REMOVE(&producer->conn->producers, producer, next);
+	comch_link_lock(producer->link);
+	TAILQ_REMOVE(&producer->link->producers, producer, next);
 	/* An ended connection's remotes wait for its last producer to go. */
-	if (TAILQ_EMPTY(&producer->conn->producers) && comch_fast_conn_dead(producer->conn))
-		comch_proto_release_remotes(producer->conn);
-	comch_fast_detach(producer->conn);
+	if (TAILQ_EMPTY(&producer->link->producers) && comch_link_dead(producer->link))
+		comch_link_release_remotes(producer->link);
+	/* (A connection may be freed here: a MsgQ's link, never.) */
+	comch_fast_detach(producer->link);
+	comch_link_unlock(producer->link);
 	comch_obj_kill(&producer->ctx.magic);
 	free(producer);
 	return 0;
@@ -539,9 +555,15 @@ rte_comch_producer_task_send_set_conf(struct rte_comch_producer *producer,
 
 /* Checks of what a send carries; shared by alloc_init and the setters. */
 static int
-comch_producer_check_payload(const struct rte_comch_dev *dev, const struct rte_comch_buf *buf,
+comch_producer_check_payload(const struct rte_comch_producer *p, const struct rte_comch_buf *buf,
 			     const uint8_t *imm, uint32_t imm_len)
 {
+	const struct rte_comch_dev *dev = p->ctx.dev;
+
+	if (buf != NULL && p->link->type == COMCH_LINK_MSGQ) {
+		COMCH_LOG(ERR, "producer %u: a MsgQ carries immediate data only: no buffer", p->id);
+		return -EINVAL;
+	}
 	if (imm == NULL && imm_len > 0) {
 		COMCH_LOG(ERR, "immediate data is NULL with a length of %u", imm_len);
 		return -EINVAL;
@@ -574,7 +596,11 @@ rte_comch_producer_task_send_alloc_init(struct rte_comch_producer *producer,
 		COMCH_LOG(ERR, "task is NULL");
 		return -EINVAL;
 	}
-	rc = comch_producer_check_payload(producer->ctx.dev, buf, imm_data, imm_len);
+	if (unlikely(producer->offloaded)) {
+		COMCH_LOG(ERR, "producer %u: a DPA producer: its DPA program sends", producer->id);
+		return -ENOTSUP;
+	}
+	rc = comch_producer_check_payload(producer, buf, imm_data, imm_len);
 	if (unlikely(rc < 0))
 		return rc;
 	if (unlikely(producer->ctx.state != RTE_COMCH_CTX_STATE_RUNNING)) {
@@ -637,7 +663,7 @@ rte_comch_producer_task_send_set_buf(struct rte_comch_producer_task_send *task,
 	int rc = comch_producer_task_check_idle(task);
 
 	if (rc == 0)
-		rc = comch_producer_check_payload(task->base.ctx->dev, buf, NULL, 0);
+		rc = comch_producer_check_payload(comch_producer_of(task->base.ctx), buf, NULL, 0);
 	if (rc == 0)
 		task->buf = buf;
 	return rc;
@@ -663,7 +689,8 @@ rte_comch_producer_task_send_set_imm_data(struct rte_comch_producer_task_send *t
 	int rc = comch_producer_task_check_idle(task);
 
 	if (rc == 0)
-		rc = comch_producer_check_payload(task->base.ctx->dev, NULL, imm_data, len);
+		rc = comch_producer_check_payload(comch_producer_of(task->base.ctx), NULL, imm_data,
+						  len);
 	if (rc < 0)
 		return rc;
 	if (len > 0)

@@ -56,7 +56,7 @@ comch_proto_consumer(struct rte_comch_connection *conn, uint32_t id)
 {
 	struct rte_comch_consumer *c;
 
-	TAILQ_FOREACH(c, &conn->consumers, next)
+	TAILQ_FOREACH(c, &conn->link.consumers, next)
 		if (c->id == id)
 			return c;
 	return NULL;
@@ -83,10 +83,12 @@ comch_proto_request(struct rte_comch_consumer *c, bool expire)
 {
 	uintptr_t req = (uintptr_t)c | (expire ? COMCH_REQ_EXPIRE : 0);
 
-	if (rte_ring_mp_enqueue(c->conn->fp_req, (void *)req) != 0)
+	struct rte_comch_connection *conn = comch_link_conn(c->link);
+
+	if (rte_ring_mp_enqueue(conn->fp_req, (void *)req) != 0)
 		return -EAGAIN;
 	/* The connection's engine serves it, and may be asleep. */
-	rte_comch_drv_pe_wake(c->conn->ctrl->ctx.pe);
+	rte_comch_drv_pe_wake(conn->ctrl->ctx.pe);
 	return 0;
 }
 
@@ -150,7 +152,7 @@ int
 comch_proto_serve(struct rte_comch_connection *conn)
 {
 	/* Ending, or about to (an abort is served in this round): say nothing more. */
-	bool dead = comch_fast_conn_dead(conn) || comch_load_relaxed(&conn->abort_reason) != 0;
+	bool dead = comch_link_dead(&conn->link) || comch_load_relaxed(&conn->link.abort_reason) != 0;
 	struct rte_comch_consumer *c;
 	uintptr_t req;
 	void *obj;
@@ -237,27 +239,6 @@ comch_proto_on_answer(struct rte_comch_connection *conn, const struct comch_ctl_
 
 /* ------------------------------------------------------------------ the peer's consumers */
 
-/* The table of the peer's consumers, made at its first announcement. */
-static int
-comch_proto_remotes(struct rte_comch_connection *conn)
-{
-	struct comch_remote *r;
-	uint32_t i;
-
-	if (conn->remotes != NULL)
-		return 0;
-	r = aligned_alloc(RTE_CACHE_LINE_SIZE, conn->nb_remote_slots * sizeof(*r));
-	if (r == NULL)
-		return -ENOMEM;
-	memset(r, 0, conn->nb_remote_slots * sizeof(*r));
-	for (i = 0; i < conn->nb_remote_slots; i++)
-		rte_ticketlock_init(&r[i].lock);
-	/* (owner NULL, share COMCH_SHARE_OWNER: the first producer to send owns it) */
-	/* Producers on other lcores look it up: publish it initialised. */
-	comch_store_release(&conn->remotes, r);
-	return 0;
-}
-
 /*
  * NEW: import the peer's consumer, or refuse it if it is over our budget. The
  * blob is the driver's once import is called, and discarded otherwise.
@@ -272,14 +253,12 @@ comch_proto_on_new(struct rte_comch_connection *conn, const struct comch_ctl_msg
 		.imm_len = m->imm_len,
 		.mem_len = m->mem_len,
 	};
-	struct comch_remote *r;
 	void *drv = NULL;
 	int rc;
 
 	if (m->nb_posts == 0 || m->nb_posts > dev->info.max_fast_tasks ||
 	    m->imm_len > RTE_COMCH_MAX_IMM_DATA_LEN || m->mem_len == 0 ||
-	    (m->id < conn->nb_remote_slots && conn->remotes != NULL &&
-	     (conn->remotes[m->id].imported || conn->remotes[m->id].unimporting))) {
+	    comch_link_remote_busy(&conn->link, m->id)) {
 		COMCH_LOG(ERR, "connection %u: the peer announced consumer %u out of range (%u "
 			  "posts, %u bytes of immediate data, %" PRIu64 " bytes), or twice",
 			  conn->id, m->id, m->nb_posts, m->imm_len, m->mem_len);
@@ -293,9 +272,9 @@ comch_proto_on_new(struct rte_comch_connection *conn, const struct comch_ctl_msg
 		return comch_proto_send(conn, COMCH_CTL_CONSUMER_REFUSED, m->id, ENOTSUP, NULL) < 0 ?
 		       -ECONNRESET : 0;
 	}
-	if (m->id >= conn->nb_remote_slots || comch_proto_remotes(conn) < 0) {
+	if (m->id >= conn->link.nb_remote_slots || comch_link_remotes_alloc(&conn->link) < 0) {
 		COMCH_LOG(NOTICE, "connection %u: refusing the peer's consumer %u: it may have %u",
-			  conn->id, m->id, conn->nb_remote_slots);
+			  conn->id, m->id, conn->link.nb_remote_slots);
 		conn->ops->blob_discard(conn->drv, blob);
 		return comch_proto_send(conn, COMCH_CTL_CONSUMER_REFUSED, m->id, ENOSPC, NULL) < 0 ?
 		       -ECONNRESET : 0;
@@ -310,83 +289,46 @@ comch_proto_on_new(struct rte_comch_connection *conn, const struct comch_ctl_msg
 					rc == -EMFILE || rc == -ENOSPC ? -rc : ENOMEM, NULL) < 0 ?
 		       -ECONNRESET : 0;
 	}
-	r = &conn->remotes[m->id];
-	r->drv = drv;
-	r->imm_len = m->imm_len;
-	r->imported = true;
-	comch_store_relaxed(&r->owner, NULL);
-	comch_store_relaxed(&r->share, (uint8_t)COMCH_SHARE_OWNER);
-	/* Producers on other lcores read the rest once they see it alive. */
-	comch_store_release(&r->alive, true);
-	conn->nb_remotes++;
+	comch_link_import(&conn->link, m->id, m->imm_len, drv);
 	if (comch_proto_send(conn, COMCH_CTL_CONSUMER_READY, m->id, 0, NULL) < 0)
 		return -ECONNRESET;
 	comch_proto_consumer_event(conn, m->id, true);
 	return 0;
 }
 
-/* Forget one of the peer's consumers, which no producer can be sending to any more. */
-static void
-comch_proto_unimport(struct rte_comch_connection *conn, struct comch_remote *r)
-{
-	comch_store_release(&r->alive, false);
-	if (r->unimporting) {
-		r->unimporting = false;
-		conn->nb_unimporting--;
-	}
-	if (r->imported) {
-		conn->ctrl->ctx.dev->ops->producer->unimport(conn->drv, r->drv);
-		r->imported = false;
-		r->drv = NULL;
-		conn->nb_remotes--;
-	}
-}
-
 /* EXPIRED: the peer withdraws one of its consumers; we confirm once we will not write. */
 static int
 comch_proto_on_expired(struct rte_comch_connection *conn, uint32_t id)
 {
-	struct comch_remote *r = comch_remote_lookup(conn, id);
+	struct comch_remote *r = comch_remote_lookup(&conn->link, id);
 
 	if (r == NULL || !r->imported || r->unimporting) {
 		COMCH_LOG(ERR, "connection %u: the peer withdrew consumer %u, which it never "
 			  "announced", conn->id, id);
 		return -EPROTO;
 	}
-	/* Dead from now on; sends that saw it alive end before the grace period does. */
-	comch_store_release(&r->alive, false);
-	r->grace = comch_grace_start(conn);
-	r->unimporting = true;
-	conn->nb_unimporting++;
+	comch_link_expire(&conn->link, r);
 	return comch_proto_unimports(conn) < 0 ? -ECONNRESET : 0;
 }
 
 int
 comch_proto_unimports(struct rte_comch_connection *conn)
 {
-	struct comch_remote *r = conn->remotes;
+	struct comch_link *link = &conn->link;
+	struct comch_remote *r = link->remotes;
 	uint32_t i;
 	int did = 0;
 
-	for (i = 0; conn->nb_unimporting != 0 && i < conn->nb_remote_slots; i++) {
-		if (!r[i].unimporting || !comch_grace_done(conn, r[i].grace))
+	for (i = 0; link->nb_unimporting != 0 && i < link->nb_remote_slots; i++) {
+		if (!r[i].unimporting || !comch_grace_done(link, r[i].grace))
 			continue;
-		comch_proto_unimport(conn, &r[i]);
+		comch_link_unimport(link, &r[i]);
 		comch_proto_consumer_event(conn, i, false);
 		if (comch_proto_send(conn, COMCH_CTL_CONSUMER_ACK, i, 0, NULL) < 0)
 			return -ECONNRESET;
 		did = 1;
 	}
 	return did;
-}
-
-void
-comch_proto_release_remotes(struct rte_comch_connection *conn)
-{
-	uint32_t i;
-
-	for (i = 0; conn->remotes != NULL && i < conn->nb_remote_slots; i++)
-		comch_proto_unimport(conn, &conn->remotes[i]);
 }
 
 int
@@ -432,7 +374,7 @@ comch_proto_conn_ended(struct rte_comch_connection *conn)
 	uint32_t i;
 
 	/* Producers and consumers on other lcores see it from now on. */
-	comch_store_release(&conn->fp_dead, 1);
+	comch_store_release(&conn->link.fp_dead, 1);
 	if (conn->fp_req != NULL)
 		comch_proto_serve(conn);
 	/*
@@ -440,12 +382,12 @@ comch_proto_conn_ended(struct rte_comch_connection *conn)
 	 * copying into them: now if it has none, else with the last of them (a
 	 * grace period needs a progressed connection, which this one is no more).
 	 */
-	for (i = 0; conn->remotes != NULL && i < conn->nb_remote_slots; i++)
-		comch_store_release(&conn->remotes[i].alive, false);
-	if (TAILQ_EMPTY(&conn->producers))
-		comch_proto_release_remotes(conn);
+	for (i = 0; conn->link.remotes != NULL && i < conn->link.nb_remote_slots; i++)
+		comch_store_release(&conn->link.remotes[i].alive, false);
+	if (TAILQ_EMPTY(&conn->link.producers))
+		comch_link_release_remotes(&conn->link);
 	/* A consumer's engine may sleep: wake it, so that its posted tasks end now. */
-	TAILQ_FOREACH(c, &conn->consumers, next)
+	TAILQ_FOREACH(c, &conn->link.consumers, next)
 		if (c->ctx.pe != NULL && c->ctx.pe != conn->ctrl->ctx.pe)
 			rte_comch_drv_pe_wake(c->ctx.pe);
 }

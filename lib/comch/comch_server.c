@@ -352,9 +352,9 @@ rte_comch_server_disconnect(struct rte_comch_server *server, struct rte_comch_co
 		COMCH_LOG(ERR, "connection %p is already ending", (void *)conn);
 		return -ENOTCONN;
 	}
-	if (conn->nb_fast != 0) {
+	if (conn->link.nb_fast != 0) {
 		COMCH_LOG(ERR, "connection %p: %u producers or consumers still exist on it: "
-			  "destroy them first", (void *)conn, conn->nb_fast);
+			  "destroy them first", (void *)conn, conn->link.nb_fast);
 		return -EBUSY;
 	}
 	comch_conn_close_local(conn, -ECONNABORTED);

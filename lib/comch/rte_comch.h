@@ -22,7 +22,8 @@
  * - rte_comch_server, rte_comch_client, rte_comch_connection: the control path.
  * - rte_comch_mmap, rte_comch_buf, rte_comch_buf_pool: registered memory and
  *   buffers, for the fast path.
- * - rte_comch_producer, rte_comch_consumer: the fast path on a connection.
+ * - rte_comch_producer, rte_comch_consumer: the fast path on a connection or a MsgQ.
+ * - rte_comch_msgq: producers and consumers between CPU code and DPA programs.
  *
  * Error model:
  * - Functions returning int return 0 on success or a negative errno value.
@@ -48,6 +49,8 @@
  * | producers, consumers   | created and destroyed on their connection's engine lcore;  |
  * |                        | started, stopped, submitted, progressed on their own       |
  * | rte_comch_mmap         | configure, start, stop, destroy from one thread            |
+ * | rte_comch_msgq         | configure, start, stop, destroy from one thread; its       |
+ * |                        | producers and consumers are created on any lcore           |
  * | buffer pools, refcounts| any lcore                                                  |
  * | telemetry              | reads counters from the telemetry thread, lock-free        |
  */
@@ -65,5 +68,6 @@
 #include <rte_comch_mmap.h>
 #include <rte_comch_producer.h>
 #include <rte_comch_consumer.h>
+#include <rte_comch_msgq.h>
 
 #endif /* RTE_COMCH_H */

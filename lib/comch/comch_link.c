@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_comch authors
+ */
+
+/*
+ * The fast-path link: what producers and consumers hang off, a connection or
+ * a MsgQ. Here is what both kinds share: the table of the consumers producers
+ * send to (the remotes), their import, their withdrawal and their unimport a
+ * grace period later. How a consumer becomes a remote differs: a connection
+ * announces it to the peer (comch_proto.c), a MsgQ imports it in this process
+ * (comch_msgq.c).
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "comch_private.h"
+
+void
+comch_link_init(struct comch_link *link, enum comch_link_type type, struct rte_comch_dev *dev,
+		uint32_t id, void *drv, uint32_t nb_remote_slots)
+{
+	link->type = type;
+	link->dev = dev;
+	link->id = id;
+	link->drv = drv;
+	link->nb_remote_slots = nb_remote_slots;
+	rte_spinlock_init(&link->lock);
+	TAILQ_INIT(&link->producers);
+	TAILQ_INIT(&link->consumers);
+}
+
+int
+comch_link_remotes_alloc(struct comch_link *link)
+{
+	struct comch_remote *r;
+	uint32_t i;
+
+	if (link->remotes != NULL)
+		return 0;
+	r = aligned_alloc(RTE_CACHE_LINE_SIZE, link->nb_remote_slots * sizeof(*r));
+	if (r == NULL)
+		return -ENOMEM;
+	memset(r, 0, link->nb_remote_slots * sizeof(*r));
+	for (i = 0; i < link->nb_remote_slots; i++)
+		rte_ticketlock_init(&r[i].lock);
+	/* (owner NULL, share COMCH_SHARE_OWNER: the first producer to send owns it) */
+	/* Producers on other lcores look it up: publish it initialised. */
+	comch_store_release(&link->remotes, r);
+	return 0;
+}
+
+void
+comch_link_remotes_free(struct comch_link *link)
+{
+	free(link->remotes);
+	link->remotes = NULL;
+}
+
+bool
+comch_link_remote_busy(const struct comch_link *link, uint32_t id)
+{
+	return id < link->nb_remote_slots && link->remotes != NULL &&
+	       (link->remotes[id].imported || link->remotes[id].unimporting);
+}
+
+void
+comch_link_import(struct comch_link *link, uint32_t id, uint32_t imm_len, void *drv)
+{
+	struct comch_remote *r = &link->remotes[id];
+
+	r->drv = drv;
+	r->imm_len = imm_len;
+	r->imported = true;
+	comch_store_relaxed(&r->owner, NULL);
+	comch_store_relaxed(&r->share, (uint8_t)COMCH_SHARE_OWNER);
+	/* Producers on other lcores read the rest once they see it alive. */
+	comch_store_release(&r->alive, true);
+	link->nb_remotes++;
+}
+
+void
+comch_link_expire(struct comch_link *link, struct comch_remote *r)
+{
+	/* Dead from now on; sends that saw it alive end before the grace period does. */
+	comch_store_release(&r->alive, false);
+	r->grace = comch_grace_start(link);
+	r->unimporting = true;
+	link->nb_unimporting++;
+}
+
+void
+comch_link_unimport(struct comch_link *link, struct comch_remote *r)
+{
+	comch_store_release(&r->alive, false);
+	if (r->unimporting) {
+		r->unimporting = false;
+		link->nb_unimporting--;
+	}
+	if (r->imported) {
+		link->dev->ops->producer->unimport(link->drv, r->drv);
+		r->imported = false;
+		r->drv = NULL;
+		link->nb_remotes--;
+	}
+}
+
+void
+comch_link_release_remotes(struct comch_link *link)
+{
+	uint32_t i;
+
+	for (i = 0; link->remotes != NULL && i < link->nb_remote_slots; i++)
+		comch_link_unimport(link, &link->remotes[i]);
+}
+
+void
+comch_link_abort(struct comch_link *link, int reason)
+{
+	if (link->type == COMCH_LINK_CONN) {
+		comch_conn_abort(comch_link_conn(link), reason);
+		return;
+	}
+	/* A MsgQ's driver broke its word: nothing more goes through it. */
+	COMCH_LOG(ERR, "MsgQ %u: the driver failed (%d): its producers and consumers stop",
+		  link->id, reason);
+	comch_store_release(&link->fp_dead, 1);
+}
+
+int
+comch_link_request(struct rte_comch_consumer *c, bool expire)
+{
+	return c->link->type == COMCH_LINK_CONN ? comch_proto_request(c, expire) :
+						  comch_msgq_request(c, expire);
+}
