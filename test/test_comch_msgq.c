@@ -1,0 +1,858 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_comch authors
+ */
+
+/*
+ * MsgQ through the library (rte_comch_msgq.h) on the dpa driver: the MsgQ's
+ * state machine and every error of its calls; producers and consumers made
+ * from a MsgQ as ordinary contexts, with what they refuse (buffers, bursts,
+ * CPU calls on the DPA side); both directions end to end with sequence checks,
+ * a stress of millions of messages each way, a slow DPA program that holds the
+ * CPU producer back without losing anything, and a DPA consumer stopped while
+ * a CPU producer sends to it.
+ *
+ * The DPA programs are the prog_*() functions; their argument points at a
+ * test structure (the software DPA shares the process's memory).
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_common.h>
+#include <rte_errno.h>
+
+#include <rte_comch.h>
+#include <rte_comch_dpa.h>
+#include <rte_comch_dpa_dev.h>
+#include <rte_comch_dpa_msgq.h>
+
+#include "comch_test_common.h"
+
+#define LOAD(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
+#define STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+
+/* Messages each way in the stress, and the DPA's window of receives. */
+#define STRESS_MSGS 2000000u
+#define WINDOW 64u
+
+static struct rte_comch_dev *dev;      /* "dpa:" */
+static struct rte_comch_dev *skel_dev; /* a device with no MsgQ */
+
+/* One test's objects, torn down by fx_down() whatever the test did. */
+struct fx {
+	struct rte_comch_dpa *dpa;
+	struct rte_comch_pe *pe;
+	struct rte_comch_msgq *q;
+	struct rte_comch_dpa_thread *t;
+	struct rte_comch_dpa_cq *cq;
+	rte_comch_dpa_handle_t cq_h;
+};
+
+static void
+fx_up(struct fx *f)
+{
+	struct rte_comch_dpa_conf conf = { .nb_units = 1, .mode = RTE_COMCH_DPA_EXEC_PTHREAD };
+
+	memset(f, 0, sizeof(*f));
+	f->dpa = rte_comch_dpa_create(dev, &conf);
+	assert_non_null(f->dpa);
+	assert_int_equal(rte_comch_dpa_start(f->dpa), 0);
+	f->pe = rte_comch_pe_create(rte_lcore_id());
+	assert_non_null(f->pe);
+	f->q = rte_comch_msgq_create(dev);
+	assert_non_null(f->q);
+}
+
+/* A running DPA thread of fn(arg) and its completion context (entries: size). */
+static void
+fx_thread(struct fx *f, rte_comch_dpa_func_t fn, void *arg, uint32_t size)
+{
+	struct rte_comch_dpa_thread_conf tc = {
+		.func = fn, .arg = (uint64_t)(uintptr_t)arg, .unit = RTE_COMCH_DPA_UNIT_ANY,
+	};
+	struct rte_comch_dpa_cq_conf cc = { .size = size };
+
+	f->t = rte_comch_dpa_thread_create(f->dpa, &tc);
+	assert_non_null(f->t);
+	assert_int_equal(rte_comch_dpa_thread_start(f->t), 0);
+	assert_int_equal(rte_comch_dpa_thread_run(f->t), 0);
+	cc.thread = f->t;
+	f->cq = rte_comch_dpa_cq_create(f->dpa, &cc);
+	assert_non_null(f->cq);
+	assert_int_equal(rte_comch_dpa_cq_get_dpa_handle(f->cq, &f->cq_h), 0);
+}
+
+static void
+fx_down(struct fx *f)
+{
+	if (f->q != NULL) {
+		rte_comch_msgq_stop(f->q); /* -EBUSY if not started: fine */
+		assert_int_equal(rte_comch_msgq_destroy(f->q), 0);
+	}
+	if (f->cq != NULL)
+		assert_int_equal(rte_comch_dpa_cq_destroy(f->cq), 0);
+	if (f->t != NULL) {
+		rte_comch_dpa_thread_stop(f->t);
+		assert_int_equal(rte_comch_dpa_thread_destroy(f->t), 0);
+	}
+	assert_int_equal(rte_comch_dpa_stop(f->dpa), 0);
+	assert_int_equal(rte_comch_dpa_destroy(f->dpa), 0);
+	assert_int_equal(rte_comch_pe_destroy(f->pe), 0);
+}
+
+/* Progress until *p (written by a DPA program, or by callbacks) reaches want. */
+static void
+wait_u64(struct fx *f, const uint64_t *p, uint64_t want)
+{
+	uint64_t deadline = ct_now_ms() + 60000;
+
+	while (LOAD(p) < want) {
+		rte_comch_pe_progress(f->pe);
+		assert_true(ct_now_ms() < deadline);
+	}
+}
+
+static void
+ctx_start(struct fx *f, struct rte_comch_ctx *ctx)
+{
+	assert_int_equal(rte_comch_pe_connect_ctx(f->pe, ctx), 0);
+	assert_int_equal(rte_comch_ctx_start(ctx), 0);
+	assert_int_equal(ct_wait_state(f->pe, ctx, RTE_COMCH_CTX_STATE_RUNNING, CT_TIMEOUT_MS), 0);
+}
+
+static void
+ctx_stop(struct fx *f, struct rte_comch_ctx *ctx)
+{
+	ct_ctx_stop_wait(f->pe, ctx);
+}
+
+/* ------------------------------------------------------------ CPU producer side */
+
+struct cpu_prod {
+	struct rte_comch_producer *p;
+	uint64_t ok, err;
+	int last_err;
+};
+
+static void
+prod_ok(struct rte_comch_producer_task_send *task, union rte_comch_data task_ud,
+	union rte_comch_data ctx_ud)
+{
+	struct cpu_prod *cp = ctx_ud.ptr;
+
+	RTE_SET_USED(task_ud);
+	cp->ok++;
+	rte_comch_task_free(rte_comch_producer_task_send_as_task(task));
+}
+
+static void
+prod_err(struct rte_comch_producer_task_send *task, union rte_comch_data task_ud,
+	 union rte_comch_data ctx_ud)
+{
+	struct cpu_prod *cp = ctx_ud.ptr;
+
+	RTE_SET_USED(task_ud);
+	cp->err++;
+	cp->last_err = rte_comch_task_get_status(rte_comch_producer_task_send_as_task(task));
+	rte_comch_task_free(rte_comch_producer_task_send_as_task(task));
+}
+
+static void
+cpu_prod_new(struct fx *f, struct cpu_prod *cp, uint32_t num_tasks)
+{
+	memset(cp, 0, sizeof(*cp));
+	cp->p = rte_comch_msgq_producer_create(f->q);
+	assert_non_null(cp->p);
+	assert_int_equal(rte_comch_producer_task_send_set_conf(cp->p, prod_ok, prod_err,
+								num_tasks), 0);
+	assert_int_equal(rte_comch_ctx_set_user_data(rte_comch_producer_as_ctx(cp->p),
+						     (union rte_comch_data){ .ptr = cp }), 0);
+	ctx_start(f, rte_comch_producer_as_ctx(cp->p));
+}
+
+/* One send of an 8-byte sequence number: submit's result (the task is freed on refusal). */
+static int
+cpu_send(struct cpu_prod *cp, uint32_t cons_id, uint64_t seq, uint32_t imm_len)
+{
+	struct rte_comch_producer_task_send *t;
+	uint8_t imm[RTE_COMCH_MAX_IMM_DATA_LEN] = { 0 };
+	int rc;
+
+	memcpy(imm, &seq, sizeof(seq));
+	rc = rte_comch_producer_task_send_alloc_init(cp->p, NULL, imm, imm_len, cons_id, &t);
+	if (rc < 0)
+		return rc;
+	rc = rte_comch_task_submit(rte_comch_producer_task_send_as_task(t));
+	if (rc < 0)
+		rte_comch_task_free(rte_comch_producer_task_send_as_task(t));
+	return rc;
+}
+
+/* ------------------------------------------------------------ DPA consumer program */
+
+/* What a DPA consumer's program sees and counts; the CPU reads it with LOAD. */
+struct dpa_cons {
+	rte_comch_dpa_handle_t cons_h, cq_h;
+	uint32_t window;        /* receives offered at the first run */
+	uint32_t slow_us;       /* a slow program: this long per message */
+	uint32_t hold;          /* 1: take nothing, offer nothing (back-pressure) */
+	uint32_t primed;
+	uint64_t got, bad;
+	uint64_t next_seq[4];   /* per producer id */
+	int err;
+};
+
+static void
+prog_dpa_consumer(uint64_t arg)
+{
+	struct dpa_cons *s = (void *)(uintptr_t)arg;
+	struct rte_comch_dpa_cqe e;
+	const uint8_t *imm;
+	uint32_t len, pid, n = 0;
+	uint64_t seq;
+	int rc;
+
+	if (LOAD(&s->hold))
+		rte_comch_dpa_dev_thread_reschedule();
+	if (!s->primed) {
+		rc = rte_comch_dpa_dev_consumer_ack(s->cons_h, s->window);
+		if (rc < 0)
+			STORE(&s->err, rc);
+		s->primed = 1;
+	}
+	while (rte_comch_dpa_dev_get_completion(s->cq_h, &e) == 1) {
+		imm = rte_comch_dpa_dev_get_completion_imm(&e, &len);
+		pid = rte_comch_dpa_dev_get_completion_producer_id(&e);
+		memcpy(&seq, imm, sizeof(seq));
+		if (len < sizeof(seq) || pid >= RTE_DIM(s->next_seq) || s->next_seq[pid] != seq)
+			STORE(&s->bad, s->bad + 1);
+		else
+			s->next_seq[pid]++;
+		n++;
+		if (s->slow_us != 0)
+			usleep(s->slow_us);
+		/* Give back as we go, so that the producer never waits for a whole round. */
+		if (n == 16) {
+			rte_comch_dpa_dev_completion_ack(s->cq_h, n);
+			rte_comch_dpa_dev_consumer_ack(s->cons_h, n);
+			STORE(&s->got, s->got + n);
+			n = 0;
+		}
+	}
+	if (n != 0) {
+		rte_comch_dpa_dev_completion_ack(s->cq_h, n);
+		rte_comch_dpa_dev_consumer_ack(s->cons_h, n);
+		STORE(&s->got, s->got + n);
+	}
+	rte_comch_dpa_dev_completion_request_notification(s->cq_h);
+}
+
+/* A DPA consumer on f's completion context, started, its program primed. */
+static struct rte_comch_consumer *
+dpa_cons_new(struct fx *f, struct dpa_cons *s, uint32_t window, uint32_t imm_len)
+{
+	struct rte_comch_consumer *c = rte_comch_msgq_consumer_create(f->q);
+
+	assert_non_null(c);
+	s->window = window;
+	s->cq_h = f->cq_h;
+	assert_int_equal(rte_comch_consumer_set_imm_data_len(c, imm_len), 0);
+	assert_int_equal(rte_comch_dpa_consumer_set_completion(c, f->cq, 0xc0de), 0);
+	assert_int_equal(rte_comch_dpa_consumer_set_dev_max_num_recv(c, window), 0);
+	assert_int_equal(rte_comch_dpa_consumer_get_dpa_handle(c, &s->cons_h), 0);
+	ctx_start(f, rte_comch_consumer_as_ctx(c));
+	assert_int_equal(rte_comch_dpa_thread_notify(f->t), 0);
+	return c;
+}
+
+/* Send seq numbers [from, to) from cp to consumer 0, retrying on -EAGAIN; returns refusals. */
+static uint64_t
+send_all(struct fx *f, struct cpu_prod *cp, uint64_t from, uint64_t to)
+{
+	uint64_t seq = from, again = 0, deadline = ct_now_ms() + 60000;
+	int rc;
+
+	while (seq < to) {
+		rc = cpu_send(cp, 0, seq, 8);
+		if (rc == 0) {
+			seq++;
+			if ((seq & 31) == 0)
+				rte_comch_pe_progress(f->pe);
+			continue;
+		}
+		assert_true(rc == -EAGAIN || rc == -ENOMEM);
+		again++;
+		rte_comch_pe_progress(f->pe);
+		assert_true(ct_now_ms() < deadline);
+	}
+	while (cp->ok + cp->err < to && ct_now_ms() < deadline)
+		rte_comch_pe_progress(f->pe);
+	return again;
+}
+
+/* ------------------------------------------------------------ tests: the MsgQ itself */
+
+static void
+test_msgq_errors(void **state)
+{
+	struct rte_comch_msgq *q;
+	struct fx f;
+	int dir;
+
+	RTE_SET_USED(state);
+	fx_up(&f);
+	q = f.q;
+	/* NULLs, and a device without MsgQ. */
+	rte_errno = 0;
+	assert_null(rte_comch_msgq_create(NULL));
+	assert_int_equal(rte_errno, EINVAL);
+	assert_null(rte_comch_msgq_create(skel_dev));
+	assert_int_equal(rte_errno, ENOTSUP);
+	assert_int_equal(rte_comch_msgq_destroy(NULL), -EINVAL);
+	assert_int_equal(rte_comch_msgq_start(NULL), -EINVAL);
+	assert_int_equal(rte_comch_msgq_stop(NULL), -EINVAL);
+	assert_int_equal(rte_comch_msgq_set_dpa_consumer(NULL, f.dpa), -EINVAL);
+	assert_int_equal(rte_comch_msgq_set_dpa_producer(q, NULL), -EINVAL);
+	assert_int_equal(rte_comch_msgq_set_max_num_consumers(NULL, 4), -EINVAL);
+	assert_int_equal(rte_comch_msgq_get_direction(q, NULL), -EINVAL);
+	assert_null(rte_comch_msgq_get_device(NULL));
+	assert_ptr_equal(rte_comch_msgq_get_device(q), dev);
+	assert_null(rte_comch_msgq_consumer_create(NULL));
+	assert_null(rte_comch_msgq_producer_create(NULL));
+	/* Limits. */
+	assert_int_equal(rte_comch_msgq_set_max_num_consumers(q, 0), -EINVAL);
+	assert_int_equal(rte_comch_msgq_set_max_num_producers(q, RTE_COMCH_MSGQ_MAX + 1), -EINVAL);
+	assert_int_equal(rte_comch_msgq_set_max_num_producers(q, RTE_COMCH_MSGQ_MAX), 0);
+	/* No direction: no start, no objects. */
+	assert_int_equal(rte_comch_msgq_get_direction(q, &dir), -ENOENT);
+	assert_int_equal(rte_comch_msgq_start(q), -ENOENT);
+	assert_int_equal(rte_comch_msgq_stop(q), -EBUSY);
+	rte_errno = 0;
+	assert_null(rte_comch_msgq_consumer_create(q));
+	assert_int_equal(rte_errno, EBUSY);
+	/* A direction, replaced by the other. */
+	assert_int_equal(rte_comch_msgq_set_dpa_consumer(q, f.dpa), 0);
+	assert_int_equal(rte_comch_msgq_get_direction(q, &dir), 0);
+	assert_int_equal(dir, 1);
+	assert_int_equal(rte_comch_msgq_set_dpa_producer(q, f.dpa), 0);
+	assert_int_equal(rte_comch_msgq_get_direction(q, &dir), 0);
+	assert_int_equal(dir, 0);
+	/* Started: no configuration, no destroy, no second start. */
+	assert_int_equal(rte_comch_msgq_start(q), 0);
+	assert_int_equal(rte_comch_msgq_start(q), -EBUSY);
+	assert_int_equal(rte_comch_msgq_set_dpa_consumer(q, f.dpa), -EBUSY);
+	assert_int_equal(rte_comch_msgq_set_max_num_consumers(q, 8), -EBUSY);
+	assert_int_equal(rte_comch_msgq_destroy(q), -EBUSY);
+	assert_int_equal(rte_comch_msgq_stop(q), 0);
+	assert_int_equal(rte_comch_msgq_stop(q), -EBUSY);
+	/* Restartable. */
+	assert_int_equal(rte_comch_msgq_start(q), 0);
+	assert_int_equal(rte_comch_msgq_stop(q), 0);
+	fx_down(&f);
+}
+
+/* A dpa of another device: refused at start. */
+static void
+test_msgq_foreign_dpa(void **state)
+{
+	struct rte_comch_dpa_conf conf = { .nb_units = 1, .mode = RTE_COMCH_DPA_EXEC_PTHREAD };
+	struct rte_comch_dpa *other = rte_comch_dpa_create(skel_dev, &conf);
+	struct fx f;
+
+	RTE_SET_USED(state);
+	assert_non_null(other);
+	fx_up(&f);
+	assert_int_equal(rte_comch_msgq_set_dpa_consumer(f.q, other), 0);
+	assert_int_equal(rte_comch_msgq_start(f.q), -EINVAL);
+	fx_down(&f);
+	assert_int_equal(rte_comch_dpa_destroy(other), 0);
+}
+
+/* What MsgQ producers and consumers refuse, and the MsgQ's limits on them. */
+static void
+test_msgq_objects(void **state)
+{
+	struct rte_comch_consumer_task_post_recv *rt;
+	struct rte_comch_producer_task_send *st;
+	struct rte_comch_consumer *c[3];
+	struct rte_comch_producer *p;
+	struct rte_comch_buf_pool *pool;
+	struct rte_comch_mmap *mmap;
+	struct rte_comch_buf *buf;
+	static uint8_t mem[4096];
+	uint32_t id;
+	struct fx f;
+
+	RTE_SET_USED(state);
+	fx_up(&f);
+	fx_thread(&f, prog_dpa_consumer, NULL, 64);
+	assert_int_equal(rte_comch_msgq_set_dpa_consumer(f.q, f.dpa), 0);
+	assert_int_equal(rte_comch_msgq_set_max_num_consumers(f.q, 2), 0);
+	assert_int_equal(rte_comch_msgq_start(f.q), 0);
+	/* Ids from 0, and no more than the maximum. */
+	c[0] = rte_comch_msgq_consumer_create(f.q);
+	c[1] = rte_comch_msgq_consumer_create(f.q);
+	assert_non_null(c[0]);
+	assert_non_null(c[1]);
+	assert_int_equal(rte_comch_consumer_get_id(c[1], &id), 0);
+	assert_int_equal(id, 1);
+	rte_errno = 0;
+	c[2] = rte_comch_msgq_consumer_create(f.q);
+	assert_null(c[2]);
+	assert_int_equal(rte_errno, ENOSPC);
+	/* A DPA consumer: its program receives, the CPU posts nothing. */
+	assert_int_equal(rte_comch_consumer_task_post_recv_alloc_init(c[0], NULL, &rt), -ENOTSUP);
+	assert_int_equal(rte_comch_consumer_burst_enable(c[0], 8), -ENOTSUP);
+	/* Without its completion context, it does not start. */
+	assert_int_equal(rte_comch_pe_connect_ctx(f.pe, rte_comch_consumer_as_ctx(c[0])), 0);
+	assert_int_equal(rte_comch_ctx_start(rte_comch_consumer_as_ctx(c[0])), -EINVAL);
+	/* A CPU producer: immediate data only, no burst API. */
+	p = rte_comch_msgq_producer_create(f.q);
+	assert_non_null(p);
+	assert_int_equal(rte_comch_producer_burst_enable(p), -ENOTSUP);
+	mmap = rte_comch_mmap_create();
+	assert_non_null(mmap);
+	assert_int_equal(rte_comch_mmap_set_memrange(mmap, mem, sizeof(mem)), 0);
+	assert_int_equal(rte_comch_mmap_start(mmap), 0);
+	pool = rte_comch_buf_pool_create(4);
+	assert_non_null(pool);
+	assert_int_equal(rte_comch_buf_pool_get_by_addr(pool, mmap, mem, 64, &buf), 0);
+	assert_int_equal(rte_comch_producer_task_send_set_conf(p, prod_ok, prod_err, 4), 0);
+	ctx_start(&f, rte_comch_producer_as_ctx(p));
+	assert_int_equal(rte_comch_producer_task_send_alloc_init(p, buf, NULL, 0, 0, &st), -EINVAL);
+	/* Consumer 1 never started: not there to send to. */
+	assert_int_equal(rte_comch_producer_task_send_alloc_init(p, NULL, (const uint8_t *)"x", 1,
+								  1, &st), 0);
+	assert_int_equal(rte_comch_task_submit(rte_comch_producer_task_send_as_task(st)), -ENOENT);
+	rte_comch_task_free(rte_comch_producer_task_send_as_task(st));
+	/* Stop refused while they exist. */
+	assert_int_equal(rte_comch_msgq_stop(f.q), -EBUSY);
+	ctx_stop(&f, rte_comch_producer_as_ctx(p));
+	assert_int_equal(rte_comch_producer_destroy(p), 0);
+	assert_int_equal(rte_comch_consumer_destroy(c[0]), 0);
+	assert_int_equal(rte_comch_msgq_stop(f.q), -EBUSY);
+	assert_int_equal(rte_comch_consumer_destroy(c[1]), 0);
+	assert_int_equal(rte_comch_msgq_stop(f.q), 0);
+	rte_comch_buf_dec_refcount(buf, NULL);
+	assert_int_equal(rte_comch_buf_pool_destroy(pool), 0);
+	assert_int_equal(rte_comch_mmap_stop(mmap), 0);
+	assert_int_equal(rte_comch_mmap_destroy(mmap), 0);
+	fx_down(&f);
+}
+
+/* ------------------------------------------------------------ CPU -> DPA */
+
+/* The DPA program's receives gate the producer: -EAGAIN beyond them, nothing lost. */
+static void
+test_msgq_cpu_to_dpa_credits(void **state)
+{
+	struct rte_comch_consumer *c;
+	struct dpa_cons s = { .hold = 1 };
+	struct cpu_prod cp;
+	struct fx f;
+	uint64_t seq;
+
+	RTE_SET_USED(state);
+	fx_up(&f);
+	fx_thread(&f, prog_dpa_consumer, &s, 64);
+	assert_int_equal(rte_comch_msgq_set_dpa_consumer(f.q, f.dpa), 0);
+	assert_int_equal(rte_comch_msgq_start(f.q), 0);
+	c = dpa_cons_new(&f, &s, 8, 16);
+	cpu_prod_new(&f, &cp, 32);
+	/* Nothing offered yet: refused, the task stays the caller's. */
+	assert_int_equal(cpu_send(&cp, 0, 0, 8), -EAGAIN);
+	/* The program offers 8 receives: exactly 8 go, the 9th waits. */
+	STORE(&s.hold, 0);
+	assert_int_equal(rte_comch_dpa_thread_notify(f.t), 0);
+	for (seq = 0; seq < 8; seq++) {
+		while (cpu_send(&cp, 0, seq, 8) == -EAGAIN)
+			rte_comch_pe_progress(f.pe);
+	}
+	/* Immediate data longer than the consumer takes (16), or than anyone (32). */
+	assert_int_equal(cpu_send(&cp, 0, 8, 17), -EMSGSIZE);
+	assert_int_equal(cpu_send(&cp, 0, 8, 33), -EMSGSIZE);
+	/* An id the MsgQ never had. */
+	assert_int_equal(cpu_send(&cp, 5, 8, 8), -ENOENT);
+	assert_int_equal(send_all(&f, &cp, 8, 1000) > 0, true);
+	wait_u64(&f, &s.got, 1000);
+	assert_int_equal(LOAD(&s.got), 1000);
+	assert_int_equal(LOAD(&s.bad), 0);
+	assert_int_equal(LOAD(&s.err), 0);
+	assert_int_equal(cp.ok, 1000);
+	assert_int_equal(cp.err, 0);
+	ctx_stop(&f, rte_comch_producer_as_ctx(cp.p));
+	assert_int_equal(rte_comch_producer_destroy(cp.p), 0);
+	ctx_stop(&f, rte_comch_consumer_as_ctx(c));
+	assert_int_equal(rte_comch_consumer_destroy(c), 0);
+	fx_down(&f);
+}
+
+/* A slow program (50 us a message, 4 receives): the producer waits, nothing is lost. */
+static void
+test_msgq_slow_program(void **state)
+{
+	struct rte_comch_consumer *c;
+	struct dpa_cons s = { .slow_us = 50 };
+	struct cpu_prod cp;
+	uint64_t again;
+	struct fx f;
+
+	RTE_SET_USED(state);
+	fx_up(&f);
+	fx_thread(&f, prog_dpa_consumer, &s, 4);
+	assert_int_equal(rte_comch_msgq_set_dpa_consumer(f.q, f.dpa), 0);
+	assert_int_equal(rte_comch_msgq_start(f.q), 0);
+	c = dpa_cons_new(&f, &s, 4, 8);
+	cpu_prod_new(&f, &cp, 16);
+	again = send_all(&f, &cp, 0, 2000);
+	wait_u64(&f, &s.got, 2000);
+	assert_int_equal(LOAD(&s.bad), 0);
+	assert_int_equal(cp.ok, 2000);
+	/* It was held back: the producer met a full consumer many times. */
+	assert_true(again > 100);
+	print_message("  slow program: 2000 messages, %" PRIu64 " refusals (-EAGAIN)\n", again);
+	ctx_stop(&f, rte_comch_producer_as_ctx(cp.p));
+	assert_int_equal(rte_comch_producer_destroy(cp.p), 0);
+	ctx_stop(&f, rte_comch_consumer_as_ctx(c));
+	assert_int_equal(rte_comch_consumer_destroy(c), 0);
+	fx_down(&f);
+}
+
+/* A DPA consumer stopped while the producer sends: -ENOENT after, then a restart works. */
+static void
+test_msgq_consumer_stop_restart(void **state)
+{
+	struct rte_comch_consumer *c;
+	struct dpa_cons s = { 0 };
+	struct cpu_prod cp;
+	struct fx f;
+	int rc;
+
+	RTE_SET_USED(state);
+	fx_up(&f);
+	fx_thread(&f, prog_dpa_consumer, &s, 64);
+	assert_int_equal(rte_comch_msgq_set_dpa_consumer(f.q, f.dpa), 0);
+	assert_int_equal(rte_comch_msgq_start(f.q), 0);
+	c = dpa_cons_new(&f, &s, 32, 8);
+	cpu_prod_new(&f, &cp, 32);
+	send_all(&f, &cp, 0, 100);
+	assert_int_equal(rte_comch_ctx_stop(rte_comch_consumer_as_ctx(c)), -EINPROGRESS);
+	/* Stopping: its grace period needs our producer's progress, which this loop gives. */
+	do {
+		rte_comch_pe_progress(f.pe);
+		rc = cpu_send(&cp, 0, 100, 8);
+	} while (rc == 0 || rc == -EAGAIN);
+	assert_int_equal(rc, -ENOENT);
+	assert_int_equal(ct_wait_state(f.pe, rte_comch_consumer_as_ctx(c),
+				       RTE_COMCH_CTX_STATE_IDLE, CT_TIMEOUT_MS), 0);
+	/* Started again: a fresh receive state, the program offers again. */
+	s.primed = 0;
+	memset(s.next_seq, 0, sizeof(s.next_seq));
+	STORE(&s.got, 0);
+	ctx_start(&f, rte_comch_consumer_as_ctx(c));
+	assert_int_equal(rte_comch_dpa_thread_notify(f.t), 0);
+	cp.ok = 0;
+	send_all(&f, &cp, 0, 100);
+	wait_u64(&f, &s.got, 100);
+	assert_int_equal(LOAD(&s.bad), 0);
+	ctx_stop(&f, rte_comch_producer_as_ctx(cp.p));
+	assert_int_equal(rte_comch_producer_destroy(cp.p), 0);
+	ctx_stop(&f, rte_comch_consumer_as_ctx(c));
+	assert_int_equal(rte_comch_consumer_destroy(c), 0);
+	fx_down(&f);
+}
+
+/* ------------------------------------------------------------ DPA -> CPU */
+
+/* What a DPA producer's program sends: seq numbers [sent, limit) to one consumer. */
+struct dpa_prod {
+	rte_comch_dpa_handle_t prod_h, cq_h;
+	uint32_t cons_id;
+	uint64_t limit;         /* written by the CPU */
+	uint64_t sent, again, cpl;
+	int err;
+};
+
+static void
+prog_dpa_producer(uint64_t arg)
+{
+	struct dpa_prod *s = (void *)(uintptr_t)arg;
+	struct rte_comch_dpa_cqe e;
+	uint64_t limit = LOAD(&s->limit);
+	uint32_t n = 0;
+	int rc;
+
+	/* Completions of earlier sends first: they make room for more. */
+	while (rte_comch_dpa_dev_get_completion(s->cq_h, &e) == 1)
+		n++;
+	if (n != 0) {
+		rte_comch_dpa_dev_completion_ack(s->cq_h, n);
+		STORE(&s->cpl, s->cpl + n);
+	}
+	while (s->sent < limit) {
+		rc = rte_comch_dpa_dev_producer_post_send_imm_only(s->prod_h, s->cons_id,
+						&s->sent, sizeof(s->sent),
+						RTE_COMCH_DPA_DEV_SUBMIT_FLAG_COMPLETION);
+		if (rc == -EAGAIN) {
+			STORE(&s->again, s->again + 1);
+			break;
+		}
+		if (rc < 0) {
+			STORE(&s->err, rc);
+			break;
+		}
+		STORE(&s->sent, s->sent + 1);
+	}
+	rte_comch_dpa_dev_completion_request_notification(s->cq_h);
+}
+
+struct cpu_cons {
+	struct rte_comch_consumer *c;
+	uint64_t got, bad, next_seq, flushed;
+	uint32_t pid;
+	bool repost;
+};
+
+static void
+cons_ok(struct rte_comch_consumer_task_post_recv *task, union rte_comch_data task_ud,
+	union rte_comch_data ctx_ud)
+{
+	struct cpu_cons *cc = ctx_ud.ptr;
+	const uint8_t *imm;
+	uint32_t len, pid = UINT32_MAX;
+	uint64_t seq;
+
+	RTE_SET_USED(task_ud);
+	imm = rte_comch_consumer_task_post_recv_get_imm_data(task, &len);
+	memcpy(&seq, imm, sizeof(seq));
+	rte_comch_consumer_task_post_recv_get_producer_id(task, &pid);
+	if (len != sizeof(seq) || seq != cc->next_seq || pid != cc->pid)
+		cc->bad++;
+	cc->next_seq = seq + 1;
+	cc->got++;
+	if (cc->repost && rte_comch_task_submit(rte_comch_consumer_task_post_recv_as_task(task))
+	    == 0)
+		return;
+	rte_comch_task_free(rte_comch_consumer_task_post_recv_as_task(task));
+}
+
+static void
+cons_err(struct rte_comch_consumer_task_post_recv *task, union rte_comch_data task_ud,
+	 union rte_comch_data ctx_ud)
+{
+	struct cpu_cons *cc = ctx_ud.ptr;
+
+	RTE_SET_USED(task_ud);
+	cc->flushed++;
+	rte_comch_task_free(rte_comch_consumer_task_post_recv_as_task(task));
+}
+
+/* A started CPU consumer with n receives posted. */
+static void
+cpu_cons_new(struct fx *f, struct cpu_cons *cc, uint32_t n)
+{
+	struct rte_comch_consumer_task_post_recv *t;
+	uint32_t i;
+
+	cc->c = rte_comch_msgq_consumer_create(f->q);
+	assert_non_null(cc->c);
+	assert_int_equal(rte_comch_consumer_set_imm_data_len(cc->c, 8), 0);
+	assert_int_equal(rte_comch_consumer_task_post_recv_set_conf(cc->c, cons_ok, cons_err, n),
+			 0);
+	assert_int_equal(rte_comch_ctx_set_user_data(rte_comch_consumer_as_ctx(cc->c),
+						     (union rte_comch_data){ .ptr = cc }), 0);
+	ctx_start(f, rte_comch_consumer_as_ctx(cc->c));
+	for (i = 0; i < n; i++) {
+		assert_int_equal(rte_comch_consumer_task_post_recv_alloc_init(cc->c, NULL, &t), 0);
+		assert_int_equal(rte_comch_task_submit(rte_comch_consumer_task_post_recv_as_task(t)),
+				 0);
+	}
+}
+
+static struct rte_comch_producer *
+dpa_prod_new(struct fx *f, struct dpa_prod *s)
+{
+	struct rte_comch_producer *p = rte_comch_msgq_producer_create(f->q);
+	uint32_t id;
+
+	assert_non_null(p);
+	assert_int_equal(rte_comch_dpa_producer_completion_attach(p, f->cq, 0xfeed), 0);
+	assert_int_equal(rte_comch_dpa_producer_set_dev_max_num_send(p, WINDOW), 0);
+	assert_int_equal(rte_comch_dpa_producer_get_dpa_handle(p, &s->prod_h), 0);
+	assert_int_equal(rte_comch_producer_get_id(p, &id), 0);
+	s->cq_h = f->cq_h;
+	/* A DPA producer: its program sends, not the CPU. */
+	assert_int_equal(rte_comch_producer_task_send_alloc_init(p, NULL, NULL, 0, 0, NULL),
+			 -EINVAL);
+	ctx_start(f, rte_comch_producer_as_ctx(p));
+	return p;
+}
+
+/* Sends beyond the posted receives wait; the consumer's stop returns what is still posted. */
+static void
+test_msgq_dpa_to_cpu(void **state)
+{
+	struct rte_comch_producer_task_send *st;
+	struct rte_comch_producer *p;
+	struct dpa_prod s = { 0 };
+	struct cpu_cons cc = { 0 };
+	struct fx f;
+
+	RTE_SET_USED(state);
+	fx_up(&f);
+	fx_thread(&f, prog_dpa_producer, &s, 2 * WINDOW);
+	assert_int_equal(rte_comch_msgq_set_dpa_producer(f.q, f.dpa), 0);
+	assert_int_equal(rte_comch_msgq_start(f.q), 0);
+	cpu_cons_new(&f, &cc, 8);
+	p = dpa_prod_new(&f, &s);
+	assert_int_equal(rte_comch_producer_task_send_alloc_init(p, NULL, NULL, 0, 0, &st),
+			 -ENOTSUP);
+	/* 20 to send, 8 posted: 8 arrive, the rest wait (-EAGAIN in the program). */
+	STORE(&s.limit, 20);
+	assert_int_equal(rte_comch_dpa_thread_notify(f.t), 0);
+	wait_u64(&f, &cc.got, 8);
+	ct_progress_for(f.pe, 20);
+	assert_int_equal(cc.got, 8);
+	assert_int_equal(LOAD(&s.sent), 8);
+	assert_true(LOAD(&s.again) > 0);
+	assert_int_equal(cc.bad, 0);
+	/* Repost as they come: the program sends the rest when told. */
+	cc.repost = true;
+	{
+		struct rte_comch_consumer_task_post_recv *t;
+		uint32_t i;
+
+		for (i = 0; i < 8; i++) {
+			assert_int_equal(rte_comch_consumer_task_post_recv_alloc_init(cc.c, NULL,
+										    &t), 0);
+			assert_int_equal(rte_comch_task_submit(
+				rte_comch_consumer_task_post_recv_as_task(t)), 0);
+		}
+	}
+	assert_int_equal(rte_comch_dpa_thread_notify(f.t), 0);
+	wait_u64(&f, &cc.got, 20);
+	assert_int_equal(cc.bad, 0);
+	assert_int_equal(LOAD(&s.err), 0);
+	/* Stopping the consumer returns the receives still posted, with an error. */
+	ct_ctx_stop_wait(f.pe, rte_comch_consumer_as_ctx(cc.c));
+	assert_int_equal(cc.flushed, 8);
+	assert_int_equal(rte_comch_consumer_destroy(cc.c), 0);
+	ctx_stop(&f, rte_comch_producer_as_ctx(p));
+	assert_int_equal(rte_comch_producer_destroy(p), 0);
+	fx_down(&f);
+}
+
+/* ------------------------------------------------------------ stress */
+
+/* Millions each way with sequence checks: CPU -> DPA, then DPA -> CPU. */
+static void
+test_msgq_stress(void **state)
+{
+	struct rte_comch_consumer *c;
+	struct rte_comch_producer *p;
+	struct dpa_cons dc = { 0 };
+	struct dpa_prod dp = { 0 };
+	struct cpu_cons cc = { .repost = true };
+	struct cpu_prod cp;
+	uint64_t t0, deadline, last = 0;
+	struct fx f;
+
+	RTE_SET_USED(state);
+	/* CPU -> DPA */
+	fx_up(&f);
+	fx_thread(&f, prog_dpa_consumer, &dc, 2 * WINDOW);
+	assert_int_equal(rte_comch_msgq_set_dpa_consumer(f.q, f.dpa), 0);
+	assert_int_equal(rte_comch_msgq_start(f.q), 0);
+	c = dpa_cons_new(&f, &dc, WINDOW, 8);
+	cpu_prod_new(&f, &cp, 256);
+	t0 = ct_now_ms();
+	send_all(&f, &cp, 0, STRESS_MSGS);
+	wait_u64(&f, &dc.got, STRESS_MSGS);
+	print_message("  CPU -> DPA: %u messages in %" PRIu64 " ms\n", STRESS_MSGS,
+		      ct_now_ms() - t0);
+	assert_int_equal(LOAD(&dc.bad), 0);
+	assert_int_equal(dc.next_seq[0], STRESS_MSGS);
+	assert_int_equal(cp.ok, STRESS_MSGS);
+	ctx_stop(&f, rte_comch_producer_as_ctx(cp.p));
+	assert_int_equal(rte_comch_producer_destroy(cp.p), 0);
+	ctx_stop(&f, rte_comch_consumer_as_ctx(c));
+	assert_int_equal(rte_comch_consumer_destroy(c), 0);
+	fx_down(&f);
+	/* DPA -> CPU: the CPU reposts each receive and tells the program when it did. */
+	fx_up(&f);
+	fx_thread(&f, prog_dpa_producer, &dp, 2 * WINDOW);
+	assert_int_equal(rte_comch_msgq_set_dpa_producer(f.q, f.dpa), 0);
+	assert_int_equal(rte_comch_msgq_start(f.q), 0);
+	cpu_cons_new(&f, &cc, WINDOW);
+	p = dpa_prod_new(&f, &dp);
+	STORE(&dp.limit, STRESS_MSGS);
+	t0 = ct_now_ms();
+	deadline = t0 + 120000;
+	while (cc.got < STRESS_MSGS && ct_now_ms() < deadline) {
+		rte_comch_pe_progress(f.pe);
+		if (cc.got - last >= WINDOW / 2 || LOAD(&dp.sent) == cc.got) {
+			last = cc.got;
+			rte_comch_dpa_thread_notify(f.t);
+		}
+	}
+	print_message("  DPA -> CPU: %" PRIu64 " messages in %" PRIu64 " ms\n", cc.got,
+		      ct_now_ms() - t0);
+	assert_int_equal(cc.got, STRESS_MSGS);
+	assert_int_equal(cc.bad, 0);
+	assert_int_equal(LOAD(&dp.err), 0);
+	ct_ctx_stop_wait(f.pe, rte_comch_consumer_as_ctx(cc.c));
+	assert_int_equal(rte_comch_consumer_destroy(cc.c), 0);
+	ctx_stop(&f, rte_comch_producer_as_ctx(p));
+	assert_int_equal(rte_comch_producer_destroy(p), 0);
+	fx_down(&f);
+}
+
+/* ------------------------------------------------------------ main */
+
+static int
+msgq_group_setup(void **state)
+{
+	char d[32], devargs[96];
+
+	if (ct_group_setup(state) != 0)
+		return -1;
+	dev = rte_comch_dev_open("dpa:role=host");
+	ct_domain(d, sizeof(d));
+	snprintf(devargs, sizeof(devargs), "skeleton:domain=%s,role=host", d);
+	skel_dev = rte_comch_dev_open(devargs);
+	return dev != NULL && skel_dev != NULL ? 0 : -1;
+}
+
+static int
+msgq_group_teardown(void **state)
+{
+	if (dev != NULL)
+		rte_comch_dev_close(dev);
+	if (skel_dev != NULL)
+		rte_comch_dev_close(skel_dev);
+	return ct_group_teardown(state);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_msgq_errors),
+		cmocka_unit_test(test_msgq_foreign_dpa),
+		cmocka_unit_test(test_msgq_objects),
+		cmocka_unit_test(test_msgq_cpu_to_dpa_credits),
+		cmocka_unit_test(test_msgq_slow_program),
+		cmocka_unit_test(test_msgq_consumer_stop_restart),
+		cmocka_unit_test(test_msgq_dpa_to_cpu),
+		cmocka_unit_test(test_msgq_stress),
+	};
+
+	if (getenv("COMCH_TEST_FILTER") != NULL)
+		cmocka_set_test_filter(getenv("COMCH_TEST_FILTER"));
+	return cmocka_run_group_tests_name("comch_msgq", tests, msgq_group_setup,
+					   msgq_group_teardown);
+}
