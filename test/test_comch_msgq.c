@@ -24,6 +24,7 @@
 
 #include <rte_common.h>
 #include <rte_errno.h>
+#include <rte_service.h>
 
 #include <rte_comch.h>
 #include <rte_comch_dpa.h>
@@ -45,6 +46,7 @@ static struct rte_comch_dev *skel_dev; /* a device with no MsgQ */
 /* One test's objects, torn down by fx_down() whatever the test did. */
 struct fx {
 	struct rte_comch_dpa *dpa;
+	uint32_t unit_service;
 	struct rte_comch_pe *pe;
 	struct rte_comch_msgq *q;
 	struct rte_comch_dpa_thread *t;
@@ -52,14 +54,21 @@ struct fx {
 	rte_comch_dpa_handle_t cq_h;
 };
 
+/*
+ * The CPU side runs on this lcore (0), the DPA's one unit on service lcore 1:
+ * a unit thread would inherit lcore 0's CPU and share it with the test.
+ */
 static void
 fx_up(struct fx *f)
 {
-	struct rte_comch_dpa_conf conf = { .nb_units = 1, .mode = RTE_COMCH_DPA_EXEC_PTHREAD };
+	struct rte_comch_dpa_conf conf = { .nb_units = 1, .mode = RTE_COMCH_DPA_EXEC_SERVICE };
 
 	memset(f, 0, sizeof(*f));
 	f->dpa = rte_comch_dpa_create(dev, &conf);
 	assert_non_null(f->dpa);
+	assert_int_equal(rte_comch_dpa_unit_service_id(f->dpa, 0, &f->unit_service), 0);
+	assert_int_equal(rte_service_map_lcore_set(f->unit_service, 1, 1), 0);
+	assert_int_equal(rte_service_runstate_set(f->unit_service, 1), 0);
 	assert_int_equal(rte_comch_dpa_start(f->dpa), 0);
 	f->pe = rte_comch_pe_create(rte_lcore_id());
 	assert_non_null(f->pe);
@@ -100,6 +109,8 @@ fx_down(struct fx *f)
 		assert_int_equal(rte_comch_dpa_thread_destroy(f->t), 0);
 	}
 	assert_int_equal(rte_comch_dpa_stop(f->dpa), 0);
+	assert_int_equal(rte_service_runstate_set(f->unit_service, 0), 0);
+	assert_int_equal(rte_service_map_lcore_set(f->unit_service, 1, 0), 0);
 	assert_int_equal(rte_comch_dpa_destroy(f->dpa), 0);
 	assert_int_equal(rte_comch_pe_destroy(f->pe), 0);
 }
@@ -273,7 +284,7 @@ dpa_cons_new(struct fx *f, struct dpa_cons *s, uint32_t window, uint32_t imm_len
 static uint64_t
 send_all(struct fx *f, struct cpu_prod *cp, uint64_t from, uint64_t to)
 {
-	uint64_t seq = from, again = 0, deadline = ct_now_ms() + 60000;
+	uint64_t seq = from, again = 0, deadline = ct_now_ms() + 120000;
 	int rc;
 
 	while (seq < to) {
@@ -540,6 +551,7 @@ test_msgq_consumer_stop_restart(void **state)
 	c = dpa_cons_new(&f, &s, 32, 8);
 	cpu_prod_new(&f, &cp, 32);
 	send_all(&f, &cp, 0, 100);
+	wait_u64(&f, &s.got, 100);
 	assert_int_equal(rte_comch_ctx_stop(rte_comch_consumer_as_ctx(c)), -EINPROGRESS);
 	/* Stopping: its grace period needs our producer's progress, which this loop gives. */
 	do {
@@ -553,7 +565,7 @@ test_msgq_consumer_stop_restart(void **state)
 	s.primed = 0;
 	memset(s.next_seq, 0, sizeof(s.next_seq));
 	STORE(&s.got, 0);
-	ctx_start(&f, rte_comch_consumer_as_ctx(c));
+	assert_int_equal(rte_comch_ctx_start(rte_comch_consumer_as_ctx(c)), 0);
 	assert_int_equal(rte_comch_dpa_thread_notify(f.t), 0);
 	cp.ok = 0;
 	send_all(&f, &cp, 0, 100);
@@ -673,6 +685,22 @@ cpu_cons_new(struct fx *f, struct cpu_cons *cc, uint32_t n)
 	}
 }
 
+/* Progress until cc got want, notifying the DPA producer's thread as receives are reposted. */
+static void
+pump_dpa_to_cpu(struct fx *f, struct cpu_cons *cc, uint64_t want)
+{
+	uint64_t deadline = ct_now_ms() + 120000, last = UINT64_MAX;
+
+	while (cc->got < want) {
+		if (cc->got != last) {
+			last = cc->got;
+			assert_int_equal(rte_comch_dpa_thread_notify(f->t), 0);
+		}
+		rte_comch_pe_progress(f->pe);
+		assert_true(ct_now_ms() < deadline);
+	}
+}
+
 static struct rte_comch_producer *
 dpa_prod_new(struct fx *f, struct dpa_prod *s)
 {
@@ -733,8 +761,8 @@ test_msgq_dpa_to_cpu(void **state)
 				rte_comch_consumer_task_post_recv_as_task(t)), 0);
 		}
 	}
-	assert_int_equal(rte_comch_dpa_thread_notify(f.t), 0);
-	wait_u64(&f, &cc.got, 20);
+	/* Each repost is worth telling the program about (a posted receive rings nobody). */
+	pump_dpa_to_cpu(&f, &cc, 20);
 	assert_int_equal(cc.bad, 0);
 	assert_int_equal(LOAD(&s.err), 0);
 	/* Stopping the consumer returns the receives still posted, with an error. */
@@ -758,7 +786,7 @@ test_msgq_stress(void **state)
 	struct dpa_prod dp = { 0 };
 	struct cpu_cons cc = { .repost = true };
 	struct cpu_prod cp;
-	uint64_t t0, deadline, last = 0;
+	uint64_t t0;
 	struct fx f;
 
 	RTE_SET_USED(state);
@@ -791,14 +819,7 @@ test_msgq_stress(void **state)
 	p = dpa_prod_new(&f, &dp);
 	STORE(&dp.limit, STRESS_MSGS);
 	t0 = ct_now_ms();
-	deadline = t0 + 120000;
-	while (cc.got < STRESS_MSGS && ct_now_ms() < deadline) {
-		rte_comch_pe_progress(f.pe);
-		if (cc.got - last >= WINDOW / 2 || LOAD(&dp.sent) == cc.got) {
-			last = cc.got;
-			rte_comch_dpa_thread_notify(f.t);
-		}
-	}
+	pump_dpa_to_cpu(&f, &cc, STRESS_MSGS);
 	print_message("  DPA -> CPU: %" PRIu64 " messages in %" PRIu64 " ms\n", cc.got,
 		      ct_now_ms() - t0);
 	assert_int_equal(cc.got, STRESS_MSGS);
@@ -820,6 +841,8 @@ msgq_group_setup(void **state)
 
 	if (ct_group_setup(state) != 0)
 		return -1;
+	if (rte_service_lcore_add(1) != 0 || rte_service_lcore_start(1) != 0)
+		return -1;
 	dev = rte_comch_dev_open("dpa:role=host");
 	ct_domain(d, sizeof(d));
 	snprintf(devargs, sizeof(devargs), "skeleton:domain=%s,role=host", d);
@@ -834,6 +857,8 @@ msgq_group_teardown(void **state)
 		rte_comch_dev_close(dev);
 	if (skel_dev != NULL)
 		rte_comch_dev_close(skel_dev);
+	rte_service_lcore_stop(1);
+	rte_service_lcore_del(1);
 	return ct_group_teardown(state);
 }
 
