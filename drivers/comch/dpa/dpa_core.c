@@ -56,19 +56,19 @@ dpa_next_gen(uint16_t gen)
 }
 
 /*
- * The object a handle of the given kind (DPA_KIND_*) names in dpa, or NULL
- * (logged, naming func) when the handle is of another kind or dpa, out of
- * range, or stale.
+ * The object a handle of the given kind (DPA_KIND_*, but REG: the driver's)
+ * names in dpa, or NULL (logged, naming func) when the handle is of another
+ * kind or dpa, out of range, or stale.
  */
 void *
 dpa_handle_lookup(struct rte_comch_dpa *dpa, rte_comch_dpa_handle_t h, uint8_t kind,
 		  const char *func)
 {
 	uint32_t slot = dpa_handle_slot(h);
-	const uint16_t *live;
+	const uint16_t *live = NULL;
 	const char *name;
 	uint32_t max;
-	void *obj;
+	void *obj = NULL;
 
 	switch (kind) {
 	case DPA_KIND_THREAD:
@@ -78,6 +78,14 @@ dpa_handle_lookup(struct rte_comch_dpa *dpa, rte_comch_dpa_handle_t h, uint8_t k
 	case DPA_KIND_CQ:
 		name = "cq";
 		max = dpa->max_cqs;
+		break;
+	case DPA_KIND_CONSUMER:
+		name = "consumer";
+		max = dpa->max_eps;
+		break;
+	case DPA_KIND_PRODUCER:
+		name = "producer";
+		max = dpa->max_eps;
 		break;
 	default:
 		name = "memory";
@@ -95,13 +103,24 @@ dpa_handle_lookup(struct rte_comch_dpa *dpa, rte_comch_dpa_handle_t h, uint8_t k
 	} else if (kind == DPA_KIND_CQ) {
 		obj = &dpa->cqs[slot];
 		live = &dpa->cqs[slot].live;
-	} else {
+	} else if (kind == DPA_KIND_MEM) {
 		obj = &dpa->mems[slot];
 		live = &dpa->mems[slot].live;
+	} else {
+		live = &dpa->eps[slot].live;
 	}
 	if (comch_load_acquire(live) != dpa_handle_gen(h)) {
 		DPA_LOG_FN(ERR, func, "dpa %u: stale %s handle 0x%" PRIx64, dpa->tag, name, h);
 		return NULL;
+	}
+	if (obj == NULL) {
+		/* An endpoint: kind and obj were written before live was published. */
+		if (dpa->eps[slot].kind != kind) {
+			DPA_LOG_FN(ERR, func, "dpa %u: 0x%" PRIx64 " is not a %s", dpa->tag, h,
+				   name);
+			return NULL;
+		}
+		obj = dpa->eps[slot].obj;
 	}
 	return obj;
 }
@@ -135,6 +154,7 @@ dpa_free(struct rte_comch_dpa *dpa)
 	free(dpa->threads);
 	free(dpa->cqs);
 	free(dpa->mems);
+	free(dpa->eps);
 	free(dpa->units);
 	free(dpa);
 }
@@ -168,6 +188,9 @@ rte_comch_dpa_create(struct rte_comch_dev *dev, const struct rte_comch_dpa_conf 
 	if (dpa == NULL)
 		goto nomem;
 	dpa->dev = dev;
+	/* A dpa on a "dpa:" device can carry MsgQs; on any other, only programs. */
+	dpa->drv_dev = dpa_drv_dev_of(dev);
+	dpa_lock_init(&dpa->eps_lock);
 	dpa->mode = conf->mode;
 	dpa->nb_units = conf->nb_units;
 	dpa->max_threads = conf->max_threads != 0 ? conf->max_threads :
@@ -177,10 +200,13 @@ rte_comch_dpa_create(struct rte_comch_dev *dev, const struct rte_comch_dpa_conf 
 	dpa->threads = calloc(dpa->max_threads, sizeof(*dpa->threads));
 	dpa->cqs = calloc(dpa->max_cqs, sizeof(*dpa->cqs));
 	dpa->mems = calloc(dpa->max_mems, sizeof(*dpa->mems));
+	dpa->max_eps = DPA_MAX_EPS;
+	dpa->eps = calloc(dpa->max_eps, sizeof(*dpa->eps));
 	dpa->units = aligned_alloc(RTE_CACHE_LINE_SIZE,
 				   RTE_ALIGN_CEIL(dpa->nb_units * sizeof(*dpa->units),
 						  RTE_CACHE_LINE_SIZE));
-	if (dpa->threads == NULL || dpa->cqs == NULL || dpa->mems == NULL || dpa->units == NULL) {
+	if (dpa->threads == NULL || dpa->cqs == NULL || dpa->mems == NULL || dpa->eps == NULL ||
+	    dpa->units == NULL) {
 		dpa_free(dpa);
 		goto nomem;
 	}
@@ -224,10 +250,11 @@ rte_comch_dpa_destroy(struct rte_comch_dpa *dpa)
 
 	if (ret < 0)
 		return ret;
-	if (dpa->started || dpa->nb_threads != 0 || dpa->nb_cqs != 0 || dpa->nb_mems != 0) {
-		DPA_LOG(ERR, "dpa %u: %s, %u threads, %u cqs and %u buffers left", dpa->tag,
-			dpa->started ? "started" : "stopped", dpa->nb_threads, dpa->nb_cqs,
-			dpa->nb_mems);
+	if (dpa->started || dpa->nb_threads != 0 || dpa->nb_cqs != 0 || dpa->nb_mems != 0 ||
+	    comch_load_acquire(&dpa->nb_msgqs) != 0) {
+		DPA_LOG(ERR, "dpa %u: %s, %u threads, %u cqs, %u buffers and %u started MsgQs left",
+			dpa->tag, dpa->started ? "started" : "stopped", dpa->nb_threads,
+			dpa->nb_cqs, dpa->nb_mems, comch_load_relaxed(&dpa->nb_msgqs));
 		return -EBUSY;
 	}
 	dpa_units_fini(dpa);

@@ -134,7 +134,7 @@ rte_comch_dpa_cq_create(struct rte_comch_dpa *dpa, const struct rte_comch_dpa_cq
 	cq->size = conf->size;
 	cq->mask = conf->size - 1;
 	cq->shift = rte_log2_u32(conf->size);
-	rte_spinlock_init(&cq->lock);
+	dpa_lock_init(&cq->lock);
 	cq->pi = 0;
 	cq->rcv = 0;
 	cq->ack = 0;
@@ -159,9 +159,9 @@ rte_comch_dpa_cq_destroy(struct rte_comch_dpa_cq *cq)
 	if (ret < 0)
 		return ret;
 	/* Under the lock: a post, notification included, either finished or sees the context gone. */
-	rte_spinlock_lock(&cq->lock);
+	dpa_lock(&cq->lock);
 	comch_store_seq_cst(&cq->live, 0);
-	rte_spinlock_unlock(&cq->lock);
+	dpa_unlock(&cq->lock);
 	/* Programs in flight may hold the handle: wait until their runs end. */
 	dpa_grace_wait(cq->dpa);
 	free(cq->ring);
@@ -205,31 +205,39 @@ rte_comch_dpa_cq_stats_get(const struct rte_comch_dpa_cq *cq,
 	return 0;
 }
 
+/*
+ * Lock cq for one entry if fewer than limit entries (and fewer than its size)
+ * are posted and not yet acknowledged. 0: room, cq locked, dpa_cq_commit()
+ * follows; -EAGAIN (full) or -EINVAL (destroyed, logged naming func): unlocked.
+ * The limit is a DPA producer's dev_max_num_send: checked under the context's
+ * lock, so producers sharing the context cannot overshoot it together, and
+ * held while the producer delivers, so its completion cannot fail after.
+ */
 int
-rte_comch_dpa_cq_post(struct rte_comch_dpa_cq *cq, const struct rte_comch_dpa_cqe *cqe)
+dpa_cq_reserve(struct rte_comch_dpa_cq *cq, uint64_t limit, const char *func)
 {
-	struct dpa_cq_slot *slot;
-	uint64_t pi;
-
-	if (cq == NULL || cqe == NULL || cqe->imm_len > RTE_COMCH_DPA_IMM_MAX) {
-		DPA_LOG(ERR, "cq or cqe is NULL, or imm_len %u above %u",
-			cqe != NULL ? cqe->imm_len : 0, RTE_COMCH_DPA_IMM_MAX);
-		return -EINVAL;
-	}
-	rte_spinlock_lock(&cq->lock);
+	dpa_lock(&cq->lock);
 	if (comch_load_relaxed(&cq->live) == 0) {
-		rte_spinlock_unlock(&cq->lock);
-		DPA_LOG(ERR, "cq was destroyed");
+		dpa_unlock(&cq->lock);
+		DPA_LOG_FN(ERR, func, "cq was destroyed");
 		return -EINVAL;
 	}
-	pi = cq->pi;
-	if (pi - comch_load_acquire(&cq->ack) >= cq->size) {
-		rte_spinlock_unlock(&cq->lock);
+	if (cq->pi - comch_load_acquire(&cq->ack) >= RTE_MIN((uint64_t)cq->size, limit)) {
+		dpa_unlock(&cq->lock);
 		/* Back-pressure, not an error: the program has not acknowledged yet. */
 		DPA_STAT_INC_MT(&cq->stats.full);
 		return -EAGAIN;
 	}
-	slot = &cq->ring[pi & cq->mask];
+	return 0;
+}
+
+/* Write the entry reserved by dpa_cq_reserve(), trigger the thread, unlock. */
+void
+dpa_cq_commit(struct rte_comch_dpa_cq *cq, const struct rte_comch_dpa_cqe *cqe)
+{
+	uint64_t pi = cq->pi;
+	struct dpa_cq_slot *slot = &cq->ring[pi & cq->mask];
+
 	slot->cqe = *cqe;
 	comch_store_release(&slot->owner, dpa_cq_phase(cq, pi));
 	cq->pi = pi + 1;
@@ -241,7 +249,23 @@ rte_comch_dpa_cq_post(struct rte_comch_dpa_cq *cq, const struct rte_comch_dpa_cq
 	 */
 	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
 	dpa_cq_notify(cq);
-	rte_spinlock_unlock(&cq->lock);
+	dpa_unlock(&cq->lock);
+}
+
+int
+rte_comch_dpa_cq_post(struct rte_comch_dpa_cq *cq, const struct rte_comch_dpa_cqe *cqe)
+{
+	int ret;
+
+	if (cq == NULL || cqe == NULL || cqe->imm_len > RTE_COMCH_DPA_IMM_MAX) {
+		DPA_LOG(ERR, "cq or cqe is NULL, or imm_len %u above %u",
+			cqe != NULL ? cqe->imm_len : 0, RTE_COMCH_DPA_IMM_MAX);
+		return -EINVAL;
+	}
+	ret = dpa_cq_reserve(cq, UINT64_MAX, __func__);
+	if (ret < 0)
+		return ret;
+	dpa_cq_commit(cq, cqe);
 	return 0;
 }
 

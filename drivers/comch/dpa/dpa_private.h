@@ -13,6 +13,8 @@
  *   dpa_cq.c      completion contexts, CPU side and device side
  *   dpa_mem.c     DPA memory: buffers, copies, and their addresses for programs
  *   dpa_dev.c     the rest of the device side: ending a run, local storage
+ *   dpa_ep.c      the handles of MsgQ endpoints (DPA consumers and producers)
+ * and the MsgQ driver built on them (dpa_drv_private.h).
  *
  * Memory: the thread, completion-context and buffer slots are arrays owned by the
  * dpa and never freed before it, so that a stale handle or pointer always
@@ -27,14 +29,45 @@
 
 #include <rte_common.h>
 #include <rte_log.h>
+#include <rte_pause.h>
 #include <rte_ring.h>
-#include <rte_spinlock.h>
 
 #include <rte_comch_drv_atomic.h>
 
 #include "rte_comch_dpa.h"
 #include "rte_comch_dpa_dev.h"
 #include "rte_comch_dpa_driver.h"
+
+/*
+ * A spinlock that ThreadSanitizer sees: DPDK 22.11's rte_spinlock is inline
+ * assembly on x86, which orders nothing in TSan's eyes, and what the locks
+ * below protect is shared between CPU threads and DPA units.
+ */
+typedef struct {
+	int locked;          /* atomic */
+} dpa_lock_t;
+
+static inline void
+dpa_lock_init(dpa_lock_t *l)
+{
+	comch_store_relaxed(&l->locked, 0);
+}
+
+static inline void
+dpa_lock(dpa_lock_t *l)
+{
+	while (comch_exchange_acq_rel(&l->locked, 1) != 0) {
+		/* Wait reading, not writing, so the holder's cache line stays put. */
+		while (comch_load_relaxed(&l->locked) != 0)
+			rte_pause();
+	}
+}
+
+static inline void
+dpa_unlock(dpa_lock_t *l)
+{
+	comch_store_release(&l->locked, 0);
+}
 
 extern int dpa_logtype;
 /* A log line that names func, for helpers that check on behalf of their caller. */
@@ -58,6 +91,12 @@ extern int dpa_logtype;
 #define DPA_KIND_THREAD 0x54 /* 'T' */
 #define DPA_KIND_CQ 0x43     /* 'C' */
 #define DPA_KIND_MEM 0x4d    /* 'M' */
+#define DPA_KIND_CONSUMER 0x63 /* 'c': a DPA consumer of a MsgQ */
+#define DPA_KIND_PRODUCER 0x70 /* 'p': a DPA producer of a MsgQ */
+#define DPA_KIND_REG 0x52    /* 'R': an mmap's registration on the dpa's device */
+
+/* Most MsgQ endpoints (DPA consumers plus DPA producers) of one dpa at once. */
+#define DPA_MAX_EPS 4096
 
 static inline rte_comch_dpa_handle_t
 dpa_handle_make(uint8_t kind, uint8_t tag, uint16_t gen, uint32_t slot)
@@ -143,7 +182,7 @@ struct rte_comch_dpa_cq {
 	uint32_t shift;      /* log2(size): pass number = index >> shift */
 	struct dpa_cq_slot *ring;
 	/* CPU producers */
-	rte_spinlock_t lock;
+	dpa_lock_t lock;
 	uint64_t pi;         /* next entry to write, under lock */
 	/* the DPA program (one at a time) */
 	uint64_t rcv;        /* next entry to take */
@@ -158,6 +197,19 @@ struct dpa_mem {
 	uint16_t live;
 	void *base;
 	uint64_t size;
+};
+
+/*
+ * A MsgQ endpoint that programs name by handle: a DPA consumer or a DPA
+ * producer. obj is the driver's object (dpa_drv_private.h); it stays valid
+ * until the slot is freed, a grace period after its handle went stale.
+ */
+struct dpa_ep {
+	uint16_t gen;
+	uint16_t live;       /* atomic: gen while the endpoint exists, 0 otherwise */
+	uint8_t kind;        /* DPA_KIND_CONSUMER or DPA_KIND_PRODUCER */
+	bool busy;           /* under eps_lock: taken, or stale with runs maybe holding obj */
+	void *obj;
 };
 
 struct dpa_unit {
@@ -197,6 +249,14 @@ struct rte_comch_dpa {
 	struct rte_comch_dpa_cq *cqs;
 	struct dpa_mem *mems;
 	struct dpa_unit *units;
+	/* MsgQ: the driver's device if dev is a "dpa:" device, else NULL (never changes). */
+	void *drv_dev;
+	uint32_t nb_msgqs;         /* atomic: started MsgQs that use this dpa */
+	/* MsgQs started on several threads create endpoints at once: eps_lock. */
+	dpa_lock_t eps_lock;
+	uint32_t max_eps;
+	uint32_t nb_eps;           /* under eps_lock */
+	struct dpa_ep *eps;
 };
 
 /* The run in progress on the calling thread, if it is a unit inside a program. */
@@ -281,6 +341,17 @@ void dpa_grace_wait(struct rte_comch_dpa *dpa);
 uint16_t dpa_next_gen(uint16_t gen);
 void *dpa_handle_lookup(struct rte_comch_dpa *dpa, rte_comch_dpa_handle_t h, uint8_t kind,
 			const char *func);
+
+/* dpa_cq.c */
+int dpa_cq_reserve(struct rte_comch_dpa_cq *cq, uint64_t limit, const char *func);
+void dpa_cq_commit(struct rte_comch_dpa_cq *cq, const struct rte_comch_dpa_cqe *cqe);
+
+/* dpa_ep.c */
+int dpa_ep_alloc(struct rte_comch_dpa *dpa, uint8_t kind, void *obj, rte_comch_dpa_handle_t *h);
+void dpa_ep_free(struct rte_comch_dpa *dpa, rte_comch_dpa_handle_t h);
+
+/* dpa_drv.c: the driver's device behind a device, or NULL if it is another driver's. */
+void *dpa_drv_dev_of(const struct rte_comch_dev *dev);
 
 /* dpa_unit.c */
 int dpa_units_init(struct rte_comch_dpa *dpa);

@@ -142,8 +142,10 @@ struct rte_comch_dpa_cq_stats {
 /**
  * Create a dpa on a device.
  *
- * The software DPA needs nothing from the device: it keeps it to say which
- * device the DPA belongs to (rte_comch_dpa_get_device()), as MsgQ will.
+ * Programs run on a dpa of any device. MsgQs (rte_comch_msgq.h) and the DPA
+ * handles of mmaps (rte_comch_dpa_msgq.h) need a dpa of a device opened with
+ * "dpa:" devargs, the device of the "dpa" driver: the MsgQ's device must be
+ * the dpa's (rte_comch_dpa_get_device()).
  * The units are created but do not run until rte_comch_dpa_start().
  *
  * @param dev
@@ -169,7 +171,8 @@ rte_comch_dpa_create(struct rte_comch_dev *dev, const struct rte_comch_dpa_conf 
  *
  * @return
  *   0; -EINVAL if dpa is NULL; -EBUSY if it is started or still has threads,
- *   completion contexts or memory; -EPERM from inside a DPA program.
+ *   completion contexts or memory, or a started MsgQ uses it; -EPERM from
+ *   inside a DPA program.
  */
 __rte_experimental
 int

@@ -1,0 +1,304 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_comch authors
+ */
+
+/*
+ * The device-side MsgQ calls (rte_comch_dpa_dev.h): a DPA consumer's
+ * consumer_ack, and a DPA producer's sends to CPU consumers.
+ *
+ * A send is one critical section under the target consumer's lock, because
+ * many DPA threads may send to one consumer: the consumer is started and has a
+ * posted receive; the completion, if asked for, has room (the completion
+ * context stays locked from that check to its post, so it cannot fail after);
+ * then the copy, the fill and the wake-up. A refused send changes nothing.
+ * Locks are taken in one order: consumer, then completion context.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include <rte_comch_mmap.h>
+
+#include "dpa_drv_private.h"
+
+/* The copy of a dma_copy, checked already; len 0 for a plain send. */
+struct dpa_copy {
+	uint8_t *dst;
+	const uint8_t *src;
+	uint64_t len;
+};
+
+int
+rte_comch_dpa_dev_consumer_ack(rte_comch_dpa_handle_t h, uint32_t n)
+{
+	struct rte_comch_dpa *dpa = dpa_dev_caller(__func__);
+	struct dpa_cons *c;
+	int ret = 0;
+
+	if (dpa == NULL)
+		return -EPERM;
+	c = dpa_handle_lookup(dpa, h, DPA_KIND_CONSUMER, __func__);
+	if (c == NULL)
+		return -EINVAL;
+	/* The lock CPU producers debit credits under: the bound holds exactly. */
+	dpa_lock(&c->lock);
+	if (!c->started) {
+		DPA_LOG(ERR, "consumer %u is not started", c->id);
+		ret = -ENOTCONN;
+	} else if (n > c->max_recv - c->credits) {
+		DPA_LOG(ERR, "consumer %u: %u more receives on %u offered exceed "
+			"dev_max_num_recv %u", c->id, n, c->credits, c->max_recv);
+		ret = -EINVAL;
+	} else {
+		c->credits += n;
+	}
+	dpa_unlock(&c->lock);
+	return ret;
+}
+
+/* The DPA producer h names in the calling program's dpa; *err is 0, -EPERM or -EINVAL. */
+static struct dpa_prod *
+dpa_dev_producer(rte_comch_dpa_handle_t h, int *err, const char *func)
+{
+	struct rte_comch_dpa *dpa = dpa_dev_caller(func);
+	struct dpa_prod *p;
+
+	if (dpa == NULL) {
+		*err = -EPERM;
+		return NULL;
+	}
+	p = dpa_handle_lookup(dpa, h, DPA_KIND_PRODUCER, func);
+	*err = p != NULL ? 0 : -EINVAL;
+	return p;
+}
+
+/* The checks of a send's own arguments: 0, -EINVAL or -EMSGSIZE (logged, naming func). */
+static int
+dpa_dev_send_check(struct dpa_prod *p, const void *imm, uint32_t imm_len, uint32_t flags,
+		   const char *func)
+{
+	bool attached;
+
+	if ((flags & ~RTE_COMCH_DPA_DEV_SUBMIT_FLAG_COMPLETION) != 0) {
+		DPA_LOG_FN(ERR, func, "producer %u: unknown flags %#x", p->id, flags);
+		return -EINVAL;
+	}
+	if (imm == NULL && imm_len != 0) {
+		DPA_LOG_FN(ERR, func, "producer %u: imm is NULL, imm_len %u", p->id, imm_len);
+		return -EINVAL;
+	}
+	if (imm_len > RTE_COMCH_DPA_IMM_MAX) {
+		DPA_LOG_FN(ERR, func, "producer %u: imm_len %u above %u", p->id, imm_len,
+			   RTE_COMCH_DPA_IMM_MAX);
+		return -EMSGSIZE;
+	}
+	if ((flags & RTE_COMCH_DPA_DEV_SUBMIT_FLAG_COMPLETION) == 0)
+		return 0;
+	dpa_lock(&p->lock);
+	attached = p->cq != NULL;
+	dpa_unlock(&p->lock);
+	if (!attached) {
+		DPA_LOG_FN(ERR, func, "producer %u: a completion asked for, none attached: "
+			   "rte_comch_dpa_producer_completion_attach()", p->id);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The started CPU consumer id of p's MsgQ, locked; or NULL (logged, naming func). */
+static struct dpa_cons *
+dpa_dev_consumer_lock(struct dpa_prod *p, uint32_t id, const char *func)
+{
+	struct dpa_msgq *q = p->q;
+	struct dpa_cons *c;
+
+	if (id >= q->max_consumers) {
+		DPA_LOG_FN(ERR, func, "producer %u: no consumer %u (ids below %u)", p->id, id,
+			   q->max_consumers);
+		return NULL;
+	}
+	/* The slot is the MsgQ's, alive as long as the producer: its lock is safe to take. */
+	c = &q->cons[id];
+	dpa_lock(&c->lock);
+	if (!c->imported) {
+		dpa_unlock(&c->lock);
+		DPA_LOG_FN(ERR, func, "producer %u: consumer %u is not started", p->id, id);
+		return NULL;
+	}
+	return c;
+}
+
+/*
+ * Deliver a message (and the copy before it) to consumer id, and post the
+ * producer's completion if asked. 0 or -ENOENT, -EMSGSIZE, -EAGAIN, -EINVAL.
+ */
+static int
+dpa_dev_deliver(struct dpa_prod *p, uint32_t id, const void *imm, uint32_t imm_len,
+		uint32_t flags, const struct dpa_copy *copy, const char *func)
+{
+	struct rte_comch_dpa_cqe cqe = { .producer_id = p->id, .imm_len = 0 };
+	struct rte_comch_dpa_cq *cq = NULL;
+	uint32_t max_send = 0;
+	struct dpa_cons *c;
+	int ret;
+
+	c = dpa_dev_consumer_lock(p, id, func);
+	if (c == NULL)
+		return -ENOENT;
+	if (imm_len > c->imm_len) {
+		dpa_unlock(&c->lock);
+		DPA_LOG_FN(ERR, func, "producer %u: imm_len %u, consumer %u accepts %u", p->id,
+			   imm_len, id, c->imm_len);
+		return -EMSGSIZE;
+	}
+	/* Acquire: the receive was posted whole, and its last fill read, before. */
+	if (comch_load_acquire(&c->pi) == comch_load_relaxed(&c->fi)) {
+		dpa_unlock(&c->lock);
+		return -EAGAIN;
+	}
+	if ((flags & RTE_COMCH_DPA_DEV_SUBMIT_FLAG_COMPLETION) != 0) {
+		dpa_lock(&p->lock);
+		cq = p->cq;
+		cqe.user_data = p->user_data;
+		max_send = p->max_send;
+		dpa_unlock(&p->lock);
+		ret = cq != NULL ? dpa_cq_reserve(cq, max_send, func) : -EINVAL;
+		if (ret < 0) {
+			dpa_unlock(&c->lock);
+			if (ret == -EINVAL)
+				DPA_LOG_FN(ERR, func, "producer %u: its completion context is gone",
+					   p->id);
+			return ret;
+		}
+	}
+	if (copy != NULL && copy->len != 0)
+		memcpy(copy->dst, copy->src, copy->len);
+	dpa_cons_fill(c, p->id, imm, imm_len);
+	/* After the copy: a completion tells the program its source may be reused. */
+	if (cq != NULL)
+		dpa_cq_commit(cq, &cqe);
+	dpa_unlock(&c->lock);
+	return 0;
+}
+
+int
+rte_comch_dpa_dev_producer_post_send_imm_only(rte_comch_dpa_handle_t producer,
+					      uint32_t consumer_id, const void *imm,
+					      uint32_t imm_len, uint32_t flags)
+{
+	struct dpa_prod *p;
+	int ret;
+
+	p = dpa_dev_producer(producer, &ret, __func__);
+	if (p == NULL)
+		return ret;
+	ret = dpa_dev_send_check(p, imm, imm_len, flags, __func__);
+	if (ret < 0)
+		return ret;
+	return dpa_dev_deliver(p, consumer_id, imm, imm_len, flags, NULL, __func__);
+}
+
+/* [addr, addr + len) inside r's range: 0 or -ERANGE (logged, naming func). */
+static int
+dpa_dev_range(const struct dpa_reg *r, uint64_t addr, uint64_t len, const char *what,
+	      const char *func)
+{
+	uint64_t base = (uintptr_t)r->addr;
+
+	if (addr < base || addr - base > r->len || len > r->len - (addr - base)) {
+		DPA_LOG_FN(ERR, func, "%s: %" PRIu64 " bytes at %#" PRIx64 " are outside the "
+			   "mmap's %zu bytes at %p", what, len, addr, r->len, (void *)r->addr);
+		return -ERANGE;
+	}
+	return 0;
+}
+
+/* The checks of a dma_copy's memory: 0, -ERANGE, -EPERM or -EINVAL (logged, naming func). */
+static int
+dpa_dev_copy_check(const struct dpa_reg *dst, uint64_t dst_addr, const struct dpa_reg *src,
+		   uint64_t src_addr, uint64_t len, const char *func)
+{
+	int ret = dpa_dev_range(dst, dst_addr, len, "destination", func);
+
+	if (ret == 0)
+		ret = dpa_dev_range(src, src_addr, len, "source", func);
+	if (ret < 0)
+		return ret;
+	if ((dst->perms & RTE_COMCH_MMAP_PERM_PCI_READ_WRITE) == 0) {
+		DPA_LOG_FN(ERR, func, "the destination mmap: the peer may not write it");
+		return -EPERM;
+	}
+	if ((src->perms & (RTE_COMCH_MMAP_PERM_PCI_READ_ONLY |
+			   RTE_COMCH_MMAP_PERM_PCI_READ_WRITE)) == 0) {
+		DPA_LOG_FN(ERR, func, "the source mmap: the peer may not read it");
+		return -EPERM;
+	}
+	/* Both ranges are inside registered memory: the sums cannot wrap. */
+	if (len != 0 && dst_addr < src_addr + len && src_addr < dst_addr + len) {
+		DPA_LOG_FN(ERR, func, "%" PRIu64 " bytes from %#" PRIx64 " to %#" PRIx64 " overlap",
+			   len, src_addr, dst_addr);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int
+rte_comch_dpa_dev_producer_dma_copy(rte_comch_dpa_handle_t producer, uint32_t consumer_id,
+				    rte_comch_dpa_handle_t dst_mmap, uint64_t dst_addr,
+				    rte_comch_dpa_handle_t src_mmap, uint64_t src_addr,
+				    uint64_t len, const void *imm, uint32_t imm_len,
+				    uint32_t flags)
+{
+	struct dpa_reg *dst = NULL, *src = NULL;
+	struct dpa_copy copy;
+	struct dpa_prod *p;
+	int ret;
+
+	p = dpa_dev_producer(producer, &ret, __func__);
+	if (p == NULL)
+		return ret;
+	ret = dpa_dev_send_check(p, imm, imm_len, flags, __func__);
+	if (ret < 0)
+		return ret;
+	/* Held until the copy is done: the mmaps cannot stop under it. */
+	dst = dpa_reg_get(p->q->dpa, dst_mmap, __func__);
+	if (dst != NULL)
+		src = dpa_reg_get(p->q->dpa, src_mmap, __func__);
+	if (dst == NULL || src == NULL) {
+		ret = -EINVAL;
+		goto out;
+	}
+	ret = dpa_dev_copy_check(dst, dst_addr, src, src_addr, len, __func__);
+	if (ret < 0)
+		goto out;
+	copy.dst = (uint8_t *)(uintptr_t)dst_addr;
+	copy.src = (const uint8_t *)(uintptr_t)src_addr;
+	copy.len = len;
+	ret = dpa_dev_deliver(p, consumer_id, imm, imm_len, flags, &copy, __func__);
+out:
+	if (src != NULL)
+		dpa_reg_put(src);
+	if (dst != NULL)
+		dpa_reg_put(dst);
+	return ret;
+}
+
+int
+rte_comch_dpa_dev_producer_is_consumer_empty(rte_comch_dpa_handle_t producer,
+					     uint32_t consumer_id)
+{
+	struct dpa_cons *c;
+	struct dpa_prod *p;
+	int ret;
+
+	p = dpa_dev_producer(producer, &ret, __func__);
+	if (p == NULL)
+		return ret;
+	c = dpa_dev_consumer_lock(p, consumer_id, __func__);
+	if (c == NULL)
+		return -ENOENT;
+	ret = comch_load_acquire(&c->pi) == comch_load_relaxed(&c->fi);
+	dpa_unlock(&c->lock);
+	return ret;
+}
