@@ -31,6 +31,14 @@
  * so its messages may be of any size from 0 (immediate data only).
  */
 #define BENCH_FP_MAX_SIZE (64u << 20)
+/*
+ * MsgQ messages are immediate data only: the 16-byte header, then up to 16
+ * bytes of the pattern (a MsgQ carries at most 32 bytes).
+ */
+#define BENCH_MSGQ_MIN_SIZE 16
+#define BENCH_MSGQ_MAX_SIZE 32
+/* Receives each side of a MsgQ test keeps offered (and its ring baseline's depth). */
+#define BENCH_MSGQ_DEPTH 64
 /* Most default sizes of one mode. */
 #define BENCH_MAX_MODE_SIZES 4
 /* Control messages (stream results) need this much room whatever --size is. */
@@ -68,6 +76,7 @@ enum bench_transport {
 	BENCH_TR_MEMCPY,    /* baseline: one thread copying, as the fast path copies */
 	BENCH_TR_EVENTFD,   /* baseline of the event modes: eventfd ping-pong, no payload */
 	BENCH_TR_CACHELINE, /* baseline of the latency modes: one shared cache line bounced */
+	BENCH_TR_RING,      /* baseline of the MsgQ modes: two pthreads, two rte_rings */
 	BENCH_TR_MAX,
 };
 
@@ -125,6 +134,14 @@ struct bench_test {
 	uint32_t buffers;                /* fast path: consumer buffers posted; 0 elsewhere */
 	uint32_t recv_queue;             /* comch receive queue size of both sides */
 	uint8_t swept;                   /* BENCH_SWEPT_*: what the row's label must show */
+	uint8_t dir;                     /* MsgQ two-way modes: enum bench_dir */
+};
+
+/* Which way a row of a two-way mode (msgq-rate) sends. */
+enum bench_dir {
+	BENCH_DIR_NONE = 0,   /* a mode with one direction, or a symmetric baseline */
+	BENCH_DIR_TO_DPA,     /* CPU producer -> DPA consumer */
+	BENCH_DIR_FROM_DPA,   /* DPA producer -> CPU consumer */
 };
 
 /* Values a test has from a list of several, shown in its label. */
@@ -237,6 +254,12 @@ struct bench_mode {
 	bool burst_sweep;                /* comch runs at each --burst */
 	bool rq_sweep;                   /* comch runs at each --recv-queue */
 	bool event;                      /* both sides sleep when idle (event modes) */
+	/*
+	 * Both ends in the client's process (the MsgQ modes: CPU code and the
+	 * software DPA): the server side only waits for the client to finish.
+	 */
+	bool one_process;
+	bool two_way;                    /* comch runs once per enum bench_dir */
 	uint32_t min_size, max_size;     /* sizes the mode runs at; others are left out */
 	uint32_t sizes[BENCH_MAX_MODE_SIZES]; /* default sizes, without --size */
 	unsigned int nb_sizes;
@@ -294,6 +317,13 @@ static inline uint32_t
 bench_wire_size(const struct bench_test *t)
 {
 	return t->size < BENCH_MIN_SIZE ? BENCH_MIN_SIZE : t->size;
+}
+
+/* The depth of the MsgQ modes and their ring baseline: --buffers, or BENCH_MSGQ_DEPTH. */
+static inline uint32_t
+bench_msgq_depth(const struct bench_opts *o)
+{
+	return o->buffers != 0 ? o->buffers : BENCH_MSGQ_DEPTH;
 }
 
 /* bench_opts.c */

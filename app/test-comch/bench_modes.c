@@ -76,6 +76,27 @@ static const struct bench_runner cacheline_lat = {
 	.client = cacheline_lat_client,
 };
 
+/* The MsgQ modes: the client's process runs both ends, the server side waits. */
+static const struct bench_runner msgq_lat = {
+	.server = bench_local_serve,
+	.client = msgq_lat_client,
+};
+
+static const struct bench_runner msgq_rate = {
+	.server = bench_local_serve,
+	.client = msgq_rate_client,
+};
+
+static const struct bench_runner ring_lat = {
+	.server = bench_local_serve,
+	.client = ring_lat_client,
+};
+
+static const struct bench_runner ring_rate = {
+	.server = bench_local_serve,
+	.client = ring_rate_client,
+};
+
 #ifdef BENCH_HAVE_MEMIF
 static const struct bench_runner memif_fp_lat = {
 	.server = memif_fp_serve,
@@ -259,6 +280,44 @@ static const struct bench_mode mode_fp_ev_lat = {
 	},
 };
 
+/*
+ * The MsgQ modes: CPU code and a program on the software DPA, in the client's
+ * process, with immediate data only. Their fair baseline is the same in-process
+ * exchange between two pthreads over two rte_rings, on the same two CPUs
+ * (ring); msgq-lat also has the two-process cache-line floor.
+ */
+static const struct bench_mode mode_msgq_lat = {
+	.name = "msgq-lat",
+	.help = "MsgQ CPU -> DPA -> CPU round trip, imm data",
+	.kind = BENCH_KIND_LAT,
+	.one_process = true,
+	.min_size = BENCH_MSGQ_MIN_SIZE,
+	.max_size = BENCH_MSGQ_MAX_SIZE,
+	.sizes = { 16 },
+	.nb_sizes = 1,
+	.runners = {
+		[BENCH_TR_COMCH] = &msgq_lat,
+		[BENCH_TR_RING] = &ring_lat,
+		[BENCH_TR_CACHELINE] = &cacheline_lat,
+	},
+};
+
+static const struct bench_mode mode_msgq_rate = {
+	.name = "msgq-rate",
+	.help = "MsgQ one-way msgs/s, CPU -> DPA and DPA -> CPU",
+	.kind = BENCH_KIND_STREAM,
+	.one_process = true,
+	.two_way = true,
+	.min_size = BENCH_MSGQ_MIN_SIZE,
+	.max_size = BENCH_MSGQ_MAX_SIZE,
+	.sizes = { 16 },
+	.nb_sizes = 1,
+	.runners = {
+		[BENCH_TR_COMCH] = &msgq_rate,
+		[BENCH_TR_RING] = &ring_rate,
+	},
+};
+
 const struct bench_mode *const bench_modes[] = {
 	&mode_ctrl_lat,
 	&mode_ctrl_stream,
@@ -269,6 +328,8 @@ const struct bench_mode *const bench_modes[] = {
 	&mode_fp_many,
 	&mode_ctrl_ev_lat,
 	&mode_fp_ev_lat,
+	&mode_msgq_lat,
+	&mode_msgq_rate,
 };
 
 const unsigned int bench_nb_modes = sizeof(bench_modes) / sizeof(bench_modes[0]);
@@ -283,6 +344,7 @@ static const char *const transport_names[BENCH_TR_MAX] = {
 	[BENCH_TR_MEMCPY] = "memcpy",
 	[BENCH_TR_EVENTFD] = "eventfd",
 	[BENCH_TR_CACHELINE] = "cacheline",
+	[BENCH_TR_RING] = "ring",
 };
 
 const char *
@@ -349,7 +411,8 @@ plan_add(struct bench_test *plan, unsigned int *n, unsigned int max, const struc
 	for (i = *n; i > 0 && i <= max && plan[i - 1].mode == t->mode &&
 	     plan[i - 1].size == t->size; i--)
 		if (plan[i - 1].transport == t->transport && plan[i - 1].burst == t->burst &&
-		    plan[i - 1].buffers == t->buffers && plan[i - 1].recv_queue == t->recv_queue)
+		    plan[i - 1].buffers == t->buffers && plan[i - 1].recv_queue == t->recv_queue &&
+		    plan[i - 1].dir == t->dir)
 			return;
 	if (*n < max) {
 		plan[*n] = *t;
@@ -388,6 +451,15 @@ plan_channel(const struct bench_opts *o, const struct bench_mode *m, uint32_t si
 	struct bench_test t = { .mode = m, .transport = tr, .size = size };
 	unsigned int q, b, k;
 	uint32_t bufv;
+
+	/* A two-way mode (msgq-rate): one row each way, nothing swept. */
+	if (m->two_way) {
+		t.burst = 1;
+		t.recv_queue = o->recv_queue;
+		for (t.dir = BENCH_DIR_TO_DPA; t.dir <= BENCH_DIR_FROM_DPA; t.dir++)
+			plan_add(plan, n, max, &t);
+		return;
+	}
 
 	if ((m->burst_variants || m->burst_sweep || m->kind == BENCH_KIND_BW) && o->nb_bursts > 1)
 		t.swept |= BENCH_SWEPT_BURST;
@@ -515,6 +587,9 @@ bench_test_label(const struct bench_test *t, char *buf, size_t len)
 		return;
 	}
 	n = snprintf(buf, len, "%s", tr);
+	if (n < len && t->dir != BENCH_DIR_NONE)
+		n += snprintf(buf + n, len - n, "%s",
+			      t->dir == BENCH_DIR_TO_DPA ? " cpu->dpa" : " dpa->cpu");
 	/* The values this row has from a sweep, in the order the plan nests them. */
 	if (n < len && ((bench_transport_bursts(t->transport) && t->mode->burst_variants) ||
 			(t->swept & BENCH_SWEPT_BURST)))

@@ -121,6 +121,8 @@ bench_opts_usage(void)
 	printf("Measures rte_comch, control path and fast path, against baselines measured\n"
 	       "in the same run: a Unix socket, for fp-bw a plain memcpy, and the floors of\n"
 	       "a ping-pong: a shared cache line (polling) and an eventfd (sleeping).\n"
+	       "The MsgQ modes run CPU code and a software DPA program in one process,\n"
+	       "against two threads exchanging the same messages through rte_rings.\n"
 	       "Without --side, runs both sides itself: a server (BlueField side) and a\n"
 	       "client (host side) process, and prints the results of both.\n"
 	       "Without --mode, runs a short suite of a few seconds: every mode at its\n"
@@ -136,7 +138,8 @@ bench_opts_usage(void)
 	printf("  --size LIST         message sizes in bytes, comma separated, for every mode\n"
 	       "                      instead of its defaults: %u to %u for the control\n"
 	       "                      path, 0 (immediate data only) to %u for fp-lat,\n"
-	       "                      fp-stream and fp-many, 1 to %u for fp-bw; a mode\n"
+	       "                      fp-stream and fp-many, 1 to %u for fp-bw, %u to %u\n"
+	       "                      (immediate data) for msgq-lat and msgq-rate; a mode\n"
 	       "                      skips the sizes it cannot carry\n"
 	       "  --iterations N      measured round trips per latency test (default %u)\n"
 	       "  --warmup N          unmeasured round trips (latency) or messages (stream)\n"
@@ -152,7 +155,9 @@ bench_opts_usage(void)
 	       "  --buffers LIST      fast path: buffers each consumer keeps posted (default:\n"
 	       "                      max(2 x burst, 64); fp-lat and fp-bw: at most 8 MiB of\n"
 	       "                      them, at least 4); a list: comch (and memcpy) run at\n"
-	       "                      each, times each burst and each size\n"
+	       "                      each, times each burst and each size; the MsgQ modes\n"
+	       "                      take the first as the receives offered each way and\n"
+	       "                      the ring baseline's depth (default %u)\n"
 	       "  --clients N         ctrl-many: clients opened on the host side, all on one\n"
 	       "                      engine, streaming to one server (default %u, 1 to %u)\n"
 	       "  --producers N       fp-many: producers on the client's side of the one\n"
@@ -188,6 +193,9 @@ bench_opts_usage(void)
 	       "                                     two sides bounce one shared cache\n"
 	       "                                     line; no payload: the shared-memory\n"
 	       "                                     floor\n"
+	       "                        ring         baseline of the MsgQ modes: the same\n"
+	       "                                     messages between two threads of the\n"
+	       "                                     client's process, one rte_ring each way\n"
 	       "  --csv FILE          also write one CSV row per result to FILE\n"
 	       "  --side server|client\n"
 	       "                      run one side only, in this process (two terminals);\n"
@@ -206,8 +214,10 @@ bench_opts_usage(void)
 	       "  --report-fd FD      internal: the pipe a child side reports to its parent on\n"
 	       "  -h, --help          this text\n\n",
 	       BENCH_MIN_SIZE, BENCH_MAX_SIZE, BENCH_FP_MAX_SIZE, BENCH_FP_MAX_SIZE,
+	       BENCH_MSGQ_MIN_SIZE, BENCH_MSGQ_MAX_SIZE,
 	       DEFAULT_ITERATIONS, DEFAULT_WARMUP, DEFAULT_DURATION, SUITE_DURATION,
-	       DEFAULT_RECV_QUEUE, DEFAULT_BURST, DEFAULT_CLIENTS, BENCH_MAX_CLIENTS,
+	       DEFAULT_RECV_QUEUE, DEFAULT_BURST, BENCH_MSGQ_DEPTH, DEFAULT_CLIENTS,
+	       BENCH_MAX_CLIENTS,
 	       DEFAULT_PRODUCERS, BENCH_MAX_PRODUCERS, DEFAULT_CONSUMERS, BENCH_MAX_CONSUMERS,
 	       DEFAULT_IDLE, SUITE_IDLE, bench_transport_built(BENCH_TR_MEMIF) ? "" :
 	       "\n                                     (not built: no memif PMD)");

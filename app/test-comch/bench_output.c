@@ -67,7 +67,7 @@ print_run_header(FILE *f, const struct bench_opts *o, const struct bench_test *p
 		 const struct bench_results *rs, unsigned int nb)
 {
 	bool lat = false, stream = false, fast = false, many_ctrl = false, many_fp = false;
-	bool event = false;
+	bool event = false, local = false;
 	uint64_t hz = 0;
 	unsigned int i;
 
@@ -86,6 +86,7 @@ print_run_header(FILE *f, const struct bench_opts *o, const struct bench_test *p
 			stream = true;
 		fast |= plan[i].mode->fast;
 		event |= plan[i].mode->event;
+		local |= plan[i].mode->one_process;
 	}
 	if (lat)
 		fprintf(f, "latency: %" PRIu64 " round trips after %" PRIu64 " warm-up; ",
@@ -111,6 +112,11 @@ print_run_header(FILE *f, const struct bench_opts *o, const struct bench_test *p
 				"within 8 MiB\n");
 		}
 	}
+	if (local)
+		fprintf(f, "msgq modes: one process (the client's), CPU end on lcore %u, DPA unit "
+			"(pthread) or ring thread on CPU %u; %" PRIu32 " receives offered each way; "
+			"imm data only\n", o->client_lcore, o->server_lcore,
+			bench_msgq_depth(o));
 	for (i = 0; i < nb; i++) {
 		if (plan[i].mode->kind == BENCH_KIND_MANY && plan[i].mode->fast)
 			many_fp = true;
@@ -313,6 +319,8 @@ print_row(FILE *f, const struct bench_test *t, const struct bench_results *rs, u
 {
 	const struct bench_result *c = get(rs, i, BENCH_SIDE_CLIENT);
 	const struct bench_result *s = get(rs, i, BENCH_SIDE_SERVER);
+	/* A one-process mode's client measured both ends. */
+	const struct bench_result *rxr = t->mode->one_process ? c : s;
 	char tr[64], tx[16], rx[16], send[16];
 	const int w = label_w;
 
@@ -320,7 +328,7 @@ print_row(FILE *f, const struct bench_test *t, const struct bench_results *rs, u
 	if (c != NULL) {
 		/* Huge messages cost millions of cycles each: no decimals then. */
 		fmt_cyc(tx, sizeof(tx), c->cyc_per_msg, t->mode->kind == BENCH_KIND_BW ? 0 : 1);
-		fmt_cyc(rx, sizeof(rx), s != NULL && s->status == 0 ? s->rx_cyc_per_msg : 0,
+		fmt_cyc(rx, sizeof(rx), rxr != NULL && rxr->status == 0 ? rxr->rx_cyc_per_msg : 0,
 			t->mode->kind == BENCH_KIND_BW ? 0 : 1);
 		fmt_cyc(send, sizeof(send), c->send_cyc, 1);
 	}
@@ -416,6 +424,9 @@ print_targets(FILE *f, const struct bench_test *ct, const struct bench_test *bt,
 	char cl[64], bl[64], what[64];
 	double min;
 
+	/* The issues' targets are about the shm channel, not MsgQ. */
+	if (ct->mode->one_process)
+		return;
 	bench_test_label(ct, cl, sizeof(cl));
 	bench_test_label(bt, bl, sizeof(bl));
 	switch (ct->mode->kind) {
@@ -590,7 +601,7 @@ print_ratios(FILE *f, const struct bench_test *plan, unsigned int first, unsigne
 		c = get(rs, i, BENCH_SIDE_CLIENT);
 		if (c == NULL || c->skipped)
 			continue;
-		c_rx = get(rs, i, BENCH_SIDE_SERVER);
+		c_rx = get(rs, i, plan[i].mode->one_process ? BENCH_SIDE_CLIENT : BENCH_SIDE_SERVER);
 		for (j = first; j < end; j++) {
 			if (bench_transport_is_comch(plan[j].transport) || !test_ok(rs, j, who) ||
 			    !comparable(&plan[i], &plan[j]))
@@ -598,7 +609,8 @@ print_ratios(FILE *f, const struct bench_test *plan, unsigned int first, unsigne
 			b = get(rs, j, BENCH_SIDE_CLIENT);
 			if (b == NULL || b->skipped)
 				continue;
-			b_rx = get(rs, j, BENCH_SIDE_SERVER);
+			b_rx = get(rs, j, plan[j].mode->one_process ? BENCH_SIDE_CLIENT :
+				   BENCH_SIDE_SERVER);
 			if (c_rx != NULL && (c_rx->status != 0 || c_rx->rx_cyc_per_msg <= 0))
 				c_rx = NULL;
 			if (b_rx != NULL && (b_rx->status != 0 || b_rx->rx_cyc_per_msg <= 0))
@@ -633,6 +645,8 @@ print_server_only(FILE *f, const struct bench_test *plan, unsigned int nb,
 			fprintf(f, "FAILED: %s\n", s->error);
 		else if (plan[i].transport == BENCH_TR_MEMCPY)
 			fprintf(f, "nothing to do (the client copies)\n");
+		else if (plan[i].mode->one_process && plan[i].transport != BENCH_TR_CACHELINE)
+			fprintf(f, "waited (one process: the client's runs both ends)\n");
 		else if (s->rx_cyc_per_msg > 0 && s->mem_units != 0)
 			fprintf(f, "%" PRIu64 " messages received and checked, %.1f cyc/msg; "
 				"resident KiB per %s, idle / after traffic: %s\n", s->verified,
@@ -807,8 +821,10 @@ bench_output_csv(const char *path, const struct bench_test *plan, unsigned int n
 	for (i = 0; i < nb; i++) {
 		/* The client's row carries the measurements; the server's only its checks. */
 		r = get(rs, i, BENCH_SIDE_CLIENT);
+		/* A one-process mode's client measured the receiver too. */
 		if (r != NULL && expects(who, BENCH_SIDE_CLIENT))
-			csv_row(f, r, get(rs, i, BENCH_SIDE_SERVER));
+			csv_row(f, r, plan[i].mode->one_process ? r :
+				get(rs, i, BENCH_SIDE_SERVER));
 		r = get(rs, i, BENCH_SIDE_SERVER);
 		/* In the event modes, the server's sleeps and idle CPU are measurements too. */
 		if (r != NULL && (who == BENCH_SIDE_SERVER || r->status != 0 || r->event))
@@ -820,6 +836,5 @@ bench_output_csv(const char *path, const struct bench_test *plan, unsigned int n
 		ret = -errno;
 		fprintf(stderr, "%s: cannot write %s: %s\n", BENCH_PROG, path, strerror(errno));
 	}
-	(void)plan;
 	return ret;
 }

@@ -84,6 +84,21 @@ int cacheline_lat_client(struct bench_ctx *bc, const struct bench_test *t,
 			 struct bench_result *res);
 
 /*
+ * bench_local.c: the server side of every test of a one-process mode (MsgQ):
+ * it only waits, asleep, until the client's process has run both ends.
+ */
+int bench_local_serve(struct bench_ctx *bc, const struct bench_test *t,
+		      struct bench_result *res);
+/* msgq_lat.c: msgq-lat, CPU -> DPA -> CPU ping-pong over two MsgQs. */
+int msgq_lat_client(struct bench_ctx *bc, const struct bench_test *t, struct bench_result *res);
+/* msgq_rate.c: msgq-rate, one-way flood CPU -> DPA or DPA -> CPU (t->dir). */
+int msgq_rate_client(struct bench_ctx *bc, const struct bench_test *t,
+		     struct bench_result *res);
+/* ring_lat.c, ring_rate.c: their baseline, two pthreads of one process, two rte_rings. */
+int ring_lat_client(struct bench_ctx *bc, const struct bench_test *t, struct bench_result *res);
+int ring_rate_client(struct bench_ctx *bc, const struct bench_test *t, struct bench_result *res);
+
+/*
  * memif_fp_server.c, memif_fp_lat.c, memif_fp_stream.c: the memif baselines of
  * fp-lat, fp-stream and fp-bw (built when DPDK has the memif PMD).
  */

@@ -61,6 +61,11 @@ bench_result_init(struct bench_result *res, const struct bench_test *t, enum ben
 	res->recv_queue = t->recv_queue;
 	snprintf(res->mode, sizeof(res->mode), "%s", t->mode->name);
 	snprintf(res->transport, sizeof(res->transport), "%s", bench_transport_name(t->transport));
+	/* A two-way mode's rows apart, in messages and in the CSV. */
+	if (t->dir != BENCH_DIR_NONE)
+		snprintf(res->transport, sizeof(res->transport), "%s %s",
+			 bench_transport_name(t->transport),
+			 t->dir == BENCH_DIR_TO_DPA ? "cpu->dpa" : "dpa->cpu");
 }
 
 int

@@ -76,6 +76,9 @@ parse_args(int argc, char **argv, const struct comch_sample_opts *opts,
 		{ "text", required_argument, NULL, 't' },
 		{ "timeout", required_argument, NULL, 'T' },
 		{ "clients", required_argument, NULL, 'c' },
+		{ "count", required_argument, NULL, 'N' },
+		{ "size", required_argument, NULL, 's' },
+		{ "window", required_argument, NULL, 'w' },
 		{ "help", no_argument, NULL, 'h' },
 	};
 	/* getopt_long() takes a long option whatever the short ones: keep only the sample's. */
@@ -111,6 +114,26 @@ parse_args(int argc, char **argv, const struct comch_sample_opts *opts,
 		case 'c':
 			if (parse_u32(optarg, "client count", 1, UINT32_MAX, opts->range_hint,
 				      &args->nb_clients) < 0)
+				return -EINVAL;
+			break;
+		case 'N':
+			if (parse_u32(optarg, "count", 1, UINT32_MAX, opts->range_hint,
+				      &args->count) < 0)
+				return -EINVAL;
+			break;
+		case 's':
+			if (parse_u32(optarg, "size", opts->size_min, opts->size_max,
+				      opts->range_hint, &args->size) < 0)
+				return -EINVAL;
+			if (opts->size_align > 1 && args->size % opts->size_align != 0) {
+				fprintf(stderr, "Invalid size: %" PRIu32 " (need a multiple of %"
+					PRIu32 ")\n", args->size, opts->size_align);
+				return -EINVAL;
+			}
+			break;
+		case 'w':
+			if (parse_u32(optarg, "window", 1, opts->window_max, opts->range_hint,
+				      &args->window) < 0)
 				return -EINVAL;
 			break;
 		case 'h':

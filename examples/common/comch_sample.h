@@ -36,14 +36,21 @@ struct comch_sample_args {
 	const char *text;      /* -t: the message */
 	uint32_t timeout_s;    /* -T: give up after that long (0: never), as the sample says */
 	uint32_t nb_clients;   /* -c: stop after that many clients have disconnected */
+	uint32_t count;        /* -N: how many messages to exchange */
+	uint32_t size;         /* -s: bytes of each message's payload */
+	uint32_t window;       /* -w: messages in flight at most */
 };
 
 /* What tells one sample's command line from another's. */
 struct comch_sample_opts {
-	/* The options taken, as for getopt(): a subset of "p:r:n:t:T:c:h". */
+	/* The options taken, as for getopt(): a subset of "p:r:n:t:T:c:N:s:w:h". */
 	const char *optstring;
 	/* Largest -T: a client's timeout becomes milliseconds for the library. */
 	uint32_t timeout_max;
+	/* Range of -s, and a multiple it must be of (0 or 1: any). */
+	uint32_t size_min, size_max, size_align;
+	/* Largest -w (at least 1). */
+	uint32_t window_max;
 	/* A refused number is answered with the least value accepted. */
 	bool range_hint;
 	/* -t may not be empty: the text travels in a buffer, and an mmap cannot be 0 bytes. */
