@@ -25,7 +25,9 @@
 
 #include <rte_common.h>
 #include <rte_errno.h>
+#include <rte_log.h>
 #include <rte_pause.h>
+#include <rte_service.h>
 
 #include <rte_comch_dpa.h>
 #include <rte_comch_dpa_dev.h>
@@ -1362,6 +1364,365 @@ test_msgq_many_senders(void **state)
 	assert_int_equal(rte_comch_pe_destroy(pe), 0);
 }
 
+/* ------------------------------------------------------------ a DPA producer's engine */
+
+/*
+ * A started DPA producer whose engine nobody progresses: its program sends,
+ * not the CPU, so no grace period of the library may wait for that engine,
+ * and a CPU consumer's stop ends.
+ */
+static void
+test_msgq_dpa_producer_idle_engine(void **state)
+{
+	struct rte_comch_dpa *dpa = mk_dpa(dpa_dev, 1);
+	struct rte_comch_pe *pe = rte_comch_pe_create(RTE_COMCH_PE_LCORE_SELF);
+	struct rte_comch_pe *pe2 = rte_comch_pe_create(RTE_COMCH_PE_LCORE_SELF);
+	struct rte_comch_producer *dp;
+	struct rte_comch_ctx *dctx;
+	struct rte_comch_msgq *q;
+	struct cpu_cons cc;
+
+	(void)state;
+	assert_non_null(pe);
+	assert_non_null(pe2);
+	assert_int_equal(rte_comch_dpa_start(dpa), 0);
+	q = mk_msgq(dpa, false, 2);
+	cpu_cons_new(&cc, q, pe, 8, 4);
+	dp = rte_comch_msgq_producer_create(q);
+	assert_non_null(dp);
+	dctx = rte_comch_producer_as_ctx(dp);
+	assert_int_equal(rte_comch_pe_connect_ctx(pe2, dctx), 0);
+	assert_int_equal(rte_comch_ctx_start(dctx), 0);
+	/* pe2 is never progressed from here on. */
+	cpu_post(&cc, 2);
+	ctx_stop(pe, rte_comch_consumer_as_ctx(cc.c));
+	assert_int_equal(cc.nb_err, 2);
+	assert_int_equal(cc.last_err, -ECONNABORTED);
+	/* And started again, stopped again, with the same producer running. */
+	ctx_start(pe, rte_comch_consumer_as_ctx(cc.c));
+	cpu_cons_free(&cc);
+	ctx_stop(pe2, dctx);
+	assert_int_equal(rte_comch_producer_destroy(dp), 0);
+	rm_msgq(q);
+	assert_int_equal(rte_comch_dpa_stop(dpa), 0);
+	assert_int_equal(rte_comch_dpa_destroy(dpa), 0);
+	assert_int_equal(rte_comch_pe_destroy(pe2), 0);
+	assert_int_equal(rte_comch_pe_destroy(pe), 0);
+}
+
+/* ------------------------------------------------------------ stops under fire */
+
+#define FLOOD_RESTARTS 100
+
+/* A DPA producer's program: sends seq 0.. to one consumer as fast as it is taken. */
+struct p_flood {
+	rte_comch_dpa_handle_t prod;
+	uint32_t cid;
+	uint32_t next;        /* the next seq: advanced only by a delivered send */
+	uint64_t refused;     /* -ENOENT: the consumer was not started */
+	uint64_t errors;      /* anything but 0, -EAGAIN and -ENOENT */
+};
+
+static void
+prog_flood(uint64_t arg)
+{
+	struct p_flood *p = (struct p_flood *)(uintptr_t)arg;
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < 64; i++) {
+		rc = rte_comch_dpa_dev_producer_post_send_imm_only(p->prod, p->cid, &p->next,
+								   sizeof(p->next), 0);
+		if (rc == 0)
+			STORE(&p->next, p->next + 1);
+		else if (rc == -ENOENT)
+			INC(&p->refused);
+		else if (rc != -EAGAIN)
+			INC(&p->errors);
+	}
+}
+
+/*
+ * A CPU consumer stopped and started again and again while a DPA producer, on
+ * a unit of its own (service lcore 1), sends to it: each stop returns the
+ * receives left unfilled, the producer is refused in between, and across every
+ * restart the consumer gets each delivered message once, in order.
+ */
+static void
+test_msgq_stop_while_dpa_sends(void **state)
+{
+	struct rte_comch_dpa_conf conf = { .nb_units = 1, .mode = RTE_COMCH_DPA_EXEC_SERVICE };
+	struct rte_comch_dpa *dpa = rte_comch_dpa_create(dpa_dev, &conf);
+	struct rte_comch_pe *pe = rte_comch_pe_create(RTE_COMCH_PE_LCORE_SELF);
+	int level = rte_log_get_level(rte_log_register("pmd.comch.dpa"));
+	struct rte_comch_ctx *ctx;
+	struct rte_comch_dpa_thread *t;
+	struct rte_comch_producer *dp;
+	struct p_flood f = { 0 };
+	struct rte_comch_msgq *q;
+	struct cpu_cons cc;
+	uint32_t i, want, posted = 8, service;
+	uint64_t deadline;
+
+	(void)state;
+	assert_non_null(dpa);
+	assert_non_null(pe);
+	assert_int_equal(rte_comch_dpa_unit_service_id(dpa, 0, &service), 0);
+	assert_int_equal(rte_service_lcore_add(1), 0);
+	assert_int_equal(rte_service_map_lcore_set(service, 1, 1), 0);
+	assert_int_equal(rte_service_runstate_set(service, 1), 0);
+	assert_int_equal(rte_service_lcore_start(1), 0);
+	/* Each send refused while the consumer is stopped logs: quiet for this test. */
+	rte_log_set_level_pattern("pmd.comch.dpa", RTE_LOG_CRIT);
+	q = mk_msgq(dpa, false, 2);
+	cpu_cons_new(&cc, q, pe, 4, posted);
+	cc.repost = true;
+	ctx = rte_comch_consumer_as_ctx(cc.c);
+	dp = rte_comch_msgq_producer_create(q);
+	assert_non_null(dp);
+	assert_int_equal(rte_comch_dpa_producer_get_dpa_handle(dp, &f.prod), 0);
+	assert_int_equal(rte_comch_pe_connect_ctx(pe, rte_comch_producer_as_ctx(dp)), 0);
+	ctx_start(pe, rte_comch_producer_as_ctx(dp));
+	f.cid = cc.id;
+	assert_int_equal(rte_comch_dpa_start(dpa), 0);
+	t = mk_thread(dpa, prog_flood, &f);
+	cpu_post(&cc, posted);
+	for (i = 0; i < FLOOD_RESTARTS; i++) {
+		/* Some messages in, then a stop while the program sends. */
+		want = cc.nb_ok + 2 * posted;
+		deadline = ct_now_ms() + CT_TIMEOUT_MS;
+		while (cc.nb_ok < want && ct_now_ms() < deadline) {
+			rte_comch_dpa_thread_notify(t);
+			rte_comch_pe_progress(pe);
+		}
+		assert_true(cc.nb_ok >= want);
+		assert_int_equal(rte_comch_ctx_stop(ctx), -EINPROGRESS);
+		rte_comch_dpa_thread_notify(t);
+		assert_int_equal(ct_wait_state(pe, ctx, RTE_COMCH_CTX_STATE_IDLE, CT_TIMEOUT_MS),
+				 0);
+		assert_int_equal(cc.nb_bad, 0);
+		/* Stopped: the program is refused, nothing is lost. */
+		rte_comch_dpa_thread_notify(t);
+		ct_progress_for(pe, 1);
+		ctx_start(pe, ctx);
+		cpu_post(&cc, posted);
+	}
+	assert_int_equal(rte_comch_dpa_stop(dpa), 0);
+	ctx_stop(pe, ctx);
+	rte_log_set_level_pattern("pmd.comch.dpa", level > 0 ? (uint32_t)level : RTE_LOG_NOTICE);
+	/* Every message the program counted as delivered arrived, once and in order. */
+	assert_int_equal(cc.nb_bad, 0);
+	assert_int_equal(cc.nb_ok, LOAD(&f.next));
+	assert_int_equal(cc.next_seq[0], LOAD(&f.next));
+	assert_int_equal(LOAD(&f.errors), 0);
+	assert_true(LOAD(&f.refused) > 0);
+	print_message("  %u restarts: %u messages, %" PRIu64 " sends refused while stopped, "
+		      "%u receives returned\n", FLOOD_RESTARTS, cc.nb_ok, LOAD(&f.refused),
+		      cc.nb_err);
+
+	assert_int_equal(rte_comch_consumer_destroy(cc.c), 0);
+	ctx_stop(pe, rte_comch_producer_as_ctx(dp));
+	assert_int_equal(rte_comch_producer_destroy(dp), 0);
+	rm_msgq(q);
+	rm_thread(t);
+	assert_int_equal(rte_service_runstate_set(service, 0), 0);
+	assert_int_equal(rte_service_map_lcore_set(service, 1, 0), 0);
+	assert_int_equal(rte_service_lcore_stop(1), 0);
+	assert_int_equal(rte_service_lcore_del(1), 0);
+	assert_int_equal(rte_comch_dpa_destroy(dpa), 0);
+	assert_int_equal(rte_comch_pe_destroy(pe), 0);
+}
+
+/* ------------------------------------------------------------ two lcores at once */
+
+#define CHURN_ROUNDS 200
+
+/* A DPA consumer's program that takes every entry and gives its receive back. */
+struct p_sink {
+	rte_comch_dpa_handle_t cq, cons;
+	uint64_t got;
+	uint64_t bad;
+};
+
+static void
+prog_sink(uint64_t arg)
+{
+	struct p_sink *s = (struct p_sink *)(uintptr_t)arg;
+	rte_comch_dpa_handle_t cq = LOAD(&s->cq), cons = LOAD(&s->cons);
+	struct rte_comch_dpa_cqe e;
+
+	while (rte_comch_dpa_dev_get_completion(cq, &e) == 1) {
+		if (rte_comch_dpa_dev_completion_ack(cq, 1) != 0 ||
+		    rte_comch_dpa_dev_consumer_ack(cons, 1) != 0)
+			INC(&s->bad);
+		INC(&s->got);
+	}
+	rte_comch_dpa_dev_completion_request_notification(cq);
+}
+
+/* What one lcore of the churn does, and the line of its first failed check. */
+struct churn {
+	struct rte_comch_msgq *to_cpu; /* DPA producers, CPU consumers */
+	struct rte_comch_msgq *to_dpa; /* CPU producers, one DPA consumer (id 0) */
+	unsigned int line;
+	uint32_t sent;
+};
+
+/* No cmocka on a worker lcore: a failed check records its line and ends the churn. */
+#define CHURN_CHECK(ch, cond) do { \
+	if (!(cond)) { \
+		(ch)->line = __LINE__; \
+		return; \
+	} \
+} while (0)
+
+static void
+churn_round(struct churn *ch, struct rte_comch_pe *pe)
+{
+	struct rte_comch_consumer_task_post_recv *rt;
+	struct rte_comch_producer *dp;
+	struct rte_comch_ctx *ctx;
+	struct cpu_cons cc;
+	struct cpu_prod cp;
+	uint32_t seq = ch->sent;
+	unsigned int i;
+
+	/* A CPU consumer: created, started, posted, stopped (its receives back), destroyed. */
+	memset(&cc, 0, sizeof(cc));
+	cc.pe = pe;
+	cc.c = rte_comch_msgq_consumer_create(ch->to_cpu);
+	CHURN_CHECK(ch, cc.c != NULL);
+	ctx = rte_comch_consumer_as_ctx(cc.c);
+	CHURN_CHECK(ch, rte_comch_consumer_set_imm_data_len(cc.c, 8) == 0);
+	CHURN_CHECK(ch, rte_comch_consumer_task_post_recv_set_conf(cc.c, recv_ok, recv_err,
+								     4) == 0);
+	CHURN_CHECK(ch, rte_comch_ctx_set_user_data(ctx, (union rte_comch_data){ .ptr = &cc })
+			== 0);
+	CHURN_CHECK(ch, rte_comch_pe_connect_ctx(pe, ctx) == 0);
+	CHURN_CHECK(ch, rte_comch_ctx_start(ctx) == 0);
+	for (i = 0; i < 2; i++) {
+		CHURN_CHECK(ch, rte_comch_consumer_task_post_recv_alloc_init(cc.c, NULL, &rt) == 0);
+		CHURN_CHECK(ch, rte_comch_task_submit(
+				rte_comch_consumer_task_post_recv_as_task(rt)) == 0);
+	}
+	CHURN_CHECK(ch, rte_comch_ctx_stop(ctx) == -EINPROGRESS);
+	CHURN_CHECK(ch, ct_wait_state(pe, ctx, RTE_COMCH_CTX_STATE_IDLE, CT_TIMEOUT_MS) == 0);
+	CHURN_CHECK(ch, cc.nb_err == 2 && cc.nb_ok == 0);
+	CHURN_CHECK(ch, rte_comch_consumer_destroy(cc.c) == 0);
+	/* A DPA producer, created and destroyed. */
+	dp = rte_comch_msgq_producer_create(ch->to_cpu);
+	CHURN_CHECK(ch, dp != NULL);
+	CHURN_CHECK(ch, rte_comch_producer_destroy(dp) == 0);
+	/* A CPU producer sending to the DPA consumer, which the other lcore's shares. */
+	memset(&cp, 0, sizeof(cp));
+	cp.pe = pe;
+	cp.p = rte_comch_msgq_producer_create(ch->to_dpa);
+	CHURN_CHECK(ch, cp.p != NULL);
+	ctx = rte_comch_producer_as_ctx(cp.p);
+	CHURN_CHECK(ch, rte_comch_producer_task_send_set_conf(cp.p, send_ok, send_err, 8) == 0);
+	CHURN_CHECK(ch, rte_comch_ctx_set_user_data(ctx, (union rte_comch_data){ .ptr = &cp })
+			== 0);
+	CHURN_CHECK(ch, rte_comch_pe_connect_ctx(pe, ctx) == 0);
+	CHURN_CHECK(ch, rte_comch_ctx_start(ctx) == 0);
+	CHURN_CHECK(ch, cpu_send_wait(&cp, 0, &seq, sizeof(seq), CT_TIMEOUT_MS) == 0);
+	CHURN_CHECK(ch, ct_wait_count(pe, &cp.nb_ok, 1, CT_TIMEOUT_MS) == 0);
+	CHURN_CHECK(ch, cp.nb_err == 0);
+	ch->sent++;
+	rte_comch_ctx_stop(ctx);
+	CHURN_CHECK(ch, ct_wait_state(pe, ctx, RTE_COMCH_CTX_STATE_IDLE, CT_TIMEOUT_MS) == 0);
+	CHURN_CHECK(ch, rte_comch_producer_destroy(cp.p) == 0);
+}
+
+static int
+churn_run(void *arg)
+{
+	struct churn *ch = arg;
+	struct rte_comch_pe *pe = rte_comch_pe_create(RTE_COMCH_PE_LCORE_SELF);
+	unsigned int i;
+
+	if (pe == NULL) {
+		ch->line = __LINE__;
+		return -1;
+	}
+	for (i = 0; i < CHURN_ROUNDS && ch->line == 0; i++)
+		churn_round(ch, pe);
+	if (rte_comch_pe_destroy(pe) != 0 && ch->line == 0)
+		ch->line = __LINE__;
+	return ch->line == 0 ? 0 : -1;
+}
+
+/*
+ * Two lcores create, start, stop and destroy producers and consumers of the
+ * same MsgQs at once (the MsgQ's lock), their CPU producers sharing one DPA
+ * consumer (the grace periods of sharing and of the consumers' stops).
+ */
+static void
+test_msgq_two_lcores(void **state)
+{
+	struct rte_comch_dpa *dpa = mk_dpa(dpa_dev, 1);
+	struct rte_comch_pe *pe = rte_comch_pe_create(RTE_COMCH_PE_LCORE_SELF);
+	struct churn ch[2];
+	struct p_sink s = { 0 };
+	struct ack_args a = { 0 };
+	struct rte_comch_dpa_thread *t;
+	struct rte_comch_dpa_cq *cq;
+	struct rte_comch_consumer *c;
+	rte_comch_dpa_handle_t h;
+	struct runner r;
+	uint32_t id;
+
+	(void)state;
+	assert_non_null(pe);
+	assert_int_equal(rte_comch_dpa_start(dpa), 0);
+	t = mk_thread(dpa, prog_sink, &s);
+	runner_new(&r, dpa);
+	cq = mk_cq(dpa, 64, t, &h);
+	STORE(&s.cq, h);
+	memset(ch, 0, sizeof(ch));
+	ch[0].to_cpu = mk_msgq(dpa, false, 4);
+	ch[0].to_dpa = mk_msgq(dpa, true, 4);
+	ch[1].to_cpu = ch[0].to_cpu;
+	ch[1].to_dpa = ch[0].to_dpa;
+	/* The DPA consumer both lcores' producers send to, with 8 receives offered. */
+	c = rte_comch_msgq_consumer_create(ch[0].to_dpa);
+	assert_non_null(c);
+	assert_int_equal(rte_comch_consumer_get_id(c, &id), 0);
+	assert_int_equal(id, 0);
+	assert_int_equal(rte_comch_consumer_set_imm_data_len(c, 8), 0);
+	assert_int_equal(rte_comch_dpa_consumer_set_completion(c, cq, 0), 0);
+	assert_int_equal(rte_comch_dpa_consumer_set_dev_max_num_recv(c, 8), 0);
+	assert_int_equal(rte_comch_dpa_consumer_get_dpa_handle(c, &h), 0);
+	STORE(&s.cons, h);
+	a.cons = h;
+	a.n = 8;
+	assert_int_equal(rte_comch_pe_connect_ctx(pe, rte_comch_consumer_as_ctx(c)), 0);
+	ctx_start(pe, rte_comch_consumer_as_ctx(c));
+	assert_int_equal(in_dpa(&r, call_consumer_ack, &a), 0);
+
+	assert_int_equal(ct_remote_launch(churn_run, &ch[1], 1), 0);
+	churn_run(&ch[0]);
+	ct_wait_lcore(1);
+	if (ch[0].line != 0 || ch[1].line != 0)
+		fail_msg("churn failed at line %u (lcore 0), %u (lcore 1)", ch[0].line,
+			 ch[1].line);
+	assert_true(wait_ge(&s.got, 2 * CHURN_ROUNDS));
+	assert_int_equal(LOAD(&s.got), 2 * CHURN_ROUNDS);
+	assert_int_equal(LOAD(&s.bad), 0);
+	print_message("  2 lcores: %u rounds each, %" PRIu64 " messages\n", CHURN_ROUNDS,
+		      LOAD(&s.got));
+
+	ctx_stop(pe, rte_comch_consumer_as_ctx(c));
+	assert_int_equal(rte_comch_consumer_destroy(c), 0);
+	rm_msgq(ch[0].to_cpu);
+	rm_msgq(ch[0].to_dpa);
+	assert_int_equal(rte_comch_dpa_stop(dpa), 0);
+	rm_thread(r.t);
+	assert_int_equal(rte_comch_dpa_cq_destroy(cq), 0);
+	rm_thread(t);
+	assert_int_equal(rte_comch_dpa_destroy(dpa), 0);
+	assert_int_equal(rte_comch_pe_destroy(pe), 0);
+}
+
 /* ------------------------------------------------------------ what the driver refuses */
 
 static void
@@ -1386,6 +1747,8 @@ test_msgq_refused(void **state)
 	/* a dpa of another device: the driver refuses the start */
 	q = rte_comch_msgq_create(dpa_dev);
 	assert_non_null(q);
+	/* a MsgQ holds its device open */
+	assert_int_equal(rte_comch_dev_close(dpa_dev), -EBUSY);
 	assert_int_equal(rte_comch_msgq_set_dpa_consumer(q, sdpa), 0);
 	assert_int_equal(rte_comch_msgq_start(q), -EINVAL);
 	/* a started MsgQ holds its dpa */
@@ -1453,6 +1816,9 @@ main(void)
 		cmocka_unit_test(test_msgq_cpu_to_dpa),
 		cmocka_unit_test(test_msgq_dpa_to_cpu),
 		cmocka_unit_test(test_msgq_many_senders),
+		cmocka_unit_test(test_msgq_dpa_producer_idle_engine),
+		cmocka_unit_test(test_msgq_two_lcores),
+		cmocka_unit_test(test_msgq_stop_while_dpa_sends),
 	};
 
 	if (getenv("COMCH_TEST_FILTER") != NULL)

@@ -4,9 +4,11 @@
 
 /*
  * Consumer: posts buffers of its mmap for producers on the other side to fill.
- * Starting and stopping need the peer (told by the connection's engine): a
- * consumer is RUNNING once advertised, and IDLE again once the peer confirmed
- * it will not write into its buffers any more.
+ * On a connection, starting and stopping need the peer (told by the
+ * connection's engine): a consumer is RUNNING once advertised, and IDLE again
+ * once the peer confirmed it will not write into its buffers any more. On a
+ * MsgQ, its start imports it at once, and its stop ends a grace period of the
+ * MsgQ's producers later (comch_msgq.c).
  */
 
 #include <errno.h>
@@ -530,8 +532,7 @@ rte_comch_consumer_destroy(struct rte_comch_consumer *consumer)
 	comch_link_lock(consumer->link);
 	TAILQ_REMOVE(&consumer->link->consumers, consumer, next);
 	/* (A connection may be freed here: a MsgQ's link, never.) */
-	comch_fast_detach(consumer->link);
-	comch_link_unlock(consumer->link);
+	comch_fast_detach_unlock(consumer->link);
 	comch_obj_kill(&consumer->ctx.magic);
 	free(consumer);
 	return 0;

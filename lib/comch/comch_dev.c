@@ -275,8 +275,8 @@ rte_comch_dev_close(struct rte_comch_dev *dev)
 	if (COMCH_BAD_OBJ(dev, magic, COMCH_MAGIC_DEV))
 		return -EINVAL;
 	if (dev->nb_users != 0) {
-		COMCH_LOG(ERR, "device %s: %u representors, servers, clients or mmaps still use it",
-			  dev->info.name, dev->nb_users);
+		COMCH_LOG(ERR, "device %s: %u representors, servers, clients, mmaps or MsgQs still "
+			  "use it", dev->info.name, dev->nb_users);
 		return -EBUSY;
 	}
 	comch_devs_lock();

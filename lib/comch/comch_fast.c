@@ -3,10 +3,11 @@
  */
 
 /*
- * What producers and consumers share: their attachment to a connection, and
- * their tasks. Producers and consumers run on their own lcores; a connection
- * that ends while some exist is torn down but stays allocated until the last
- * of them is destroyed. Their protocol with the peer is in comch_proto.c.
+ * What producers and consumers share: their attachment to a link (a
+ * connection's or a MsgQ's, comch_link.c), and their tasks. Producers and
+ * consumers run on their own lcores; a connection that ends while some exist
+ * is torn down but stays allocated until the last of them is destroyed. Their
+ * protocol with the peer is in comch_proto.c, a MsgQ's in comch_msgq.c.
  */
 
 #include <errno.h>
@@ -81,6 +82,23 @@ comch_fast_detach(struct comch_link *link)
 		return;
 	comch_link_conn(link)->ctrl->nb_fast--;
 	comch_conn_release_check(comch_link_conn(link));
+}
+
+/*
+ * The same at a destroy, with the link locked (comch_link_lock()): unlocked on
+ * return. A connection, and the link in it, may be freed by the detach, so
+ * nothing of the link is read after it: only a MsgQ's, which lives on, is
+ * unlocked.
+ */
+void
+comch_fast_detach_unlock(struct comch_link *link)
+{
+	if (link->type == COMCH_LINK_MSGQ) {
+		comch_fast_detach(link);
+		comch_link_unlock(link);
+		return;
+	}
+	comch_fast_detach(link);
 }
 
 /* What set_conf checks for producers and consumers alike; resizes their tasks. */

@@ -3,22 +3,24 @@
  */
 
 /*
- * Grace periods of a connection's producers (DPDK's QSBR, rte_rcu_qsbr): what
+ * Grace periods of a link's producers (DPDK's QSBR, rte_rcu_qsbr): what
  * lets a producer send with no lock and no atomic instruction. Each producer
  * is a reader, by its id, online while it runs; every round of its progress,
  * between two of its sends, is a quiescent state. The peer's consumers (the
  * remotes) are read by sends, and changed in two ways that wait for a grace
  * period, so that no send still uses what changed:
  *
- * - unimport (the peer withdrew a consumer): the connection's lcore marks it
- *   dead, then unmaps it once every producer has passed a quiescent state;
+ * - unimport (the peer withdrew a consumer, or a MsgQ's consumer stops): the
+ *   connection's lcore (the stopping consumer's, for a MsgQ) marks it dead,
+ *   then unmaps it once every producer has passed a quiescent state;
  * - sharing (a second producer sends to a consumer, which so far only its
  *   first producer, its owner, wrote to without a lock): the newcomer asks for
  *   the lock to be used, and takes it itself once the owner has passed a
  *   quiescent state, after which the owner takes it too.
  *
  * Reporting costs a producer a load and a store per round; starting and
- * checking a grace period are for the rare paths.
+ * checking a grace period are for the rare paths. A MsgQ's DPA producers are
+ * no readers: their DPA programs send, and the driver guards those sends.
  */
 
 #include <errno.h>

@@ -26,7 +26,7 @@ comch_link_init(struct comch_link *link, enum comch_link_type type, struct rte_c
 	link->id = id;
 	link->drv = drv;
 	link->nb_remote_slots = nb_remote_slots;
-	rte_spinlock_init(&link->lock);
+	rte_ticketlock_init(&link->lock);
 	TAILQ_INIT(&link->producers);
 	TAILQ_INIT(&link->consumers);
 }

@@ -62,6 +62,8 @@ rte_comch_msgq_create(struct rte_comch_dev *dev)
 	q->max_producers = RTE_COMCH_MSGQ_DEFAULT_MAX;
 	comch_link_init(&q->link, COMCH_LINK_MSGQ, dev,
 			comch_fetch_add_relaxed(&comch_msgq_next_id, 1), NULL, 0);
+	/* The device stays open while the MsgQ exists (rte_comch_dev_close() says -EBUSY). */
+	dev->nb_users++;
 	return q;
 }
 
@@ -74,6 +76,7 @@ rte_comch_msgq_destroy(struct rte_comch_msgq *msgq)
 		COMCH_LOG(ERR, "MsgQ %u: started: stop it first", msgq->link.id);
 		return -EBUSY;
 	}
+	msgq->dev->nb_users--;
 	comch_obj_kill(&msgq->magic);
 	free(msgq);
 	return 0;
@@ -183,6 +186,8 @@ rte_comch_msgq_start(struct rte_comch_msgq *msgq)
 	comch_store_relaxed(&msgq->link.abort_reason, 0);
 	rc = comch_link_remotes_alloc(&msgq->link);
 	if (rc < 0) {
+		COMCH_LOG(ERR, "MsgQ %u: out of memory for %u consumers", msgq->link.id,
+			  msgq->max_consumers);
 		msgq->dev->ops->msgq->destroy(drv);
 		msgq->link.drv = NULL;
 		return rc;

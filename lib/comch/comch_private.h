@@ -142,7 +142,7 @@ struct rte_comch_dev {
 	struct rte_comch_dev_info info;
 	char **rep_names;                 /**< Representors (DPU side). */
 	unsigned int nb_reps;
-	uint32_t nb_users;                /**< Open reps, servers, clients, mmaps using it. */
+	uint32_t nb_users;                /**< Reps, servers, clients, mmaps, MsgQs using it. */
 	rte_spinlock_t lock;              /**< Guards conns and closed, for stats readers. */
 	TAILQ_HEAD(, rte_comch_connection) conns;
 	struct comch_counters closed;     /**< Totals of connections that ended. */
@@ -298,8 +298,12 @@ struct comch_link {
 	TAILQ_HEAD(, rte_comch_producer) producers;
 	TAILQ_HEAD(, rte_comch_consumer) consumers;
 	uint32_t nb_fast;                 /**< Producers + consumers. */
-	rte_spinlock_t lock;              /**< A MsgQ's: its lists and table change under it. */
-	int fp_dead;                      /**< Atomic: set once the connection has ended. */
+	/**
+	 * A MsgQ's: its lists and table change under it. A ticket lock: fair
+	 * between lcores, and made of C11 atomics ThreadSanitizer sees.
+	 */
+	rte_ticketlock_t lock;
+	int fp_dead;                      /**< Atomic: the connection ended (MsgQ: failed). */
 	int abort_reason;                 /**< Atomic: set by comch_link_abort(), any lcore. */
 	/* The consumers producers send to, by id: allocated at the first one. */
 	struct comch_remote *remotes;
@@ -681,14 +685,14 @@ static inline void
 comch_link_lock(struct comch_link *link)
 {
 	if (link->type == COMCH_LINK_MSGQ)
-		rte_spinlock_lock(&link->lock);
+		rte_ticketlock_lock(&link->lock);
 }
 
 static inline void
 comch_link_unlock(struct comch_link *link)
 {
 	if (link->type == COMCH_LINK_MSGQ)
-		rte_spinlock_unlock(&link->lock);
+		rte_ticketlock_unlock(&link->lock);
 }
 
 static inline struct rte_comch_connection *
@@ -755,6 +759,8 @@ comch_grace_awake(struct rte_comch_producer *p)
 int comch_fast_attach(struct comch_link *link, uint32_t count, uint32_t max,
 		      const char *what);
 void comch_fast_detach(struct comch_link *link);
+/** comch_fast_detach() at a destroy, under the link's lock, which it releases. */
+void comch_fast_detach_unlock(struct comch_link *link);
 int comch_fast_tasks_setup(struct comch_fast_tasks *ft, size_t elt_size);
 int comch_fast_tasks_release(struct comch_fast_tasks *ft, const char *what);
 int comch_fast_tasks_resize(struct comch_fast_tasks *ft, uint32_t num, const char *what);

@@ -3,9 +3,9 @@
  */
 
 /*
- * Producer: sends to consumers on the other side of a connection. The driver
- * copies each message at submit, or refuses it; the completion callback follows
- * in the producer's next progress.
+ * Producer: sends to consumers on the other side of its link, a connection or
+ * a MsgQ. The driver copies each message at submit, or refuses it; the
+ * completion callback follows in the producer's next progress.
  */
 
 #include <errno.h>
@@ -48,7 +48,8 @@ comch_producer_start(struct rte_comch_ctx *ctx)
 	p->starved = false;
 	/* Its sends hold the remotes from now on: grace periods wait for it. */
 	p->asleep = false;
-	comch_grace_online(p);
+	if (!p->offloaded)
+		comch_grace_online(p);
 	comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_RUNNING);
 	return 0;
 }
@@ -68,7 +69,8 @@ comch_producer_idle(struct rte_comch_producer *p)
 		me = p;
 		comch_cas_acq_rel(&r[i].owner, &me, NULL);
 	}
-	comch_grace_offline(p);
+	if (!p->offloaded)
+		comch_grace_offline(p);
 	p->asleep = false;
 	comch_ctx_set_state(&p->ctx, RTE_COMCH_CTX_STATE_IDLE);
 }
@@ -148,8 +150,9 @@ comch_producer_progress(struct rte_comch_ctx *ctx, bool slow, uint64_t now)
 			comch_producer_complete(p, RTE_MIN((uint32_t)got, n), status);
 		n = got > 0 ? (uint32_t)got : 0;
 	}
-	/* Between two sends: nothing of the remotes is in use. */
-	comch_grace_quiescent(p);
+	/* Between two sends: nothing of the remotes is in use (a DPA producer is no reader). */
+	if (likely(!p->offloaded))
+		comch_grace_quiescent(p);
 	if (ctx->state == RTE_COMCH_CTX_STATE_STOPPING && comch_fast_tasks_inflight(&p->tasks) == 0) {
 		comch_producer_idle(p);
 		return 1;
@@ -176,7 +179,7 @@ comch_producer_arm(struct rte_comch_ctx *ctx)
 	 * period of the connection (the peer's consumer stops, a second producer
 	 * sharing a consumer). Offline until its next progress or send.
 	 */
-	if (p->ctx.state == RTE_COMCH_CTX_STATE_RUNNING && !p->asleep) {
+	if (p->ctx.state == RTE_COMCH_CTX_STATE_RUNNING && !p->asleep && !p->offloaded) {
 		comch_grace_offline(p);
 		p->asleep = true;
 	}
@@ -276,8 +279,9 @@ comch_producer_send(struct rte_comch_producer *p, uint32_t consumer_id, const vo
 		p->filled[consumer_id / 64] |= RTE_BIT64(consumer_id % 64);
 		p->any_filled = true;
 	} else if (rc == -EPROTO) {
-		COMCH_LOG(ERR, "producer %u: the peer's consumer %u broke the protocol: dropping "
-			  "the connection", p->id, consumer_id);
+		COMCH_LOG(ERR, "producer %u: consumer %u of the other side broke the protocol: "
+			  "ending the %s", p->id, consumer_id,
+			  p->link->type == COMCH_LINK_CONN ? "connection" : "MsgQ");
 		comch_link_abort(p->link, -EPROTO);
 		rc = -ENOTCONN;
 	}
@@ -452,10 +456,14 @@ comch_producer_create(struct comch_link *link, uint32_t max, bool offloaded)
 	p->offloaded = offloaded;
 	p->tasks.nb = RTE_MIN((uint32_t)RTE_COMCH_DEFAULT_SEND_TASKS,
 			      link->dev->info.max_fast_tasks);
-	rc = comch_grace_register(p);
+	/*
+	 * A DPA producer reads no remote on the CPU (its driver guards its own
+	 * sends): it is no reader, so that no grace period waits for its engine.
+	 */
+	rc = offloaded ? 0 : comch_grace_register(p);
 	if (rc == 0 && ops->create != NULL) {
 		rc = ops->create(link->drv, id, &p->drv);
-		if (rc < 0)
+		if (rc < 0 && !offloaded)
 			comch_grace_unregister(p);
 	}
 	if (rc < 0) {
@@ -499,15 +507,15 @@ rte_comch_producer_destroy(struct rte_comch_producer *producer)
 				comch_producer_drv_release);
 	if (rc < 0)
 		return rc;
-	comch_grace_unregister(producer);
+	if (!producer->offloaded)
+		comch_grace_unregister(producer);
 	comch_link_lock(producer->link);
 	TAILQ_REMOVE(&producer->link->producers, producer, next);
 	/* An ended connection's remotes wait for its last producer to go. */
 	if (TAILQ_EMPTY(&producer->link->producers) && comch_link_dead(producer->link))
 		comch_link_release_remotes(producer->link);
 	/* (A connection may be freed here: a MsgQ's link, never.) */
-	comch_fast_detach(producer->link);
-	comch_link_unlock(producer->link);
+	comch_fast_detach_unlock(producer->link);
 	comch_obj_kill(&producer->ctx.magic);
 	free(producer);
 	return 0;

@@ -81,9 +81,8 @@ comch_proto_consumer_event(struct rte_comch_connection *conn, uint32_t id, bool 
 int
 comch_proto_request(struct rte_comch_consumer *c, bool expire)
 {
-	uintptr_t req = (uintptr_t)c | (expire ? COMCH_REQ_EXPIRE : 0);
-
 	struct rte_comch_connection *conn = comch_link_conn(c->link);
+	uintptr_t req = (uintptr_t)c | (expire ? COMCH_REQ_EXPIRE : 0);
 
 	if (rte_ring_mp_enqueue(conn->fp_req, (void *)req) != 0)
 		return -EAGAIN;

@@ -9,12 +9,13 @@
  * @file
  * Fast path, receiving side: the consumer.
  *
- * A consumer lives on an established connection and receives into buffers of
- * its mmap (which must allow RTE_COMCH_MMAP_PERM_PCI_READ_WRITE: the peer writes
- * into it). It posts buffers with post-recv tasks; a producer on the other side
- * of the connection writes its data, and up to the consumer's immediate data
- * length of immediate data, straight into the next posted buffer, in the order
- * it sent them. A post-recv task completes only then, with the data length,
+ * A consumer lives on an established connection (or a started MsgQ: see
+ * below) and receives into buffers of its mmap (which must allow
+ * RTE_COMCH_MMAP_PERM_PCI_READ_WRITE: the peer writes into it). It posts
+ * buffers with post-recv tasks; a producer on the other side of the
+ * connection writes its data, and up to the consumer's immediate data length
+ * of immediate data, straight into the next posted buffer, in the order it
+ * sent them. A post-recv task completes only then, with the data length,
  * the immediate data and the producer's id readable from it. A task posted with
  * no buffer receives immediate data only.
  *
@@ -31,13 +32,23 @@
  * connection ends, posted tasks complete with -ECONNRESET and the consumer
  * goes to IDLE by itself with that last error.
  *
+ * A MsgQ's consumer (rte_comch_msgq_consumer_create()) has no mmap: its
+ * post-recv tasks take no buffer (-EINVAL) and receive immediate data only.
+ * There is no peer to tell: its start makes it RUNNING at once, and its stop
+ * ends once no producer of the MsgQ can be writing to it any more (the sends
+ * of its CPU producers in flight, a grace period: each running one progressed
+ * or asleep; or those of its DPA producers), posted tasks completing with
+ * -ECONNABORTED. The burst API is not offered (-ENOTSUP). A consumer on the
+ * DPA side of its MsgQ (a DPA consumer) receives in its DPA program: its
+ * post-recv tasks are refused (-ENOTSUP).
+ *
  * Sleeping: an engine whose consumers have buffers posted can sleep; it is
  * woken when a producer fills one (from that producer's next progress) and
  * when the connection ends.
  *
  * Thread safety: create and destroy a consumer on the lcore of its connection's
- * engine (or before lcores run); start, stop, submit and progress it on the
- * lcore of its own engine, which may be another one.
+ * engine (or before lcores run), a MsgQ's on any lcore; start, stop, submit
+ * and progress it on the lcore of its own engine, which may be another one.
  */
 
 #include <stdint.h>
@@ -109,8 +120,8 @@ struct rte_comch_ctx *
 rte_comch_consumer_as_ctx(struct rte_comch_consumer *consumer);
 
 /**
- * The consumer's id, unique on its connection: producers on the other side
- * address it with this id.
+ * The consumer's id, unique on its connection or MsgQ: producers on the other
+ * side address it with this id.
  *
  * @return
  *   0 on success; -EINVAL if an argument is NULL.
@@ -166,8 +177,8 @@ rte_comch_consumer_task_post_recv_set_conf(struct rte_comch_consumer *consumer,
  *            caller's mistake: it is not detected.
  * @return
  *   0 on success; -EINVAL for a NULL consumer or task, or a buffer not of the
- *   consumer's mmap; -EBUSY if the consumer is not RUNNING; -ENOMEM if the pool
- *   is empty.
+ *   consumer's mmap (any buffer on a MsgQ); -ENOTSUP for a DPA consumer;
+ *   -EBUSY if the consumer is not RUNNING; -ENOMEM if the pool is empty.
  */
 __rte_experimental
 int
@@ -243,7 +254,7 @@ rte_comch_consumer_task_post_recv_get_producer_id(
  * @param max_posts  Buffers posted at once at most: 1 to the device's max_fast_tasks.
  * @return
  *   0 on success; -EINVAL if consumer is NULL or max_posts out of range;
- *   -EBUSY if it is not IDLE.
+ *   -ENOTSUP for a MsgQ's consumer; -EBUSY if it is not IDLE.
  */
 __rte_experimental
 int

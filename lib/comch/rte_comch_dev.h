@@ -139,8 +139,8 @@ rte_comch_dev_open(const char *devargs);
  *
  * @return
  *   0 on success; -EINVAL if dev is NULL or not a live device; -EBUSY while
- *   representors, servers, clients or mmaps (rte_comch_mmap_add_dev()) of it
- *   still exist.
+ *   representors, servers, clients, mmaps (rte_comch_mmap_add_dev()) or MsgQs
+ *   of it still exist.
  */
 __rte_experimental
 int

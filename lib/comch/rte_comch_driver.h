@@ -435,10 +435,13 @@ struct rte_comch_drv_msgq_conf {
  * (q) as their conn argument: consumer create, producer create, import and
  * unimport. The connection's engine lcore of those ops is, for a MsgQ, the
  * lcore that starts or stops the consumer (or creates the producer), one at a
- * time per MsgQ. A consumer's start blob goes to the same MsgQ's import, in
- * the same process: the driver may put pointers in it. Which side of the MsgQ
- * runs on the accelerator is for the driver to serve: the library never calls
- * send, post or poll on those.
+ * time per MsgQ (under its lock). The destroy of a consumer or producer is
+ * not serialised with them: it may run on another lcore at the same time,
+ * and must touch nothing but the object destroyed (which no other op uses by
+ * then). A consumer's start blob goes to the same MsgQ's import, in the same
+ * process: the driver may put pointers in it. Which side of the MsgQ runs on
+ * the accelerator is for the driver to serve: the library never calls send,
+ * post or poll on those.
  */
 struct rte_comch_drv_msgq_ops {
 	/**

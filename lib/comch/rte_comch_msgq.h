@@ -42,6 +42,16 @@
  * send to a CPU consumer needs a posted receive task; otherwise the send is
  * refused with -EAGAIN and nothing is lost: progress and retry.
  *
+ * Stops: a consumer's stop ends once no producer of the MsgQ can write to it
+ * any more: for a DPA consumer, once every running CPU producer of the MsgQ
+ * was progressed (or its engine slept); a CPU consumer's does not wait for
+ * the DPA producers' engines. Sends to a stopped consumer are refused
+ * (-ENOENT). If the driver fails (for example a CPU producer's send finds the
+ * completion context of a started DPA consumer destroyed), the MsgQ ends as a
+ * connection does: sends fail with -ENOTCONN, consumers return their receives
+ * with -ECONNRESET, and none starts again until every producer and consumer
+ * is destroyed and the MsgQ stopped and started again.
+ *
  * Thread safety: create, configure, start, stop and destroy a MsgQ from one
  * thread at a time, while none of its producers or consumers is being created
  * or destroyed. Its producers and consumers follow the rules of their headers,
@@ -73,7 +83,8 @@ struct rte_comch_dpa;
  * a device opened with "dpa:" devargs).
  *
  * @param dev
- *   The device; it must stay open until the MsgQ is destroyed.
+ *   The device; it stays open until the MsgQ is destroyed
+ *   (rte_comch_dev_close() says -EBUSY until then).
  * @return
  *   The MsgQ, idle and with no direction yet, or NULL with rte_errno set:
  *   EINVAL if dev is NULL; ENOTSUP if its driver has no MsgQ; ENOMEM.

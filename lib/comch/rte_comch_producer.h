@@ -9,8 +9,9 @@
  * @file
  * Fast path, sending side: the producer.
  *
- * A producer lives on an established connection and sends to consumers on the
- * other side, by their ids (learnt from new-consumer events). A send task
+ * A producer lives on an established connection, or on a started MsgQ
+ * (rte_comch_msgq.h), and sends to consumers on the other side, by their ids
+ * (learnt from new-consumer events; a MsgQ's consumers are its own). A send task
  * carries a buffer (from any started mmap) and/or up to 32 bytes of immediate
  * data; the driver copies them straight into the next buffer the target
  * consumer posted. Messages to one consumer arrive in the order they were
@@ -24,7 +25,13 @@
  * connection runs a progress round or sleeps); progress and retry: nothing is
  * dropped. -EMSGSIZE if the data is longer than the buffer it would
  * land in, or the immediate data longer than the consumer accepts; -ENOENT if
- * the consumer id is unknown or expired; -ENOTCONN if the connection ended.
+ * the consumer id is unknown or expired; -ENOTCONN if the connection ended
+ * (or the MsgQ's driver failed).
+ *
+ * On a MsgQ, messages are immediate data only (a buffer is refused with
+ * -EINVAL) and the burst API is not offered (-ENOTSUP). A producer on the DPA
+ * side of its MsgQ (a DPA producer) is driven by its DPA program: its send
+ * tasks are refused (-ENOTSUP), and no grace period waits for its engine.
  *
  * Sleeping: completions are reported at the producer's next progress, which is
  * also when the consumers it filled are woken if they sleep. Posting a buffer
@@ -32,12 +39,13 @@
  * rte_comch_pe_request_notification() on its engine says -EAGAIN (keep
  * polling) until a submit succeeds or the producer is restarted. A running
  * producer must be progressed or asleep: the peer's withdrawal of a consumer
- * waits for every running producer of the connection to do one or the other.
+ * (a MsgQ: the stop of one of its DPA consumers) waits for every running
+ * producer of the connection or MsgQ to do one or the other.
  *
  * Thread safety: create and destroy a producer on the lcore of its
- * connection's engine (or before lcores run); start, stop, submit and progress
- * it on the lcore of its own engine. Producers on different lcores may send to
- * the same consumer.
+ * connection's engine (or before lcores run), a MsgQ's on any lcore; start,
+ * stop, submit and progress it on the lcore of its own engine. Producers on
+ * different lcores may send to the same consumer.
  */
 
 #include <stdint.h>
@@ -102,7 +110,8 @@ struct rte_comch_ctx *
 rte_comch_producer_as_ctx(struct rte_comch_producer *producer);
 
 /**
- * The producer's id, unique on its connection, given to consumers with each message.
+ * The producer's id, unique on its connection or MsgQ, given to consumers with
+ * each message.
  *
  * @return
  *   0 on success; -EINVAL if an argument is NULL.
@@ -138,10 +147,11 @@ rte_comch_producer_task_send_set_conf(struct rte_comch_producer *producer,
  * @param imm_len     0 to RTE_COMCH_MAX_IMM_DATA_LEN bytes.
  * @param consumer_id Target consumer on the other side.
  * @return
- *   0 on success; -EINVAL for a NULL producer or task, or NULL imm_data with
- *   imm_len > 0; -EMSGSIZE if imm_len is above the device's max_imm_data_len or
- *   the buffer's data above its max_buf_size; -EBUSY if the producer is not
- *   RUNNING; -ENOMEM if the pool is empty.
+ *   0 on success; -EINVAL for a NULL producer or task, NULL imm_data with
+ *   imm_len > 0, or a buffer on a MsgQ; -EMSGSIZE if imm_len is above the
+ *   device's max_imm_data_len or the buffer's data above its max_buf_size;
+ *   -ENOTSUP for a DPA producer; -EBUSY if the producer is not RUNNING;
+ *   -ENOMEM if the pool is empty.
  */
 __rte_experimental
 int
@@ -236,7 +246,8 @@ rte_comch_producer_task_send_set_consumer_id(struct rte_comch_producer_task_send
  * rte_comch_producer_task_send_set_conf() goes back to tasks.
  *
  * @return
- *   0 on success; -EINVAL if producer is NULL; -EBUSY if it is not IDLE.
+ *   0 on success; -EINVAL if producer is NULL; -ENOTSUP for a MsgQ's producer;
+ *   -EBUSY if it is not IDLE.
  */
 __rte_experimental
 int

@@ -318,6 +318,15 @@ dpa_units_stop(struct rte_comch_dpa *dpa)
 				rte_pause();
 			while (rte_service_may_be_active(u->service_id) == 1)
 				rte_pause();
+			/*
+			 * An invocation the framework let in before it saw the
+			 * runstate may have set the flag after the first wait:
+			 * it is over now, and reading its release of the flag
+			 * says so where ThreadSanitizer sees it (the framework's
+			 * own ordering is not instrumented).
+			 */
+			while (comch_load_acquire(&u->in_service) != 0)
+				rte_pause();
 			continue;
 		}
 		if (!u->tid_valid)

@@ -23,7 +23,10 @@
  *     that a CPU-side driver posts to and a DPA program reads; an armed
  *     completion context attached to a thread triggers it when an entry lands;
  *   - DPA memory: buffers the CPU fills and reads with copies, and that a
- *     program reaches through rte_comch_dpa_dev_mem_ptr().
+ *     program reaches through rte_comch_dpa_dev_mem_ptr();
+ *   - on a device opened with "dpa:" devargs, the DPA side of MsgQs
+ *     (rte_comch_msgq.h): DPA consumers and producers, configured with
+ *     rte_comch_dpa_msgq.h, and the handles of mmaps for dma_copy.
  * The program itself uses rte_comch_dpa_dev.h, and names the objects by
  * rte_comch_dpa_handle_t handles only; a thread's argument is typically the
  * handle of a DPA memory buffer that holds the handles the program needs.
@@ -360,7 +363,10 @@ rte_comch_dpa_cq_create(struct rte_comch_dpa *dpa, const struct rte_comch_dpa_cq
 /**
  * Destroy a completion context. Its handle becomes stale at once; the call
  * then waits for the runs in progress, which may still be using it, to end.
- * Entries not yet taken are dropped.
+ * Entries not yet taken are dropped. A started DPA consumer must not receive
+ * on it any more (a CPU producer's send to it then ends their MsgQ), nor a
+ * DPA producer send with a completion to it (-EINVAL): see
+ * rte_comch_dpa_msgq.h.
  *
  * @return
  *   0; -EINVAL if cq is NULL; -EPERM from inside a DPA program.

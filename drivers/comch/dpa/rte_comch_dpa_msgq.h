@@ -152,7 +152,9 @@ rte_comch_dpa_producer_completion_attach(struct rte_comch_producer *producer,
 /**
  * The handle a DPA program names a DPA producer by
  * (doca_comch_producer_get_dpa_handle()). It becomes stale when the producer
- * is destroyed.
+ * is destroyed. Programs may send with it from the producer's creation on,
+ * whatever the state of its context: the software DPA does not tie its sends
+ * to the producer's start.
  *
  * @return
  *   0; -EINVAL if producer or handle is NULL, or producer is not a DPA producer.
