@@ -118,6 +118,8 @@ comch_link_release_remotes(struct comch_link *link)
 void
 comch_link_abort(struct comch_link *link, int reason)
 {
+	struct rte_comch_consumer *c;
+
 	if (link->type == COMCH_LINK_CONN) {
 		comch_conn_abort(comch_link_conn(link), reason);
 		return;
@@ -126,6 +128,12 @@ comch_link_abort(struct comch_link *link, int reason)
 	COMCH_LOG(ERR, "MsgQ %u: the driver failed (%d): its producers and consumers stop",
 		  link->id, reason);
 	comch_store_release(&link->fp_dead, 1);
+	/* Its consumers' engines may sleep: their posted tasks end now, as on a connection's end. */
+	comch_link_lock(link);
+	TAILQ_FOREACH(c, &link->consumers, next)
+		if (c->ctx.pe != NULL)
+			rte_comch_drv_pe_wake(c->ctx.pe);
+	comch_link_unlock(link);
 }
 
 int

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <rte_errno.h>
 #include <rte_pause.h>
@@ -198,7 +199,10 @@ rte_comch_dpa_create(struct rte_comch_dev *dev, const struct rte_comch_dpa_conf 
 	dpa->max_cqs = conf->max_cqs != 0 ? conf->max_cqs : RTE_COMCH_DPA_DEFAULT_OBJECTS;
 	dpa->max_mems = conf->max_mems != 0 ? conf->max_mems : RTE_COMCH_DPA_DEFAULT_OBJECTS;
 	dpa->threads = calloc(dpa->max_threads, sizeof(*dpa->threads));
-	dpa->cqs = calloc(dpa->max_cqs, sizeof(*dpa->cqs));
+	/* Aligned: a context's producer and program fields are on lines of their own. */
+	dpa->cqs = aligned_alloc(RTE_CACHE_LINE_SIZE, dpa->max_cqs * sizeof(*dpa->cqs));
+	if (dpa->cqs != NULL)
+		memset(dpa->cqs, 0, dpa->max_cqs * sizeof(*dpa->cqs));
 	dpa->mems = calloc(dpa->max_mems, sizeof(*dpa->mems));
 	dpa->max_eps = DPA_MAX_EPS;
 	dpa->eps = calloc(dpa->max_eps, sizeof(*dpa->eps));

@@ -83,7 +83,7 @@ dpa_cq_notify(struct rte_comch_dpa_cq *cq)
 		return;
 	if (comch_exchange_seq_cst(&cq->armed, 0) == 0)
 		return;
-	DPA_STAT_INC_MT(&cq->stats.notifications);
+	DPA_STAT_INC_MT(&cq->notifications);
 	if (dpa_thread_trigger(cq->thread) < 0)
 		comch_store_seq_cst(&cq->armed, 1);
 }
@@ -138,7 +138,11 @@ rte_comch_dpa_cq_create(struct rte_comch_dpa *dpa, const struct rte_comch_dpa_cq
 	cq->pi = 0;
 	cq->rcv = 0;
 	cq->ack = 0;
-	memset(&cq->stats, 0, sizeof(cq->stats));
+	cq->posted = 0;
+	cq->full = 0;
+	cq->notifications = 0;
+	cq->received = 0;
+	cq->acked = 0;
 	/* Armed from the start: the first entry wakes the program up. */
 	comch_store_relaxed(&cq->armed, 1);
 	if (cq->thread != NULL)
@@ -197,11 +201,11 @@ rte_comch_dpa_cq_stats_get(const struct rte_comch_dpa_cq *cq,
 		ret = dpa_out_check(stats, "stats", __func__);
 	if (ret < 0)
 		return ret;
-	stats->posted = DPA_STAT_GET(&cq->stats.posted);
-	stats->full = DPA_STAT_GET(&cq->stats.full);
-	stats->received = DPA_STAT_GET(&cq->stats.received);
-	stats->acked = DPA_STAT_GET(&cq->stats.acked);
-	stats->notifications = DPA_STAT_GET(&cq->stats.notifications);
+	stats->posted = DPA_STAT_GET(&cq->posted);
+	stats->full = DPA_STAT_GET(&cq->full);
+	stats->received = DPA_STAT_GET(&cq->received);
+	stats->acked = DPA_STAT_GET(&cq->acked);
+	stats->notifications = DPA_STAT_GET(&cq->notifications);
 	return 0;
 }
 
@@ -225,7 +229,7 @@ dpa_cq_reserve(struct rte_comch_dpa_cq *cq, uint64_t limit, const char *func)
 	if (cq->pi - comch_load_acquire(&cq->ack) >= RTE_MIN((uint64_t)cq->size, limit)) {
 		dpa_unlock(&cq->lock);
 		/* Back-pressure, not an error: the program has not acknowledged yet. */
-		DPA_STAT_INC_MT(&cq->stats.full);
+		DPA_STAT_INC_MT(&cq->full);
 		return -EAGAIN;
 	}
 	return 0;
@@ -241,7 +245,7 @@ dpa_cq_commit(struct rte_comch_dpa_cq *cq, const struct rte_comch_dpa_cqe *cqe)
 	slot->cqe = *cqe;
 	comch_store_release(&slot->owner, dpa_cq_phase(cq, pi));
 	cq->pi = pi + 1;
-	DPA_STAT_INC(&cq->stats.posted);
+	DPA_STAT_INC(&cq->posted);
 	/*
 	 * Still under the lock, so that a destroy that returned has no post
 	 * left touching the context (nor a reused one): the trigger never
@@ -288,7 +292,7 @@ rte_comch_dpa_dev_get_completion(rte_comch_dpa_handle_t h, struct rte_comch_dpa_
 	*cqe = slot->cqe;
 	/* Only the program (one at a time) writes rcv. */
 	comch_store_relaxed(&cq->rcv, comch_load_relaxed(&cq->rcv) + 1);
-	DPA_STAT_INC(&cq->stats.received);
+	DPA_STAT_INC(&cq->received);
 	return 1;
 }
 
@@ -310,7 +314,7 @@ rte_comch_dpa_dev_completion_ack(rte_comch_dpa_handle_t h, uint32_t n)
 	}
 	/* Release: the entries were read before producers may write them again. */
 	comch_store_release(&cq->ack, ack + n);
-	DPA_STAT_ADD(&cq->stats.acked, n);
+	DPA_STAT_ADD(&cq->acked, n);
 	return 0;
 }
 

@@ -123,7 +123,12 @@ dpa_dev_consumer_lock(struct dpa_prod *p, uint32_t id, const char *func)
 	dpa_lock(&c->lock);
 	if (!c->imported) {
 		dpa_unlock(&c->lock);
-		DPA_LOG_FN(ERR, func, "producer %u: consumer %u is not started", p->id, id);
+		/*
+		 * What every send meets while a consumer stops or restarts: the
+		 * -ENOENT says it, as on the CPU fast path; at DEBUG, so that a
+		 * normal stop does not flood the log.
+		 */
+		DPA_LOG_FN(DEBUG, func, "producer %u: consumer %u is not started", p->id, id);
 		return NULL;
 	}
 	return c;

@@ -181,14 +181,24 @@ struct rte_comch_dpa_cq {
 	uint32_t mask;
 	uint32_t shift;      /* log2(size): pass number = index >> shift */
 	struct dpa_cq_slot *ring;
+	/*
+	 * What CPU producers write and what the program writes, on lines of
+	 * their own: a post and a take then move one line each way, not the
+	 * whole context back and forth.
+	 */
 	/* CPU producers */
-	dpa_lock_t lock;
+	dpa_lock_t lock __rte_cache_aligned;
 	uint64_t pi;         /* next entry to write, under lock */
+	uint64_t posted;     /* counters: the producers' */
+	uint64_t full;
+	uint64_t notifications;
 	/* the DPA program (one at a time) */
-	uint64_t rcv;        /* next entry to take */
+	uint64_t rcv __rte_cache_aligned; /* next entry to take */
 	uint64_t ack;        /* entries acknowledged: producers may write below ack + size */
-	int armed;           /* the next entry triggers the thread */
-	struct rte_comch_dpa_cq_stats stats;
+	uint64_t received;   /* counters: the program's */
+	uint64_t acked;
+	/* both: the program arms, the post that triggers disarms */
+	int armed __rte_cache_aligned; /* the next entry triggers the thread */
 };
 
 /* A buffer of DPA memory. */
