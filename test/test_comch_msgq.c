@@ -461,6 +461,57 @@ test_msgq_objects(void **state)
 	fx_down(&f);
 }
 
+/*
+ * A completion context as DOCA's consumer completion: at most max_consumers
+ * attached, immediate data up to its imm_len, not destroyed under them.
+ */
+static void
+test_msgq_consumer_completion_limits(void **state)
+{
+	struct rte_comch_dpa_cq_conf cc = { .size = 16, .max_consumers = 1, .imm_len = 8 };
+	struct rte_comch_consumer *c[2];
+	struct rte_comch_dpa_cq *cq, *cq2;
+	struct fx f;
+
+	RTE_SET_USED(state);
+	fx_up(&f);
+	fx_thread(&f, prog_dpa_consumer, NULL, 16);
+	cc.thread = f.t;
+	cq = rte_comch_dpa_cq_create(f.dpa, &cc);
+	assert_non_null(cq);
+	cc.imm_len = RTE_COMCH_DPA_IMM_MAX + 1;
+	rte_errno = 0;
+	assert_null(rte_comch_dpa_cq_create(f.dpa, &cc));
+	assert_int_equal(rte_errno, EINVAL);
+	assert_int_equal(rte_comch_msgq_set_dpa_consumer(f.q, f.dpa), 0);
+	assert_int_equal(rte_comch_msgq_start(f.q), 0);
+	c[0] = rte_comch_msgq_consumer_create(f.q);
+	c[1] = rte_comch_msgq_consumer_create(f.q);
+	assert_non_null(c[0]);
+	assert_non_null(c[1]);
+	/* One consumer at most; setting the same context again is no second one. */
+	assert_int_equal(rte_comch_dpa_consumer_set_completion(c[0], cq, 1), 0);
+	assert_int_equal(rte_comch_dpa_consumer_set_completion(c[0], cq, 2), 0);
+	assert_int_equal(rte_comch_dpa_consumer_set_completion(c[1], cq, 3), -ENOSPC);
+	assert_int_equal(rte_comch_dpa_consumer_set_completion(c[1], f.cq, 3), 0);
+	/* Immediate data longer than the context takes: no start. */
+	assert_int_equal(rte_comch_consumer_set_imm_data_len(c[0], 16), 0);
+	assert_int_equal(rte_comch_pe_connect_ctx(f.pe, rte_comch_consumer_as_ctx(c[0])), 0);
+	assert_int_equal(rte_comch_ctx_start(rte_comch_consumer_as_ctx(c[0])), -EINVAL);
+	assert_int_equal(rte_comch_consumer_set_imm_data_len(c[0], 8), 0);
+	assert_int_equal(rte_comch_ctx_start(rte_comch_consumer_as_ctx(c[0])), 0);
+	ctx_stop(&f, rte_comch_consumer_as_ctx(c[0]));
+	/* Not destroyed under its consumer; moving the consumer away frees it. */
+	assert_int_equal(rte_comch_dpa_cq_destroy(cq), -EBUSY);
+	cq2 = cq;
+	assert_int_equal(rte_comch_dpa_consumer_set_completion(c[0], f.cq, 1), 0);
+	assert_int_equal(rte_comch_dpa_cq_destroy(cq2), 0);
+	assert_int_equal(rte_comch_dpa_cq_destroy(f.cq), -EBUSY);
+	assert_int_equal(rte_comch_consumer_destroy(c[0]), 0);
+	assert_int_equal(rte_comch_consumer_destroy(c[1]), 0);
+	fx_down(&f);
+}
+
 /* ------------------------------------------------------------ CPU -> DPA */
 
 /* The DPA program's receives gate the producer: -EAGAIN beyond them, nothing lost. */
@@ -888,6 +939,7 @@ main(void)
 		cmocka_unit_test(test_msgq_errors),
 		cmocka_unit_test(test_msgq_foreign_dpa),
 		cmocka_unit_test(test_msgq_objects),
+		cmocka_unit_test(test_msgq_consumer_completion_limits),
 		cmocka_unit_test(test_msgq_cpu_to_dpa_credits),
 		cmocka_unit_test(test_msgq_slow_program),
 		cmocka_unit_test(test_msgq_consumer_stop_restart),

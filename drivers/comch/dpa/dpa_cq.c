@@ -96,9 +96,12 @@ rte_comch_dpa_cq_create(struct rte_comch_dpa *dpa, const struct rte_comch_dpa_cq
 	int ret;
 
 	if (dpa == NULL || conf == NULL || conf->size < 2 ||
-	    conf->size > RTE_COMCH_DPA_CQ_MAX_SIZE || !rte_is_power_of_2(conf->size)) {
-		DPA_LOG(ERR, "dpa or conf is NULL, or size %u is not a power of two, 2 to %u",
-			conf != NULL ? conf->size : 0, RTE_COMCH_DPA_CQ_MAX_SIZE);
+	    conf->size > RTE_COMCH_DPA_CQ_MAX_SIZE || !rte_is_power_of_2(conf->size) ||
+	    conf->imm_len > RTE_COMCH_DPA_IMM_MAX) {
+		DPA_LOG(ERR, "dpa or conf is NULL, size %u is not a power of two, 2 to %u, or "
+			"imm_len %u is above %u", conf != NULL ? conf->size : 0,
+			RTE_COMCH_DPA_CQ_MAX_SIZE, conf != NULL ? conf->imm_len : 0,
+			RTE_COMCH_DPA_IMM_MAX);
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -134,6 +137,9 @@ rte_comch_dpa_cq_create(struct rte_comch_dpa *dpa, const struct rte_comch_dpa_cq
 	cq->size = conf->size;
 	cq->mask = conf->size - 1;
 	cq->shift = rte_log2_u32(conf->size);
+	cq->max_consumers = conf->max_consumers;
+	cq->imm_len = conf->imm_len != 0 ? conf->imm_len : RTE_COMCH_DPA_IMM_MAX;
+	comch_store_relaxed(&cq->nb_consumers, 0);
 	dpa_lock_init(&cq->lock);
 	cq->pi = 0;
 	cq->rcv = 0;
@@ -162,6 +168,11 @@ rte_comch_dpa_cq_destroy(struct rte_comch_dpa_cq *cq)
 		ret = dpa_cpu_call_check(cq->dpa, __func__);
 	if (ret < 0)
 		return ret;
+	if (comch_load_acquire(&cq->nb_consumers) != 0) {
+		DPA_LOG(ERR, "dpa %u cq %u: %u MsgQ consumers use it: destroy them first",
+			cq->dpa->tag, cq->slot, comch_load_relaxed(&cq->nb_consumers));
+		return -EBUSY;
+	}
 	/* Under the lock: a post, notification included, either finished or sees the context gone. */
 	dpa_lock(&cq->lock);
 	comch_store_seq_cst(&cq->live, 0);

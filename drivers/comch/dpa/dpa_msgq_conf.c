@@ -130,6 +130,18 @@ rte_comch_dpa_consumer_set_completion(struct rte_comch_consumer *consumer,
 				    __func__);
 	if (ret < 0)
 		return ret;
+	if (cq != c->cq && cq->max_consumers != 0 &&
+	    comch_load_relaxed(&cq->nb_consumers) >= cq->max_consumers) {
+		DPA_LOG(ERR, "consumer %u: its completion context has its %u consumers already",
+			c->id, cq->max_consumers);
+		return -ENOSPC;
+	}
+	/* The context counts its consumers: it is not destroyed under one. */
+	if (cq != c->cq) {
+		comch_fetch_add_relaxed(&cq->nb_consumers, 1);
+		if (c->cq != NULL)
+			comch_fetch_add_relaxed(&c->cq->nb_consumers, -1);
+	}
 	dpa_lock(&c->lock);
 	c->cq = cq;
 	c->user_data = user_data;

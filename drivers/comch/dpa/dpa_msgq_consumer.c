@@ -108,6 +108,9 @@ dpa_consumer_destroy(void *obj)
 		/* Waits for the runs that may hold the handle (consumer_ack). */
 		dpa_ep_free(c->q->dpa, c->handle);
 		c->handle = RTE_COMCH_DPA_HANDLE_INVALID;
+		if (c->cq != NULL)
+			comch_fetch_add_relaxed(&c->cq->nb_consumers, -1);
+		c->cq = NULL;
 	} else {
 		dpa_cons_efd_close(c);
 		free(c->ring);
@@ -117,7 +120,7 @@ dpa_consumer_destroy(void *obj)
 }
 
 static int
-dpa_cons_start_dpa(struct dpa_cons *c)
+dpa_cons_start_dpa(struct dpa_cons *c, uint32_t imm_len)
 {
 	int ret = 0;
 
@@ -128,6 +131,10 @@ dpa_cons_start_dpa(struct dpa_cons *c)
 		ret = -EINVAL;
 	} else if (comch_load_acquire(&c->cq->live) == 0) {
 		DPA_LOG(ERR, "consumer %u: its completion context was destroyed", c->id);
+		ret = -EINVAL;
+	} else if (imm_len > c->cq->imm_len) {
+		DPA_LOG(ERR, "consumer %u: %u bytes of immediate data, its completion context "
+			"takes %u", c->id, imm_len, c->cq->imm_len);
 		ret = -EINVAL;
 	} else {
 		/* A fresh start: the program offers receives again with consumer_ack. */
@@ -202,7 +209,8 @@ dpa_consumer_start(void *obj, const struct rte_comch_drv_consumer_start *st,
 		   struct rte_comch_drv_blob *blob)
 {
 	struct dpa_cons *c = obj;
-	int ret = dpa_cons_on_dpa(c) ? dpa_cons_start_dpa(c) : dpa_cons_start_cpu(c, st);
+	int ret = dpa_cons_on_dpa(c) ? dpa_cons_start_dpa(c, st->imm_len) :
+				       dpa_cons_start_cpu(c, st);
 
 	if (ret < 0)
 		return ret;

@@ -181,6 +181,10 @@ struct rte_comch_dpa_cq {
 	uint32_t mask;
 	uint32_t shift;      /* log2(size): pass number = index >> shift */
 	struct dpa_cq_slot *ring;
+	/* As a MsgQ consumer completion: its limits, and the consumers attached (atomic). */
+	uint32_t max_consumers;
+	uint32_t imm_len;
+	uint32_t nb_consumers;
 	/*
 	 * What CPU producers write and what the program writes, on lines of
 	 * their own: a post and a take then move one line each way, not the

@@ -120,6 +120,18 @@ struct rte_comch_dpa_cq_conf {
 	 * is destroyed.
 	 */
 	struct rte_comch_dpa_thread *thread;
+	/**
+	 * As the completion context of MsgQ DPA consumers (DOCA's consumer
+	 * completion, rte_comch_dpa_consumer_set_completion()): the most
+	 * consumers attached at once, 0 for no limit.
+	 */
+	uint32_t max_consumers;
+	/**
+	 * The same: the longest immediate data its consumers may accept
+	 * (rte_comch_consumer_set_imm_data_len()), checked at their start;
+	 * 0 for RTE_COMCH_DPA_IMM_MAX.
+	 */
+	uint32_t imm_len;
 };
 
 /** Counters of a DPA thread, since its creation. */
@@ -350,7 +362,8 @@ rte_comch_dpa_thread_stats_get(const struct rte_comch_dpa_thread *thread,
  *
  * @return
  *   The completion context, or NULL with rte_errno set:
- *   - EINVAL: dpa or conf is NULL, size is not a power of two in range, or
+ *   - EINVAL: dpa or conf is NULL, size is not a power of two in range,
+ *     imm_len is above RTE_COMCH_DPA_IMM_MAX, or
  *     the thread belongs to another dpa.
  *   - ENOSPC: conf.max_cqs completion contexts already exist.
  *   - ENOMEM: out of memory.
@@ -363,13 +376,14 @@ rte_comch_dpa_cq_create(struct rte_comch_dpa *dpa, const struct rte_comch_dpa_cq
 /**
  * Destroy a completion context. Its handle becomes stale at once; the call
  * then waits for the runs in progress, which may still be using it, to end.
- * Entries not yet taken are dropped. A started DPA consumer must not receive
- * on it any more (a CPU producer's send to it then ends their MsgQ), nor a
- * DPA producer send with a completion to it (-EINVAL): see
- * rte_comch_dpa_msgq.h.
+ * Entries not yet taken are dropped. Refused while MsgQ DPA consumers are
+ * attached to it (rte_comch_dpa_consumer_set_completion()): destroy them, or
+ * attach them elsewhere, first. A DPA producer's send that asks for a
+ * completion on it fails afterwards (-EINVAL): see rte_comch_dpa_msgq.h.
  *
  * @return
- *   0; -EINVAL if cq is NULL; -EPERM from inside a DPA program.
+ *   0; -EINVAL if cq is NULL; -EBUSY if DPA consumers are attached to it;
+ *   -EPERM from inside a DPA program.
  */
 __rte_experimental
 int

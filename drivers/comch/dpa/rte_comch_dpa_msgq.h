@@ -61,14 +61,17 @@ struct rte_comch_dpa_cq;
  *   A DPA consumer (rte_comch_msgq_consumer_create() on a MsgQ with DPA
  *   consumers), idle.
  * @param cq
- *   A completion context of the MsgQ's dpa; it must outlive the consumer's
- *   start.
+ *   A completion context of the MsgQ's dpa: DOCA's consumer completion. Its
+ *   conf's max_consumers bounds the consumers attached to it, its imm_len
+ *   the immediate data they accept (checked at their start); it cannot be
+ *   destroyed while they are attached.
  * @param user_data
  *   Copied into each entry.
  * @return
  *   0; -EINVAL if consumer is NULL, not a DPA consumer (a CPU consumer, or a
  *   consumer of another driver's device), or cq is NULL, destroyed or of
- *   another dpa; -EBUSY if the consumer is not idle; -EPERM from a DPA program.
+ *   another dpa; -ENOSPC if cq has max_consumers consumers attached already;
+ *   -EBUSY if the consumer is not idle; -EPERM from a DPA program.
  */
 __rte_experimental
 int
