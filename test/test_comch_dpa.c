@@ -34,76 +34,13 @@
 #include <rte_comch_dpa_driver.h>
 
 #include "comch_test_common.h"
+#include "comch_test_dpa.h"
 
 static struct rte_comch_dev *dpa_test_dev;
 
 #define LOAD(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
 #define STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
 #define INC(p) __atomic_fetch_add((p), 1, __ATOMIC_ACQ_REL)
-
-/* Wait (sleeping a little) until *p >= want; false after CT_TIMEOUT_MS. */
-static bool
-wait_ge(const uint64_t *p, uint64_t want)
-{
-	uint64_t deadline = ct_now_ms() + CT_TIMEOUT_MS;
-
-	while (LOAD(p) < want) {
-		if (ct_now_ms() > deadline)
-			return false;
-		usleep(50);
-	}
-	return true;
-}
-
-static struct rte_comch_dpa *
-mk_dpa(enum rte_comch_dpa_exec_mode mode, uint32_t units, uint32_t max_threads,
-       uint32_t max_cqs)
-{
-	struct rte_comch_dpa_conf conf = {
-		.nb_units = units, .mode = mode, .max_threads = max_threads, .max_cqs = max_cqs,
-	};
-	struct rte_comch_dpa *dpa = rte_comch_dpa_create(dpa_test_dev, &conf);
-
-	assert_non_null(dpa);
-	return dpa;
-}
-
-static struct rte_comch_dpa_thread *
-mk_thread(struct rte_comch_dpa *dpa, rte_comch_dpa_func_t fn, void *arg, uint32_t tls,
-	  bool run)
-{
-	struct rte_comch_dpa_thread_conf conf = {
-		.func = fn, .arg = (uint64_t)(uintptr_t)arg, .local_storage_size = tls,
-		.unit = RTE_COMCH_DPA_UNIT_ANY,
-	};
-	struct rte_comch_dpa_thread *t = rte_comch_dpa_thread_create(dpa, &conf);
-
-	assert_non_null(t);
-	assert_int_equal(rte_comch_dpa_thread_start(t), 0);
-	if (run)
-		assert_int_equal(rte_comch_dpa_thread_run(t), 0);
-	return t;
-}
-
-static void
-rm_thread(struct rte_comch_dpa_thread *t)
-{
-	rte_comch_dpa_thread_stop(t); /* -EBUSY if only started: fine */
-	assert_int_equal(rte_comch_dpa_thread_destroy(t), 0);
-}
-
-static struct rte_comch_dpa_cq *
-mk_cq(struct rte_comch_dpa *dpa, uint32_t size, struct rte_comch_dpa_thread *t,
-      rte_comch_dpa_handle_t *h)
-{
-	struct rte_comch_dpa_cq_conf conf = { .size = size, .thread = t };
-	struct rte_comch_dpa_cq *cq = rte_comch_dpa_cq_create(dpa, &conf);
-
-	assert_non_null(cq);
-	if (h != NULL)
-		assert_int_equal(rte_comch_dpa_cq_get_dpa_handle(cq, h), 0);
-	return cq;
-}
 
 static struct rte_comch_dpa_thread_stats
 thread_stats(struct rte_comch_dpa_thread *t)
@@ -198,7 +135,7 @@ test_dpa_create_errors(void **state)
 	assert_null(rte_comch_dpa_get_device(NULL));
 	assert_int_equal(rte_comch_dpa_unit_service_id(NULL, 0, &id), -EINVAL);
 
-	dpa = mk_dpa(RTE_COMCH_DPA_EXEC_PTHREAD, 2, 0, 0);
+	dpa = ct_dpa_new(dpa_test_dev, RTE_COMCH_DPA_EXEC_PTHREAD, 2, 0, 0);
 	assert_ptr_equal(rte_comch_dpa_get_device(dpa), dpa_test_dev);
 	assert_int_equal(rte_comch_dpa_unit_service_id(dpa, 0, &id), -ENOTSUP);
 	assert_int_equal(rte_comch_dpa_unit_service_id(dpa, 2, &id), -EINVAL);
@@ -211,7 +148,7 @@ test_dpa_create_errors(void **state)
 	assert_int_equal(rte_comch_dpa_destroy(dpa), 0);
 
 	/* service mode: one service per unit, named, distinct */
-	dpa = mk_dpa(RTE_COMCH_DPA_EXEC_SERVICE, 2, 0, 0);
+	dpa = ct_dpa_new(dpa_test_dev, RTE_COMCH_DPA_EXEC_SERVICE, 2, 0, 0);
 	{
 		uint32_t id0, id1;
 
@@ -230,7 +167,7 @@ static void
 test_dpa_thread_errors(void **state)
 {
 	struct rte_comch_dpa_thread_conf conf = { .func = prog_count, .unit = 0 };
-	struct rte_comch_dpa *dpa = mk_dpa(RTE_COMCH_DPA_EXEC_PTHREAD, 1, 2, 0);
+	struct rte_comch_dpa *dpa = ct_dpa_new(dpa_test_dev, RTE_COMCH_DPA_EXEC_PTHREAD, 1, 2, 0);
 	struct rte_comch_dpa_thread *t, *t2;
 	struct rte_comch_dpa_thread_stats st;
 	rte_comch_dpa_handle_t h;
@@ -318,8 +255,8 @@ test_dpa_thread_errors(void **state)
 static void
 test_dpa_cq_errors(void **state)
 {
-	struct rte_comch_dpa *dpa = mk_dpa(RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 2);
-	struct rte_comch_dpa *dpa2 = mk_dpa(RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 0);
+	struct rte_comch_dpa *dpa = ct_dpa_new(dpa_test_dev, RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 2);
+	struct rte_comch_dpa *dpa2 = ct_dpa_new(dpa_test_dev, RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 0);
 	struct rte_comch_dpa_cq_conf conf = { .size = 3 };
 	struct rte_comch_dpa_cqe e = { .imm_len = RTE_COMCH_DPA_IMM_MAX + 1 };
 	struct rte_comch_dpa_cq_stats st;
@@ -329,8 +266,8 @@ test_dpa_cq_errors(void **state)
 	struct p_count p = { 0 };
 
 	(void)state;
-	t = mk_thread(dpa, prog_count, &p, 0, false);
-	other = mk_thread(dpa2, prog_count, &p, 0, false);
+	t = ct_dpa_thread_new(dpa, prog_count, &p, 0, false);
+	other = ct_dpa_thread_new(dpa2, prog_count, &p, 0, false);
 	rte_errno = 0;
 	assert_null(rte_comch_dpa_cq_create(dpa, &conf)); /* not a power of 2 */
 	assert_int_equal(rte_errno, EINVAL);
@@ -348,7 +285,7 @@ test_dpa_cq_errors(void **state)
 	conf.thread = t;
 	cq = rte_comch_dpa_cq_create(dpa, &conf);
 	assert_non_null(cq);
-	cq2 = mk_cq(dpa, 2, NULL, NULL);
+	cq2 = ct_dpa_cq_new(dpa, 2, NULL, NULL);
 	rte_errno = 0;
 	assert_null(rte_comch_dpa_cq_create(dpa, &conf)); /* max_cqs 2 */
 	assert_int_equal(rte_errno, ENOSPC);
@@ -381,8 +318,8 @@ test_dpa_cq_errors(void **state)
 	assert_int_equal(rte_comch_dpa_cq_destroy(cq), -EINVAL);
 	assert_int_equal(rte_comch_dpa_cq_get_dpa_handle(cq, &h), -EINVAL);
 	assert_int_equal(rte_comch_dpa_cq_destroy(cq2), 0);
-	rm_thread(t);
-	rm_thread(other);
+	ct_dpa_thread_rm(t);
+	ct_dpa_thread_rm(other);
 	assert_int_equal(rte_comch_dpa_destroy(dpa), 0);
 	assert_int_equal(rte_comch_dpa_destroy(dpa2), 0);
 }
@@ -454,8 +391,8 @@ prog_handles(uint64_t arg)
 static void
 test_dpa_dev_bad_handles(void **state)
 {
-	struct rte_comch_dpa *dpa = mk_dpa(RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 0);
-	struct rte_comch_dpa *dpa2 = mk_dpa(RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 0);
+	struct rte_comch_dpa *dpa = ct_dpa_new(dpa_test_dev, RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 0);
+	struct rte_comch_dpa *dpa2 = ct_dpa_new(dpa_test_dev, RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 0);
 	static const int want[15] = { -EINVAL, -EINVAL, -EINVAL, -EINVAL, -EINVAL, -EINVAL,
 				      -EINVAL, -EINVAL, -EINVAL, -EINVAL, -EINVAL, -EINVAL,
 				      -EINVAL, 0, 0 };
@@ -467,30 +404,30 @@ test_dpa_dev_bad_handles(void **state)
 
 	(void)state;
 	/* a thread handle gone stale */
-	t = mk_thread(dpa, prog_count, &pc, 0, false);
+	t = ct_dpa_thread_new(dpa, prog_count, &pc, 0, false);
 	assert_int_equal(rte_comch_dpa_thread_get_dpa_handle(t, &p.stale_thread), 0);
-	rm_thread(t);
-	t = mk_thread(dpa, prog_handles, &p, 0, true);
-	t2 = mk_thread(dpa2, prog_count, &pc, 0, true);
+	ct_dpa_thread_rm(t);
+	t = ct_dpa_thread_new(dpa, prog_handles, &p, 0, true);
+	t2 = ct_dpa_thread_new(dpa2, prog_count, &pc, 0, true);
 	assert_int_equal(rte_comch_dpa_thread_get_dpa_handle(t, &p.thread), 0);
 	assert_int_equal(rte_comch_dpa_thread_get_dpa_handle(t2, &p.other_thread), 0);
 	/* stale: destroyed, and its slot taken by a new context */
-	stale = mk_cq(dpa, 4, NULL, &p.stale_cq);
+	stale = ct_dpa_cq_new(dpa, 4, NULL, &p.stale_cq);
 	assert_int_equal(rte_comch_dpa_cq_destroy(stale), 0);
-	good = mk_cq(dpa, 4, NULL, &p.good_cq);
+	good = ct_dpa_cq_new(dpa, 4, NULL, &p.good_cq);
 	assert_int_not_equal(p.good_cq, p.stale_cq);
-	other = mk_cq(dpa2, 4, NULL, &p.other_cq);
+	other = ct_dpa_cq_new(dpa2, 4, NULL, &p.other_cq);
 	assert_int_equal(rte_comch_dpa_start(dpa), 0);
 	assert_int_equal(rte_comch_dpa_thread_notify(t), 0);
-	assert_true(wait_ge(&p.done, 1));
+	assert_true(ct_dpa_wait_ge(&p.done, 1));
 	for (i = 0; i < RTE_DIM(want); i++)
 		if (p.rc[i] != want[i])
 			fail_msg("call %u returned %d, expected %d", i, p.rc[i], want[i]);
 	assert_int_equal(rte_comch_dpa_stop(dpa), 0);
 	assert_int_equal(rte_comch_dpa_cq_destroy(good), 0);
 	assert_int_equal(rte_comch_dpa_cq_destroy(other), 0);
-	rm_thread(t);
-	rm_thread(t2);
+	ct_dpa_thread_rm(t);
+	ct_dpa_thread_rm(t2);
 	assert_int_equal(rte_comch_dpa_destroy(dpa), 0);
 	assert_int_equal(rte_comch_dpa_destroy(dpa2), 0);
 }
@@ -500,16 +437,16 @@ test_dpa_dev_bad_handles(void **state)
 static void
 test_dpa_run_end(void **state)
 {
-	struct rte_comch_dpa *dpa = mk_dpa(RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 0);
+	struct rte_comch_dpa *dpa = ct_dpa_new(dpa_test_dev, RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 0);
 	struct p_count pr = { .mode = 0 }, ps = { .mode = 1 }, pf = { .mode = 2 };
 	struct rte_comch_dpa_thread *tr, *ts, *tf;
 	struct rte_comch_dpa_thread_stats st;
 	int i;
 
 	(void)state;
-	tr = mk_thread(dpa, prog_count, &pr, 0, true);
-	ts = mk_thread(dpa, prog_count, &ps, 0, true);
-	tf = mk_thread(dpa, prog_count, &pf, 0, true);
+	tr = ct_dpa_thread_new(dpa, prog_count, &pr, 0, true);
+	ts = ct_dpa_thread_new(dpa, prog_count, &ps, 0, true);
+	tf = ct_dpa_thread_new(dpa, prog_count, &pf, 0, true);
 	assert_int_equal(rte_comch_dpa_start(dpa), 0);
 	/* run does not trigger */
 	usleep(2000);
@@ -517,18 +454,18 @@ test_dpa_run_end(void **state)
 	for (i = 1; i <= 3; i++) {
 		assert_int_equal(rte_comch_dpa_thread_notify(tr), 0);
 		assert_int_equal(rte_comch_dpa_thread_notify(ts), 0);
-		assert_true(wait_ge(&pr.runs, i));
-		assert_true(wait_ge(&ps.runs, i));
+		assert_true(ct_dpa_wait_ge(&pr.runs, i));
+		assert_true(ct_dpa_wait_ge(&ps.runs, i));
 	}
 	/* finish: one run, then not triggerable until run again */
 	assert_int_equal(rte_comch_dpa_thread_notify(tf), 0);
-	assert_true(wait_ge(&pf.runs, 1));
+	assert_true(ct_dpa_wait_ge(&pf.runs, 1));
 	assert_int_equal(rte_comch_dpa_stop(dpa), 0); /* all runs are over */
 	assert_int_equal(rte_comch_dpa_thread_notify(tf), -EPERM);
 	assert_int_equal(rte_comch_dpa_thread_run(tf), 0);
 	assert_int_equal(rte_comch_dpa_start(dpa), 0);
 	assert_int_equal(rte_comch_dpa_thread_notify(tf), 0);
-	assert_true(wait_ge(&pf.runs, 2));
+	assert_true(ct_dpa_wait_ge(&pf.runs, 2));
 	assert_int_equal(rte_comch_dpa_stop(dpa), 0);
 
 	/* the calls that end a run never returned into the program */
@@ -548,9 +485,9 @@ test_dpa_run_end(void **state)
 	assert_int_equal(st.ignored, 1);
 	/* finished, and stop takes it back to started */
 	assert_int_equal(rte_comch_dpa_thread_destroy(tf), -EBUSY);
-	rm_thread(tr);
-	rm_thread(ts);
-	rm_thread(tf);
+	ct_dpa_thread_rm(tr);
+	ct_dpa_thread_rm(ts);
+	ct_dpa_thread_rm(tf);
 	assert_int_equal(rte_comch_dpa_destroy(dpa), 0);
 }
 
@@ -569,22 +506,22 @@ release_later(void *arg)
 static void
 test_dpa_trigger_while_running(void **state)
 {
-	struct rte_comch_dpa *dpa = mk_dpa(RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 0);
+	struct rte_comch_dpa *dpa = ct_dpa_new(dpa_test_dev, RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 0);
 	struct p_count p = { .hold = 1 };
 	struct rte_comch_dpa_thread *t;
 	struct rte_comch_dpa_thread_stats st;
 	int i;
 
 	(void)state;
-	t = mk_thread(dpa, prog_count, &p, 0, true);
+	t = ct_dpa_thread_new(dpa, prog_count, &p, 0, true);
 	assert_int_equal(rte_comch_dpa_start(dpa), 0);
 	assert_int_equal(rte_comch_dpa_thread_notify(t), 0);
-	assert_true(wait_ge(&p.entered, 1));
+	assert_true(ct_dpa_wait_ge(&p.entered, 1));
 	/* while it runs: five triggers make one more run, after this one */
 	for (i = 0; i < 5; i++)
 		assert_int_equal(rte_comch_dpa_thread_notify(t), 0);
 	STORE(&p.hold, 0);
-	assert_true(wait_ge(&p.runs, 2));
+	assert_true(ct_dpa_wait_ge(&p.runs, 2));
 	usleep(5000);
 	assert_int_equal(LOAD(&p.runs), 2);
 	assert_int_equal(p.overlap, 0);
@@ -596,7 +533,7 @@ test_dpa_trigger_while_running(void **state)
 	/* stop waits for the run in progress */
 	STORE(&p.hold, 1);
 	assert_int_equal(rte_comch_dpa_thread_notify(t), 0);
-	assert_true(wait_ge(&p.entered, 3));
+	assert_true(ct_dpa_wait_ge(&p.entered, 3));
 	{
 		pthread_t helper;
 
@@ -614,9 +551,9 @@ test_dpa_trigger_while_running(void **state)
 	usleep(2000);
 	assert_int_equal(LOAD(&p.runs), 3);
 	assert_int_equal(rte_comch_dpa_start(dpa), 0);
-	assert_true(wait_ge(&p.runs, 4));
+	assert_true(ct_dpa_wait_ge(&p.runs, 4));
 	assert_int_equal(rte_comch_dpa_stop(dpa), 0);
-	rm_thread(t);
+	ct_dpa_thread_rm(t);
 	assert_int_equal(rte_comch_dpa_destroy(dpa), 0);
 }
 
@@ -644,26 +581,26 @@ prog_chain(uint64_t arg)
 static void
 test_dpa_dev_notify(void **state)
 {
-	struct rte_comch_dpa *dpa = mk_dpa(RTE_COMCH_DPA_EXEC_PTHREAD, 2, 0, 0);
+	struct rte_comch_dpa *dpa = ct_dpa_new(dpa_test_dev, RTE_COMCH_DPA_EXEC_PTHREAD, 2, 0, 0);
 	struct p_chain c = { 0 };
 	struct p_count p = { 0 };
 	struct rte_comch_dpa_thread *tc, *tp;
 
 	(void)state;
-	tc = mk_thread(dpa, prog_chain, &c, 0, true);
-	tp = mk_thread(dpa, prog_count, &p, 0, true);
+	tc = ct_dpa_thread_new(dpa, prog_chain, &c, 0, true);
+	tp = ct_dpa_thread_new(dpa, prog_count, &p, 0, true);
 	assert_int_equal(rte_comch_dpa_thread_get_dpa_handle(tc, &c.self), 0);
 	assert_int_equal(rte_comch_dpa_thread_get_dpa_handle(tp, &c.peer), 0);
 	assert_int_equal(rte_comch_dpa_start(dpa), 0);
 	assert_int_equal(rte_comch_dpa_thread_notify(tc), 0);
-	assert_true(wait_ge(&p.runs, 1));
+	assert_true(ct_dpa_wait_ge(&p.runs, 1));
 	assert_int_equal(LOAD(&c.runs), 3);
 	/* the chain writes rc_peer after the peer may have run: read it once stopped */
 	assert_int_equal(rte_comch_dpa_stop(dpa), 0);
 	assert_int_equal(c.rc_self, 0);
 	assert_int_equal(c.rc_peer, 0);
-	rm_thread(tc);
-	rm_thread(tp);
+	ct_dpa_thread_rm(tc);
+	ct_dpa_thread_rm(tp);
 	assert_int_equal(rte_comch_dpa_destroy(dpa), 0);
 }
 
@@ -699,20 +636,20 @@ prog_cpu_calls(uint64_t arg)
 static void
 test_dpa_cpu_calls_in_program(void **state)
 {
-	struct rte_comch_dpa *dpa = mk_dpa(RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 0);
+	struct rte_comch_dpa *dpa = ct_dpa_new(dpa_test_dev, RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 0);
 	struct p_cpu p = { .dpa = dpa };
 	int i;
 
 	(void)state;
-	p.self = mk_thread(dpa, prog_cpu_calls, &p, 0, true);
+	p.self = ct_dpa_thread_new(dpa, prog_cpu_calls, &p, 0, true);
 	assert_int_equal(rte_comch_dpa_start(dpa), 0);
 	assert_int_equal(rte_comch_dpa_thread_notify(p.self), 0);
-	assert_true(wait_ge(&p.done, 1));
+	assert_true(ct_dpa_wait_ge(&p.done, 1));
 	for (i = 0; i < 6; i++)
 		assert_int_equal(p.rc[i], -EPERM);
 	assert_int_equal(p.err_create, EPERM);
 	assert_int_equal(rte_comch_dpa_stop(dpa), 0);
-	rm_thread(p.self);
+	ct_dpa_thread_rm(p.self);
 	assert_int_equal(rte_comch_dpa_destroy(dpa), 0);
 }
 
@@ -754,32 +691,32 @@ prog_no_tls(uint64_t arg)
 static void
 test_dpa_local_storage(void **state)
 {
-	struct rte_comch_dpa *dpa = mk_dpa(RTE_COMCH_DPA_EXEC_PTHREAD, 2, 0, 0);
+	struct rte_comch_dpa *dpa = ct_dpa_new(dpa_test_dev, RTE_COMCH_DPA_EXEC_PTHREAD, 2, 0, 0);
 	struct p_tls a = { 0 }, b = { 0 }, c = { 0 };
 	struct rte_comch_dpa_thread *ta, *tb, *tc;
 	int i;
 
 	(void)state;
-	ta = mk_thread(dpa, prog_tls, &a, 64, true);
-	tb = mk_thread(dpa, prog_tls, &b, 64, true);
-	tc = mk_thread(dpa, prog_no_tls, &c, 0, true);
+	ta = ct_dpa_thread_new(dpa, prog_tls, &a, 64, true);
+	tb = ct_dpa_thread_new(dpa, prog_tls, &b, 64, true);
+	tc = ct_dpa_thread_new(dpa, prog_no_tls, &c, 0, true);
 	assert_int_equal(rte_comch_dpa_start(dpa), 0);
 	for (i = 1; i <= 10; i++) {
 		assert_int_equal(rte_comch_dpa_thread_notify(ta), 0);
 		assert_int_equal(rte_comch_dpa_thread_notify(tb), 0);
-		assert_true(wait_ge(&a.runs, i));
-		assert_true(wait_ge(&b.runs, i));
+		assert_true(ct_dpa_wait_ge(&a.runs, i));
+		assert_true(ct_dpa_wait_ge(&b.runs, i));
 	}
 	assert_int_equal(rte_comch_dpa_thread_notify(tc), 0);
-	assert_true(wait_ge(&c.runs, 1));
+	assert_true(ct_dpa_wait_ge(&c.runs, 1));
 	assert_int_equal(rte_comch_dpa_stop(dpa), 0);
 	assert_int_equal(a.bad, 0);
 	assert_int_equal(b.bad, 0);
 	assert_int_equal(c.bad, 0);
 	assert_ptr_not_equal(a.first, b.first);
-	rm_thread(ta);
-	rm_thread(tb);
-	rm_thread(tc);
+	ct_dpa_thread_rm(ta);
+	ct_dpa_thread_rm(tb);
+	ct_dpa_thread_rm(tc);
 	assert_int_equal(rte_comch_dpa_destroy(dpa), 0);
 }
 
@@ -829,7 +766,7 @@ prog_cq_steps(uint64_t arg)
 static void
 test_dpa_cq_semantics(void **state)
 {
-	struct rte_comch_dpa *dpa = mk_dpa(RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 0);
+	struct rte_comch_dpa *dpa = ct_dpa_new(dpa_test_dev, RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 0);
 	struct p_cq p = { 0 };
 	struct rte_comch_dpa_thread *t;
 	struct rte_comch_dpa_cq *cq;
@@ -839,8 +776,8 @@ test_dpa_cq_semantics(void **state)
 	int i;
 
 	(void)state;
-	t = mk_thread(dpa, prog_cq_steps, &p, 0, true);
-	cq = mk_cq(dpa, 4, t, &p.cq);
+	t = ct_dpa_thread_new(dpa, prog_cq_steps, &p, 0, true);
+	cq = ct_dpa_cq_new(dpa, 4, t, &p.cq);
 	/* posted while the dpa is stopped: the first entry triggers (armed at creation) */
 	for (i = 0; i < 4; i++) {
 		e.user_data = 100 + i;
@@ -851,7 +788,7 @@ test_dpa_cq_semantics(void **state)
 	}
 	assert_int_equal(rte_comch_dpa_cq_post(cq, &e), -EAGAIN);
 	assert_int_equal(rte_comch_dpa_start(dpa), 0);
-	assert_true(wait_ge(&p.done, 1));
+	assert_true(ct_dpa_wait_ge(&p.done, 1));
 	assert_int_equal(LOAD(&p.runs), 1);
 	for (i = 0; i < 4; i++) {
 		const uint8_t *imm;
@@ -877,14 +814,14 @@ test_dpa_cq_semantics(void **state)
 	/* a CPU trigger: the program drains and arms */
 	p.step = 1;
 	assert_int_equal(rte_comch_dpa_thread_notify(t), 0);
-	assert_true(wait_ge(&p.done, 2));
+	assert_true(ct_dpa_wait_ge(&p.done, 2));
 	assert_int_equal(p.rc[0], 0);
 	/* armed and empty: the next post triggers, and the program wraps the ring */
 	for (i = 0; i < 20; i++) {
 		uint64_t before = LOAD(&p.done);
 
 		post_imm(cq, 3 + i, 0);
-		assert_true(wait_ge(&p.done, before + 1));
+		assert_true(ct_dpa_wait_ge(&p.done, before + 1));
 	}
 	/* arming with an entry already there is not lost: the run after drains it */
 	{
@@ -892,7 +829,7 @@ test_dpa_cq_semantics(void **state)
 
 		p.step = 2;
 		post_imm(cq, 100, 0);
-		assert_true(wait_ge(&p.done, before + 2));
+		assert_true(ct_dpa_wait_ge(&p.done, before + 2));
 		assert_int_equal(p.rc[1], 0);
 	}
 	assert_int_equal(rte_comch_dpa_stop(dpa), 0);
@@ -903,7 +840,7 @@ test_dpa_cq_semantics(void **state)
 	assert_int_equal(cs.full, 1);
 	assert_int_equal(cs.notifications, 23);
 	assert_int_equal(rte_comch_dpa_cq_destroy(cq), 0);
-	rm_thread(t);
+	ct_dpa_thread_rm(t);
 	assert_int_equal(rte_comch_dpa_destroy(dpa), 0);
 }
 
@@ -947,7 +884,7 @@ test_dpa_mem(void **state)
 		.nb_units = 1, .mode = RTE_COMCH_DPA_EXEC_PTHREAD, .max_mems = 3,
 	};
 	struct rte_comch_dpa *dpa = rte_comch_dpa_create(dpa_test_dev, &conf);
-	struct rte_comch_dpa *dpa2 = mk_dpa(RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 0);
+	struct rte_comch_dpa *dpa2 = ct_dpa_new(dpa_test_dev, RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 0);
 	rte_comch_dpa_handle_t m, stale, other, spare, x;
 	struct rte_comch_dpa_thread_conf tc = { .func = prog_mem, .unit = RTE_COMCH_DPA_UNIT_ANY };
 	struct rte_comch_dpa_thread *t;
@@ -1013,7 +950,7 @@ test_dpa_mem(void **state)
 	assert_non_null(t);
 	assert_int_equal(rte_comch_dpa_thread_start(t), 0);
 	assert_int_equal(rte_comch_dpa_thread_run(t), 0);
-	cq = mk_cq(dpa, 2, NULL, &c.cq);
+	cq = ct_dpa_cq_new(dpa, 2, NULL, &c.cq);
 	c.self = m;
 	c.stale = stale;
 	c.size = sizeof(c);
@@ -1035,7 +972,7 @@ test_dpa_mem(void **state)
 	assert_int_equal(back.tail[15], 0x5a);
 
 	assert_int_equal(rte_comch_dpa_destroy(dpa), -EBUSY);
-	rm_thread(t);
+	ct_dpa_thread_rm(t);
 	assert_int_equal(rte_comch_dpa_cq_destroy(cq), 0);
 	assert_int_equal(rte_comch_dpa_destroy(dpa), -EBUSY); /* buffers left */
 	assert_int_equal(rte_comch_dpa_mem_free(dpa, m), 0);
@@ -1108,8 +1045,8 @@ run_stress(struct rte_comch_dpa *dpa, uint64_t n, uint32_t cq_size)
 	uint64_t i, again = 0, t0;
 	int ret;
 
-	t = mk_thread(dpa, prog_stress, &p, sizeof(struct p_stress_tls), true);
-	cq = mk_cq(dpa, cq_size, t, &p.cq);
+	t = ct_dpa_thread_new(dpa, prog_stress, &p, sizeof(struct p_stress_tls), true);
+	cq = ct_dpa_cq_new(dpa, cq_size, t, &p.cq);
 	t0 = ct_now_ms();
 	for (i = 0; i < n; i++) {
 		e.user_data = i;
@@ -1123,7 +1060,7 @@ run_stress(struct rte_comch_dpa *dpa, uint64_t n, uint32_t cq_size)
 		}
 		assert_int_equal(ret, 0);
 	}
-	assert_true(wait_ge(&p.received, n));
+	assert_true(ct_dpa_wait_ge(&p.received, n));
 	print_message("  %" PRIu64 " entries in %" PRIu64 " ms, %" PRIu64 " full retries\n", n,
 		      ct_now_ms() - t0, again);
 	assert_true(ct_now_ms() - t0 < 5000);
@@ -1138,13 +1075,13 @@ run_stress(struct rte_comch_dpa *dpa, uint64_t n, uint32_t cq_size)
 	assert_int_equal(st.reschedules, st.runs);
 	assert_int_equal(rte_comch_dpa_thread_stop(t), 0);
 	assert_int_equal(rte_comch_dpa_cq_destroy(cq), 0);
-	rm_thread(t);
+	ct_dpa_thread_rm(t);
 }
 
 static void
 test_dpa_stress_pthread(void **state)
 {
-	struct rte_comch_dpa *dpa = mk_dpa(RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 0);
+	struct rte_comch_dpa *dpa = ct_dpa_new(dpa_test_dev, RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 0);
 
 	(void)state;
 	assert_int_equal(rte_comch_dpa_start(dpa), 0);
@@ -1160,7 +1097,7 @@ test_dpa_stress_pthread(void **state)
 static void
 test_dpa_dropped_trigger_keeps_arming(void **state)
 {
-	struct rte_comch_dpa *dpa = mk_dpa(RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 0);
+	struct rte_comch_dpa *dpa = ct_dpa_new(dpa_test_dev, RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 0);
 	struct rte_comch_dpa_thread_stats st;
 	struct rte_comch_dpa_thread *t;
 	struct rte_comch_dpa_cq *cq;
@@ -1168,21 +1105,21 @@ test_dpa_dropped_trigger_keeps_arming(void **state)
 
 	(void)state;
 	assert_int_equal(rte_comch_dpa_start(dpa), 0);
-	t = mk_thread(dpa, prog_stress, &p, sizeof(struct p_stress_tls), true);
-	cq = mk_cq(dpa, 16, t, &p.cq);
+	t = ct_dpa_thread_new(dpa, prog_stress, &p, sizeof(struct p_stress_tls), true);
+	cq = ct_dpa_cq_new(dpa, 16, t, &p.cq);
 	post_imm(cq, 0, 0);
-	assert_true(wait_ge(&p.received, 1));
+	assert_true(ct_dpa_wait_ge(&p.received, 1));
 	assert_int_equal(rte_comch_dpa_thread_stop(t), 0);
 	post_imm(cq, 1, 0);
 	st = thread_stats(t);
 	assert_int_equal(st.ignored, 1);
 	assert_int_equal(rte_comch_dpa_thread_run(t), 0);
 	post_imm(cq, 2, 0);
-	assert_true(wait_ge(&p.received, 3));
+	assert_true(ct_dpa_wait_ge(&p.received, 3));
 	assert_int_equal(p.bad, 0);
 	assert_int_equal(rte_comch_dpa_thread_stop(t), 0);
 	assert_int_equal(rte_comch_dpa_cq_destroy(cq), 0);
-	rm_thread(t);
+	ct_dpa_thread_rm(t);
 	assert_int_equal(rte_comch_dpa_stop(dpa), 0);
 	assert_int_equal(rte_comch_dpa_destroy(dpa), 0);
 }
@@ -1192,7 +1129,7 @@ static void
 test_dpa_many_threads(void **state)
 {
 	enum { NB = 8, ROUNDS = 2000 };
-	struct rte_comch_dpa *dpa = mk_dpa(RTE_COMCH_DPA_EXEC_PTHREAD, 2, NB, 0);
+	struct rte_comch_dpa *dpa = ct_dpa_new(dpa_test_dev, RTE_COMCH_DPA_EXEC_PTHREAD, 2, NB, 0);
 	struct p_count p[NB];
 	struct rte_comch_dpa_thread *t[NB];
 	struct rte_comch_dpa_thread_stats st;
@@ -1201,7 +1138,7 @@ test_dpa_many_threads(void **state)
 	(void)state;
 	memset(p, 0, sizeof(p));
 	for (i = 0; i < NB; i++)
-		t[i] = mk_thread(dpa, prog_count, &p[i], 0, true);
+		t[i] = ct_dpa_thread_new(dpa, prog_count, &p[i], 0, true);
 	assert_int_equal(rte_comch_dpa_start(dpa), 0);
 	for (r = 0; r < ROUNDS; r++)
 		for (i = 0; i < NB; i++)
@@ -1212,7 +1149,7 @@ test_dpa_many_threads(void **state)
 
 		st = thread_stats(t[i]);
 		target = st.triggers - st.coalesced;
-		assert_true(wait_ge(&p[i].runs, target));
+		assert_true(ct_dpa_wait_ge(&p[i].runs, target));
 	}
 	assert_int_equal(rte_comch_dpa_stop(dpa), 0);
 	for (i = 0; i < NB; i++) {
@@ -1220,7 +1157,7 @@ test_dpa_many_threads(void **state)
 		assert_int_equal(st.triggers, ROUNDS);
 		assert_int_equal(st.runs, st.triggers - st.coalesced);
 		assert_int_equal(p[i].overlap, 0);
-		rm_thread(t[i]);
+		ct_dpa_thread_rm(t[i]);
 	}
 	assert_int_equal(rte_comch_dpa_destroy(dpa), 0);
 }
@@ -1230,7 +1167,7 @@ test_dpa_many_threads(void **state)
 static void
 test_dpa_service_cores(void **state)
 {
-	struct rte_comch_dpa *dpa = mk_dpa(RTE_COMCH_DPA_EXEC_SERVICE, 2, 0, 0);
+	struct rte_comch_dpa *dpa = ct_dpa_new(dpa_test_dev, RTE_COMCH_DPA_EXEC_SERVICE, 2, 0, 0);
 	struct p_count pf = { .mode = 2 };
 	struct rte_comch_dpa_thread *tf;
 	uint32_t ids[2];
@@ -1252,13 +1189,13 @@ test_dpa_service_cores(void **state)
 	assert_int_equal(rte_comch_dpa_start(dpa), 0);
 
 	run_stress(dpa, 200000, 256);
-	tf = mk_thread(dpa, prog_count, &pf, 0, true);
+	tf = ct_dpa_thread_new(dpa, prog_count, &pf, 0, true);
 	assert_int_equal(rte_comch_dpa_thread_notify(tf), 0);
-	assert_true(wait_ge(&pf.runs, 1));
+	assert_true(ct_dpa_wait_ge(&pf.runs, 1));
 	assert_int_equal(rte_comch_dpa_stop(dpa), 0);
 	assert_int_equal(pf.after, 0);
 	assert_int_equal(rte_comch_dpa_thread_notify(tf), -EPERM);
-	rm_thread(tf);
+	ct_dpa_thread_rm(tf);
 
 	for (u = 0; u < 2; u++) {
 		assert_int_equal(rte_service_runstate_set(ids[u], 0), 0);

@@ -32,6 +32,7 @@
 #include <rte_comch_dpa_msgq.h>
 
 #include "comch_test_common.h"
+#include "comch_test_dpa.h"
 
 #define LOAD(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
 #define STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
@@ -80,19 +81,8 @@ fx_up(struct fx *f)
 static void
 fx_thread(struct fx *f, rte_comch_dpa_func_t fn, void *arg, uint32_t size)
 {
-	struct rte_comch_dpa_thread_conf tc = {
-		.func = fn, .arg = (uint64_t)(uintptr_t)arg, .unit = RTE_COMCH_DPA_UNIT_ANY,
-	};
-	struct rte_comch_dpa_cq_conf cc = { .size = size };
-
-	f->t = rte_comch_dpa_thread_create(f->dpa, &tc);
-	assert_non_null(f->t);
-	assert_int_equal(rte_comch_dpa_thread_start(f->t), 0);
-	assert_int_equal(rte_comch_dpa_thread_run(f->t), 0);
-	cc.thread = f->t;
-	f->cq = rte_comch_dpa_cq_create(f->dpa, &cc);
-	assert_non_null(f->cq);
-	assert_int_equal(rte_comch_dpa_cq_get_dpa_handle(f->cq, &f->cq_h), 0);
+	f->t = ct_dpa_thread_new(f->dpa, fn, arg, 0, true);
+	f->cq = ct_dpa_cq_new(f->dpa, size, f->t, &f->cq_h);
 }
 
 static void

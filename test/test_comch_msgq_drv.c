@@ -34,6 +34,7 @@
 #include <rte_comch_dpa_msgq.h>
 
 #include "comch_test_common.h"
+#include "comch_test_dpa.h"
 
 #define LOAD(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
 #define STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
@@ -41,64 +42,6 @@
 
 static struct rte_comch_dev *dpa_dev;   /* "dpa:name=t<pid>" */
 static struct rte_comch_dev *skel_dev;  /* a device of another driver */
-
-/* Wait (sleeping a little) until *p >= want; false after CT_TIMEOUT_MS. */
-static bool
-wait_ge(const uint64_t *p, uint64_t want)
-{
-	uint64_t deadline = ct_now_ms() + CT_TIMEOUT_MS;
-
-	while (LOAD(p) < want) {
-		if (ct_now_ms() > deadline)
-			return false;
-		usleep(50);
-	}
-	return true;
-}
-
-static struct rte_comch_dpa *
-mk_dpa(struct rte_comch_dev *dev, uint32_t units)
-{
-	struct rte_comch_dpa_conf conf = { .nb_units = units, .mode = RTE_COMCH_DPA_EXEC_PTHREAD };
-	struct rte_comch_dpa *dpa = rte_comch_dpa_create(dev, &conf);
-
-	assert_non_null(dpa);
-	return dpa;
-}
-
-static struct rte_comch_dpa_thread *
-mk_thread(struct rte_comch_dpa *dpa, rte_comch_dpa_func_t fn, void *arg)
-{
-	struct rte_comch_dpa_thread_conf conf = {
-		.func = fn, .arg = (uint64_t)(uintptr_t)arg, .unit = RTE_COMCH_DPA_UNIT_ANY,
-	};
-	struct rte_comch_dpa_thread *t = rte_comch_dpa_thread_create(dpa, &conf);
-
-	assert_non_null(t);
-	assert_int_equal(rte_comch_dpa_thread_start(t), 0);
-	assert_int_equal(rte_comch_dpa_thread_run(t), 0);
-	return t;
-}
-
-static void
-rm_thread(struct rte_comch_dpa_thread *t)
-{
-	rte_comch_dpa_thread_stop(t); /* -EBUSY if only started: fine */
-	assert_int_equal(rte_comch_dpa_thread_destroy(t), 0);
-}
-
-static struct rte_comch_dpa_cq *
-mk_cq(struct rte_comch_dpa *dpa, uint32_t size, struct rte_comch_dpa_thread *t,
-      rte_comch_dpa_handle_t *h)
-{
-	struct rte_comch_dpa_cq_conf conf = { .size = size, .thread = t };
-	struct rte_comch_dpa_cq *cq = rte_comch_dpa_cq_create(dpa, &conf);
-
-	assert_non_null(cq);
-	if (h != NULL)
-		assert_int_equal(rte_comch_dpa_cq_get_dpa_handle(cq, h), 0);
-	return cq;
-}
 
 /* ------------------------------------------------------------ the runner */
 
@@ -130,7 +73,7 @@ static void
 runner_new(struct runner *r, struct rte_comch_dpa *dpa)
 {
 	memset(r, 0, sizeof(*r));
-	r->t = mk_thread(dpa, prog_runner, r);
+	r->t = ct_dpa_thread_new(dpa, prog_runner, r, 0, true);
 }
 
 /* Run fn(arg) inside a DPA program and return what it returned. */
@@ -142,7 +85,7 @@ in_dpa(struct runner *r, dev_call_t fn, void *arg)
 	STORE(&r->arg, arg);
 	STORE(&r->fn, fn);
 	assert_int_equal(rte_comch_dpa_thread_notify(r->t), 0);
-	if (!wait_ge(&r->done, want))
+	if (!ct_dpa_wait_ge(&r->done, want))
 		fail_msg("the DPA program did not run");
 	return LOAD(&r->rc);
 }
@@ -242,8 +185,8 @@ test_drv_mmap(void **state)
 {
 	const uint32_t rw = RTE_COMCH_MMAP_PERM_LOCAL_READ_WRITE |
 			    RTE_COMCH_MMAP_PERM_PCI_READ_WRITE;
-	struct rte_comch_dpa *dpa = mk_dpa(dpa_dev, 1);
-	struct rte_comch_dpa *sdpa = mk_dpa(skel_dev, 1);
+	struct rte_comch_dpa *dpa = ct_dpa_new(dpa_dev, RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 0);
+	struct rte_comch_dpa *sdpa = ct_dpa_new(skel_dev, RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 0);
 	struct rte_comch_mmap *m, *m2, *none;
 	rte_comch_dpa_handle_t h, h2, h3;
 	struct runner r;
@@ -295,7 +238,7 @@ test_drv_mmap(void **state)
 	assert_int_equal(addr[len - 1], 0xab);
 
 	assert_int_equal(rte_comch_dpa_stop(dpa), 0);
-	rm_thread(r.t);
+	ct_dpa_thread_rm(r.t);
 	rm_mmap(m);
 	rm_mmap(m2);
 	rm_mmap(none);
@@ -352,7 +295,7 @@ call_bad_handles(void *arg)
 static void
 test_dev_bad_handles(void **state)
 {
-	struct rte_comch_dpa *dpa = mk_dpa(dpa_dev, 1);
+	struct rte_comch_dpa *dpa = ct_dpa_new(dpa_dev, RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 0);
 	struct bad_handles b = { 0 };
 	struct rte_comch_dpa_cq *cq;
 	struct runner r;
@@ -361,7 +304,7 @@ test_dev_bad_handles(void **state)
 	(void)state;
 	runner_new(&r, dpa);
 	assert_int_equal(rte_comch_dpa_thread_get_dpa_handle(r.t, &b.thread), 0);
-	cq = mk_cq(dpa, 4, NULL, &b.cq);
+	cq = ct_dpa_cq_new(dpa, 4, NULL, &b.cq);
 	assert_int_equal(rte_comch_dpa_mem_alloc(dpa, 64, &b.mem), 0);
 	assert_int_equal(rte_comch_dpa_start(dpa), 0);
 	assert_int_equal(in_dpa(&r, call_bad_handles, &b), 0);
@@ -369,7 +312,7 @@ test_dev_bad_handles(void **state)
 		if (b.rc[i] != -EINVAL)
 			fail_msg("call %u returned %d, expected -EINVAL", i, b.rc[i]);
 	assert_int_equal(rte_comch_dpa_stop(dpa), 0);
-	rm_thread(r.t);
+	ct_dpa_thread_rm(r.t);
 	assert_int_equal(rte_comch_dpa_cq_destroy(cq), 0);
 	assert_int_equal(rte_comch_dpa_mem_free(dpa, b.mem), 0);
 	assert_int_equal(rte_comch_dpa_destroy(dpa), 0);
@@ -699,7 +642,7 @@ grant(struct p_cons *p, struct rte_comch_dpa_thread *t, uint32_t n)
 
 	STORE(&p->grant, n | GRANT_ASKED);
 	assert_int_equal(rte_comch_dpa_thread_notify(t), 0);
-	assert_true(wait_ge(&p->acks, want));
+	assert_true(ct_dpa_wait_ge(&p->acks, want));
 	return LOAD(&p->ack_rc);
 }
 
@@ -732,8 +675,8 @@ call_take_one(void *arg)
 static void
 test_msgq_cpu_to_dpa(void **state)
 {
-	struct rte_comch_dpa *dpa = mk_dpa(dpa_dev, 2);
-	struct rte_comch_dpa *other = mk_dpa(dpa_dev, 1);
+	struct rte_comch_dpa *dpa = ct_dpa_new(dpa_dev, RTE_COMCH_DPA_EXEC_PTHREAD, 2, 0, 0);
+	struct rte_comch_dpa *other = ct_dpa_new(dpa_dev, RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 0);
 	struct rte_comch_pe *pe = rte_comch_pe_create(RTE_COMCH_PE_LCORE_SELF);
 	struct rte_comch_dpa_cq *cq, *cq2, *ocq, *dead;
 	struct rte_comch_consumer *c, *c2;
@@ -753,12 +696,12 @@ test_msgq_cpu_to_dpa(void **state)
 	(void)state;
 	assert_non_null(pe);
 	assert_int_equal(rte_comch_dpa_start(dpa), 0);
-	t = mk_thread(dpa, prog_cons, &p);
+	t = ct_dpa_thread_new(dpa, prog_cons, &p, 0, true);
 	runner_new(&r, dpa);
-	cq = mk_cq(dpa, 8, t, &h);
+	cq = ct_dpa_cq_new(dpa, 8, t, &h);
 	STORE(&p.cq, h);
-	ocq = mk_cq(other, 8, NULL, NULL);
-	dead = mk_cq(dpa, 8, NULL, NULL);
+	ocq = ct_dpa_cq_new(other, 8, NULL, NULL);
+	dead = ct_dpa_cq_new(dpa, 8, NULL, NULL);
 	assert_int_equal(rte_comch_dpa_cq_destroy(dead), 0);
 	q = mk_msgq(dpa, true, 4);
 
@@ -812,7 +755,7 @@ test_msgq_cpu_to_dpa(void **state)
 	}
 	assert_int_equal(cpu_send(&pr[0], 0, imm, 4), -EAGAIN);
 	progress_ge(pe, &pr[0].nb_ok, 3);
-	assert_true(wait_ge(&p.got, 3));
+	assert_true(ct_dpa_wait_ge(&p.got, 3));
 	for (i = 0; i < 3; i++) {
 		assert_int_equal(p.e[i].user_data, 0x1234);
 		assert_int_equal(p.e[i].producer_id, pr[0].id);
@@ -828,7 +771,7 @@ test_msgq_cpu_to_dpa(void **state)
 	for (i = 0; i < 4; i++)
 		assert_int_equal(cpu_send_wait(&pr[i & 1], 0, imm, 1, CT_TIMEOUT_MS), 0);
 	assert_int_equal(cpu_send_wait(&pr[1], 0, imm, 1, 50), -EAGAIN);
-	assert_true(wait_ge(&p.got, 7));
+	assert_true(ct_dpa_wait_ge(&p.got, 7));
 	assert_int_equal(p.e[3].producer_id, pr[0].id);
 	assert_int_equal(p.e[4].producer_id, pr[1].id);
 
@@ -836,7 +779,7 @@ test_msgq_cpu_to_dpa(void **state)
 	c2 = rte_comch_msgq_consumer_create(q);
 	assert_non_null(c2);
 	cctx2 = rte_comch_consumer_as_ctx(c2);
-	cq2 = mk_cq(dpa, 2, NULL, &a2.cq);
+	cq2 = ct_dpa_cq_new(dpa, 2, NULL, &a2.cq);
 	assert_int_equal(rte_comch_dpa_consumer_set_completion(c2, cq2, 7), 0);
 	assert_int_equal(rte_comch_consumer_set_imm_data_len(c2, 8), 0);
 	assert_int_equal(rte_comch_dpa_consumer_get_dpa_handle(c2, &a2.cons), 0);
@@ -868,7 +811,7 @@ test_msgq_cpu_to_dpa(void **state)
 
 		assert_int_equal(cpu_send_retry(cp, 0, seq[i % 2]++), 0);
 	}
-	assert_true(wait_ge(&p.got, 7 + 4000));
+	assert_true(ct_dpa_wait_ge(&p.got, 7 + 4000));
 	assert_int_equal(LOAD(&p.bad), 0);
 	progress_ge(pe, &pr[1].nb_ok, 2000);
 	assert_int_equal(pr[0].nb_err + pr[1].nb_err, 0);
@@ -890,11 +833,11 @@ test_msgq_cpu_to_dpa(void **state)
 	assert_int_equal(in_dpa(&r, call_consumer_ack, &a2), -EINVAL);
 	rm_msgq(q);
 	assert_int_equal(rte_comch_dpa_stop(dpa), 0);
-	rm_thread(r.t);
+	ct_dpa_thread_rm(r.t);
 	assert_int_equal(rte_comch_dpa_cq_destroy(cq), 0);
 	assert_int_equal(rte_comch_dpa_cq_destroy(cq2), 0);
 	assert_int_equal(rte_comch_dpa_cq_destroy(ocq), 0);
-	rm_thread(t);
+	ct_dpa_thread_rm(t);
 	assert_int_equal(rte_comch_dpa_destroy(dpa), 0);
 	assert_int_equal(rte_comch_dpa_destroy(other), 0);
 	assert_int_equal(rte_comch_pe_destroy(pe), 0);
@@ -961,8 +904,8 @@ static void
 test_msgq_dpa_to_cpu(void **state)
 {
 	const uint32_t lrw = RTE_COMCH_MMAP_PERM_LOCAL_READ_WRITE;
-	struct rte_comch_dpa *dpa = mk_dpa(dpa_dev, 1);
-	struct rte_comch_dpa *other = mk_dpa(dpa_dev, 1);
+	struct rte_comch_dpa *dpa = ct_dpa_new(dpa_dev, RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 0);
+	struct rte_comch_dpa *other = ct_dpa_new(dpa_dev, RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 0);
 	struct rte_comch_pe *pe = rte_comch_pe_create(RTE_COMCH_PE_LCORE_SELF);
 	struct rte_comch_mmap *src, *dst, *ro, *loc, *stale;
 	struct rte_comch_producer *dp, *dp2;
@@ -987,8 +930,8 @@ test_msgq_dpa_to_cpu(void **state)
 	assert_int_equal(rte_comch_dpa_start(dpa), 0);
 	runner_new(&r, dpa);
 	assert_int_equal(rte_comch_dpa_thread_get_dpa_handle(r.t, &h_thread), 0);
-	cq = mk_cq(dpa, 4, NULL, &tk.cq);
-	ocq = mk_cq(other, 4, NULL, NULL);
+	cq = ct_dpa_cq_new(dpa, 4, NULL, &tk.cq);
+	ocq = ct_dpa_cq_new(other, 4, NULL, NULL);
 	q = mk_msgq(dpa, false, 4);
 
 	/* a CPU consumer: the DPA consumer calls refuse it */
@@ -1259,7 +1202,7 @@ test_msgq_dpa_to_cpu(void **state)
 	rm_mmap(loc);
 	rm_mmap(stale);
 	assert_int_equal(rte_comch_dpa_stop(dpa), 0);
-	rm_thread(r.t);
+	ct_dpa_thread_rm(r.t);
 	assert_int_equal(rte_comch_dpa_cq_destroy(cq), 0);
 	assert_int_equal(rte_comch_dpa_cq_destroy(ocq), 0);
 	assert_int_equal(rte_comch_dpa_destroy(dpa), 0);
@@ -1308,7 +1251,7 @@ prog_send(uint64_t arg)
 static void
 test_msgq_many_senders(void **state)
 {
-	struct rte_comch_dpa *dpa = mk_dpa(dpa_dev, 2);
+	struct rte_comch_dpa *dpa = ct_dpa_new(dpa_dev, RTE_COMCH_DPA_EXEC_PTHREAD, 2, 0, 0);
 	struct rte_comch_pe *pe = rte_comch_pe_create(RTE_COMCH_PE_LCORE_SELF);
 	struct rte_comch_dpa_thread *t[NB_SENDERS];
 	struct rte_comch_producer *dp[NB_SENDERS];
@@ -1331,7 +1274,7 @@ test_msgq_many_senders(void **state)
 		assert_int_equal(id, i);
 		assert_int_equal(rte_comch_dpa_producer_get_dpa_handle(dp[i], &ps[i].prod), 0);
 		ps[i].cid = cc.id;
-		t[i] = mk_thread(dpa, prog_send, &ps[i]);
+		t[i] = ct_dpa_thread_new(dpa, prog_send, &ps[i], 0, true);
 	}
 	assert_int_equal(rte_comch_dpa_start(dpa), 0);
 	cpu_post(&cc, 64);
@@ -1356,7 +1299,7 @@ test_msgq_many_senders(void **state)
 	cc.repost = false;
 	cpu_cons_free(&cc);
 	for (i = 0; i < NB_SENDERS; i++) {
-		rm_thread(t[i]);
+		ct_dpa_thread_rm(t[i]);
 		assert_int_equal(rte_comch_producer_destroy(dp[i]), 0);
 	}
 	rm_msgq(q);
@@ -1374,7 +1317,7 @@ test_msgq_many_senders(void **state)
 static void
 test_msgq_dpa_producer_idle_engine(void **state)
 {
-	struct rte_comch_dpa *dpa = mk_dpa(dpa_dev, 1);
+	struct rte_comch_dpa *dpa = ct_dpa_new(dpa_dev, RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 0);
 	struct rte_comch_pe *pe = rte_comch_pe_create(RTE_COMCH_PE_LCORE_SELF);
 	struct rte_comch_pe *pe2 = rte_comch_pe_create(RTE_COMCH_PE_LCORE_SELF);
 	struct rte_comch_producer *dp;
@@ -1485,7 +1428,7 @@ test_msgq_stop_while_dpa_sends(void **state)
 	ctx_start(pe, rte_comch_producer_as_ctx(dp));
 	f.cid = cc.id;
 	assert_int_equal(rte_comch_dpa_start(dpa), 0);
-	t = mk_thread(dpa, prog_flood, &f);
+	t = ct_dpa_thread_new(dpa, prog_flood, &f, 0, true);
 	cpu_post(&cc, posted);
 	for (i = 0; i < FLOOD_RESTARTS; i++) {
 		/* Some messages in, then a stop while the program sends. */
@@ -1524,7 +1467,7 @@ test_msgq_stop_while_dpa_sends(void **state)
 	ctx_stop(pe, rte_comch_producer_as_ctx(dp));
 	assert_int_equal(rte_comch_producer_destroy(dp), 0);
 	rm_msgq(q);
-	rm_thread(t);
+	ct_dpa_thread_rm(t);
 	assert_int_equal(rte_service_runstate_set(service, 0), 0);
 	assert_int_equal(rte_service_map_lcore_set(service, 1, 0), 0);
 	assert_int_equal(rte_service_lcore_stop(1), 0);
@@ -1659,7 +1602,7 @@ churn_run(void *arg)
 static void
 test_msgq_two_lcores(void **state)
 {
-	struct rte_comch_dpa *dpa = mk_dpa(dpa_dev, 1);
+	struct rte_comch_dpa *dpa = ct_dpa_new(dpa_dev, RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 0);
 	struct rte_comch_pe *pe = rte_comch_pe_create(RTE_COMCH_PE_LCORE_SELF);
 	struct churn ch[2];
 	struct p_sink s = { 0 };
@@ -1674,9 +1617,9 @@ test_msgq_two_lcores(void **state)
 	(void)state;
 	assert_non_null(pe);
 	assert_int_equal(rte_comch_dpa_start(dpa), 0);
-	t = mk_thread(dpa, prog_sink, &s);
+	t = ct_dpa_thread_new(dpa, prog_sink, &s, 0, true);
 	runner_new(&r, dpa);
-	cq = mk_cq(dpa, 64, t, &h);
+	cq = ct_dpa_cq_new(dpa, 64, t, &h);
 	STORE(&s.cq, h);
 	memset(ch, 0, sizeof(ch));
 	ch[0].to_cpu = mk_msgq(dpa, false, 4);
@@ -1705,7 +1648,7 @@ test_msgq_two_lcores(void **state)
 	if (ch[0].line != 0 || ch[1].line != 0)
 		fail_msg("churn failed at line %u (lcore 0), %u (lcore 1)", ch[0].line,
 			 ch[1].line);
-	assert_true(wait_ge(&s.got, 2 * CHURN_ROUNDS));
+	assert_true(ct_dpa_wait_ge(&s.got, 2 * CHURN_ROUNDS));
 	assert_int_equal(LOAD(&s.got), 2 * CHURN_ROUNDS);
 	assert_int_equal(LOAD(&s.bad), 0);
 	print_message("  2 lcores: %u rounds each, %" PRIu64 " messages\n", CHURN_ROUNDS,
@@ -1716,9 +1659,9 @@ test_msgq_two_lcores(void **state)
 	rm_msgq(ch[0].to_cpu);
 	rm_msgq(ch[0].to_dpa);
 	assert_int_equal(rte_comch_dpa_stop(dpa), 0);
-	rm_thread(r.t);
+	ct_dpa_thread_rm(r.t);
 	assert_int_equal(rte_comch_dpa_cq_destroy(cq), 0);
-	rm_thread(t);
+	ct_dpa_thread_rm(t);
 	assert_int_equal(rte_comch_dpa_destroy(dpa), 0);
 	assert_int_equal(rte_comch_pe_destroy(pe), 0);
 }
@@ -1728,10 +1671,10 @@ test_msgq_two_lcores(void **state)
 static void
 test_msgq_refused(void **state)
 {
-	struct rte_comch_dpa *sdpa = mk_dpa(skel_dev, 1);
-	struct rte_comch_dpa *dpa = mk_dpa(dpa_dev, 1);
+	struct rte_comch_dpa *sdpa = ct_dpa_new(skel_dev, RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 0);
+	struct rte_comch_dpa *dpa = ct_dpa_new(dpa_dev, RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 0);
 	struct rte_comch_pe *pe = rte_comch_pe_create(RTE_COMCH_PE_LCORE_SELF);
-	struct rte_comch_dpa_cq *cq = mk_cq(dpa, 4, NULL, NULL);
+	struct rte_comch_dpa_cq *cq = ct_dpa_cq_new(dpa, 4, NULL, NULL);
 	struct rte_comch_msgq *q;
 	rte_comch_dpa_handle_t h;
 	struct ct_cons oc;
