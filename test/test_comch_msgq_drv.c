@@ -544,6 +544,7 @@ cpu_send(struct cpu_prod *cp, uint32_t cid, const void *imm, uint32_t len)
 /*
  * cpu_send(), progressing and retrying on -EAGAIN for up to ms: a second
  * producer's first send to a consumer waits a grace period of the library.
+ * -ENOMEM too: the tasks of sends that went come back at the next progress.
  */
 static int
 cpu_send_wait(struct cpu_prod *cp, uint32_t cid, const void *imm, uint32_t len,
@@ -552,7 +553,7 @@ cpu_send_wait(struct cpu_prod *cp, uint32_t cid, const void *imm, uint32_t len,
 	uint64_t deadline = ct_now_ms() + ms;
 	int rc;
 
-	while ((rc = cpu_send(cp, cid, imm, len)) == -EAGAIN) {
+	while ((rc = cpu_send(cp, cid, imm, len)) == -EAGAIN || rc == -ENOMEM) {
 		if (ct_now_ms() > deadline)
 			break;
 		rte_comch_pe_progress(cp->pe);

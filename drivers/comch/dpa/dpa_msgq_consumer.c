@@ -60,7 +60,7 @@ dpa_consumer_create(void *conn, const struct rte_comch_drv_consumer_conf *conf, 
 	c->cq = NULL;
 	c->user_data = 0;
 	c->max_recv = DPA_MSGQ_DEFAULT_DEV_MAX;
-	c->credits = 0;
+	comch_store_relaxed(&c->credits, 0);
 	c->started = 0;
 	dpa_unlock(&c->lock);
 	c->ring = NULL;
@@ -138,7 +138,7 @@ dpa_cons_start_dpa(struct dpa_cons *c, uint32_t imm_len)
 		ret = -EINVAL;
 	} else {
 		/* A fresh start: the program offers receives again with consumer_ack. */
-		c->credits = 0;
+		comch_store_relaxed(&c->credits, 0);
 		c->started = 1;
 	}
 	dpa_unlock(&c->lock);

@@ -34,6 +34,7 @@ rte_comch_dpa_dev_consumer_ack(rte_comch_dpa_handle_t h, uint32_t n)
 {
 	struct rte_comch_dpa *dpa = dpa_dev_caller(__func__);
 	struct dpa_cons *c;
+	uint32_t credits;
 	int ret = 0;
 
 	if (dpa == NULL)
@@ -41,17 +42,23 @@ rte_comch_dpa_dev_consumer_ack(rte_comch_dpa_handle_t h, uint32_t n)
 	c = dpa_handle_lookup(dpa, h, DPA_KIND_CONSUMER, __func__);
 	if (c == NULL)
 		return -EINVAL;
-	/* The lock CPU producers debit credits under: the bound holds exactly. */
+	/*
+	 * The lock orders acks against the consumer's start and stop, and one
+	 * program's acks against another's; CPU producers only ever take credits
+	 * (without it), so the credits read here can only be more than what is
+	 * left, never less than what the program has seen taken: the bound holds.
+	 */
 	dpa_lock(&c->lock);
+	credits = comch_load_acquire(&c->credits);
 	if (!c->started) {
 		DPA_LOG(ERR, "consumer %u is not started", c->id);
 		ret = -ENOTCONN;
-	} else if (n > c->max_recv - c->credits) {
+	} else if (n > c->max_recv - credits) {
 		DPA_LOG(ERR, "consumer %u: %u more receives on %u offered exceed "
-			"dev_max_num_recv %u", c->id, n, c->credits, c->max_recv);
+			"dev_max_num_recv %u", c->id, n, credits, c->max_recv);
 		ret = -EINVAL;
 	} else {
-		c->credits += n;
+		comch_fetch_add_release(&c->credits, n);
 	}
 	dpa_unlock(&c->lock);
 	return ret;

@@ -13,10 +13,14 @@
  *
  * A CPU producer's send to a DPA consumer is a completion entry posted to the
  * consumer's completion context, within the consumer's credits: the receives
- * its program offered with consumer_ack and that no send filled yet. The
- * check, the post and the debit are one step under the consumer's lock, which
- * consumer_ack takes too, so that a program that takes the entry and acks at
- * once never finds more credits than it was allowed to give.
+ * its program offered with consumer_ack and that no send filled yet. Credits
+ * are one atomic word, without the consumer's lock (which would bounce between
+ * the CPU and the DPA on every message): the library lets one producer at a
+ * time send to a consumer, so only that send takes credits, and consumer_ack
+ * only adds them; a credit seen is still there at the debit. The debit comes
+ * before the entry is published (its owner bit, with release), so a program
+ * that takes the entry and acks at once finds the credit gone, and the bound
+ * of consumer_ack holds exactly.
  */
 
 #include <errno.h>
@@ -135,7 +139,6 @@ dpa_producer_send(void *obj, void *remote, uint32_t producer_id, const void *src
 	unsigned int i;
 	int rc = -EAGAIN;
 
-	dpa_lock(&c->lock);
 	for (i = 0; i < n; i++) {
 		if (msgs[i].len != 0) {
 			DPA_LOG(ERR, "consumer %u: %u bytes of data: a MsgQ carries immediate "
@@ -143,15 +146,12 @@ dpa_producer_send(void *obj, void *remote, uint32_t producer_id, const void *src
 			rc = -EMSGSIZE;
 			break;
 		}
-		if (c->credits == 0) {
+		if (comch_load_acquire(&c->credits) == 0) {
 			rc = -EAGAIN;
 			break;
 		}
-		cqe.user_data = c->user_data;
-		cqe.producer_id = producer_id;
-		cqe.imm_len = msgs[i].imm_len;
-		memcpy(cqe.imm, msgs[i].imm, sizeof(cqe.imm));
-		rc = rte_comch_dpa_cq_post(c->cq, &cqe);
+		/* Room first: a credit is taken only for an entry that will be posted. */
+		rc = dpa_cq_reserve(c->cq, UINT64_MAX, __func__);
 		if (rc < 0) {
 			if (rc != -EAGAIN) {
 				DPA_LOG(ERR, "consumer %u: its completion context refused a "
@@ -160,9 +160,13 @@ dpa_producer_send(void *obj, void *remote, uint32_t producer_id, const void *src
 			}
 			break;
 		}
-		c->credits--;
+		comch_fetch_add_relaxed(&c->credits, -1);
+		cqe.user_data = c->user_data;
+		cqe.producer_id = producer_id;
+		cqe.imm_len = msgs[i].imm_len;
+		memcpy(cqe.imm, msgs[i].imm, sizeof(cqe.imm));
+		dpa_cq_commit(c->cq, &cqe);
 	}
-	dpa_unlock(&c->lock);
 	return i > 0 ? (int)i : rc;
 }
 
