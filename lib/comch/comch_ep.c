@@ -1,0 +1,454 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_comch authors
+ */
+
+/* Endpoints: creation, destruction, configuration and the engine they own. */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <sys/eventfd.h>
+
+#include <rte_cycles.h>
+#include <rte_errno.h>
+#include <rte_lcore.h>
+
+#include "comch_ep_private.h"
+
+/* How long destroy lets a stopping server or client drain. */
+#define COMCH_EP_STOP_TIMEOUT_MS 3000
+
+bool
+comch_ep_bad(const struct rte_comch_ep *ep, const char *func)
+{
+	if (ep == NULL) {
+		COMCH_LOG(ERR, "%s: ep is NULL", func);
+		return true;
+	}
+	if (ep->magic != COMCH_EP_MAGIC) {
+		COMCH_LOG(ERR, "%s: %p is not a live endpoint", func, (const void *)ep);
+		return true;
+	}
+	return false;
+}
+
+bool
+comch_ep_peer_bad(const struct rte_comch_ep_peer *peer, const char *func)
+{
+	if (peer == NULL) {
+		COMCH_LOG(ERR, "%s: peer is NULL", func);
+		return true;
+	}
+	if (peer->magic != COMCH_EP_PEER_MAGIC || peer->released) {
+		COMCH_LOG(ERR, "%s: %p is not a live peer address", func, (const void *)peer);
+		return true;
+	}
+	return false;
+}
+
+/* Refuse calls from an lcore other than the endpoint's (after the object checks). */
+static int
+ep_lcore_check(const struct rte_comch_ep *ep, const char *func)
+{
+	if (rte_lcore_id() != ep->lcore) {
+		COMCH_LOG(ERR, "%s: endpoint of lcore %u used from lcore %u", func, ep->lcore,
+			  rte_lcore_id());
+		return -EPERM;
+	}
+	return 0;
+}
+
+int
+comch_ep_progress(struct rte_comch_ep *ep)
+{
+	int rc;
+
+	if (ep_lcore_check(ep, __func__) != 0)
+		return -EPERM;
+	if (ep->pe_armed) {
+		rte_comch_pe_clear_notification(ep->pe);
+		ep->pe_armed = false;
+	}
+	rc = rte_comch_pe_progress(ep->pe);
+	if (rc < 0)
+		COMCH_LOG(ERR, "endpoint progress: %s", strerror(-rc));
+	return rc;
+}
+
+static int
+ep_dev_info(const struct rte_comch_ep *ep, struct rte_comch_dev_info *info)
+{
+	if (ep->dev == NULL)
+		return -ENOENT;
+	return rte_comch_dev_info_get(ep->dev, info);
+}
+
+uint32_t
+comch_ep_send_queue_size(const struct rte_comch_ep *ep)
+{
+	struct rte_comch_dev_info info;
+
+	if (ep->send_queue_size != 0)
+		return ep->send_queue_size;
+	if (ep_dev_info(ep, &info) == 0 && info.max_send_tasks < RTE_COMCH_EP_DEFAULT_SEND_QUEUE_SIZE)
+		return info.max_send_tasks;
+	return RTE_COMCH_EP_DEFAULT_SEND_QUEUE_SIZE;
+}
+
+uint32_t
+comch_ep_recv_queue_size(const struct rte_comch_ep *ep)
+{
+	struct rte_comch_dev_info info;
+
+	if (ep->recv_queue_size != 0)
+		return ep->recv_queue_size;
+	if (ep_dev_info(ep, &info) == 0 &&
+	    info.max_recv_queue_size < RTE_COMCH_EP_DEFAULT_RECV_QUEUE_SIZE)
+		return info.max_recv_queue_size;
+	return RTE_COMCH_EP_DEFAULT_RECV_QUEUE_SIZE;
+}
+
+int
+comch_ep_check_limits(const struct rte_comch_ep *ep)
+{
+	struct rte_comch_dev_info info;
+	int rc;
+
+	rc = ep_dev_info(ep, &info);
+	if (rc != 0) {
+		COMCH_LOG(ERR, "endpoint: no device info: %s", strerror(-rc));
+		return rc == -ENOENT ? -EINVAL : rc;
+	}
+	if (ep->max_msg_size > info.max_msg_size) {
+		COMCH_LOG(ERR, "endpoint: max message size %u above the device's %u",
+			  ep->max_msg_size, info.max_msg_size);
+		return -EMSGSIZE;
+	}
+	if (ep->send_queue_size > info.max_send_tasks) {
+		COMCH_LOG(ERR, "endpoint: send queue size %u above the device's %u",
+			  ep->send_queue_size, info.max_send_tasks);
+		return -EINVAL;
+	}
+	if (ep->recv_queue_size > info.max_recv_queue_size) {
+		COMCH_LOG(ERR, "endpoint: receive queue size %u above the device's %u",
+			  ep->recv_queue_size, info.max_recv_queue_size);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+struct rte_comch_ep *
+rte_comch_ep_create(void)
+{
+	struct rte_comch_ep *ep;
+	int rc;
+
+	ep = calloc(1, sizeof(*ep));
+	if (ep == NULL) {
+		COMCH_LOG(ERR, "endpoint: out of memory");
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	ep->pe = rte_comch_pe_create(RTE_COMCH_PE_LCORE_SELF);
+	if (ep->pe == NULL) {
+		rc = rte_errno;
+		COMCH_LOG(ERR, "endpoint: no progress engine: %s", strerror(rc));
+		free(ep);
+		rte_errno = rc;
+		return NULL;
+	}
+	ep->send_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (ep->send_fd < 0) {
+		rc = errno;
+		COMCH_LOG(ERR, "endpoint: eventfd: %s", strerror(rc));
+		rte_comch_pe_destroy(ep->pe);
+		free(ep);
+		rte_errno = rc;
+		return NULL;
+	}
+	ep->lcore = rte_lcore_id();
+	TAILQ_INIT(&ep->peers);
+	TAILQ_INIT(&ep->rxq);
+	ep->magic = COMCH_EP_MAGIC;
+	return ep;
+}
+
+/* Stop ctx if it runs and progress until it is IDLE, at most the stop timeout. */
+static int
+ep_stop_ctx(struct rte_comch_ep *ep, struct rte_comch_ctx *ctx)
+{
+	uint64_t deadline = rte_get_timer_cycles() +
+		rte_get_timer_hz() * COMCH_EP_STOP_TIMEOUT_MS / 1000;
+	enum rte_comch_ctx_state st;
+
+	if (rte_comch_ctx_get_state(ctx, &st) == 0 && st != RTE_COMCH_CTX_STATE_IDLE &&
+	    st != RTE_COMCH_CTX_STATE_STOPPING)
+		rte_comch_ctx_stop(ctx);
+	while (rte_comch_ctx_get_state(ctx, &st) == 0 && st != RTE_COMCH_CTX_STATE_IDLE) {
+		if (rte_get_timer_cycles() > deadline) {
+			COMCH_LOG(ERR, "endpoint: context did not stop in %u ms",
+				  COMCH_EP_STOP_TIMEOUT_MS);
+			return -EBUSY;
+		}
+		if (comch_ep_progress(ep) < 0)
+			return -EBUSY;
+	}
+	return 0;
+}
+
+int
+rte_comch_ep_destroy(struct rte_comch_ep *ep)
+{
+	struct rte_comch_ep_peer *peer;
+	struct comch_ep_msg *m;
+	int rc;
+
+	if (COMCH_EP_BAD(ep))
+		return -EINVAL;
+	rc = ep_lcore_check(ep, __func__);
+	if (rc != 0)
+		return rc;
+	if (ep->server != NULL) {
+		rc = ep_stop_ctx(ep, rte_comch_server_as_ctx(ep->server));
+		if (rc != 0)
+			return rc;
+		rc = rte_comch_server_destroy(ep->server);
+		if (rc != 0) {
+			COMCH_LOG(ERR, "endpoint: server destroy: %s", strerror(-rc));
+			return -EBUSY;
+		}
+		ep->server = NULL;
+	}
+	if (ep->client != NULL) {
+		rc = ep_stop_ctx(ep, rte_comch_client_as_ctx(ep->client));
+		if (rc != 0)
+			return rc;
+		rc = rte_comch_client_destroy(ep->client);
+		if (rc != 0) {
+			COMCH_LOG(ERR, "endpoint: client destroy: %s", strerror(-rc));
+			return -EBUSY;
+		}
+		ep->client = NULL;
+	}
+	/* Every task has completed and every connection is gone: free what is left. */
+	while ((m = TAILQ_FIRST(&ep->rxq)) != NULL) {
+		TAILQ_REMOVE(&ep->rxq, m, next);
+		free(m);
+	}
+	while ((peer = TAILQ_FIRST(&ep->peers)) != NULL) {
+		TAILQ_REMOVE(&ep->peers, peer, next);
+		peer->magic = COMCH_EP_DEAD_MAGIC;
+		free(peer);
+	}
+	rc = rte_comch_pe_destroy(ep->pe);
+	if (rc != 0)
+		COMCH_LOG(ERR, "endpoint: engine destroy: %s", strerror(-rc));
+	close(ep->send_fd);
+	ep->magic = COMCH_EP_DEAD_MAGIC;
+	free(ep);
+	return 0;
+}
+
+/* Configuration is refused once the endpoint listens or connected. */
+static int
+ep_config_check(const struct rte_comch_ep *ep, const char *func)
+{
+	if (ep->server != NULL || ep->client != NULL) {
+		COMCH_LOG(ERR, "%s: the endpoint already listens or connected", func);
+		return -EBUSY;
+	}
+	return 0;
+}
+
+int
+rte_comch_ep_set_device(struct rte_comch_ep *ep, struct rte_comch_dev *dev)
+{
+	int rc;
+
+	if (COMCH_EP_BAD(ep))
+		return -EINVAL;
+	if (dev == NULL) {
+		COMCH_LOG(ERR, "dev is NULL");
+		return -EINVAL;
+	}
+	rc = ep_config_check(ep, __func__);
+	if (rc != 0)
+		return rc;
+	ep->dev = dev;
+	return 0;
+}
+
+int
+rte_comch_ep_get_device(const struct rte_comch_ep *ep, struct rte_comch_dev **dev)
+{
+	if (COMCH_EP_BAD(ep))
+		return -EINVAL;
+	if (dev == NULL) {
+		COMCH_LOG(ERR, "dev is NULL");
+		return -EINVAL;
+	}
+	if (ep->dev == NULL) {
+		COMCH_LOG(ERR, "endpoint: no device set");
+		return -ENOENT;
+	}
+	*dev = ep->dev;
+	return 0;
+}
+
+int
+rte_comch_ep_set_device_rep(struct rte_comch_ep *ep, struct rte_comch_dev_rep *rep)
+{
+	int rc;
+
+	if (COMCH_EP_BAD(ep))
+		return -EINVAL;
+	if (rep == NULL) {
+		COMCH_LOG(ERR, "rep is NULL");
+		return -EINVAL;
+	}
+	rc = ep_config_check(ep, __func__);
+	if (rc != 0)
+		return rc;
+	ep->rep = rep;
+	return 0;
+}
+
+int
+rte_comch_ep_get_device_rep(const struct rte_comch_ep *ep, struct rte_comch_dev_rep **rep)
+{
+	if (COMCH_EP_BAD(ep))
+		return -EINVAL;
+	if (rep == NULL) {
+		COMCH_LOG(ERR, "rep is NULL");
+		return -EINVAL;
+	}
+	if (ep->rep == NULL) {
+		COMCH_LOG(ERR, "endpoint: no representor set");
+		return -ENOENT;
+	}
+	*rep = ep->rep;
+	return 0;
+}
+
+int
+rte_comch_ep_set_max_msg_size(struct rte_comch_ep *ep, uint32_t size)
+{
+	struct rte_comch_dev_info info;
+	int rc;
+
+	if (COMCH_EP_BAD(ep))
+		return -EINVAL;
+	if (size == 0) {
+		COMCH_LOG(ERR, "endpoint: max message size 0");
+		return -EINVAL;
+	}
+	rc = ep_config_check(ep, __func__);
+	if (rc != 0)
+		return rc;
+	if (ep_dev_info(ep, &info) == 0 && size > info.max_msg_size) {
+		COMCH_LOG(ERR, "endpoint: max message size %u above the device's %u", size,
+			  info.max_msg_size);
+		return -EMSGSIZE;
+	}
+	ep->max_msg_size = size;
+	return 0;
+}
+
+int
+rte_comch_ep_get_max_msg_size(const struct rte_comch_ep *ep, uint32_t *size)
+{
+	struct rte_comch_dev_info info;
+	struct rte_comch_connection *conn;
+
+	if (COMCH_EP_BAD(ep))
+		return -EINVAL;
+	if (size == NULL) {
+		COMCH_LOG(ERR, "size is NULL");
+		return -EINVAL;
+	}
+	if (ep->server != NULL)
+		return rte_comch_server_get_max_msg_size(ep->server, size);
+	if (ep->client != NULL && rte_comch_client_get_connection(ep->client, &conn) == 0)
+		return rte_comch_connection_get_max_msg_size(conn, size);
+	if (ep->max_msg_size != 0)
+		*size = ep->max_msg_size;
+	else if (ep_dev_info(ep, &info) == 0)
+		*size = info.default_msg_size;
+	else
+		*size = 0;
+	return 0;
+}
+
+int
+rte_comch_ep_set_send_queue_size(struct rte_comch_ep *ep, uint32_t size)
+{
+	struct rte_comch_dev_info info;
+	int rc;
+
+	if (COMCH_EP_BAD(ep))
+		return -EINVAL;
+	if (size == 0) {
+		COMCH_LOG(ERR, "endpoint: send queue size 0");
+		return -EINVAL;
+	}
+	rc = ep_config_check(ep, __func__);
+	if (rc != 0)
+		return rc;
+	if (ep_dev_info(ep, &info) == 0 && size > info.max_send_tasks) {
+		COMCH_LOG(ERR, "endpoint: send queue size %u above the device's %u", size,
+			  info.max_send_tasks);
+		return -EINVAL;
+	}
+	ep->send_queue_size = size;
+	return 0;
+}
+
+int
+rte_comch_ep_get_send_queue_size(const struct rte_comch_ep *ep, uint32_t *size)
+{
+	if (COMCH_EP_BAD(ep))
+		return -EINVAL;
+	if (size == NULL) {
+		COMCH_LOG(ERR, "size is NULL");
+		return -EINVAL;
+	}
+	*size = comch_ep_send_queue_size(ep);
+	return 0;
+}
+
+int
+rte_comch_ep_set_recv_queue_size(struct rte_comch_ep *ep, uint32_t size)
+{
+	struct rte_comch_dev_info info;
+	int rc;
+
+	if (COMCH_EP_BAD(ep))
+		return -EINVAL;
+	if (size == 0) {
+		COMCH_LOG(ERR, "endpoint: receive queue size 0");
+		return -EINVAL;
+	}
+	rc = ep_config_check(ep, __func__);
+	if (rc != 0)
+		return rc;
+	if (ep_dev_info(ep, &info) == 0 && size > info.max_recv_queue_size) {
+		COMCH_LOG(ERR, "endpoint: receive queue size %u above the device's %u", size,
+			  info.max_recv_queue_size);
+		return -EINVAL;
+	}
+	ep->recv_queue_size = size;
+	return 0;
+}
+
+int
+rte_comch_ep_get_recv_queue_size(const struct rte_comch_ep *ep, uint32_t *size)
+{
+	if (COMCH_EP_BAD(ep))
+		return -EINVAL;
+	if (size == NULL) {
+		COMCH_LOG(ERR, "size is NULL");
+		return -EINVAL;
+	}
+	*size = comch_ep_recv_queue_size(ep);
+	return 0;
+}

@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_comch authors
+ */
+
+#ifndef COMCH_EP_PRIVATE_H
+#define COMCH_EP_PRIVATE_H
+
+/*
+ * Endpoints (rte_comch_ep.h): internals shared by the comch_ep*.c files.
+ * They use only the public API of the library; comch_private.h is included
+ * for its log macro alone.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/queue.h>
+
+#include <rte_comch_ctrl.h>
+#include <rte_comch_pe.h>
+#include <rte_comch_ep.h>
+
+#include "comch_private.h"
+
+#define COMCH_EP_MAGIC 0x45506570u      /* "EPep" */
+#define COMCH_EP_PEER_MAGIC 0x50656572u /* "Peer" */
+#define COMCH_EP_DEAD_MAGIC 0xdeadbeefu
+
+/** A message received, waiting for recvfrom. */
+struct comch_ep_msg {
+	TAILQ_ENTRY(comch_ep_msg) next;
+	struct rte_comch_ep_peer *peer;
+	uint32_t len;
+	uint8_t data[];
+};
+TAILQ_HEAD(comch_ep_msg_list, comch_ep_msg);
+
+/** A message sent, in flight: the copy the send task points at. */
+struct comch_ep_sendbuf {
+	struct rte_comch_ep_peer *peer;
+	uint32_t len;
+	uint8_t data[];
+};
+
+/**
+ * A peer address. Freed when nothing refers to it any more: the application
+ * (until disconnect), its connection (until it ends), its messages in flight.
+ */
+struct rte_comch_ep_peer {
+	uint32_t magic;
+	TAILQ_ENTRY(rte_comch_ep_peer) next;
+	struct rte_comch_ep *ep;
+	struct rte_comch_connection *conn; /**< NULL before (host side) or after it. */
+	bool connecting;   /**< Host side: the client is STARTING. */
+	bool released;     /**< The application disconnected it. */
+	int status;        /**< Why the connection ended (negative), 0 while fine. */
+	uint32_t inflight; /**< Sent messages not completed yet. */
+	uint64_t user_data;
+	struct rte_comch_ep_peer_stats cnt;  /**< Live counters. */
+	struct rte_comch_ep_peer_stats snap; /**< Those of the last update_info. */
+};
+TAILQ_HEAD(comch_ep_peer_list, rte_comch_ep_peer);
+
+struct rte_comch_ep {
+	uint32_t magic;
+	unsigned int lcore;
+	struct rte_comch_pe *pe;
+	struct rte_comch_dev *dev;
+	struct rte_comch_dev_rep *rep;
+	uint32_t max_msg_size;    /**< 0: not set. */
+	uint32_t send_queue_size; /**< 0: not set. */
+	uint32_t recv_queue_size; /**< 0: not set. */
+	struct rte_comch_server *server;  /**< After listen. */
+	struct rte_comch_client *client;  /**< After connect. */
+	struct rte_comch_ep_peer *cpeer;  /**< The client's peer, until released. */
+	struct comch_ep_peer_list peers;  /**< Every peer not freed yet. */
+	struct comch_ep_msg_list rxq;
+	uint32_t rxq_len;
+	uint32_t inflight;        /**< Messages in flight, over all peers. */
+	uint64_t rx_dropped;      /**< Messages lost: no memory for their copy. */
+	bool send_blocked;        /**< A connection's window was full at the last sendto. */
+	bool send_armed;          /**< Write send_fd when room appears. */
+	bool pe_armed;            /**< Engine notifications armed: clear before progress. */
+	int send_fd;
+};
+
+/** True, after a log line, if ep is not a live endpoint or this is not its lcore. */
+bool comch_ep_bad(const struct rte_comch_ep *ep, const char *func);
+/** True, after a log line, if peer is not a live peer address. */
+bool comch_ep_peer_bad(const struct rte_comch_ep_peer *peer, const char *func);
+#define COMCH_EP_BAD(ep) comch_ep_bad((ep), __func__)
+#define COMCH_EP_PEER_BAD(p) comch_ep_peer_bad((p), __func__)
+
+/** One round of progress (disarming the engine first if armed); 1, 0 or negative. */
+int comch_ep_progress(struct rte_comch_ep *ep);
+/** The effective sizes, applying defaults and the device's limits. */
+uint32_t comch_ep_send_queue_size(const struct rte_comch_ep *ep);
+uint32_t comch_ep_recv_queue_size(const struct rte_comch_ep *ep);
+/** Check the sizes set against the device's limits; 0 or negative, logged. */
+int comch_ep_check_limits(const struct rte_comch_ep *ep);
+
+/** A new peer on ep, connection conn (may be NULL); NULL if out of memory. */
+struct rte_comch_ep_peer *comch_ep_peer_new(struct rte_comch_ep *ep,
+					    struct rte_comch_connection *conn);
+/** Free peer if nothing refers to it any more. */
+void comch_ep_peer_put(struct rte_comch_ep_peer *peer);
+/** Its connection is over (status: why, negative). */
+void comch_ep_peer_conn_gone(struct rte_comch_ep_peer *peer, int status);
+/** Drop the messages queued from peer. */
+void comch_ep_rxq_purge(struct rte_comch_ep *ep, struct rte_comch_ep_peer *peer);
+
+/** Send room appeared: write send_fd if armed. */
+void comch_ep_send_room(struct rte_comch_ep *ep);
+
+/* Callbacks given to servers and clients (comch_ep_msg.c, comch_ep_conn.c). */
+void comch_ep_send_done_cb(struct rte_comch_task_send *task, union rte_comch_data task_ud,
+			   union rte_comch_data ctx_ud);
+void comch_ep_recv_cb(struct rte_comch_connection *conn, const uint8_t *msg, uint32_t len);
+
+#endif /* COMCH_EP_PRIVATE_H */
