@@ -46,9 +46,8 @@ comch_ep_peer_bad(const struct rte_comch_ep_peer *peer, const char *func)
 	return false;
 }
 
-/* Refuse calls from an lcore other than the endpoint's (after the object checks). */
-static int
-ep_lcore_check(const struct rte_comch_ep *ep, const char *func)
+int
+comch_ep_lcore_check(const struct rte_comch_ep *ep, const char *func)
 {
 	if (rte_lcore_id() != ep->lcore) {
 		COMCH_LOG(ERR, "%s: endpoint of lcore %u used from lcore %u", func, ep->lcore,
@@ -63,7 +62,7 @@ comch_ep_progress(struct rte_comch_ep *ep)
 {
 	int rc;
 
-	if (ep_lcore_check(ep, __func__) != 0)
+	if (comch_ep_lcore_check(ep, __func__) != 0)
 		return -EPERM;
 	if (ep->pe_armed) {
 		rte_comch_pe_clear_notification(ep->pe);
@@ -205,7 +204,7 @@ rte_comch_ep_destroy(struct rte_comch_ep *ep)
 
 	if (COMCH_EP_BAD(ep))
 		return -EINVAL;
-	rc = ep_lcore_check(ep, __func__);
+	rc = comch_ep_lcore_check(ep, __func__);
 	if (rc != 0)
 		return rc;
 	if (ep->server != NULL) {

@@ -107,6 +107,9 @@ rte_comch_ep_listen(struct rte_comch_ep *ep, const char *name)
 		COMCH_LOG(ERR, "name is NULL");
 		return -EINVAL;
 	}
+	rc = comch_ep_lcore_check(ep, __func__);
+	if (rc != 0)
+		return rc;
 	if (ep->server != NULL || ep->client != NULL) {
 		COMCH_LOG(ERR, "endpoint: already listens or connected");
 		return -EBUSY;
@@ -230,6 +233,9 @@ rte_comch_ep_connect(struct rte_comch_ep *ep, const char *name, struct rte_comch
 		COMCH_LOG(ERR, "endpoint: name or peer is NULL");
 		return -EINVAL;
 	}
+	rc = comch_ep_lcore_check(ep, __func__);
+	if (rc != 0)
+		return rc;
 	if (ep->server != NULL) {
 		COMCH_LOG(ERR, "endpoint: a listening endpoint does not connect");
 		return -EBUSY;

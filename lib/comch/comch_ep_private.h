@@ -90,6 +90,8 @@ bool comch_ep_peer_bad(const struct rte_comch_ep_peer *peer, const char *func);
 #define COMCH_EP_BAD(ep) comch_ep_bad((ep), __func__)
 #define COMCH_EP_PEER_BAD(p) comch_ep_peer_bad((p), __func__)
 
+/** -EPERM, after a log line naming func, from an lcore other than the endpoint's; else 0. */
+int comch_ep_lcore_check(const struct rte_comch_ep *ep, const char *func);
 /** One round of progress (disarming the engine first if armed); 1, 0 or negative. */
 int comch_ep_progress(struct rte_comch_ep *ep);
 /** The effective sizes, applying defaults and the device's limits. */
