@@ -6,7 +6,7 @@
  * The legacy endpoint API (rte_comch_ep_*): configuration errors, a listening
  * and a connecting endpoint in one process exchanging messages both ways,
  * recvfrom into a buffer too small, a full send queue and its send event,
- * disconnection from either side and reconnection.
+ * disconnection from either side and reconnection, the service state.
  */
 
 #include <errno.h>
@@ -525,6 +525,63 @@ test_connect_unknown(void **state)
 	env_close(&e);
 }
 
+static void
+test_service_state(void **state)
+{
+	struct rte_comch_ep_peer * const *list;
+	struct rte_comch_ep_peer *p2;
+	struct rte_comch_ep *cli2;
+	uint32_t nb = 99;
+	uint64_t t0;
+	int fd;
+	struct env e;
+
+	(void)state;
+	env_open(&e);
+	env_up(&e, 0);
+	assert_int_equal(rte_comch_ep_get_service_event_channel(e.cli, &fd), -EBUSY);
+	assert_int_equal(rte_comch_ep_update_service_state_info(e.cli), -EBUSY);
+	assert_int_equal(rte_comch_ep_get_service_event_channel(e.srv, &fd), 0);
+	/* the first client's connection was an event */
+	assert_true(fd_readable(fd));
+	assert_int_equal(rte_comch_ep_update_service_state_info(e.srv), 0);
+	assert_false(fd_readable(fd));
+	assert_int_equal(rte_comch_ep_get_peer_addr_list(e.srv, &list, &nb), 0);
+	assert_int_equal(nb, 1);
+	assert_ptr_equal(list[0], e.speer);
+
+	/* a second client */
+	cli2 = rte_comch_ep_create();
+	assert_non_null(cli2);
+	assert_int_equal(rte_comch_ep_set_device(cli2, e.host), 0);
+	assert_int_equal(rte_comch_ep_connect(cli2, "ep_svc", &p2), 0);
+	t0 = ct_now_ms();
+	while (!fd_readable(fd) && ct_now_ms() - t0 < CT_TIMEOUT_MS) {
+		rte_comch_ep_peer_addr_update_info(p2);
+		pump(e.srv);
+	}
+	assert_true(fd_readable(fd));
+	assert_int_equal(rte_comch_ep_update_service_state_info(e.srv), 0);
+	assert_int_equal(rte_comch_ep_get_peer_addr_list(e.srv, &list, &nb), 0);
+	assert_int_equal(nb, 2);
+
+	/* the first client leaves */
+	assert_int_equal(rte_comch_ep_disconnect(e.cli, e.cpeer), 0);
+	t0 = ct_now_ms();
+	while (!fd_readable(fd) && ct_now_ms() - t0 < CT_TIMEOUT_MS) {
+		pump(e.cli);
+		pump(e.srv);
+	}
+	assert_true(fd_readable(fd));
+	assert_int_equal(rte_comch_ep_update_service_state_info(e.srv), 0);
+	assert_int_equal(rte_comch_ep_get_peer_addr_list(e.srv, &list, &nb), 0);
+	assert_int_equal(nb, 1);
+	assert_ptr_not_equal(list[0], e.speer);
+	assert_int_equal(rte_comch_ep_peer_addr_update_info(e.speer), -ECONNABORTED);
+	assert_int_equal(rte_comch_ep_destroy(cli2), 0);
+	env_close(&e);
+}
+
 int
 main(void)
 {
@@ -536,6 +593,7 @@ main(void)
 		cmocka_unit_test(test_recv_event),
 		cmocka_unit_test(test_disconnect),
 		cmocka_unit_test(test_connect_unknown),
+		cmocka_unit_test(test_service_state),
 	};
 
 	return CT_RUN("comch_ep", tests);

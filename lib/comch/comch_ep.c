@@ -165,6 +165,7 @@ rte_comch_ep_create(void)
 		rte_errno = rc;
 		return NULL;
 	}
+	ep->svc_fd = -1;
 	ep->lcore = rte_lcore_id();
 	TAILQ_INIT(&ep->peers);
 	TAILQ_INIT(&ep->rxq);
@@ -243,6 +244,9 @@ rte_comch_ep_destroy(struct rte_comch_ep *ep)
 	if (rc != 0)
 		COMCH_LOG(ERR, "endpoint: engine destroy: %s", strerror(-rc));
 	close(ep->send_fd);
+	if (ep->svc_fd >= 0)
+		close(ep->svc_fd);
+	free(ep->svc_peers);
 	ep->magic = COMCH_EP_DEAD_MAGIC;
 	free(ep);
 	return 0;

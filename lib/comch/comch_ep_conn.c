@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 
 #include <rte_errno.h>
 
@@ -81,17 +82,23 @@ ep_connect_cb(struct rte_comch_connection *conn, int status)
 	if (comch_ep_peer_new(ep, conn) == NULL) {
 		COMCH_LOG(ERR, "endpoint: out of memory for a peer address, disconnecting it");
 		rte_comch_server_disconnect(ep->server, conn);
+		return;
 	}
+	comch_ep_service_event(ep);
 }
 
 static void
 ep_disconnect_cb(struct rte_comch_connection *conn, int status)
 {
 	union rte_comch_data ud = { .ptr = NULL };
+	struct rte_comch_ep_peer *peer;
 
 	rte_comch_connection_get_user_data(conn, &ud);
-	if (ud.ptr != NULL)
-		comch_ep_peer_conn_gone(ud.ptr, status);
+	peer = ud.ptr;
+	if (peer == NULL)
+		return;
+	comch_ep_service_event(peer->ep);
+	comch_ep_peer_conn_gone(peer, status);
 }
 
 int
@@ -121,6 +128,14 @@ rte_comch_ep_listen(struct rte_comch_ep *ep, const char *name)
 	rc = comch_ep_check_limits(ep);
 	if (rc != 0)
 		return rc;
+	if (ep->svc_fd < 0) {
+		ep->svc_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+		if (ep->svc_fd < 0) {
+			rc = -errno;
+			COMCH_LOG(ERR, "endpoint: service eventfd: %s", strerror(-rc));
+			return rc;
+		}
+	}
 	srv = rte_comch_server_create(ep->dev, ep->rep, name);
 	if (srv == NULL) {
 		rc = -rte_errno;

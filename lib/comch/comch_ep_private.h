@@ -81,6 +81,10 @@ struct rte_comch_ep {
 	bool send_armed;          /**< Write send_fd when room appears. */
 	bool pe_armed;            /**< Engine notifications armed: clear before progress. */
 	int send_fd;
+	int svc_fd;               /**< Service events (listening endpoints); -1 before. */
+	struct rte_comch_ep_peer **svc_peers; /**< Snapshot of the connected peers. */
+	uint32_t svc_nb;
+	uint32_t svc_cap;
 };
 
 /** True, after a log line, if ep is not a live endpoint or this is not its lcore. */
@@ -109,6 +113,9 @@ void comch_ep_peer_put(struct rte_comch_ep_peer *peer);
 void comch_ep_peer_conn_gone(struct rte_comch_ep_peer *peer, int status);
 /** Drop the messages queued from peer. */
 void comch_ep_rxq_purge(struct rte_comch_ep *ep, struct rte_comch_ep_peer *peer);
+
+/** A service event happened: make svc_fd readable. */
+void comch_ep_service_event(struct rte_comch_ep *ep);
 
 /** Send room appeared: write send_fd if armed. */
 void comch_ep_send_room(struct rte_comch_ep *ep);

@@ -37,6 +37,8 @@
  *   rte_comch_ep_event_handle_arm_send(). The peer's taking of a message is
  *   seen through the engine, so an application waiting for send room polls
  *   both descriptors (arm_send arms the engine as well).
+ * - A listening endpoint has a service state: an eventfd written on every
+ *   connection and disconnection, and a snapshot of its connected peers.
  *
  * Thread safety: an endpoint and its peer addresses are used only from the
  * lcore that created the endpoint.
@@ -354,6 +356,55 @@ rte_comch_ep_event_handle_arm_send(struct rte_comch_ep *ep);
 __rte_experimental
 int
 rte_comch_ep_event_handle_arm_recv(struct rte_comch_ep *ep);
+
+/* ------------------------------------------------------- service state */
+
+/**
+ * The service event descriptor of a listening endpoint (an eventfd, owned by
+ * the endpoint: do not close it). It becomes readable when a client connects
+ * or a connection ends, and stays so until rte_comch_ep_update_service_state_info()
+ * (which re-arms it). The events are seen by the endpoint's progress: wait on
+ * recv_fd too (rte_comch_ep_event_handle_arm_recv()), and call any endpoint
+ * function when it is readable.
+ *
+ * @return
+ *   0 on success; -EINVAL if ep or fd is NULL; -EBUSY if the endpoint does
+ *   not listen.
+ */
+__rte_experimental
+int
+rte_comch_ep_get_service_event_channel(const struct rte_comch_ep *ep, int *fd);
+
+/**
+ * Run progress, re-arm the service event and take a snapshot of the service's
+ * connected peers (read with rte_comch_ep_get_peer_addr_list()). The previous
+ * snapshot's array is invalid from this call on.
+ *
+ * @return
+ *   0 on success; -EINVAL if ep is NULL; -EBUSY if the endpoint does not
+ *   listen; -ENOTCONN if its server is no longer running (the endpoint must be
+ *   destroyed); -ENOMEM out of memory for the snapshot; -EPERM from another lcore.
+ */
+__rte_experimental
+int
+rte_comch_ep_update_service_state_info(struct rte_comch_ep *ep);
+
+/**
+ * The peers connected at the last rte_comch_ep_update_service_state_info():
+ * those whose connection was established and neither ended nor released.
+ *
+ * @param peers Set to an array owned by the endpoint, valid until the next
+ *              update or destroy (a peer in it is valid until released);
+ *              NULL if there are none.
+ * @param nb    Set to the number of entries.
+ * @return
+ *   0 on success; -EINVAL if an argument is NULL; -EBUSY if the endpoint
+ *   does not listen.
+ */
+__rte_experimental
+int
+rte_comch_ep_get_peer_addr_list(const struct rte_comch_ep *ep,
+				struct rte_comch_ep_peer * const **peers, uint32_t *nb);
 
 /* -------------------------------------------------------- peer address */
 
