@@ -418,6 +418,65 @@ test_send_queue_full(void **state)
 	env_close(&e);
 }
 
+/* The peer's receive queue (its window) full: -EAGAIN though the send queue has room. */
+static void
+test_peer_window_full(void **state)
+{
+	struct rte_comch_ep_peer *p, *cp;
+	struct rte_comch_ep *srv, *cli;
+	uint32_t i, v, sent = 0;
+	uint64_t t0;
+	size_t len;
+	int sfd, rc;
+	struct env e;
+
+	(void)state;
+	env_open(&e);
+	srv = rte_comch_ep_create();
+	assert_non_null(srv);
+	assert_int_equal(rte_comch_ep_set_device(srv, e.dpu), 0);
+	assert_int_equal(rte_comch_ep_set_device_rep(srv, e.rep), 0);
+	assert_int_equal(rte_comch_ep_listen(srv, "ep_win"), 0);
+	cli = rte_comch_ep_create();
+	assert_non_null(cli);
+	assert_int_equal(rte_comch_ep_set_device(cli, e.host), 0);
+	assert_int_equal(rte_comch_ep_set_recv_queue_size(cli, 2), 0);
+	assert_int_equal(rte_comch_ep_connect(cli, "ep_win", &cp), 0);
+	assert_int_equal(wait_info(&e, cp, srv, 0), 0);
+	assert_int_equal(send_wait(cli, srv, &sent, sizeof(sent), cp), 0);
+	len = sizeof(v);
+	assert_int_equal(recv_wait(srv, cli, &v, &len, &p), 0);
+
+	/* the client takes nothing: the server fills the client's window of 2 */
+	for (i = 0; i < 8; i++) {
+		rc = rte_comch_ep_sendto(srv, &i, sizeof(i), 0, p);
+		if (rc == -EAGAIN)
+			break;
+		assert_int_equal(rc, 0);
+		sent++;
+	}
+	assert_int_equal(rc, -EAGAIN);
+	assert_true(sent >= 2 && sent < 8);
+	assert_int_equal(rte_comch_ep_get_event_channel(srv, &sfd, NULL), 0);
+	assert_int_equal(rte_comch_ep_event_handle_arm_send(srv), 0);
+	/* the client takes them; the server's progress sees the room */
+	for (i = 0; i < sent; i++) {
+		len = sizeof(v);
+		assert_int_equal(recv_wait(cli, NULL, &v, &len, &cp), 0);
+		assert_int_equal(v, i);
+	}
+	t0 = ct_now_ms();
+	while (!fd_readable(sfd) && ct_now_ms() - t0 < CT_TIMEOUT_MS) {
+		pump(srv);
+		pump(cli);
+	}
+	assert_true(fd_readable(sfd));
+	assert_int_equal(send_wait(srv, cli, &i, sizeof(i), p), 0);
+	assert_int_equal(rte_comch_ep_destroy(cli), 0);
+	assert_int_equal(rte_comch_ep_destroy(srv), 0);
+	env_close(&e);
+}
+
 static void
 test_recv_event(void **state)
 {
@@ -590,6 +649,7 @@ main(void)
 		cmocka_unit_test(test_exchange),
 		cmocka_unit_test(test_small_buffer),
 		cmocka_unit_test(test_send_queue_full),
+		cmocka_unit_test(test_peer_window_full),
 		cmocka_unit_test(test_recv_event),
 		cmocka_unit_test(test_disconnect),
 		cmocka_unit_test(test_connect_unknown),
