@@ -286,7 +286,9 @@ rte_comch_ep_disconnect(struct rte_comch_ep *ep, struct rte_comch_ep_peer *peer)
  *   failed (release it with rte_comch_ep_disconnect()); -EMSGSIZE if len is
  *   above the connection's max message size; -EINVAL for a NULL ep or peer, a
  *   NULL msg with len > 0, unknown flags or a peer not of ep; -ENOMEM out of
- *   memory for the copy; -EPERM from another lcore.
+ *   memory for the copy; -EPERM from another lcore; other negative errors of
+ *   the send task's allocation or submit (-EBUSY: the server or client is no
+ *   longer running).
  */
 __rte_experimental
 int
