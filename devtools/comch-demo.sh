@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # Build everything, then run the main job: a BlueField-side process (server) and a
-# host-side process (client) talking over the shm driver, then a short benchmark.
+# host-side process (client) talking over the shm driver (control path, fast path,
+# legacy endpoints), then a short benchmark.
 set -e
 cd "$(dirname "$0")/.."
 . devtools/comch-deps.sh
@@ -34,6 +35,18 @@ build/examples/comch_data_path_high_speed_client/dpdk-comch_data_path_high_speed
 	$eal --file-prefix=demo-fp-host-$$ -- \
 	-p "shm:domain=demo,role=host,fn=pf0,dir=$dir" -n demo_fast \
 	-t "Fast hello from the host"
+wait $srv
+srv=
+
+echo
+echo "== legacy endpoint API: a service listening on the BlueField side, a host-side endpoint connecting =="
+build/examples/comch_ep_server/dpdk-comch_ep_server $eal --file-prefix=demo-ep-dpu-$$ -- \
+	-p "shm:domain=demo,role=dpu,rep=pf0,dir=$dir" -r pf0 -n demo_ep \
+	-t "Endpoint hello from the BlueField" &
+srv=$!
+build/examples/comch_ep_client/dpdk-comch_ep_client $eal --file-prefix=demo-ep-host-$$ -- \
+	-p "shm:domain=demo,role=host,fn=pf0,dir=$dir" -n demo_ep \
+	-t "Endpoint hello from the host"
 wait $srv
 srv=
 
