@@ -260,6 +260,13 @@ struct bench_mode {
 	 */
 	bool one_process;
 	bool two_way;                    /* comch runs once per enum bench_dir */
+	/*
+	 * The endpoint API (ep-*): comch's rows are rte_comch_ep_*, whose targets
+	 * are not the issues' (no target lines); epoll: both sides sleep in
+	 * epoll_wait() on the endpoint's event channels when idle.
+	 */
+	bool endpoint;
+	bool epoll;
 	uint32_t min_size, max_size;     /* sizes the mode runs at; others are left out */
 	uint32_t sizes[BENCH_MAX_MODE_SIZES]; /* default sizes, without --size */
 	unsigned int nb_sizes;

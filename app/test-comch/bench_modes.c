@@ -97,6 +97,16 @@ static const struct bench_runner ring_rate = {
 	.client = ring_rate_client,
 };
 
+static const struct bench_runner ep_lat = {
+	.server = ep_serve,
+	.client = ep_lat_client,
+};
+
+static const struct bench_runner ep_stream = {
+	.server = ep_serve,
+	.client = ep_stream_client,
+};
+
 #ifdef BENCH_HAVE_MEMIF
 static const struct bench_runner memif_fp_lat = {
 	.server = memif_fp_serve,
@@ -318,6 +328,61 @@ static const struct bench_mode mode_msgq_rate = {
 	},
 };
 
+/*
+ * The endpoint modes: ctrl-lat and ctrl-stream over the legacy endpoint API
+ * (sendto/recvfrom, each call running progress), over a sweep of sizes, next
+ * to the same socket baselines. ep-lat-epoll sleeps on the event channels, as
+ * the blocking socket and the eventfd sleep.
+ */
+static const struct bench_mode mode_ep_lat = {
+	.name = "ep-lat",
+	.help = "endpoint API ping-pong, polling: round-trip latency",
+	.kind = BENCH_KIND_LAT,
+	.endpoint = true,
+	.min_size = BENCH_MIN_SIZE,
+	.max_size = BENCH_MAX_SIZE,
+	.sizes = { 64, 4 * KIB, 64 * KIB },
+	.nb_sizes = 3,
+	.runners = {
+		[BENCH_TR_COMCH] = &ep_lat,
+		[BENCH_TR_UNIX] = &unix_ctrl_lat,
+		[BENCH_TR_UNIX_POLL] = &unix_ctrl_lat,
+	},
+};
+
+static const struct bench_mode mode_ep_lat_epoll = {
+	.name = "ep-lat-epoll",
+	.help = "ep-lat, both sides asleep in epoll_wait()",
+	.kind = BENCH_KIND_LAT,
+	.endpoint = true,
+	.epoll = true,
+	.min_size = BENCH_MIN_SIZE,
+	.max_size = BENCH_MAX_SIZE,
+	.sizes = { 64, 4 * KIB, 64 * KIB },
+	.nb_sizes = 3,
+	.runners = {
+		[BENCH_TR_COMCH] = &ep_lat,
+		[BENCH_TR_UNIX] = &unix_ctrl_lat,
+		[BENCH_TR_EVENTFD] = &eventfd_lat,
+	},
+};
+
+static const struct bench_mode mode_ep_stream = {
+	.name = "ep-stream",
+	.help = "endpoint API one-way flood: msgs/s, MB/s",
+	.kind = BENCH_KIND_STREAM,
+	.endpoint = true,
+	.min_size = BENCH_MIN_SIZE,
+	.max_size = BENCH_MAX_SIZE,
+	.sizes = { 64, 4 * KIB, 64 * KIB },
+	.nb_sizes = 3,
+	.runners = {
+		[BENCH_TR_COMCH] = &ep_stream,
+		[BENCH_TR_UNIX] = &unix_ctrl_stream,
+		[BENCH_TR_UNIX_POLL] = &unix_ctrl_stream,
+	},
+};
+
 const struct bench_mode *const bench_modes[] = {
 	&mode_ctrl_lat,
 	&mode_ctrl_stream,
@@ -330,6 +395,9 @@ const struct bench_mode *const bench_modes[] = {
 	&mode_fp_ev_lat,
 	&mode_msgq_lat,
 	&mode_msgq_rate,
+	&mode_ep_lat,
+	&mode_ep_lat_epoll,
+	&mode_ep_stream,
 };
 
 const unsigned int bench_nb_modes = sizeof(bench_modes) / sizeof(bench_modes[0]);

@@ -424,8 +424,8 @@ print_targets(FILE *f, const struct bench_test *ct, const struct bench_test *bt,
 	char cl[64], bl[64], what[64];
 	double min;
 
-	/* The issues' targets are about the shm channel, not MsgQ. */
-	if (ct->mode->one_process)
+	/* The issues' targets are about the shm channel, not MsgQ nor the endpoint API. */
+	if (ct->mode->one_process || ct->mode->endpoint)
 		return;
 	bench_test_label(ct, cl, sizeof(cl));
 	bench_test_label(bt, bl, sizeof(bl));

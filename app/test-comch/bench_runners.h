@@ -99,6 +99,16 @@ int ring_lat_client(struct bench_ctx *bc, const struct bench_test *t, struct ben
 int ring_rate_client(struct bench_ctx *bc, const struct bench_test *t, struct bench_result *res);
 
 /*
+ * ep_server.c: server side of ep-lat, ep-lat-epoll and ep-stream, over the
+ * endpoint API (bench_ep.h); their baselines are the control-path socket runners.
+ */
+int ep_serve(struct bench_ctx *bc, const struct bench_test *t, struct bench_result *res);
+/* ep_lat.c: client side of ep-lat and ep-lat-epoll. */
+int ep_lat_client(struct bench_ctx *bc, const struct bench_test *t, struct bench_result *res);
+/* ep_stream.c */
+int ep_stream_client(struct bench_ctx *bc, const struct bench_test *t, struct bench_result *res);
+
+/*
  * memif_fp_server.c, memif_fp_lat.c, memif_fp_stream.c: the memif baselines of
  * fp-lat, fp-stream and fp-bw (built when DPDK has the memif PMD).
  */
