@@ -98,6 +98,14 @@ ep_disconnect_cb(struct rte_comch_connection *conn, int status)
 	if (peer == NULL)
 		return;
 	comch_ep_service_event(peer->ep);
+	/*
+	 * A client that came and went without the application ever seeing its
+	 * peer address (no message, in no snapshot): nobody can release it but
+	 * us. Kept, it would stay until the endpoint's destruction, one per such
+	 * client (an unbounded leak on a long-lived service).
+	 */
+	if (!peer->seen)
+		peer->released = true;
 	comch_ep_peer_conn_gone(peer, status);
 }
 

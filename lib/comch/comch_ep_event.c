@@ -123,6 +123,13 @@ rte_comch_ep_event_handle_arm_recv(struct rte_comch_ep *ep)
 
 	if (COMCH_EP_BAD(ep))
 		return -EINVAL;
+	/*
+	 * Before touching the endpoint: from another lcore, the queue (and the
+	 * engine) are another thread's; -EPERM as documented, not -EAGAIN.
+	 */
+	rc = comch_ep_lcore_check(ep, __func__);
+	if (rc != 0)
+		return rc;
 	if (ep->rxq_len != 0) {
 		COMCH_LOG(DEBUG, "endpoint: %u messages queued, not arming", ep->rxq_len);
 		return -EAGAIN;

@@ -73,6 +73,7 @@ comch_ep_recv_cb(struct rte_comch_connection *conn, const uint8_t *msg, uint32_t
 		return;
 	}
 	m->peer = peer;
+	peer->seen = true;
 	m->len = len;
 	if (len != 0)
 		memcpy(m->data, msg, len);

@@ -52,6 +52,12 @@ struct rte_comch_ep_peer {
 	struct rte_comch_connection *conn; /**< NULL before (host side) or after it. */
 	bool connecting;   /**< Host side: the client is STARTING. */
 	bool released;     /**< The application disconnected it. */
+	/**
+	 * Server side: the application may hold it (a message from it was
+	 * queued, or it was in a service state snapshot). One never seen is
+	 * released by the endpoint when its connection ends.
+	 */
+	bool seen;
 	int status;        /**< Why the connection ended (negative), 0 while fine. */
 	uint32_t inflight; /**< Sent messages not completed yet. */
 	uint64_t user_data;

@@ -83,8 +83,10 @@ rte_comch_ep_update_service_state_info(struct rte_comch_ep *ep)
 		ep->svc_cap = n;
 	}
 	TAILQ_FOREACH(peer, &ep->peers, next)
-		if (peer->conn != NULL && !peer->released)
+		if (peer->conn != NULL && !peer->released) {
+			peer->seen = true;
 			ep->svc_peers[ep->svc_nb++] = peer;
+		}
 	if (rte_comch_ctx_get_state(rte_comch_server_as_ctx(ep->server), &st) == 0 &&
 	    st != RTE_COMCH_CTX_STATE_RUNNING) {
 		COMCH_LOG(ERR, "endpoint: its server is no longer running (%s)",

@@ -22,7 +22,10 @@
  *   makes one connection at a time.
  * - A peer address wraps one connection, and outlives it: once the connection
  *   ends, the peer is in error until the application releases it with
- *   rte_comch_ep_disconnect(). Its counters are the endpoint's own.
+ *   rte_comch_ep_disconnect(). Its counters are the endpoint's own. On a
+ *   listening endpoint, a peer the application never saw (no message from it
+ *   was queued, and it was in no service state snapshot) is released by the
+ *   endpoint itself when its connection ends.
  * - Received messages are copied out of the receive callback into a queue in
  *   the endpoint, in arrival order over all peers, until rte_comch_ep_recvfrom()
  *   takes them.
