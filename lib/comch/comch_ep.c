@@ -166,6 +166,7 @@ rte_comch_ep_create(void)
 		return NULL;
 	}
 	ep->svc_fd = -1;
+	ep->block_epfd = -1;
 	ep->lcore = rte_lcore_id();
 	TAILQ_INIT(&ep->peers);
 	TAILQ_INIT(&ep->rxq);
@@ -244,6 +245,8 @@ rte_comch_ep_destroy(struct rte_comch_ep *ep)
 	if (rc != 0)
 		COMCH_LOG(ERR, "endpoint: engine destroy: %s", strerror(-rc));
 	close(ep->send_fd);
+	if (ep->block_epfd >= 0)
+		close(ep->block_epfd);
 	if (ep->svc_fd >= 0)
 		close(ep->svc_fd);
 	free(ep->svc_peers);

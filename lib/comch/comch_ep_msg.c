@@ -7,6 +7,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
+#include <unistd.h>
 
 #include "comch_ep_private.h"
 
@@ -92,9 +94,10 @@ ep_task_alloc(struct rte_comch_ep *ep, struct rte_comch_connection *conn, const 
 	return rte_comch_client_task_send_alloc_init(ep->client, conn, msg, len, task);
 }
 
-int
-rte_comch_ep_sendto(struct rte_comch_ep *ep, const void *msg, size_t len, int flags,
-		    struct rte_comch_ep_peer *peer)
+/* One try of a send: 0, or -EAGAIN when it must wait, or the error. */
+static int
+comch_ep_send_once(struct rte_comch_ep *ep, const void *msg, size_t len,
+		   struct rte_comch_ep_peer *peer)
 {
 	struct rte_comch_task_send *task;
 	struct comch_ep_sendbuf *sb;
@@ -102,17 +105,6 @@ rte_comch_ep_sendto(struct rte_comch_ep *ep, const void *msg, size_t len, int fl
 	uint32_t max;
 	int rc;
 
-	if (COMCH_EP_BAD(ep) || COMCH_EP_PEER_BAD(peer))
-		return -EINVAL;
-	if (peer->ep != ep) {
-		COMCH_LOG(ERR, "endpoint: peer %p is not of endpoint %p", (void *)peer, (void *)ep);
-		return -EINVAL;
-	}
-	if ((msg == NULL && len > 0) || flags != RTE_COMCH_EP_MSG_FLAG_NONE) {
-		COMCH_LOG(ERR, "endpoint: NULL message of %zu bytes or unknown flags %#x", len,
-			  (unsigned int)flags);
-		return -EINVAL;
-	}
 	rc = comch_ep_progress(ep);
 	if (rc == -EPERM)
 		return rc;
@@ -169,6 +161,80 @@ rte_comch_ep_sendto(struct rte_comch_ep *ep, const void *msg, size_t len, int fl
 	peer->inflight++;
 	ep->inflight++;
 	return 0;
+}
+
+/*
+ * A blocking send waits for room on the event channels, as an application
+ * would: send_fd says a message of ours was taken, recv_fd that the engine has
+ * work (a connection up, a peer's answer or end). The 100 ms tick is a safety
+ * net for a wake-up lost to the engine's timers, not a poll.
+ */
+static int
+comch_ep_send_wait(struct rte_comch_ep *ep)
+{
+	struct epoll_event ev[2];
+	int send_fd, recv_fd, rc;
+
+	if (ep->block_epfd < 0) {
+		rc = rte_comch_ep_get_event_channel(ep, &send_fd, &recv_fd);
+		if (rc < 0)
+			return rc;
+		ep->block_epfd = epoll_create1(EPOLL_CLOEXEC);
+		if (ep->block_epfd < 0)
+			return -errno;
+		ev[0] = (struct epoll_event){ .events = EPOLLIN, .data.fd = send_fd };
+		ev[1] = (struct epoll_event){ .events = EPOLLIN, .data.fd = recv_fd };
+		if (epoll_ctl(ep->block_epfd, EPOLL_CTL_ADD, send_fd, &ev[0]) < 0 ||
+		    epoll_ctl(ep->block_epfd, EPOLL_CTL_ADD, recv_fd, &ev[1]) < 0) {
+			rc = -errno;
+			close(ep->block_epfd);
+			ep->block_epfd = -1;
+			COMCH_LOG(ERR, "endpoint: cannot watch its event channels: %s",
+				  strerror(-rc));
+			return rc;
+		}
+	}
+	rc = rte_comch_ep_event_handle_arm_send(ep);
+	if (rc == -EAGAIN)
+		return 0; /* room, or work, already there: try again */
+	if (rc < 0)
+		return rc;
+	do {
+		rc = epoll_wait(ep->block_epfd, ev, RTE_DIM(ev), 100);
+	} while (rc < 0 && errno == EINTR);
+	if (rc < 0) {
+		rc = -errno;
+		COMCH_LOG(ERR, "endpoint: epoll_wait: %s", strerror(-rc));
+		return rc;
+	}
+	return 0;
+}
+
+int
+rte_comch_ep_sendto(struct rte_comch_ep *ep, const void *msg, size_t len, int flags,
+		    struct rte_comch_ep_peer *peer)
+{
+	int rc;
+
+	if (COMCH_EP_BAD(ep) || COMCH_EP_PEER_BAD(peer))
+		return -EINVAL;
+	if (peer->ep != ep) {
+		COMCH_LOG(ERR, "endpoint: peer %p is not of endpoint %p", (void *)peer, (void *)ep);
+		return -EINVAL;
+	}
+	if ((msg == NULL && len > 0) ||
+	    (flags != RTE_COMCH_EP_MSG_FLAG_NONE && flags != RTE_COMCH_EP_MSG_FLAG_BLOCKING)) {
+		COMCH_LOG(ERR, "endpoint: NULL message of %zu bytes or unknown flags %#x", len,
+			  (unsigned int)flags);
+		return -EINVAL;
+	}
+	while ((rc = comch_ep_send_once(ep, msg, len, peer)) == -EAGAIN &&
+	       flags == RTE_COMCH_EP_MSG_FLAG_BLOCKING) {
+		rc = comch_ep_send_wait(ep);
+		if (rc < 0)
+			return rc;
+	}
+	return rc;
 }
 
 int

@@ -61,8 +61,14 @@ extern "C" {
 struct rte_comch_ep;
 struct rte_comch_ep_peer;
 
-/** The only message flag: none. */
+/** Message flags: none (non-blocking). */
 #define RTE_COMCH_EP_MSG_FLAG_NONE 0
+/**
+ * rte_comch_ep_sendto() only: wait until the message is queued instead of
+ * returning -EAGAIN, sleeping on the endpoint's event channels (epoll), not
+ * spinning; received messages keep being queued meanwhile.
+ */
+#define RTE_COMCH_EP_MSG_FLAG_BLOCKING 1
 /** Send queue size of an endpoint where none is set (capped by the device). */
 #define RTE_COMCH_EP_DEFAULT_SEND_QUEUE_SIZE 64
 /** Receive queue size of an endpoint where none is set (capped by the device). */
@@ -278,9 +284,12 @@ rte_comch_ep_disconnect(struct rte_comch_ep *ep, struct rte_comch_ep_peer *peer)
 
 /**
  * Send a message to a peer. The message is copied: buf is free on return.
- * Non-blocking.
+ * Non-blocking, unless flags has RTE_COMCH_EP_MSG_FLAG_BLOCKING: then the
+ * call sleeps on the endpoint's event channels until the message is queued
+ * (never -EAGAIN), or the peer's connection ends (-ECONNRESET), or another
+ * error. Do not block on a peer that only the calling thread would drain.
  *
- * @param flags RTE_COMCH_EP_MSG_FLAG_NONE.
+ * @param flags RTE_COMCH_EP_MSG_FLAG_NONE or RTE_COMCH_EP_MSG_FLAG_BLOCKING.
  * @return
  *   0 on success (the message is in flight); -EAGAIN if the send queue is
  *   full, the peer's receive queue is full, or the connection is still being
@@ -291,7 +300,7 @@ rte_comch_ep_disconnect(struct rte_comch_ep *ep, struct rte_comch_ep_peer *peer)
  *   NULL msg with len > 0, unknown flags or a peer not of ep; -ENOMEM out of
  *   memory for the copy; -EPERM from another lcore; other negative errors of
  *   the send task's allocation or submit (-EBUSY: the server or client is no
- *   longer running).
+ *   longer running); blocking: the error of epoll_create1() or epoll_wait().
  */
 __rte_experimental
 int
