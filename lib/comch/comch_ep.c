@@ -271,12 +271,8 @@ rte_comch_ep_set_device(struct rte_comch_ep *ep, struct rte_comch_dev *dev)
 {
 	int rc;
 
-	if (COMCH_EP_BAD(ep))
+	if (COMCH_EP_BAD(ep) || COMCH_NULL_ARG(dev))
 		return -EINVAL;
-	if (dev == NULL) {
-		COMCH_LOG(ERR, "dev is NULL");
-		return -EINVAL;
-	}
 	rc = ep_config_check(ep, __func__);
 	if (rc != 0)
 		return rc;
@@ -287,12 +283,8 @@ rte_comch_ep_set_device(struct rte_comch_ep *ep, struct rte_comch_dev *dev)
 int
 rte_comch_ep_get_device(const struct rte_comch_ep *ep, struct rte_comch_dev **dev)
 {
-	if (COMCH_EP_BAD(ep))
+	if (COMCH_EP_BAD(ep) || COMCH_NULL_ARG(dev))
 		return -EINVAL;
-	if (dev == NULL) {
-		COMCH_LOG(ERR, "dev is NULL");
-		return -EINVAL;
-	}
 	if (ep->dev == NULL) {
 		COMCH_LOG(ERR, "endpoint: no device set");
 		return -ENOENT;
@@ -306,12 +298,8 @@ rte_comch_ep_set_device_rep(struct rte_comch_ep *ep, struct rte_comch_dev_rep *r
 {
 	int rc;
 
-	if (COMCH_EP_BAD(ep))
+	if (COMCH_EP_BAD(ep) || COMCH_NULL_ARG(rep))
 		return -EINVAL;
-	if (rep == NULL) {
-		COMCH_LOG(ERR, "rep is NULL");
-		return -EINVAL;
-	}
 	rc = ep_config_check(ep, __func__);
 	if (rc != 0)
 		return rc;
@@ -322,12 +310,8 @@ rte_comch_ep_set_device_rep(struct rte_comch_ep *ep, struct rte_comch_dev_rep *r
 int
 rte_comch_ep_get_device_rep(const struct rte_comch_ep *ep, struct rte_comch_dev_rep **rep)
 {
-	if (COMCH_EP_BAD(ep))
+	if (COMCH_EP_BAD(ep) || COMCH_NULL_ARG(rep))
 		return -EINVAL;
-	if (rep == NULL) {
-		COMCH_LOG(ERR, "rep is NULL");
-		return -EINVAL;
-	}
 	if (ep->rep == NULL) {
 		COMCH_LOG(ERR, "endpoint: no representor set");
 		return -ENOENT;
@@ -366,12 +350,8 @@ rte_comch_ep_get_max_msg_size(const struct rte_comch_ep *ep, uint32_t *size)
 	struct rte_comch_dev_info info;
 	struct rte_comch_connection *conn;
 
-	if (COMCH_EP_BAD(ep))
+	if (COMCH_EP_BAD(ep) || COMCH_NULL_ARG(size))
 		return -EINVAL;
-	if (size == NULL) {
-		COMCH_LOG(ERR, "size is NULL");
-		return -EINVAL;
-	}
 	if (ep->server != NULL)
 		return rte_comch_server_get_max_msg_size(ep->server, size);
 	if (ep->client != NULL && rte_comch_client_get_connection(ep->client, &conn) == 0)
@@ -412,12 +392,8 @@ rte_comch_ep_set_send_queue_size(struct rte_comch_ep *ep, uint32_t size)
 int
 rte_comch_ep_get_send_queue_size(const struct rte_comch_ep *ep, uint32_t *size)
 {
-	if (COMCH_EP_BAD(ep))
+	if (COMCH_EP_BAD(ep) || COMCH_NULL_ARG(size))
 		return -EINVAL;
-	if (size == NULL) {
-		COMCH_LOG(ERR, "size is NULL");
-		return -EINVAL;
-	}
 	*size = comch_ep_send_queue_size(ep);
 	return 0;
 }
@@ -449,12 +425,8 @@ rte_comch_ep_set_recv_queue_size(struct rte_comch_ep *ep, uint32_t size)
 int
 rte_comch_ep_get_recv_queue_size(const struct rte_comch_ep *ep, uint32_t *size)
 {
-	if (COMCH_EP_BAD(ep))
+	if (COMCH_EP_BAD(ep) || COMCH_NULL_ARG(size))
 		return -EINVAL;
-	if (size == NULL) {
-		COMCH_LOG(ERR, "size is NULL");
-		return -EINVAL;
-	}
 	*size = comch_ep_recv_queue_size(ep);
 	return 0;
 }
