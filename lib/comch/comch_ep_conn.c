@@ -109,6 +109,16 @@ ep_disconnect_cb(struct rte_comch_connection *conn, int status)
 	comch_ep_peer_conn_gone(peer, status);
 }
 
+/* The server stopped running (a failure, or the endpoint's end): a service event. */
+static void
+ep_server_state_cb(union rte_comch_data user_data, struct rte_comch_ctx *ctx,
+		   enum rte_comch_ctx_state prev, enum rte_comch_ctx_state next)
+{
+	RTE_SET_USED(ctx);
+	if (prev == RTE_COMCH_CTX_STATE_RUNNING && next != RTE_COMCH_CTX_STATE_RUNNING)
+		comch_ep_service_event(user_data.ptr);
+}
+
 int
 rte_comch_ep_listen(struct rte_comch_ep *ep, const char *name)
 {
@@ -168,6 +178,8 @@ rte_comch_ep_listen(struct rte_comch_ep *ep, const char *name)
 				ep_connect_cb, ep_disconnect_cb);
 	if (rc == 0)
 		rc = rte_comch_ctx_set_user_data(ctx, (union rte_comch_data){ .ptr = ep });
+	if (rc == 0)
+		rc = rte_comch_ctx_set_state_changed_cb(ctx, ep_server_state_cb);
 	if (rc == 0)
 		rc = rte_comch_pe_connect_ctx(ep->pe, ctx);
 	if (rc != 0)

@@ -375,8 +375,10 @@ rte_comch_ep_event_handle_arm_recv(struct rte_comch_ep *ep);
 
 /**
  * The service event descriptor of a listening endpoint (an eventfd, owned by
- * the endpoint: do not close it). It becomes readable when a client connects
- * or a connection ends, and stays so until rte_comch_ep_update_service_state_info()
+ * the endpoint: do not close it). It becomes readable when a client connects,
+ * a connection ends or the service fails (its server stops running: then
+ * rte_comch_ep_update_service_state_info() says -ENOTCONN), and stays so until
+ * rte_comch_ep_update_service_state_info()
  * (which re-arms it). The events are seen by the endpoint's progress: wait on
  * recv_fd too (rte_comch_ep_event_handle_arm_recv()), and call any endpoint
  * function when it is readable.
