@@ -45,10 +45,15 @@
 /* Generous bound of the waits on another process or thread. */
 #define LONG_MS 30000
 
-#if defined(__SANITIZE_ADDRESS__)
+/*
+ * Under a sanitizer that checks heap accesses (AddressSanitizer,
+ * ThreadSanitizer), the checks that pass freed objects back are left out:
+ * the sanitizer reports the read that recognises them.
+ */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define EP_ASAN 1
 #elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
 #define EP_ASAN 1
 #endif
 #endif
