@@ -2,10 +2,33 @@
  * Copyright(c) 2026 The rte_comch authors
  */
 
+#include <stdio.h>
 #include <unistd.h>
 
 #include "comch_test_common.h"
 #include "comch_test_dpa.h"
+
+int
+ct_dpa_devs_open(struct rte_comch_dev **dpa, struct rte_comch_dev **other)
+{
+	char d[32], devargs[96];
+
+	ct_domain(d, sizeof(d));
+	snprintf(devargs, sizeof(devargs), "dpa:name=%s", d);
+	*dpa = rte_comch_dev_open(devargs);
+	snprintf(devargs, sizeof(devargs), "skeleton:domain=%s,role=dpu", d);
+	*other = rte_comch_dev_open(devargs);
+	return *dpa != NULL && *other != NULL ? 0 : -1;
+}
+
+void
+ct_dpa_devs_close(struct rte_comch_dev *dpa, struct rte_comch_dev *other)
+{
+	if (dpa != NULL)
+		rte_comch_dev_close(dpa);
+	if (other != NULL)
+		rte_comch_dev_close(other);
+}
 
 bool
 ct_dpa_wait_ge(const uint64_t *p, uint64_t want)

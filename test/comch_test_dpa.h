@@ -17,6 +17,13 @@
 
 struct rte_comch_dev;
 
+/**
+ * Open a "dpa:" device and, for what MsgQ refuses, a device of another driver
+ * (skeleton), both named after this process; 0, or -1 if one did not open.
+ */
+int ct_dpa_devs_open(struct rte_comch_dev **dpa, struct rte_comch_dev **other);
+/** Close what ct_dpa_devs_open() opened (NULLs are skipped). */
+void ct_dpa_devs_close(struct rte_comch_dev *dpa, struct rte_comch_dev *other);
 /** Wait (sleeping a little) until *p >= want, read with acquire; false after CT_TIMEOUT_MS. */
 bool ct_dpa_wait_ge(const uint64_t *p, uint64_t want);
 /** A dpa on dev (max_threads, max_cqs 0: the defaults), not started. */

@@ -897,26 +897,17 @@ test_msgq_stress(void **state)
 static int
 msgq_group_setup(void **state)
 {
-	char d[32], devargs[96];
-
 	if (ct_group_setup(state) != 0)
 		return -1;
 	if (rte_service_lcore_add(1) != 0 || rte_service_lcore_start(1) != 0)
 		return -1;
-	dev = rte_comch_dev_open("dpa:role=host");
-	ct_domain(d, sizeof(d));
-	snprintf(devargs, sizeof(devargs), "skeleton:domain=%s,role=host", d);
-	skel_dev = rte_comch_dev_open(devargs);
-	return dev != NULL && skel_dev != NULL ? 0 : -1;
+	return ct_dpa_devs_open(&dev, &skel_dev);
 }
 
 static int
 msgq_group_teardown(void **state)
 {
-	if (dev != NULL)
-		rte_comch_dev_close(dev);
-	if (skel_dev != NULL)
-		rte_comch_dev_close(skel_dev);
+	ct_dpa_devs_close(dev, skel_dev);
 	rte_service_lcore_stop(1);
 	rte_service_lcore_del(1);
 	return ct_group_teardown(state);

@@ -1726,25 +1726,15 @@ test_msgq_refused(void **state)
 static int
 msgq_group_setup(void **state)
 {
-	char d[32], devargs[96];
-
 	if (ct_group_setup(state) != 0)
 		return -1;
-	ct_domain(d, sizeof(d));
-	snprintf(devargs, sizeof(devargs), "dpa:name=%s", d);
-	dpa_dev = rte_comch_dev_open(devargs);
-	snprintf(devargs, sizeof(devargs), "skeleton:domain=%s,role=dpu", d);
-	skel_dev = rte_comch_dev_open(devargs);
-	return dpa_dev != NULL && skel_dev != NULL ? 0 : -1;
+	return ct_dpa_devs_open(&dpa_dev, &skel_dev);
 }
 
 static int
 msgq_group_teardown(void **state)
 {
-	if (dpa_dev != NULL)
-		rte_comch_dev_close(dpa_dev);
-	if (skel_dev != NULL)
-		rte_comch_dev_close(skel_dev);
+	ct_dpa_devs_close(dpa_dev, skel_dev);
 	return ct_group_teardown(state);
 }
 
