@@ -110,7 +110,8 @@ dpa_handle_lookup(struct rte_comch_dpa *dpa, rte_comch_dpa_handle_t h, uint8_t k
 	} else {
 		live = &dpa->eps[slot].live;
 	}
-	if (comch_load_acquire(live) != dpa_handle_gen(h)) {
+	/* Generation 0 is no object's: a free slot's live is 0, and must not match it. */
+	if (dpa_handle_gen(h) == 0 || comch_load_acquire(live) != dpa_handle_gen(h)) {
 		DPA_LOG_FN(ERR, func, "dpa %u: stale %s handle 0x%" PRIx64, dpa->tag, name, h);
 		return NULL;
 	}
@@ -138,7 +139,7 @@ dpa_grace_wait(struct rte_comch_dpa *dpa)
 {
 	uint32_t i;
 
-	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
+	comch_fence_seq_cst();
 	for (i = 0; i < dpa->nb_units; i++) {
 		uint64_t s = comch_load_seq_cst(&dpa->units[i].seq);
 

@@ -41,7 +41,7 @@ dpa_cq_handle(const struct rte_comch_dpa_cq *cq)
 static int
 dpa_cq_check(const struct rte_comch_dpa_cq *cq, const char *func)
 {
-	return dpa_obj_check(cq != NULL ? &cq->live : NULL, "cq", func);
+	return dpa_obj_check(DPA_LIVE(cq), "cq", func);
 }
 
 /* Resolve a handle of the running program's dpa; *err is 0, -EPERM or -EINVAL. */
@@ -192,10 +192,8 @@ int
 rte_comch_dpa_cq_get_dpa_handle(const struct rte_comch_dpa_cq *cq,
 				rte_comch_dpa_handle_t *handle)
 {
-	int ret = dpa_cq_check(cq, __func__);
+	int ret = dpa_get_check(DPA_LIVE(cq), "cq", handle, "handle", __func__);
 
-	if (ret == 0)
-		ret = dpa_out_check(handle, "handle", __func__);
 	if (ret < 0)
 		return ret;
 	*handle = dpa_cq_handle(cq);
@@ -206,10 +204,8 @@ int
 rte_comch_dpa_cq_stats_get(const struct rte_comch_dpa_cq *cq,
 			   struct rte_comch_dpa_cq_stats *stats)
 {
-	int ret = dpa_cq_check(cq, __func__);
+	int ret = dpa_get_check(DPA_LIVE(cq), "cq", stats, "stats", __func__);
 
-	if (ret == 0)
-		ret = dpa_out_check(stats, "stats", __func__);
 	if (ret < 0)
 		return ret;
 	stats->posted = DPA_STAT_GET(&cq->posted);
@@ -262,7 +258,7 @@ dpa_cq_commit(struct rte_comch_dpa_cq *cq, const struct rte_comch_dpa_cqe *cqe)
 	 * left touching the context (nor a reused one): the trigger never
 	 * blocks.
 	 */
-	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
+	comch_fence_seq_cst();
 	dpa_cq_notify(cq);
 	dpa_unlock(&cq->lock);
 }
@@ -339,7 +335,7 @@ rte_comch_dpa_dev_completion_request_notification(rte_comch_dpa_handle_t h)
 	if (cq == NULL)
 		return ret;
 	comch_store_seq_cst(&cq->armed, 1);
-	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
+	comch_fence_seq_cst();
 	/* An entry that landed before the flag was set would wake nobody: do it here. */
 	if (dpa_cq_next(cq) != NULL)
 		dpa_cq_notify(cq);

@@ -73,9 +73,7 @@ rte_comch_dpa_dev_thread_notify(rte_comch_dpa_handle_t h)
 static bool
 dpa_cqe_check(const struct rte_comch_dpa_cqe *cqe, const char *func)
 {
-	if (cqe == NULL)
-		DPA_LOG_FN(ERR, func, "cqe is NULL");
-	return cqe != NULL;
+	return dpa_out_check(cqe, "cqe", func) == 0;
 }
 
 const uint8_t *

@@ -127,8 +127,9 @@ dpa_reg_get(struct rte_comch_dpa *dpa, rte_comch_dpa_handle_t h, const char *fun
 	uint32_t slot = dpa_handle_slot(h);
 	struct dpa_reg *r;
 
+	/* Generation 0 is no registration's: a free slot's live is 0, and must not match it. */
 	if (d == NULL || dpa_handle_kind(h) != DPA_KIND_REG || dpa_handle_tag(h) != dpa->tag ||
-	    slot >= DPA_DRV_MAX_REGS) {
+	    slot >= DPA_DRV_MAX_REGS || dpa_handle_gen(h) == 0) {
 		DPA_LOG_FN(ERR, func, "0x%" PRIx64 " is not an mmap handle of dpa %u", h,
 			   dpa->tag);
 		return NULL;

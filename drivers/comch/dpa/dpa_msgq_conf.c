@@ -88,11 +88,15 @@ dpa_conf_idle(struct rte_comch_ctx *ctx, const char *what, uint32_t id, const ch
 	return 0;
 }
 
-/* cq is a live completion context of dpa: 0 or -EINVAL (logged, naming func). */
+/*
+ * The checks of a completion setter: cq is a live completion context of dpa
+ * (-EINVAL), then those of dpa_conf_idle(). Logged, naming func.
+ */
 static int
-dpa_conf_cq(const struct rte_comch_dpa_cq *cq, const struct rte_comch_dpa *dpa, const char *func)
+dpa_conf_cq_idle(const struct rte_comch_dpa_cq *cq, const struct rte_comch_dpa *dpa,
+		 struct rte_comch_ctx *ctx, const char *what, uint32_t id, const char *func)
 {
-	int ret = dpa_obj_check(cq != NULL ? &cq->live : NULL, "cq", func);
+	int ret = dpa_obj_check(DPA_LIVE(cq), "cq", func);
 
 	if (ret < 0)
 		return ret;
@@ -101,18 +105,22 @@ dpa_conf_cq(const struct rte_comch_dpa_cq *cq, const struct rte_comch_dpa *dpa, 
 			   dpa->tag);
 		return -EINVAL;
 	}
-	return 0;
+	return dpa_conf_idle(ctx, what, id, func);
 }
 
-/* max is a valid dev_max_num_recv or _send: 0 or -EINVAL (logged, naming func). */
+/*
+ * The checks of a dev_max_num_recv or _send setter: max is 1 to the largest
+ * completion context (-EINVAL), then those of dpa_conf_idle(). Logged, naming func.
+ */
 static int
-dpa_conf_max(uint32_t max, const char *func)
+dpa_conf_max_idle(uint32_t max, struct rte_comch_ctx *ctx, const char *what, uint32_t id,
+		  const char *func)
 {
 	if (max == 0 || max > RTE_COMCH_DPA_CQ_MAX_SIZE) {
 		DPA_LOG_FN(ERR, func, "%u is not 1 to %u", max, RTE_COMCH_DPA_CQ_MAX_SIZE);
 		return -EINVAL;
 	}
-	return 0;
+	return dpa_conf_idle(ctx, what, id, func);
 }
 
 int
@@ -124,10 +132,8 @@ rte_comch_dpa_consumer_set_completion(struct rte_comch_consumer *consumer,
 
 	if (c == NULL)
 		return -EINVAL;
-	ret = dpa_conf_cq(cq, c->q->dpa, __func__);
-	if (ret == 0)
-		ret = dpa_conf_idle(rte_comch_consumer_as_ctx(consumer), "consumer", c->id,
-				    __func__);
+	ret = dpa_conf_cq_idle(cq, c->q->dpa, rte_comch_consumer_as_ctx(consumer), "consumer",
+			       c->id, __func__);
 	if (ret < 0)
 		return ret;
 	if (cq != c->cq && cq->max_consumers != 0 &&
@@ -157,10 +163,8 @@ rte_comch_dpa_consumer_set_dev_max_num_recv(struct rte_comch_consumer *consumer,
 
 	if (c == NULL)
 		return -EINVAL;
-	ret = dpa_conf_max(max, __func__);
-	if (ret == 0)
-		ret = dpa_conf_idle(rte_comch_consumer_as_ctx(consumer), "consumer", c->id,
-				    __func__);
+	ret = dpa_conf_max_idle(max, rte_comch_consumer_as_ctx(consumer), "consumer", c->id,
+				__func__);
 	if (ret < 0)
 		return ret;
 	dpa_lock(&c->lock);
@@ -193,10 +197,8 @@ rte_comch_dpa_producer_set_dev_max_num_send(struct rte_comch_producer *producer,
 
 	if (p == NULL)
 		return -EINVAL;
-	ret = dpa_conf_max(max, __func__);
-	if (ret == 0)
-		ret = dpa_conf_idle(rte_comch_producer_as_ctx(producer), "producer", p->id,
-				    __func__);
+	ret = dpa_conf_max_idle(max, rte_comch_producer_as_ctx(producer), "producer", p->id,
+				__func__);
 	if (ret < 0)
 		return ret;
 	dpa_lock(&p->lock);
@@ -214,10 +216,8 @@ rte_comch_dpa_producer_completion_attach(struct rte_comch_producer *producer,
 
 	if (p == NULL)
 		return -EINVAL;
-	ret = dpa_conf_cq(cq, p->q->dpa, __func__);
-	if (ret == 0)
-		ret = dpa_conf_idle(rte_comch_producer_as_ctx(producer), "producer", p->id,
-				    __func__);
+	ret = dpa_conf_cq_idle(cq, p->q->dpa, rte_comch_producer_as_ctx(producer), "producer",
+			       p->id, __func__);
 	if (ret < 0)
 		return ret;
 	dpa_lock(&p->lock);

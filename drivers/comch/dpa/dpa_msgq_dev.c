@@ -29,6 +29,13 @@ struct dpa_copy {
 	uint64_t len;
 };
 
+/* A producer's completion configuration, read once per send; cq NULL: no completion asked. */
+struct dpa_send_cq {
+	struct rte_comch_dpa_cq *cq;
+	uint64_t user_data;
+	uint32_t max_send;
+};
+
 int
 rte_comch_dpa_dev_consumer_ack(rte_comch_dpa_handle_t h, uint32_t n)
 {
@@ -80,13 +87,16 @@ dpa_dev_producer(rte_comch_dpa_handle_t h, int *err, const char *func)
 	return p;
 }
 
-/* The checks of a send's own arguments: 0, -EINVAL or -EMSGSIZE (logged, naming func). */
+/*
+ * The checks of a send's own arguments: 0, -EINVAL or -EMSGSIZE (logged,
+ * naming func). On 0, *sc is the completion configuration the send uses, read
+ * under the producer's lock once: its cq is NULL if no completion is asked for.
+ */
 static int
 dpa_dev_send_check(struct dpa_prod *p, const void *imm, uint32_t imm_len, uint32_t flags,
-		   const char *func)
+		   struct dpa_send_cq *sc, const char *func)
 {
-	bool attached;
-
+	sc->cq = NULL;
 	if ((flags & ~RTE_COMCH_DPA_DEV_SUBMIT_FLAG_COMPLETION) != 0) {
 		DPA_LOG_FN(ERR, func, "producer %u: unknown flags %#x", p->id, flags);
 		return -EINVAL;
@@ -103,9 +113,11 @@ dpa_dev_send_check(struct dpa_prod *p, const void *imm, uint32_t imm_len, uint32
 	if ((flags & RTE_COMCH_DPA_DEV_SUBMIT_FLAG_COMPLETION) == 0)
 		return 0;
 	dpa_lock(&p->lock);
-	attached = p->cq != NULL;
+	sc->cq = p->cq;
+	sc->user_data = p->user_data;
+	sc->max_send = p->max_send;
 	dpa_unlock(&p->lock);
-	if (!attached) {
+	if (sc->cq == NULL) {
 		DPA_LOG_FN(ERR, func, "producer %u: a completion asked for, none attached: "
 			   "rte_comch_dpa_producer_completion_attach()", p->id);
 		return -EINVAL;
@@ -143,15 +155,13 @@ dpa_dev_consumer_lock(struct dpa_prod *p, uint32_t id, const char *func)
 
 /*
  * Deliver a message (and the copy before it) to consumer id, and post the
- * producer's completion if asked. 0 or -ENOENT, -EMSGSIZE, -EAGAIN, -EINVAL.
+ * producer's completion on sc->cq if not NULL. 0 or -ENOENT, -EMSGSIZE,
+ * -EAGAIN, -EINVAL.
  */
 static int
 dpa_dev_deliver(struct dpa_prod *p, uint32_t id, const void *imm, uint32_t imm_len,
-		uint32_t flags, const struct dpa_copy *copy, const char *func)
+		const struct dpa_send_cq *sc, const struct dpa_copy *copy, const char *func)
 {
-	struct rte_comch_dpa_cqe cqe = { .producer_id = p->id, .imm_len = 0 };
-	struct rte_comch_dpa_cq *cq = NULL;
-	uint32_t max_send = 0;
 	struct dpa_cons *c;
 	int ret;
 
@@ -169,13 +179,8 @@ dpa_dev_deliver(struct dpa_prod *p, uint32_t id, const void *imm, uint32_t imm_l
 		dpa_unlock(&c->lock);
 		return -EAGAIN;
 	}
-	if ((flags & RTE_COMCH_DPA_DEV_SUBMIT_FLAG_COMPLETION) != 0) {
-		dpa_lock(&p->lock);
-		cq = p->cq;
-		cqe.user_data = p->user_data;
-		max_send = p->max_send;
-		dpa_unlock(&p->lock);
-		ret = cq != NULL ? dpa_cq_reserve(cq, max_send, func) : -EINVAL;
+	if (sc->cq != NULL) {
+		ret = dpa_cq_reserve(sc->cq, sc->max_send, func);
 		if (ret < 0) {
 			dpa_unlock(&c->lock);
 			if (ret == -EINVAL)
@@ -188,8 +193,13 @@ dpa_dev_deliver(struct dpa_prod *p, uint32_t id, const void *imm, uint32_t imm_l
 		memcpy(copy->dst, copy->src, copy->len);
 	dpa_cons_fill(c, p->id, imm, imm_len);
 	/* After the copy: a completion tells the program its source may be reused. */
-	if (cq != NULL)
-		dpa_cq_commit(cq, &cqe);
+	if (sc->cq != NULL) {
+		struct rte_comch_dpa_cqe cqe = {
+			.user_data = sc->user_data, .producer_id = p->id, .imm_len = 0,
+		};
+
+		dpa_cq_commit(sc->cq, &cqe);
+	}
 	dpa_unlock(&c->lock);
 	return 0;
 }
@@ -199,16 +209,17 @@ rte_comch_dpa_dev_producer_post_send_imm_only(rte_comch_dpa_handle_t producer,
 					      uint32_t consumer_id, const void *imm,
 					      uint32_t imm_len, uint32_t flags)
 {
+	struct dpa_send_cq sc;
 	struct dpa_prod *p;
 	int ret;
 
 	p = dpa_dev_producer(producer, &ret, __func__);
 	if (p == NULL)
 		return ret;
-	ret = dpa_dev_send_check(p, imm, imm_len, flags, __func__);
+	ret = dpa_dev_send_check(p, imm, imm_len, flags, &sc, __func__);
 	if (ret < 0)
 		return ret;
-	return dpa_dev_deliver(p, consumer_id, imm, imm_len, flags, NULL, __func__);
+	return dpa_dev_deliver(p, consumer_id, imm, imm_len, &sc, NULL, __func__);
 }
 
 /* [addr, addr + len) inside r's range: 0 or -ERANGE (logged, naming func). */
@@ -263,6 +274,7 @@ rte_comch_dpa_dev_producer_dma_copy(rte_comch_dpa_handle_t producer, uint32_t co
 				    uint32_t flags)
 {
 	struct dpa_reg *dst = NULL, *src = NULL;
+	struct dpa_send_cq sc;
 	struct dpa_copy copy;
 	struct dpa_prod *p;
 	int ret;
@@ -270,7 +282,7 @@ rte_comch_dpa_dev_producer_dma_copy(rte_comch_dpa_handle_t producer, uint32_t co
 	p = dpa_dev_producer(producer, &ret, __func__);
 	if (p == NULL)
 		return ret;
-	ret = dpa_dev_send_check(p, imm, imm_len, flags, __func__);
+	ret = dpa_dev_send_check(p, imm, imm_len, flags, &sc, __func__);
 	if (ret < 0)
 		return ret;
 	/* Held until the copy is done: the mmaps cannot stop under it. */
@@ -287,7 +299,7 @@ rte_comch_dpa_dev_producer_dma_copy(rte_comch_dpa_handle_t producer, uint32_t co
 	copy.dst = (uint8_t *)(uintptr_t)dst_addr;
 	copy.src = (const uint8_t *)(uintptr_t)src_addr;
 	copy.len = len;
-	ret = dpa_dev_deliver(p, consumer_id, imm, imm_len, flags, &copy, __func__);
+	ret = dpa_dev_deliver(p, consumer_id, imm, imm_len, &sc, &copy, __func__);
 out:
 	if (src != NULL)
 		dpa_reg_put(src);

@@ -306,6 +306,9 @@ dpa_cpu_call_check(const struct rte_comch_dpa *dpa, const char *func)
 	return 0;
 }
 
+/* The live generation of obj (a thread, a cq) for dpa_obj_check(): NULL if obj is. */
+#define DPA_LIVE(obj) ((obj) != NULL ? &(obj)->live : NULL)
+
 /*
  * The checks of a CPU call on an object it holds a pointer to (a thread, a
  * cq): live is the object's live generation, NULL when the pointer is NULL,
@@ -334,6 +337,20 @@ dpa_out_check(const void *out, const char *name, const char *func)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/*
+ * The checks of a CPU getter on an object it holds a pointer to: the object
+ * is live (dpa_obj_check()) and out, where the result goes, is not NULL.
+ * Returns 0 or -EINVAL; the log names func.
+ */
+static inline int
+dpa_get_check(const uint16_t *live, const char *name, const void *out, const char *out_name,
+	      const char *func)
+{
+	int ret = dpa_obj_check(live, name, func);
+
+	return ret < 0 ? ret : dpa_out_check(out, out_name, func);
 }
 
 /*

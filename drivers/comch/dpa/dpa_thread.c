@@ -37,7 +37,7 @@ dpa_thread_handle(const struct rte_comch_dpa_thread *t)
 static int
 dpa_thread_check(const struct rte_comch_dpa_thread *t, const char *func)
 {
-	return dpa_obj_check(t != NULL ? &t->live : NULL, "thread", func);
+	return dpa_obj_check(DPA_LIVE(t), "thread", func);
 }
 
 /* A set of thread states, for dpa_thread_cpu_check(). */
@@ -230,10 +230,8 @@ int
 rte_comch_dpa_thread_get_dpa_handle(const struct rte_comch_dpa_thread *thread,
 				    rte_comch_dpa_handle_t *handle)
 {
-	int ret = dpa_thread_check(thread, __func__);
+	int ret = dpa_get_check(DPA_LIVE(thread), "thread", handle, "handle", __func__);
 
-	if (ret == 0)
-		ret = dpa_out_check(handle, "handle", __func__);
 	if (ret < 0)
 		return ret;
 	*handle = dpa_thread_handle(thread);
@@ -244,10 +242,8 @@ int
 rte_comch_dpa_thread_stats_get(const struct rte_comch_dpa_thread *thread,
 			       struct rte_comch_dpa_thread_stats *stats)
 {
-	int ret = dpa_thread_check(thread, __func__);
+	int ret = dpa_get_check(DPA_LIVE(thread), "thread", stats, "stats", __func__);
 
-	if (ret == 0)
-		ret = dpa_out_check(stats, "stats", __func__);
 	if (ret < 0)
 		return ret;
 	stats->triggers = DPA_STAT_GET(&thread->stats.triggers);

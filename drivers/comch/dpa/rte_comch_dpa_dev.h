@@ -167,6 +167,8 @@ rte_comch_dpa_dev_get_completion_imm(const struct rte_comch_dpa_cqe *cqe, uint32
  * The id of the producer that posted an entry
  * (doca_dpa_dev_comch_consumer_get_completion_producer_id()).
  *
+ * @param cqe
+ *   An entry from rte_comch_dpa_dev_get_completion().
  * @return
  *   The id; 0 if cqe is NULL.
  */
@@ -177,6 +179,8 @@ rte_comch_dpa_dev_get_completion_producer_id(const struct rte_comch_dpa_cqe *cqe
 /**
  * The user data of an entry (doca_dpa_dev_get_completion_user_data()).
  *
+ * @param cqe
+ *   An entry from rte_comch_dpa_dev_get_completion().
  * @return
  *   The user data; 0 if cqe is NULL.
  */
