@@ -358,7 +358,7 @@ test_dpa_dev_outside_program(void **state)
 
 struct p_handles {
 	rte_comch_dpa_handle_t good_cq, stale_cq, other_cq, thread, other_thread, stale_thread;
-	int rc[15];
+	int rc[16];
 	uint64_t done;
 };
 
@@ -384,6 +384,8 @@ prog_handles(uint64_t arg)
 	p->rc[i++] = rte_comch_dpa_dev_get_completion(p->good_cq, NULL);
 	p->rc[i++] = rte_comch_dpa_dev_get_completion(p->good_cq, &e); /* empty: 0 */
 	p->rc[i++] = rte_comch_dpa_dev_completion_ack(p->good_cq, 0);
+	/* generation 0 (never given out) of a free slot: a free slot's live word is 0 too */
+	p->rc[i++] = rte_comch_dpa_dev_get_completion((p->good_cq & ~0xffffffffffffull) | 5, &e);
 	STORE(&p->done, 1);
 	rte_comch_dpa_dev_thread_finish();
 }
@@ -393,9 +395,9 @@ test_dpa_dev_bad_handles(void **state)
 {
 	struct rte_comch_dpa *dpa = ct_dpa_new(dpa_test_dev, RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 0);
 	struct rte_comch_dpa *dpa2 = ct_dpa_new(dpa_test_dev, RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 0);
-	static const int want[15] = { -EINVAL, -EINVAL, -EINVAL, -EINVAL, -EINVAL, -EINVAL,
+	static const int want[16] = { -EINVAL, -EINVAL, -EINVAL, -EINVAL, -EINVAL, -EINVAL,
 				      -EINVAL, -EINVAL, -EINVAL, -EINVAL, -EINVAL, -EINVAL,
-				      -EINVAL, 0, 0 };
+				      -EINVAL, 0, 0, -EINVAL };
 	struct p_handles p = { 0 };
 	struct p_count pc = { 0 };
 	struct rte_comch_dpa_thread *t, *t2;
