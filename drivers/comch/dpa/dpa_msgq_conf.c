@@ -136,15 +136,21 @@ rte_comch_dpa_consumer_set_completion(struct rte_comch_consumer *consumer,
 			       c->id, __func__);
 	if (ret < 0)
 		return ret;
-	if (cq != c->cq && cq->max_consumers != 0 &&
-	    comch_load_relaxed(&cq->nb_consumers) >= cq->max_consumers) {
-		DPA_LOG(ERR, "consumer %u: its completion context has its %u consumers already",
-			c->id, cq->max_consumers);
-		return -ENOSPC;
-	}
-	/* The context counts its consumers: it is not destroyed under one. */
+	/*
+	 * The context counts its consumers (it is not destroyed under one), up
+	 * to its max: one compare-and-swap, so that consumers configured on two
+	 * threads at once cannot both take its last place.
+	 */
 	if (cq != c->cq) {
-		comch_fetch_add_relaxed(&cq->nb_consumers, 1);
+		uint32_t n = comch_load_relaxed(&cq->nb_consumers);
+
+		do {
+			if (cq->max_consumers != 0 && n >= cq->max_consumers) {
+				DPA_LOG(ERR, "consumer %u: its completion context has its %u "
+					"consumers already", c->id, cq->max_consumers);
+				return -ENOSPC;
+			}
+		} while (!comch_cas_acq_rel(&cq->nb_consumers, &n, n + 1));
 		if (c->cq != NULL)
 			comch_fetch_add_relaxed(&c->cq->nb_consumers, -1);
 	}
