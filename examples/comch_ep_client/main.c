@@ -45,13 +45,6 @@
 #define DEFAULT_TEXT "Message from the client"
 #define DEFAULT_TIMEOUT_S 30
 
-/*
- * While the endpoint has work that runs on timers (a connection being made),
- * arming says -EAGAIN: the engine must be polled. Nap this long on the
- * descriptors then, rather than spin.
- */
-#define BUSY_NAP_MS 1
-
 struct client_app {
 	/* -p, -n: the service to reach, -t: the message, -T: give up after that long */
 	struct comch_sample_args args;
@@ -124,33 +117,13 @@ event_channel_open(struct client_app *app)
 static int
 wait_event(struct client_app *app, bool for_send)
 {
-	struct epoll_event ev = { .events = for_send ? EPOLLIN : 0, .data.fd = app->send_fd };
 	struct epoll_event events[2];
-	uint64_t now, hz = rte_get_timer_hz();
-	int ret, timeout_ms = -1;
+	int ret;
 
-	/* send_fd stays readable once signalled: listen to it only when it matters. */
-	if (epoll_ctl(app->epfd, EPOLL_CTL_MOD, app->send_fd, &ev) < 0)
-		return fail("epoll_ctl(send_fd)", -errno);
-	ret = for_send ? rte_comch_ep_event_handle_arm_send(app->ep) :
-			 rte_comch_ep_event_handle_arm_recv(app->ep);
-	/* -EAGAIN: something is queued or in the works, the engine must run again. */
-	if (ret == -EAGAIN)
-		timeout_ms = BUSY_NAP_MS;
-	else if (ret < 0)
-		return fail("cannot arm the event channel", ret);
-	if (app->deadline != 0) {
-		now = rte_get_timer_cycles();
-		if (now >= app->deadline)
-			return -ETIMEDOUT;
-		if (timeout_ms < 0)
-			timeout_ms = (int)RTE_MIN((app->deadline - now) * 1000 / hz + 1,
-						  (uint64_t)INT32_MAX);
-	}
-	/* A signal interrupts epoll_wait() (it is never restarted): -EINTR below. */
-	ret = epoll_wait(app->epfd, events, RTE_DIM(events), timeout_ms);
-	if (ret < 0 && errno != EINTR)
-		return fail("epoll_wait", -errno);
+	ret = comch_sample_ep_wait(app->ep, app->epfd, app->send_fd, for_send, app->deadline,
+				   events, RTE_DIM(events), "Client");
+	if (ret < 0)
+		return ret;
 	return comch_sample_signal() != 0 ? -EINTR : 0;
 }
 

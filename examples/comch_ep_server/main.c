@@ -48,9 +48,6 @@
 #define DEFAULT_TEXT "Message from the server"
 #define DEFAULT_TIMEOUT_S 30
 
-/* Arming says -EAGAIN while the engine has work to poll: nap this long, not spin. */
-#define BUSY_NAP_MS 1
-
 struct server_app {
 	/* -p, -r, -n: the service, -t: the answer, -T: give up when no message came for that long */
 	struct comch_sample_args args;
@@ -163,33 +160,13 @@ service_event(struct server_app *app)
 static int
 wait_event(struct server_app *app, bool for_send)
 {
-	struct epoll_event ev = { .events = for_send ? EPOLLIN : 0, .data.fd = app->send_fd };
 	struct epoll_event events[3];
-	uint64_t now, hz = rte_get_timer_hz();
-	int i, n, ret, timeout_ms = -1;
+	int i, n, ret;
 
-	/* send_fd stays readable once signalled: listen to it only when it matters. */
-	if (epoll_ctl(app->epfd, EPOLL_CTL_MOD, app->send_fd, &ev) < 0)
-		return fail("epoll_ctl(send_fd)", -errno);
-	ret = for_send ? rte_comch_ep_event_handle_arm_send(app->ep) :
-			 rte_comch_ep_event_handle_arm_recv(app->ep);
-	/* -EAGAIN: something is queued or in the works, the engine must run again. */
-	if (ret == -EAGAIN)
-		timeout_ms = BUSY_NAP_MS;
-	else if (ret < 0)
-		return fail("cannot arm the event channel", ret);
-	if (app->deadline != 0) {
-		now = rte_get_timer_cycles();
-		if (now >= app->deadline)
-			return -ETIMEDOUT;
-		if (timeout_ms < 0)
-			timeout_ms = (int)RTE_MIN((app->deadline - now) * 1000 / hz + 1,
-						  (uint64_t)INT32_MAX);
-	}
-	/* A signal interrupts epoll_wait() (it is never restarted): -EINTR below. */
-	n = epoll_wait(app->epfd, events, RTE_DIM(events), timeout_ms);
-	if (n < 0 && errno != EINTR)
-		return fail("epoll_wait", -errno);
+	n = comch_sample_ep_wait(app->ep, app->epfd, app->send_fd, for_send, app->deadline,
+				 events, RTE_DIM(events), "Server");
+	if (n < 0)
+		return n;
 	for (i = 0; i < n; i++) {
 		if (events[i].data.fd != app->service_fd)
 			continue;

@@ -74,6 +74,16 @@ comch_ep_progress(struct rte_comch_ep *ep)
 	return rc;
 }
 
+/* -err, after a log line, if size (what) is above the device's max; else 0. */
+static int
+ep_over_limit(const char *what, uint32_t size, uint32_t max, int err)
+{
+	if (size <= max)
+		return 0;
+	COMCH_LOG(ERR, "endpoint: %s %u above the device's %u", what, size, max);
+	return -err;
+}
+
 static int
 ep_dev_info(const struct rte_comch_ep *ep, struct rte_comch_dev_info *info)
 {
@@ -118,22 +128,14 @@ comch_ep_check_limits(const struct rte_comch_ep *ep)
 		COMCH_LOG(ERR, "endpoint: no device info: %s", strerror(-rc));
 		return rc == -ENOENT ? -EINVAL : rc;
 	}
-	if (ep->max_msg_size > info.max_msg_size) {
-		COMCH_LOG(ERR, "endpoint: max message size %u above the device's %u",
-			  ep->max_msg_size, info.max_msg_size);
-		return -EMSGSIZE;
-	}
-	if (ep->send_queue_size > info.max_send_tasks) {
-		COMCH_LOG(ERR, "endpoint: send queue size %u above the device's %u",
-			  ep->send_queue_size, info.max_send_tasks);
-		return -EINVAL;
-	}
-	if (ep->recv_queue_size > info.max_recv_queue_size) {
-		COMCH_LOG(ERR, "endpoint: receive queue size %u above the device's %u",
-			  ep->recv_queue_size, info.max_recv_queue_size);
-		return -EINVAL;
-	}
-	return 0;
+	rc = ep_over_limit("max message size", ep->max_msg_size, info.max_msg_size, EMSGSIZE);
+	if (rc == 0)
+		rc = ep_over_limit("send queue size", ep->send_queue_size, info.max_send_tasks,
+				   EINVAL);
+	if (rc == 0)
+		rc = ep_over_limit("receive queue size", ep->recv_queue_size,
+				   info.max_recv_queue_size, EINVAL);
+	return rc;
 }
 
 struct rte_comch_ep *
@@ -335,10 +337,10 @@ rte_comch_ep_set_max_msg_size(struct rte_comch_ep *ep, uint32_t size)
 	rc = ep_config_check(ep, __func__);
 	if (rc != 0)
 		return rc;
-	if (ep_dev_info(ep, &info) == 0 && size > info.max_msg_size) {
-		COMCH_LOG(ERR, "endpoint: max message size %u above the device's %u", size,
-			  info.max_msg_size);
-		return -EMSGSIZE;
+	if (ep_dev_info(ep, &info) == 0) {
+		rc = ep_over_limit("max message size", size, info.max_msg_size, EMSGSIZE);
+		if (rc != 0)
+			return rc;
 	}
 	ep->max_msg_size = size;
 	return 0;
@@ -380,10 +382,10 @@ rte_comch_ep_set_send_queue_size(struct rte_comch_ep *ep, uint32_t size)
 	rc = ep_config_check(ep, __func__);
 	if (rc != 0)
 		return rc;
-	if (ep_dev_info(ep, &info) == 0 && size > info.max_send_tasks) {
-		COMCH_LOG(ERR, "endpoint: send queue size %u above the device's %u", size,
-			  info.max_send_tasks);
-		return -EINVAL;
+	if (ep_dev_info(ep, &info) == 0) {
+		rc = ep_over_limit("send queue size", size, info.max_send_tasks, EINVAL);
+		if (rc != 0)
+			return rc;
 	}
 	ep->send_queue_size = size;
 	return 0;
@@ -413,10 +415,10 @@ rte_comch_ep_set_recv_queue_size(struct rte_comch_ep *ep, uint32_t size)
 	rc = ep_config_check(ep, __func__);
 	if (rc != 0)
 		return rc;
-	if (ep_dev_info(ep, &info) == 0 && size > info.max_recv_queue_size) {
-		COMCH_LOG(ERR, "endpoint: receive queue size %u above the device's %u", size,
-			  info.max_recv_queue_size);
-		return -EINVAL;
+	if (ep_dev_info(ep, &info) == 0) {
+		rc = ep_over_limit("receive queue size", size, info.max_recv_queue_size, EINVAL);
+		if (rc != 0)
+			return rc;
 	}
 	ep->recv_queue_size = size;
 	return 0;

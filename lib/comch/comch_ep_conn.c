@@ -62,7 +62,6 @@ comch_ep_rxq_purge(struct rte_comch_ep *ep, struct rte_comch_ep_peer *peer)
 		if (m->peer != peer)
 			continue;
 		TAILQ_REMOVE(&ep->rxq, m, next);
-		ep->rxq_len--;
 		free(m);
 	}
 }
@@ -126,12 +125,8 @@ rte_comch_ep_listen(struct rte_comch_ep *ep, const char *name)
 	struct rte_comch_ctx *ctx;
 	int rc;
 
-	if (COMCH_EP_BAD(ep))
+	if (COMCH_EP_BAD(ep) || COMCH_NULL_ARG(name))
 		return -EINVAL;
-	if (name == NULL) {
-		COMCH_LOG(ERR, "name is NULL");
-		return -EINVAL;
-	}
 	rc = comch_ep_lcore_check(ep, __func__);
 	if (rc != 0)
 		return rc;
@@ -262,12 +257,8 @@ rte_comch_ep_connect(struct rte_comch_ep *ep, const char *name, struct rte_comch
 	struct rte_comch_ctx *ctx;
 	int rc;
 
-	if (COMCH_EP_BAD(ep))
+	if (COMCH_EP_BAD(ep) || COMCH_NULL_ARG(name, peer))
 		return -EINVAL;
-	if (name == NULL || peer == NULL) {
-		COMCH_LOG(ERR, "endpoint: name or peer is NULL");
-		return -EINVAL;
-	}
 	rc = comch_ep_lcore_check(ep, __func__);
 	if (rc != 0)
 		return rc;

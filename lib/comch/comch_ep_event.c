@@ -130,14 +130,14 @@ rte_comch_ep_event_handle_arm_recv(struct rte_comch_ep *ep)
 	rc = comch_ep_lcore_check(ep, __func__);
 	if (rc != 0)
 		return rc;
-	if (ep->rxq_len != 0) {
-		COMCH_LOG(DEBUG, "endpoint: %u messages queued, not arming", ep->rxq_len);
+	if (!TAILQ_EMPTY(&ep->rxq)) {
+		COMCH_LOG(DEBUG, "endpoint: messages queued, not arming");
 		return -EAGAIN;
 	}
 	rc = ep_arm_pe(ep);
 	if (rc == -EAGAIN)
 		COMCH_LOG(DEBUG, "endpoint: work pending, not arming");
-	if (rc == 0 && ep->rxq_len != 0) {
+	if (rc == 0 && !TAILQ_EMPTY(&ep->rxq)) {
 		/* The progress of the attempts queued messages: do not sleep. */
 		rte_comch_pe_clear_notification(ep->pe);
 		ep->pe_armed = false;

@@ -80,7 +80,6 @@ comch_ep_recv_cb(struct rte_comch_connection *conn, const uint8_t *msg, uint32_t
 	if (len != 0)
 		memcpy(m->data, msg, len);
 	TAILQ_INSERT_TAIL(&ep->rxq, m, next);
-	ep->rxq_len++;
 	peer->cnt.recv_messages++;
 	peer->cnt.recv_bytes += len;
 }
@@ -244,11 +243,10 @@ rte_comch_ep_recvfrom(struct rte_comch_ep *ep, void *buf, size_t *len, int flags
 	struct comch_ep_msg *m;
 	int rc;
 
-	if (COMCH_EP_BAD(ep))
+	if (COMCH_EP_BAD(ep) || COMCH_NULL_ARG(len, peer))
 		return -EINVAL;
-	if (len == NULL || peer == NULL || (buf == NULL && *len > 0) ||
-	    flags != RTE_COMCH_EP_MSG_FLAG_NONE) {
-		COMCH_LOG(ERR, "endpoint: NULL len, peer or buffer, or unknown flags %#x",
+	if ((buf == NULL && *len > 0) || flags != RTE_COMCH_EP_MSG_FLAG_NONE) {
+		COMCH_LOG(ERR, "endpoint: NULL buffer of %zu bytes or unknown flags %#x", *len,
 			  (unsigned int)flags);
 		return -EINVAL;
 	}
@@ -268,7 +266,6 @@ rte_comch_ep_recvfrom(struct rte_comch_ep *ep, void *buf, size_t *len, int flags
 	*len = m->len;
 	*peer = m->peer;
 	TAILQ_REMOVE(&ep->rxq, m, next);
-	ep->rxq_len--;
 	free(m);
 	return 0;
 }

@@ -21,12 +21,8 @@ int
 rte_comch_ep_peer_addr_get_user_data(const struct rte_comch_ep_peer *peer,
 				     uint64_t *user_data)
 {
-	if (COMCH_EP_PEER_BAD(peer))
+	if (COMCH_EP_PEER_BAD(peer) || COMCH_NULL_ARG(user_data))
 		return -EINVAL;
-	if (user_data == NULL) {
-		COMCH_LOG(ERR, "user_data is NULL");
-		return -EINVAL;
-	}
 	*user_data = peer->user_data;
 	return 0;
 }
@@ -57,12 +53,8 @@ int
 rte_comch_ep_peer_addr_get_stats(const struct rte_comch_ep_peer *peer,
 				 struct rte_comch_ep_peer_stats *stats)
 {
-	if (COMCH_EP_PEER_BAD(peer))
+	if (COMCH_EP_PEER_BAD(peer) || COMCH_NULL_ARG(stats))
 		return -EINVAL;
-	if (stats == NULL) {
-		COMCH_LOG(ERR, "stats is NULL");
-		return -EINVAL;
-	}
 	*stats = peer->snap;
 	return 0;
 }

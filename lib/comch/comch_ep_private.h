@@ -80,7 +80,6 @@ struct rte_comch_ep {
 	struct rte_comch_ep_peer *cpeer;  /**< The client's peer, until released. */
 	struct comch_ep_peer_list peers;  /**< Every peer not freed yet. */
 	struct comch_ep_msg_list rxq;
-	uint32_t rxq_len;
 	uint32_t inflight;        /**< Messages in flight, over all peers. */
 	uint64_t rx_dropped;      /**< Messages lost: no memory for their copy. */
 	bool send_blocked;        /**< A connection's window was full at the last sendto. */
@@ -94,7 +93,7 @@ struct rte_comch_ep {
 	uint32_t svc_cap;
 };
 
-/** True, after a log line, if ep is not a live endpoint or this is not its lcore. */
+/** True, after a log line, if ep is not a live endpoint (the lcore is checked apart). */
 bool comch_ep_bad(const struct rte_comch_ep *ep, const char *func);
 /** True, after a log line, if peer is not a live peer address. */
 bool comch_ep_peer_bad(const struct rte_comch_ep_peer *peer, const char *func);

@@ -36,12 +36,8 @@ rte_comch_ep_get_service_event_channel(const struct rte_comch_ep *ep, int *fd)
 {
 	int rc;
 
-	if (COMCH_EP_BAD(ep))
+	if (COMCH_EP_BAD(ep) || COMCH_NULL_ARG(fd))
 		return -EINVAL;
-	if (fd == NULL) {
-		COMCH_LOG(ERR, "fd is NULL");
-		return -EINVAL;
-	}
 	rc = ep_service_check(ep, __func__);
 	if (rc != 0)
 		return rc;
@@ -102,12 +98,8 @@ rte_comch_ep_get_peer_addr_list(const struct rte_comch_ep *ep,
 {
 	int rc;
 
-	if (COMCH_EP_BAD(ep))
+	if (COMCH_EP_BAD(ep) || COMCH_NULL_ARG(peers, nb))
 		return -EINVAL;
-	if (peers == NULL || nb == NULL) {
-		COMCH_LOG(ERR, "peers or nb is NULL");
-		return -EINVAL;
-	}
 	rc = ep_service_check(ep, __func__);
 	if (rc != 0)
 		return rc;

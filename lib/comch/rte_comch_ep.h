@@ -104,7 +104,7 @@ rte_comch_ep_create(void);
  *
  * @return
  *   0 on success; -EINVAL if ep is NULL; -EPERM from another lcore; -EBUSY if
- *   the server or client did not stop in time (call again).
+ *   the server or client did not stop within 3 s (call again).
  */
 __rte_experimental
 int
