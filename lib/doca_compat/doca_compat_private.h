@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_comch authors
+ */
+
+#ifndef DOCA_COMPAT_PRIVATE_H
+#define DOCA_COMPAT_PRIVATE_H
+
+/*
+ * What the files of the DOCA compatibility layer share. Not installed.
+ *
+ * The layer is thin: a DOCA object is either the rte_comch object itself, cast
+ * (connection, send tasks, progress engine, mmap, buffers, inventory), or, for
+ * contexts, a small wrapper that holds the DOCA callbacks (whose signatures
+ * differ from rte_comch's) and the DOCA user data. A wrapped context's
+ * rte_comch user data points at its wrapper, which is how a callback or
+ * doca_task_get_ctx() finds its way back.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_log.h>
+
+#include <rte_comch.h>
+
+#include "doca_ctx.h"
+#include "doca_error.h"
+#include "doca_types.h"
+
+/* Internal: never exported, whatever the version script's doca_* pattern says. */
+#define DC_INTERNAL __attribute__((visibility("hidden")))
+
+extern int doca_compat_logtype DC_INTERNAL;
+#define DC_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_##level, doca_compat_logtype, "doca: %s(): " fmt "\n", __func__, \
+		##__VA_ARGS__)
+
+/* Return DOCA_ERROR_INVALID_VALUE, with a log line, when a mandatory argument is NULL. */
+#define DC_NULL_ARG(arg) \
+	do { \
+		if ((arg) == NULL) { \
+			DC_LOG(ERR, "%s is NULL", #arg); \
+			return DOCA_ERROR_INVALID_VALUE; \
+		} \
+	} while (0)
+
+/*
+ * Start EAL once per process, on the first call that needs it (DOCA programs
+ * never call rte_eal_init()). Arguments: RTE_COMCH_DOCA_EAL_ARGS if set, else
+ * "--no-huge -m 512 --no-pci --file-prefix=doca-<pid> --lcores=0@(<allowed cpus>)
+ * --no-telemetry --log-level=lib.eal:error".
+ * If the application already started EAL, that EAL is used. Thread-safe.
+ * Returns DOCA_SUCCESS or DOCA_ERROR_INITIALIZATION (with a log line).
+ */
+DC_INTERNAL doca_error_t
+doca_compat_eal_init(void);
+
+/* Split an EAL argument string on blanks into argv (at most max entries; the
+ * strings point into buf, which is modified). Returns argc or -E2BIG. */
+DC_INTERNAL int
+doca_compat_eal_split(char *buf, char **argv, int max);
+
+/* Which role a device is bound to, or may still be bound to. */
+enum doca_compat_role {
+	DOCA_COMPAT_ROLE_ANY = -1,	/* not pinned: host until something needs the BlueField side */
+	DOCA_COMPAT_ROLE_HOST = RTE_COMCH_ROLE_HOST,
+	DOCA_COMPAT_ROLE_DPU = RTE_COMCH_ROLE_DPU,
+};
+
+/*
+ * The rte_comch device behind a DOCA device, opened in the wanted role
+ * (DOCA_COMPAT_ROLE_ANY: whatever it is bound to). A device not pinned to a role
+ * by its mapping opens as the host side and is reopened as the BlueField side,
+ * once, by the first call that needs that side (a representor, a server), if
+ * nothing uses it yet. Returns NULL with a log line if the role cannot be had.
+ */
+struct doca_dev;
+struct doca_dev_rep;
+DC_INTERNAL struct rte_comch_dev *
+doca_compat_dev_get(struct doca_dev *dev, enum doca_compat_role want);
+
+/* Count an rte_comch object created on the device (it can no longer change role). */
+DC_INTERNAL void
+doca_compat_dev_hold(struct doca_dev *dev);
+/* The matching release. */
+DC_INTERNAL void
+doca_compat_dev_release(struct doca_dev *dev);
+
+/* The rte_comch representor behind a DOCA representor, and its DOCA device. */
+DC_INTERNAL struct rte_comch_dev_rep *
+doca_compat_rep_get(struct doca_dev_rep *rep);
+DC_INTERNAL struct doca_dev *
+doca_compat_rep_dev(struct doca_dev_rep *rep);
+
+/* ----------------------------------------------------------------- contexts */
+
+#define DC_CTX_MAGIC 0x444f4341u /* "DOCA" */
+
+enum dc_ctx_kind {
+	DC_CTX_SERVER,
+	DC_CTX_CLIENT,
+	DC_CTX_PRODUCER,
+	DC_CTX_CONSUMER,
+};
+
+/* The DOCA side of a context: the first member of every context wrapper. */
+struct doca_ctx {
+	uint32_t magic;
+	enum dc_ctx_kind kind;
+	struct rte_comch_ctx *rctx;
+	union doca_data user_data;
+	doca_ctx_state_changed_callback_t state_cb;
+	struct doca_dev *dev;		/* held while the context exists */
+};
+
+/* Tie a wrapper to its rte_comch context (the context's user data points back). */
+DC_INTERNAL void
+dc_ctx_init(struct doca_ctx *ctx, enum dc_ctx_kind kind, struct rte_comch_ctx *rctx,
+	    struct doca_dev *dev);
+/* Undo dc_ctx_init() before the wrapper is freed. */
+DC_INTERNAL void
+dc_ctx_fini(struct doca_ctx *ctx);
+/* The wrapper of an rte_comch context, or NULL if it has none. */
+DC_INTERNAL struct doca_ctx *
+dc_ctx_of(const struct rte_comch_ctx *rctx);
+/* The wrapper's user data, as DOCA callbacks take it. */
+DC_INTERNAL union doca_data
+dc_ctx_user_data(const struct doca_ctx *ctx);
+/* Convert between the two user-data unions (same layout, different names). */
+DC_INTERNAL union doca_data
+dc_data_from(union rte_comch_data d);
+DC_INTERNAL union rte_comch_data
+dc_data_to(union doca_data d);
+
+/*
+ * The DOCA error of rc, from a call on rctx that needs the context in state
+ * 'needed': rte_comch's -EBUSY means DOCA_ERROR_BAD_STATE when the context is
+ * not in that state, DOCA_ERROR_IN_USE otherwise.
+ */
+DC_INTERNAL doca_error_t
+dc_ctx_err(const struct rte_comch_ctx *rctx, int rc, enum rte_comch_ctx_state needed);
+
+#endif /* DOCA_COMPAT_PRIVATE_H */

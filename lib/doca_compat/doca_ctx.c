@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_comch authors
+ */
+
+/* DOCA contexts: a wrapper per rte_comch context, for DOCA's user data and callbacks. */
+
+#include <errno.h>
+#include <string.h>
+
+#include "doca_compat_private.h"
+
+/* Contexts are checked, as rte_comch checks its objects: a stale pointer is an error. */
+#define DC_BAD_CTX(ctx) \
+	((ctx) == NULL || (ctx)->magic != DC_CTX_MAGIC ? \
+	 (DC_LOG(ERR, "%s is not a context", (ctx) == NULL ? "NULL" : "pointer"), true) : false)
+
+union doca_data
+dc_data_from(union rte_comch_data d)
+{
+	return (union doca_data){ .u64 = d.u64 };
+}
+
+union rte_comch_data
+dc_data_to(union doca_data d)
+{
+	return (union rte_comch_data){ .u64 = d.u64 };
+}
+
+void
+dc_ctx_init(struct doca_ctx *ctx, enum dc_ctx_kind kind, struct rte_comch_ctx *rctx,
+	    struct doca_dev *dev)
+{
+	ctx->magic = DC_CTX_MAGIC;
+	ctx->kind = kind;
+	ctx->rctx = rctx;
+	ctx->dev = dev;
+	rte_comch_ctx_set_user_data(rctx, (union rte_comch_data){ .ptr = ctx });
+	if (dev != NULL)
+		doca_compat_dev_hold(dev);
+}
+
+void
+dc_ctx_fini(struct doca_ctx *ctx)
+{
+	if (ctx->dev != NULL)
+		doca_compat_dev_release(ctx->dev);
+	ctx->magic = 0;
+}
+
+struct doca_ctx *
+dc_ctx_of(const struct rte_comch_ctx *rctx)
+{
+	union rte_comch_data d = { .ptr = NULL };
+
+	if (rctx == NULL || rte_comch_ctx_get_user_data(rctx, &d) != 0)
+		return NULL;
+	return d.ptr;
+}
+
+union doca_data
+dc_ctx_user_data(const struct doca_ctx *ctx)
+{
+	return ctx->user_data;
+}
+
+doca_error_t
+dc_ctx_err(const struct rte_comch_ctx *rctx, int rc, enum rte_comch_ctx_state needed)
+{
+	enum rte_comch_ctx_state state;
+
+	if (rc == -EBUSY && rte_comch_ctx_get_state(rctx, &state) == 0 && state != needed)
+		return DOCA_ERROR_BAD_STATE;
+	return rte_comch_doca_error_from_errno(rc);
+}
+
+doca_error_t
+doca_ctx_start(struct doca_ctx *ctx)
+{
+	int rc;
+
+	if (DC_BAD_CTX(ctx))
+		return DOCA_ERROR_INVALID_VALUE;
+	rc = rte_comch_ctx_start(ctx->rctx);
+	if (rc == -EINPROGRESS)
+		return DOCA_ERROR_IN_PROGRESS;
+	if (rc == -ENOTCONN)
+		return DOCA_ERROR_NOT_CONNECTED; /* no progress engine */
+	return dc_ctx_err(ctx->rctx, rc, RTE_COMCH_CTX_STATE_IDLE);
+}
+
+doca_error_t
+doca_ctx_stop(struct doca_ctx *ctx)
+{
+	enum rte_comch_ctx_state state;
+	int rc;
+
+	if (DC_BAD_CTX(ctx))
+		return DOCA_ERROR_INVALID_VALUE;
+	rte_comch_ctx_get_state(ctx->rctx, &state);
+	if (state == RTE_COMCH_CTX_STATE_IDLE) {
+		DC_LOG(ERR, "the context is idle already");
+		return DOCA_ERROR_BAD_STATE;
+	}
+	rc = rte_comch_ctx_stop(ctx->rctx);
+	/* A second stop while stopping is what DOCA programs do while they wait. */
+	if (rc == -EINPROGRESS ||
+	    (rc == -EBUSY && state == RTE_COMCH_CTX_STATE_STOPPING))
+		return DOCA_ERROR_IN_PROGRESS;
+	return rte_comch_doca_error_from_errno(rc);
+}
+
+doca_error_t
+doca_ctx_get_state(const struct doca_ctx *ctx, enum doca_ctx_states *state)
+{
+	enum rte_comch_ctx_state s;
+	int rc;
+
+	if (DC_BAD_CTX(ctx))
+		return DOCA_ERROR_INVALID_VALUE;
+	DC_NULL_ARG(state);
+	rc = rte_comch_ctx_get_state(ctx->rctx, &s);
+	if (rc == 0)
+		*state = (enum doca_ctx_states)s; /* same values, by design */
+	return rte_comch_doca_error_from_errno(rc);
+}
+
+static void
+dc_ctx_state_changed(union rte_comch_data user_data, struct rte_comch_ctx *rctx,
+		     enum rte_comch_ctx_state prev, enum rte_comch_ctx_state next)
+{
+	struct doca_ctx *ctx = user_data.ptr;
+
+	RTE_SET_USED(rctx);
+	if (ctx->state_cb != NULL)
+		ctx->state_cb(ctx->user_data, ctx, (enum doca_ctx_states)prev,
+			      (enum doca_ctx_states)next);
+}
+
+doca_error_t
+doca_ctx_set_state_changed_cb(struct doca_ctx *ctx, doca_ctx_state_changed_callback_t cb)
+{
+	int rc;
+
+	if (DC_BAD_CTX(ctx))
+		return DOCA_ERROR_INVALID_VALUE;
+	rc = rte_comch_ctx_set_state_changed_cb(ctx->rctx, cb == NULL ? NULL : dc_ctx_state_changed);
+	if (rc == 0)
+		ctx->state_cb = cb;
+	return dc_ctx_err(ctx->rctx, rc, RTE_COMCH_CTX_STATE_IDLE);
+}
+
+doca_error_t
+doca_ctx_set_user_data(struct doca_ctx *ctx, union doca_data user_data)
+{
+	if (DC_BAD_CTX(ctx))
+		return DOCA_ERROR_INVALID_VALUE;
+	ctx->user_data = user_data;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t
+doca_ctx_get_user_data(const struct doca_ctx *ctx, union doca_data *user_data)
+{
+	if (DC_BAD_CTX(ctx))
+		return DOCA_ERROR_INVALID_VALUE;
+	DC_NULL_ARG(user_data);
+	*user_data = ctx->user_data;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t
+doca_ctx_get_num_inflight_tasks(const struct doca_ctx *ctx, size_t *num_inflight_tasks)
+{
+	uint32_t n;
+	int rc;
+
+	if (DC_BAD_CTX(ctx))
+		return DOCA_ERROR_INVALID_VALUE;
+	DC_NULL_ARG(num_inflight_tasks);
+	rc = rte_comch_ctx_get_num_inflight_tasks(ctx->rctx, &n);
+	if (rc == 0)
+		*num_inflight_tasks = n;
+	return rte_comch_doca_error_from_errno(rc);
+}

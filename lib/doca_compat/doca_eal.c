@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_comch authors
+ */
+
+/*
+ * EAL start-up on first use. DOCA programs never call rte_eal_init(): the first
+ * layer call that needs DPDK starts it, with defaults that work on a plain
+ * machine (no hugepages, no PCI probing, a file prefix of its own so that the
+ * two sides of a channel, or two runs, never share EAL runtime files).
+ */
+
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bsd/string.h>
+
+#include <rte_eal.h>
+#include <rte_errno.h>
+
+#include "doca_compat_private.h"
+
+#define DC_EAL_ENV "RTE_COMCH_DOCA_EAL_ARGS"
+#define DC_EAL_MAX_ARGS 64
+#define DC_EAL_ARGS_LEN 1024
+
+static pthread_once_t dc_eal_once = PTHREAD_ONCE_INIT;
+static doca_error_t dc_eal_result = DOCA_ERROR_INITIALIZATION;
+/* EAL keeps pointers into argv: both live as long as the process. */
+static char dc_eal_buf[DC_EAL_ARGS_LEN];
+static char *dc_eal_argv[DC_EAL_MAX_ARGS + 2];
+
+int
+doca_compat_eal_split(char *buf, char **argv, int max)
+{
+	char *save = NULL;
+	char *tok;
+	int argc = 0;
+
+	for (tok = strtok_r(buf, " \t\n", &save); tok != NULL; tok = strtok_r(NULL, " \t\n", &save)) {
+		if (argc == max)
+			return -E2BIG;
+		argv[argc++] = tok;
+	}
+	return argc;
+}
+
+/*
+ * "--lcores=0@(a,b,...)": the main lcore floats over every CPU the process may
+ * use. Pinning it (-l 0) would put both sides of a channel on one CPU.
+ */
+static void
+dc_eal_lcores(char *buf, size_t size)
+{
+	cpu_set_t set;
+	size_t len;
+	int cpu;
+
+	if (sched_getaffinity(0, sizeof(set), &set) != 0) {
+		strlcpy(buf, "-l 0", size);
+		return;
+	}
+	len = strlcpy(buf, "--lcores=0@(", size);
+	for (cpu = 0; cpu < CPU_SETSIZE && len + 8 < size; cpu++)
+		if (CPU_ISSET(cpu, &set))
+			len += snprintf(buf + len, size - len, "%d,", cpu);
+	buf[len - 1] = ')';
+}
+
+static void
+dc_eal_start(void)
+{
+	char lcores[256];
+	const char *env = getenv(DC_EAL_ENV);
+	int argc, ret;
+
+	if (env != NULL) {
+		if (strlcpy(dc_eal_buf, env, sizeof(dc_eal_buf)) >= sizeof(dc_eal_buf)) {
+			fprintf(stderr, "doca: %s is longer than %d bytes\n", DC_EAL_ENV,
+				DC_EAL_ARGS_LEN - 1);
+			return;
+		}
+	} else {
+		dc_eal_lcores(lcores, sizeof(lcores));
+		snprintf(dc_eal_buf, sizeof(dc_eal_buf),
+			"--no-huge -m 512 --no-pci --file-prefix=doca-%d %s --no-telemetry "
+			"--log-level=lib.eal:error", (int)getpid(), lcores);
+	}
+	dc_eal_argv[0] = (char *)(uintptr_t)"doca";
+	argc = doca_compat_eal_split(dc_eal_buf, dc_eal_argv + 1, DC_EAL_MAX_ARGS);
+	if (argc < 0) {
+		fprintf(stderr, "doca: %s has more than %d arguments\n", DC_EAL_ENV,
+			DC_EAL_MAX_ARGS);
+		return;
+	}
+	ret = rte_eal_init(argc + 1, dc_eal_argv);
+	if (ret < 0 && rte_errno != EALREADY) {
+		/* The log may not be up yet: say it on stderr. */
+		fprintf(stderr, "doca: cannot start DPDK's EAL (%s) with \"%s\"; set %s to "
+			"override the arguments\n", rte_strerror(rte_errno),
+			env != NULL ? env : "defaults", DC_EAL_ENV);
+		return;
+	}
+	dc_eal_result = DOCA_SUCCESS;
+}
+
+doca_error_t
+doca_compat_eal_init(void)
+{
+	pthread_once(&dc_eal_once, dc_eal_start);
+	return dc_eal_result;
+}

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_comch authors
+ */
+
+#ifndef DOCA_MMAP_PRIVATE_H
+#define DOCA_MMAP_PRIVATE_H
+
+#include <stdbool.h>
+
+#include "doca_mmap.h"
+
+struct doca_mmap {
+	struct rte_comch_mmap *rm;
+	struct doca_dev *dev;	/* held while the mmap exists */
+	bool started;
+	doca_mmap_memrange_free_cb_t free_cb;
+	void *free_opaque;
+};
+
+#endif /* DOCA_MMAP_PRIVATE_H */

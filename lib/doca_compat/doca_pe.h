@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_comch authors
+ */
+
+#ifndef DOCA_COMPAT_PE_H
+#define DOCA_COMPAT_PE_H
+
+/**
+ * @file
+ * DOCA compatibility layer: progress engines and tasks, over rte_comch's.
+ *
+ * A progress engine belongs to the thread that creates it (a thread that is
+ * not a DPDK lcore is registered with rte_thread_register() on the way); only
+ * that thread progresses it. Tasks are used by that thread too.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <doca_error.h>
+#include <doca_types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct doca_pe;
+struct doca_ctx;
+struct doca_task;
+
+/**
+ * Create a progress engine for the calling thread. Starts EAL on first use.
+ *
+ * @param pe Set to the engine.
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE if pe is NULL;
+ *   DOCA_ERROR_INITIALIZATION if EAL cannot start; DOCA_ERROR_NO_MEMORY, or
+ *   DOCA_ERROR_FULL if no lcore is left for the thread.
+ */
+doca_error_t
+doca_pe_create(struct doca_pe **pe);
+
+/**
+ * Destroy a progress engine.
+ *
+ * @param pe The engine.
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE if pe is NULL;
+ *   DOCA_ERROR_IN_USE while contexts are connected to it.
+ */
+doca_error_t
+doca_pe_destroy(struct doca_pe *pe);
+
+/**
+ * Run completions and events of every context connected to the engine. Never
+ * call it from a callback.
+ *
+ * @param pe The engine.
+ * @return 1 if anything happened, else 0 (also if pe is NULL).
+ */
+uint8_t
+doca_pe_progress(struct doca_pe *pe);
+
+/**
+ * Connect an IDLE context to the engine (once per context).
+ *
+ * @param pe The engine.
+ * @param ctx The context.
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE on a NULL argument;
+ *   DOCA_ERROR_BAD_STATE if the context is not IDLE;
+ *   DOCA_ERROR_ALREADY_EXIST if it is connected already.
+ */
+doca_error_t
+doca_pe_connect_ctx(struct doca_pe *pe, struct doca_ctx *ctx);
+
+/**
+ * Number of tasks submitted on the engine's contexts and not completed.
+ *
+ * @param pe The engine.
+ * @param num_inflight_tasks Set to the number.
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE on a NULL argument.
+ */
+doca_error_t
+doca_pe_get_num_inflight_tasks(const struct doca_pe *pe, size_t *num_inflight_tasks);
+
+/**
+ * The engine's notification handle: a file descriptor that becomes readable
+ * when, after doca_pe_request_notification(), there is something to progress.
+ *
+ * @param pe The engine.
+ * @param handle Set to the descriptor.
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE on a NULL argument;
+ *   DOCA_ERROR_NOT_SUPPORTED if a connected context's device cannot wake it.
+ */
+doca_error_t
+doca_pe_get_notification_handle(const struct doca_pe *pe, doca_notification_handle_t *handle);
+
+/**
+ * Arm the notification handle; then wait on it, then doca_pe_clear_notification().
+ *
+ * @param pe The engine.
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE if pe is NULL;
+ *   DOCA_ERROR_NOT_SUPPORTED as for doca_pe_get_notification_handle().
+ */
+doca_error_t
+doca_pe_request_notification(struct doca_pe *pe);
+
+/**
+ * Clear the notification handle after a wake-up.
+ *
+ * @param pe The engine.
+ * @param handle The engine's handle (from doca_pe_get_notification_handle()).
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE if pe is NULL or handle is not
+ *   the engine's.
+ */
+doca_error_t
+doca_pe_clear_notification(struct doca_pe *pe, doca_notification_handle_t handle);
+
+/**
+ * Submit a task. If it fails the task still belongs to the caller.
+ *
+ * @param task The task.
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE (NULL, or a bad field: the
+ *   log says which); DOCA_ERROR_BAD_STATE if its context is not RUNNING;
+ *   DOCA_ERROR_AGAIN if the queue is full for now; DOCA_ERROR_NOT_CONNECTED if
+ *   its connection is gone; others mapped from rte_comch_task_submit().
+ */
+doca_error_t
+doca_task_submit(struct doca_task *task);
+
+/**
+ * Same as doca_task_submit(): rte_comch validates every task it submits.
+ *
+ * @param task The task.
+ * @return As doca_task_submit().
+ */
+doca_error_t
+doca_task_try_submit(struct doca_task *task);
+
+/**
+ * Return a task to its context's pool. Only for tasks not in flight.
+ *
+ * @param task The task; NULL is ignored.
+ */
+void
+doca_task_free(struct doca_task *task);
+
+/**
+ * Result of a completed task.
+ *
+ * @param task The task.
+ * @return DOCA_SUCCESS for a task that succeeded; its error otherwise;
+ *   DOCA_ERROR_INVALID_VALUE if task is NULL.
+ */
+doca_error_t
+doca_task_get_status(const struct doca_task *task);
+
+/**
+ * Set a task's user data.
+ *
+ * @param task The task; NULL is ignored.
+ * @param user_data The data.
+ */
+void
+doca_task_set_user_data(struct doca_task *task, union doca_data user_data);
+
+/**
+ * A task's user data.
+ *
+ * @param task The task.
+ * @return Its user data; zero if task is NULL.
+ */
+union doca_data
+doca_task_get_user_data(const struct doca_task *task);
+
+/**
+ * The context a task belongs to.
+ *
+ * @param task The task.
+ * @return The context; NULL if task is NULL.
+ */
+struct doca_ctx *
+doca_task_get_ctx(const struct doca_task *task);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DOCA_COMPAT_PE_H */
