@@ -39,3 +39,27 @@ for h in "$incdir"/rte_comch*.h; do
 	fi
 done
 echo "install check: built and linked a sample against the installed librte_comch: ok"
+
+# The DOCA layer: a DOCA program builds with `pkg-config doca-comch` (the alias a
+# DOCA meson.build asks for) and nothing else; every DOCA header compiles alone.
+for pc in rte-comch-doca doca-comch doca-common doca-argp; do
+	sed "s|^prefix=|prefix=$root|" "$(find "$root" -name "$pc.pc" | head -n 1)" \
+		>"$root/pc/$pc.pc"
+done
+cc -o "$root/doca_server" -Werror "$src/examples/doca_comch/doca_comch_server.c" \
+	"$src/examples/doca_comch/doca_comch_common.c" \
+	$(pkg-config --cflags --libs doca-comch doca-common doca-argp) -Wl,-rpath,"$libdir"
+ldd "$root/doca_server" | grep -q "$root.*librte_comch_doca\.so"
+LD_LIBRARY_PATH="$libdir" "$root/doca_server" --help >/dev/null
+docainc=$(pkg-config --variable=includedir rte-comch-doca)/rte_comch_doca
+for h in "$docainc"/doca_*.h; do
+	printf '#include <%s>\n' "$(basename "$h")" >"$root/inc.c"
+	cc -c -o /dev/null -Wall -Werror $(pkg-config --cflags rte-comch-doca) "$root/inc.c" ||
+		{ echo "install check: $h does not compile on its own" >&2; exit 1; }
+	if command -v c++ >/dev/null; then
+		c++ -x c++ -c -o /dev/null -Wall -Werror $(pkg-config --cflags rte-comch-doca) \
+			"$root/inc.c" ||
+			{ echo "install check: $h does not compile as C++" >&2; exit 1; }
+	fi
+done
+echo "install check: built a DOCA program with pkg-config doca-comch; every DOCA header compiles alone: ok"

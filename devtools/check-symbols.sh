@@ -68,4 +68,27 @@ check_lib() {
 
 check_lib lib/comch librte_comch rte_comch
 check_lib drivers/comch/dpa librte_comch_dpa rte_comch_dpa
+
+# The DOCA layer exports DOCA's names (version.map: doca_*, rte_comch_doca_*):
+# exactly the functions its headers declare, and nothing of its internals.
+doca_lib=$(find "$build/lib/doca_compat" -maxdepth 1 -type f -name 'librte_comch_doca.so.*.*' |
+	head -n 1)
+if [ -z "$doca_lib" ]; then
+	echo "check-symbols: no librte_comch_doca built in $build/lib/doca_compat"
+	rc=1
+else
+	sed -n 's/^\(doca_[a-z_0-9]*\|rte_comch_doca_[a-z_0-9]*\)(.*/\1/p' \
+		$(ls "$src"/lib/doca_compat/doca_*.h | grep -v '_private\.h$') |
+		sort -u >"$tmp/doca-decl"
+	nm -D --defined-only "$doca_lib" | awk '$2 == "T" { sub(/@.*/, "", $3); print $3 }' |
+		sort -u >"$tmp/doca-exported"
+	if diff -u "$tmp/doca-decl" "$tmp/doca-exported" >"$tmp/d"; then
+		echo "check-symbols: librte_comch_doca: $(wc -l <"$tmp/doca-decl") functions," \
+			"declared and exported: ok"
+	else
+		echo "check-symbols: librte_comch_doca: declared and exported functions differ:"
+		cat "$tmp/d"
+		rc=1
+	fi
+fi
 exit $rc

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Build everything, then run the main job: a BlueField-side process (server) and a
 # host-side process (client) talking over the shm driver (control path, fast path,
-# legacy endpoints), then a short benchmark.
+# legacy endpoints, a DOCA program on the DOCA compatibility layer), then a short benchmark.
 set -e
 cd "$(dirname "$0")/.."
 . devtools/comch-deps.sh
@@ -47,6 +47,17 @@ srv=$!
 build/examples/comch_ep_client/dpdk-comch_ep_client $eal --file-prefix=demo-ep-host-$$ -- \
 	-p "shm:domain=demo,role=host,fn=pf0,dir=$dir" -n demo_ep \
 	-t "Endpoint hello from the host"
+wait $srv
+srv=
+
+echo
+echo "== DOCA compatibility: a DOCA-style server and client (DOCA names only), no set-up =="
+RTE_COMCH_DOCA_DEVICES="03:00.0=shm:domain=demo-doca,dir=$dir" \
+	build/examples/doca_comch/dpdk-doca-comch-server -s demo_doca -t "DOCA hello from the BlueField" &
+srv=$!
+sleep 1
+RTE_COMCH_DOCA_DEVICES="b1:00.0=shm:domain=demo-doca,dir=$dir" \
+	build/examples/doca_comch/dpdk-doca-comch-client -s demo_doca -t "DOCA hello from the host"
 wait $srv
 srv=
 
