@@ -47,9 +47,10 @@ extern int doca_compat_logtype DC_INTERNAL;
 /*
  * Start EAL once per process, on the first call that needs it (DOCA programs
  * never call rte_eal_init()). Arguments: RTE_COMCH_DOCA_EAL_ARGS if set, else
- * "--no-huge -m 512 --no-pci --file-prefix=doca-<pid> --lcores=0@(<allowed cpus>)
+ * "--no-huge -m 512 --no-pci --no-shconf --file-prefix=doca-<pid> --lcores=0@(<allowed cpus>)
  * --no-telemetry --log-level=lib.eal:error".
- * If the application already started EAL, that EAL is used. Thread-safe.
+ * If the application already started EAL, that EAL is used. With the default
+ * arguments, the runtime directory is removed at exit. Thread-safe.
  * Returns DOCA_SUCCESS or DOCA_ERROR_INITIALIZATION (with a log line).
  */
 DC_INTERNAL doca_error_t

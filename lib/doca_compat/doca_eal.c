@@ -10,6 +10,7 @@
  */
 
 #include <errno.h>
+#include <dirent.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -71,6 +72,27 @@ dc_eal_lcores(char *buf, size_t size)
 	buf[len - 1] = ')';
 }
 
+/*
+ * The EAL runtime directory of a process the layer started, removed when the
+ * program exits: its prefix is the pid's, so nobody else uses it, and DOCA
+ * programs, unaware of EAL, would leave one behind per run.
+ */
+static void
+dc_eal_remove_runtime_dir(void)
+{
+	const char *dir = rte_eal_get_runtime_dir();
+	struct dirent *e;
+	DIR *d;
+
+	if (dir == NULL || (d = opendir(dir)) == NULL)
+		return;
+	while ((e = readdir(d)) != NULL)
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+			unlinkat(dirfd(d), e->d_name, 0);
+	closedir(d);
+	rmdir(dir);
+}
+
 static void
 dc_eal_start(void)
 {
@@ -87,7 +109,7 @@ dc_eal_start(void)
 	} else {
 		dc_eal_lcores(lcores, sizeof(lcores));
 		snprintf(dc_eal_buf, sizeof(dc_eal_buf),
-			"--no-huge -m 512 --no-pci --file-prefix=doca-%d %s --no-telemetry "
+			"--no-huge -m 512 --no-pci --no-shconf --file-prefix=doca-%d %s --no-telemetry "
 			"--log-level=lib.eal:error", (int)getpid(), lcores);
 	}
 	dc_eal_argv[0] = (char *)(uintptr_t)"doca";
@@ -105,6 +127,8 @@ dc_eal_start(void)
 			env != NULL ? env : "defaults", DC_EAL_ENV);
 		return;
 	}
+	if (env == NULL && ret >= 0)
+		atexit(dc_eal_remove_runtime_dir);
 	dc_eal_result = DOCA_SUCCESS;
 }
 
