@@ -228,14 +228,9 @@ doca_comm_channel_ep_create(struct doca_comm_channel_ep_t **ep)
 	doca_error_t ret;
 
 	DC_NULL_ARG(ep);
-	ret = doca_compat_eal_init();
+	ret = doca_compat_thread_init();
 	if (ret != DOCA_SUCCESS)
 		return ret;
-	/* An rte_comch endpoint belongs to an lcore: give a plain thread one. */
-	if (rte_lcore_id() == LCORE_ID_ANY && rte_thread_register() != 0) {
-		DC_LOG(ERR, "cannot register the thread with DPDK: %s", rte_strerror(rte_errno));
-		return rte_errno == ENOMEM ? DOCA_ERROR_FULL : DOCA_ERROR_INITIALIZATION;
-	}
 	e = calloc(1, sizeof(*e));
 	if (e == NULL) {
 		DC_LOG(ERR, "out of memory");

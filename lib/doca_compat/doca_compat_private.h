@@ -56,6 +56,14 @@ extern int doca_compat_logtype DC_INTERNAL;
 DC_INTERNAL doca_error_t
 doca_compat_eal_init(void);
 
+/*
+ * doca_compat_eal_init(), then make the calling thread an lcore if it is not
+ * one (rte_thread_register()), for the objects that belong to an lcore.
+ * DOCA_ERROR_FULL if no lcore is left.
+ */
+DC_INTERNAL doca_error_t
+doca_compat_thread_init(void);
+
 /* Split an EAL argument string on blanks into argv (at most max entries; the
  * strings point into buf, which is modified). Returns argc or -E2BIG. */
 DC_INTERNAL int

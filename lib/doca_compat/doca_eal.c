@@ -21,6 +21,7 @@
 #include <bsd/string.h>
 
 #include <rte_eal.h>
+#include <rte_lcore.h>
 #include <rte_errno.h>
 
 #include "doca_compat_private.h"
@@ -137,4 +138,19 @@ doca_compat_eal_init(void)
 {
 	pthread_once(&dc_eal_once, dc_eal_start);
 	return dc_eal_result;
+}
+
+doca_error_t
+doca_compat_thread_init(void)
+{
+	doca_error_t ret = doca_compat_eal_init();
+
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	/* rte_comch engines and endpoints belong to an lcore: give a plain thread one. */
+	if (rte_lcore_id() == LCORE_ID_ANY && rte_thread_register() != 0) {
+		DC_LOG(ERR, "cannot register the thread with DPDK: %s", rte_strerror(rte_errno));
+		return rte_errno == ENOMEM ? DOCA_ERROR_FULL : DOCA_ERROR_INITIALIZATION;
+	}
+	return DOCA_SUCCESS;
 }

@@ -21,14 +21,9 @@ doca_pe_create(struct doca_pe **pe)
 	doca_error_t ret;
 
 	DC_NULL_ARG(pe);
-	ret = doca_compat_eal_init();
+	ret = doca_compat_thread_init();
 	if (ret != DOCA_SUCCESS)
 		return ret;
-	/* rte_comch engines belong to an lcore: give a plain thread one. */
-	if (rte_lcore_id() == LCORE_ID_ANY && rte_thread_register() != 0) {
-		DC_LOG(ERR, "cannot register the thread with DPDK: %s", rte_strerror(rte_errno));
-		return rte_errno == ENOMEM ? DOCA_ERROR_FULL : DOCA_ERROR_INITIALIZATION;
-	}
 	rpe = rte_comch_pe_create(RTE_COMCH_PE_LCORE_SELF);
 	if (rpe == NULL)
 		return rte_comch_doca_error_from_errno(-rte_errno);
