@@ -204,8 +204,9 @@ struct dpa_cons {
 	uint32_t prime_only;    /* 1: hold again right after the first offer */
 	uint32_t primed;
 	uint64_t got, bad;
-	uint64_t next_seq[4];   /* per producer id */
+	uint64_t next_seq[5];   /* per producer id (from 1) */
 	int err;
+	uint32_t id;            /* the consumer's: what CPU producers send to */
 };
 
 static void
@@ -271,20 +272,21 @@ dpa_cons_new(struct fx *f, struct dpa_cons *s, uint32_t window, uint32_t imm_len
 	assert_int_equal(rte_comch_dpa_consumer_set_completion(c, f->cq, 0xc0de), 0);
 	assert_int_equal(rte_comch_dpa_consumer_set_dev_max_num_recv(c, window), 0);
 	assert_int_equal(rte_comch_dpa_consumer_get_dpa_handle(c, &s->cons_h), 0);
+	assert_int_equal(rte_comch_consumer_get_id(c, &s->id), 0);
 	ctx_start(f, rte_comch_consumer_as_ctx(c));
 	assert_int_equal(rte_comch_dpa_thread_notify(f->t), 0);
 	return c;
 }
 
-/* Send seq numbers [from, to) from cp to consumer 0, retrying on -EAGAIN; returns refusals. */
+/* Send seq numbers [from, to) from cp to cons_id, retrying on -EAGAIN; returns refusals. */
 static uint64_t
-send_all(struct fx *f, struct cpu_prod *cp, uint64_t from, uint64_t to)
+send_all(struct fx *f, struct cpu_prod *cp, uint32_t cons_id, uint64_t from, uint64_t to)
 {
 	uint64_t seq = from, again = 0, deadline = ct_now_ms() + 120000;
 	int rc;
 
 	while (seq < to) {
-		rc = cpu_send(cp, 0, seq, 8);
+		rc = cpu_send(cp, cons_id, seq, 8);
 		if (rc == 0) {
 			seq++;
 			if ((seq & 31) == 0)
@@ -400,13 +402,15 @@ test_msgq_objects(void **state)
 	assert_int_equal(rte_comch_msgq_set_dpa_consumer(f.q, f.dpa), 0);
 	assert_int_equal(rte_comch_msgq_set_max_num_consumers(f.q, 2), 0);
 	assert_int_equal(rte_comch_msgq_start(f.q), 0);
-	/* Ids from 0, and no more than the maximum. */
+	/* Ids from 1 (never 0), and no more than the maximum. */
 	c[0] = rte_comch_msgq_consumer_create(f.q);
 	c[1] = rte_comch_msgq_consumer_create(f.q);
 	assert_non_null(c[0]);
 	assert_non_null(c[1]);
-	assert_int_equal(rte_comch_consumer_get_id(c[1], &id), 0);
+	assert_int_equal(rte_comch_consumer_get_id(c[0], &id), 0);
 	assert_int_equal(id, 1);
+	assert_int_equal(rte_comch_consumer_get_id(c[1], &id), 0);
+	assert_int_equal(id, 2);
 	rte_errno = 0;
 	c[2] = rte_comch_msgq_consumer_create(f.q);
 	assert_null(c[2]);
@@ -522,33 +526,35 @@ test_msgq_cpu_to_dpa_credits(void **state)
 	c = dpa_cons_new(&f, &s, 8, 16);
 	cpu_prod_new(&f, &cp, 32);
 	/* Nothing offered yet: refused, the task stays the caller's. */
-	assert_int_equal(cpu_send(&cp, 0, 0, 8), -EAGAIN);
+	assert_int_equal(cpu_send(&cp, s.id, 0, 8), -EAGAIN);
 	/* The program offers 8 receives and takes nothing: exactly 8 go, the 9th waits. */
 	STORE(&s.hold, 0);
 	assert_int_equal(rte_comch_dpa_thread_notify(f.t), 0);
 	for (seq = 0; seq < 8; seq++) {
-		while (cpu_send(&cp, 0, seq, 8) == -EAGAIN)
+		while (cpu_send(&cp, s.id, seq, 8) == -EAGAIN)
 			rte_comch_pe_progress(f.pe);
 	}
 	/* (The program holds again once it offered: wait for that, so it takes nothing.) */
 	deadline = ct_now_ms() + CT_TIMEOUT_MS;
 	while (LOAD(&s.hold) == 0)
 		assert_true(ct_now_ms() < deadline);
-	assert_int_equal(cpu_send(&cp, 0, 8, 8), -EAGAIN);
+	assert_int_equal(cpu_send(&cp, s.id, 8, 8), -EAGAIN);
 	ct_progress_for(f.pe, 5);
-	assert_int_equal(cpu_send(&cp, 0, 8, 8), -EAGAIN);
+	assert_int_equal(cpu_send(&cp, s.id, 8, 8), -EAGAIN);
 	assert_int_equal(LOAD(&s.got), 0);
 	/* From now on it takes them and offers each receive again. */
 	STORE(&s.prime_only, 0);
 	STORE(&s.hold, 0);
 	assert_int_equal(rte_comch_dpa_thread_notify(f.t), 0);
 	/* Immediate data longer than the consumer takes (16), or than anyone (32). */
-	assert_int_equal(cpu_send(&cp, 0, 8, 17), -EMSGSIZE);
-	assert_int_equal(cpu_send(&cp, 0, 8, 33), -EMSGSIZE);
-	/* An id the MsgQ never had. */
+	assert_int_equal(cpu_send(&cp, s.id, 8, 17), -EMSGSIZE);
+	assert_int_equal(cpu_send(&cp, s.id, 8, 33), -EMSGSIZE);
+	/* An id the MsgQ never had; 0, which no consumer ever has (ids start at 1). */
 	assert_int_equal(cpu_send(&cp, 5, 8, 8), -ENOENT);
+	assert_int_equal(s.id, 1);
+	assert_int_equal(cpu_send(&cp, 0, 8, 8), -ENOENT);
 	/* (Whether the producer outruns the program now is timing: not checked.) */
-	send_all(&f, &cp, 8, 1000);
+	send_all(&f, &cp, s.id, 8, 1000);
 	wait_u64(&f, &s.got, 1000);
 	assert_int_equal(LOAD(&s.got), 1000);
 	assert_int_equal(LOAD(&s.bad), 0);
@@ -579,7 +585,7 @@ test_msgq_slow_program(void **state)
 	assert_int_equal(rte_comch_msgq_start(f.q), 0);
 	c = dpa_cons_new(&f, &s, 4, 8);
 	cpu_prod_new(&f, &cp, 16);
-	again = send_all(&f, &cp, 0, 2000);
+	again = send_all(&f, &cp, s.id, 0, 2000);
 	wait_u64(&f, &s.got, 2000);
 	assert_int_equal(LOAD(&s.bad), 0);
 	assert_int_equal(cp.ok, 2000);
@@ -610,13 +616,13 @@ test_msgq_consumer_stop_restart(void **state)
 	assert_int_equal(rte_comch_msgq_start(f.q), 0);
 	c = dpa_cons_new(&f, &s, 32, 8);
 	cpu_prod_new(&f, &cp, 32);
-	send_all(&f, &cp, 0, 100);
+	send_all(&f, &cp, s.id, 0, 100);
 	wait_u64(&f, &s.got, 100);
 	assert_int_equal(rte_comch_ctx_stop(rte_comch_consumer_as_ctx(c)), -EINPROGRESS);
 	/* Stopping: its grace period needs our producer's progress, which this loop gives. */
 	do {
 		rte_comch_pe_progress(f.pe);
-		rc = cpu_send(&cp, 0, 100, 8);
+		rc = cpu_send(&cp, s.id, 100, 8);
 	} while (rc == 0 || rc == -EAGAIN);
 	assert_int_equal(rc, -ENOENT);
 	assert_int_equal(ct_wait_state(f.pe, rte_comch_consumer_as_ctx(c),
@@ -628,7 +634,7 @@ test_msgq_consumer_stop_restart(void **state)
 	assert_int_equal(rte_comch_ctx_start(rte_comch_consumer_as_ctx(c)), 0);
 	assert_int_equal(rte_comch_dpa_thread_notify(f.t), 0);
 	cp.ok = 0;
-	send_all(&f, &cp, 0, 100);
+	send_all(&f, &cp, s.id, 0, 100);
 	wait_u64(&f, &s.got, 100);
 	assert_int_equal(LOAD(&s.bad), 0);
 	ctx_stop(&f, rte_comch_producer_as_ctx(cp.p));
@@ -685,7 +691,8 @@ prog_dpa_producer(uint64_t arg)
 struct cpu_cons {
 	struct rte_comch_consumer *c;
 	uint64_t got, bad, next_seq, flushed;
-	uint32_t pid;
+	uint32_t id;            /* the consumer's */
+	uint32_t pid;           /* the producer's its messages must come from */
 	bool repost;
 };
 
@@ -732,6 +739,7 @@ cpu_cons_new(struct fx *f, struct cpu_cons *cc, uint32_t n)
 
 	cc->c = rte_comch_msgq_consumer_create(f->q);
 	assert_non_null(cc->c);
+	assert_int_equal(rte_comch_consumer_get_id(cc->c, &cc->id), 0);
 	assert_int_equal(rte_comch_consumer_set_imm_data_len(cc->c, 8), 0);
 	assert_int_equal(rte_comch_consumer_task_post_recv_set_conf(cc->c, cons_ok, cons_err, n),
 			 0);
@@ -761,17 +769,18 @@ pump_dpa_to_cpu(struct fx *f, struct cpu_cons *cc, uint64_t want)
 	}
 }
 
+/* A DPA producer whose program sends to cc, which checks it gets its id. */
 static struct rte_comch_producer *
-dpa_prod_new(struct fx *f, struct dpa_prod *s)
+dpa_prod_new(struct fx *f, struct dpa_prod *s, struct cpu_cons *cc)
 {
 	struct rte_comch_producer *p = rte_comch_msgq_producer_create(f->q);
-	uint32_t id;
 
 	assert_non_null(p);
 	assert_int_equal(rte_comch_dpa_producer_completion_attach(p, f->cq, 0xfeed), 0);
 	assert_int_equal(rte_comch_dpa_producer_set_dev_max_num_send(p, WINDOW), 0);
 	assert_int_equal(rte_comch_dpa_producer_get_dpa_handle(p, &s->prod_h), 0);
-	assert_int_equal(rte_comch_producer_get_id(p, &id), 0);
+	assert_int_equal(rte_comch_producer_get_id(p, &cc->pid), 0);
+	s->cons_id = cc->id;
 	s->cq_h = f->cq_h;
 	/* A DPA producer: its program sends, not the CPU. */
 	assert_int_equal(rte_comch_producer_task_send_alloc_init(p, NULL, NULL, 0, 0, NULL),
@@ -796,7 +805,7 @@ test_msgq_dpa_to_cpu(void **state)
 	assert_int_equal(rte_comch_msgq_set_dpa_producer(f.q, f.dpa), 0);
 	assert_int_equal(rte_comch_msgq_start(f.q), 0);
 	cpu_cons_new(&f, &cc, 8);
-	p = dpa_prod_new(&f, &s);
+	p = dpa_prod_new(&f, &s, &cc);
 	assert_int_equal(rte_comch_producer_task_send_alloc_init(p, NULL, NULL, 0, 0, &st),
 			 -ENOTSUP);
 	/* 20 to send, 8 posted: 8 arrive, the rest wait (-EAGAIN in the program). */
@@ -858,12 +867,12 @@ test_msgq_stress(void **state)
 	c = dpa_cons_new(&f, &dc, WINDOW, 8);
 	cpu_prod_new(&f, &cp, 256);
 	t0 = ct_now_ms();
-	send_all(&f, &cp, 0, STRESS_MSGS);
+	send_all(&f, &cp, dc.id, 0, STRESS_MSGS);
 	wait_u64(&f, &dc.got, STRESS_MSGS);
 	print_message("  CPU -> DPA: %u messages in %" PRIu64 " ms\n", STRESS_MSGS,
 		      ct_now_ms() - t0);
 	assert_int_equal(LOAD(&dc.bad), 0);
-	assert_int_equal(dc.next_seq[0], STRESS_MSGS);
+	assert_int_equal(dc.next_seq[1], STRESS_MSGS); /* the one producer: id 1 */
 	assert_int_equal(cp.ok, STRESS_MSGS);
 	ctx_stop(&f, rte_comch_producer_as_ctx(cp.p));
 	assert_int_equal(rte_comch_producer_destroy(cp.p), 0);
@@ -876,7 +885,7 @@ test_msgq_stress(void **state)
 	assert_int_equal(rte_comch_msgq_set_dpa_producer(f.q, f.dpa), 0);
 	assert_int_equal(rte_comch_msgq_start(f.q), 0);
 	cpu_cons_new(&f, &cc, WINDOW);
-	p = dpa_prod_new(&f, &dp);
+	p = dpa_prod_new(&f, &dp, &cc);
 	STORE(&dp.limit, STRESS_MSGS);
 	t0 = ct_now_ms();
 	pump_dpa_to_cpu(&f, &cc, STRESS_MSGS);

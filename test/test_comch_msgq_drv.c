@@ -387,7 +387,7 @@ struct cpu_cons {
 	uint32_t nb_err;
 	int last_err;
 	uint32_t nb_bad;              /* out of order, per producer (imm: a uint32_t seq) */
-	uint32_t next_seq[RTE_COMCH_MSGQ_MAX];
+	uint32_t next_seq[RTE_COMCH_MSGQ_MAX + 1]; /* by producer id, 1 to the max */
 	uint32_t prod_id[LOG_MAX];
 	uint32_t imm_len[LOG_MAX];
 	uint8_t imm[LOG_MAX][RTE_COMCH_MAX_IMM_DATA_LEN];
@@ -408,7 +408,7 @@ recv_ok(struct rte_comch_consumer_task_post_recv *task, union rte_comch_data tas
 	memcpy(cc->imm[i], imm, sizeof(cc->imm[i]));
 	if (cc->repost) {
 		memcpy(&seq, imm, sizeof(seq));
-		if (pid >= RTE_COMCH_MSGQ_MAX || seq != cc->next_seq[pid])
+		if (pid >= RTE_DIM(cc->next_seq) || seq != cc->next_seq[pid])
 			cc->nb_bad++;
 		else
 			cc->next_seq[pid]++;
@@ -599,7 +599,7 @@ struct p_cons {
 	uint64_t acks;        /* grants done */
 	uint64_t got;         /* entries taken */
 	uint64_t bad;         /* entries out of order, or credits refused under auto_ack */
-	uint32_t next_seq[RTE_COMCH_MSGQ_MAX];
+	uint32_t next_seq[RTE_COMCH_MSGQ_MAX + 1]; /* by producer id, 1 to the max */
 	struct rte_comch_dpa_cqe e[LOG_MAX];
 };
 
@@ -620,7 +620,7 @@ prog_cons(uint64_t arg)
 		pid = rte_comch_dpa_dev_get_completion_producer_id(&e);
 		memcpy(&seq, rte_comch_dpa_dev_get_completion_imm(&e, NULL), sizeof(seq));
 		if (LOAD(&p->auto_ack)) {
-			if (pid >= RTE_COMCH_MSGQ_MAX || seq != p->next_seq[pid])
+			if (pid >= RTE_DIM(p->next_seq) || seq != p->next_seq[pid])
 				INC(&p->bad);
 			else
 				p->next_seq[pid]++;
@@ -691,7 +691,7 @@ test_msgq_cpu_to_dpa(void **state)
 	struct rte_comch_msgq *q;
 	uint8_t imm[32];
 	struct runner r;
-	uint32_t i, seq[2] = { 0, 0 };
+	uint32_t i, cid, cid2, seq[2] = { 0, 0 };
 	int rc;
 
 	(void)state;
@@ -710,6 +710,9 @@ test_msgq_cpu_to_dpa(void **state)
 	c = rte_comch_msgq_consumer_create(q);
 	assert_non_null(c);
 	cctx = rte_comch_consumer_as_ctx(c);
+	/* MsgQ ids start at 1 */
+	assert_int_equal(rte_comch_consumer_get_id(c, &cid), 0);
+	assert_int_equal(cid, 1);
 	assert_int_equal(rte_comch_consumer_set_imm_data_len(c, 32), 0);
 	assert_int_equal(rte_comch_pe_connect_ctx(pe, cctx), 0);
 	assert_int_equal(rte_comch_dpa_consumer_get_dpa_handle(c, &h), 0);
@@ -747,14 +750,14 @@ test_msgq_cpu_to_dpa(void **state)
 
 	/* no credit: back-pressure */
 	memset(imm, 0, sizeof(imm));
-	assert_int_equal(cpu_send(&pr[0], 0, imm, 4), -EAGAIN);
+	assert_int_equal(cpu_send(&pr[0], cid, imm, 4), -EAGAIN);
 	/* 3 credits: 3 sends, then back-pressure again */
 	assert_int_equal(grant(&p, t, 3), 0);
 	for (i = 0; i < 3; i++) {
 		memset(imm, (int)i + 1, sizeof(imm));
-		assert_int_equal(cpu_send(&pr[0], 0, imm, 5 + i), 0);
+		assert_int_equal(cpu_send(&pr[0], cid, imm, 5 + i), 0);
 	}
-	assert_int_equal(cpu_send(&pr[0], 0, imm, 4), -EAGAIN);
+	assert_int_equal(cpu_send(&pr[0], cid, imm, 4), -EAGAIN);
 	progress_ge(pe, &pr[0].nb_ok, 3);
 	assert_true(ct_dpa_wait_ge(&p.got, 3));
 	for (i = 0; i < 3; i++) {
@@ -770,8 +773,8 @@ test_msgq_cpu_to_dpa(void **state)
 	assert_int_equal(grant(&p, t, 1), -EINVAL);
 	assert_int_equal(grant(&p, t, 0), 0);
 	for (i = 0; i < 4; i++)
-		assert_int_equal(cpu_send_wait(&pr[i & 1], 0, imm, 1, CT_TIMEOUT_MS), 0);
-	assert_int_equal(cpu_send_wait(&pr[1], 0, imm, 1, 50), -EAGAIN);
+		assert_int_equal(cpu_send_wait(&pr[i & 1], cid, imm, 1, CT_TIMEOUT_MS), 0);
+	assert_int_equal(cpu_send_wait(&pr[1], cid, imm, 1, 50), -EAGAIN);
 	assert_true(ct_dpa_wait_ge(&p.got, 7));
 	assert_int_equal(p.e[3].producer_id, pr[0].id);
 	assert_int_equal(p.e[4].producer_id, pr[1].id);
@@ -780,6 +783,8 @@ test_msgq_cpu_to_dpa(void **state)
 	c2 = rte_comch_msgq_consumer_create(q);
 	assert_non_null(c2);
 	cctx2 = rte_comch_consumer_as_ctx(c2);
+	assert_int_equal(rte_comch_consumer_get_id(c2, &cid2), 0);
+	assert_int_equal(cid2, 2);
 	cq2 = ct_dpa_cq_new(dpa, 2, NULL, &a2.cq);
 	assert_int_equal(rte_comch_dpa_consumer_set_completion(c2, cq2, 7), 0);
 	assert_int_equal(rte_comch_consumer_set_imm_data_len(c2, 8), 0);
@@ -788,19 +793,19 @@ test_msgq_cpu_to_dpa(void **state)
 	ctx_start(pe, cctx2);
 	a2.n = 4;
 	assert_int_equal(in_dpa(&r, call_consumer_ack, &a2), 0);
-	assert_int_equal(cpu_send(&pr[0], 1, imm, 8), 0);
-	assert_int_equal(cpu_send(&pr[0], 1, imm, 8), 0);
-	assert_int_equal(cpu_send(&pr[0], 1, imm, 8), -EAGAIN); /* context full, credits left */
+	assert_int_equal(cpu_send(&pr[0], cid2, imm, 8), 0);
+	assert_int_equal(cpu_send(&pr[0], cid2, imm, 8), 0);
+	assert_int_equal(cpu_send(&pr[0], cid2, imm, 8), -EAGAIN); /* context full, credits left */
 	assert_int_equal(rte_comch_dpa_cq_stats_get(cq2, &st), 0);
 	assert_int_equal(st.posted, 2);
 	assert_true(st.full >= 1);
 	assert_int_equal(in_dpa(&r, call_take_one, &a2), 1);
-	assert_int_equal(cpu_send(&pr[0], 1, imm, 8), 0);
-	assert_int_equal(cpu_send(&pr[0], 1, imm, 8), -EAGAIN); /* full again */
+	assert_int_equal(cpu_send(&pr[0], cid2, imm, 8), 0);
+	assert_int_equal(cpu_send(&pr[0], cid2, imm, 8), -EAGAIN); /* full again */
 	assert_int_equal(in_dpa(&r, call_take_one, &a2), 1);
 	assert_int_equal(in_dpa(&r, call_take_one, &a2), 1);
-	assert_int_equal(cpu_send(&pr[0], 1, imm, 8), 0);      /* the fourth credit */
-	assert_int_equal(cpu_send(&pr[0], 1, imm, 8), -EAGAIN); /* room, no credit left */
+	assert_int_equal(cpu_send(&pr[0], cid2, imm, 8), 0);      /* the fourth credit */
+	assert_int_equal(cpu_send(&pr[0], cid2, imm, 8), -EAGAIN); /* room, no credit left */
 	assert_int_equal(in_dpa(&r, call_take_one, &a2), 1);
 	assert_int_equal(in_dpa(&r, call_take_one, &a2), 0);
 
@@ -810,7 +815,7 @@ test_msgq_cpu_to_dpa(void **state)
 	for (i = 0; i < 4000; i++) {
 		struct cpu_prod *cp = &pr[i % 2];
 
-		assert_int_equal(cpu_send_retry(cp, 0, seq[i % 2]++), 0);
+		assert_int_equal(cpu_send_retry(cp, cid, seq[i % 2]++), 0);
 	}
 	assert_true(ct_dpa_wait_ge(&p.got, 7 + 4000));
 	assert_int_equal(LOAD(&p.bad), 0);
@@ -821,7 +826,7 @@ test_msgq_cpu_to_dpa(void **state)
 	ctx_stop(pe, cctx);
 	assert_int_equal(grant(&p, t, 1), -ENOTCONN);
 	ctx_start(pe, cctx);
-	assert_int_equal(cpu_send_wait(&pr[0], 0, imm, 4, 50), -EAGAIN);
+	assert_int_equal(cpu_send_wait(&pr[0], cid, imm, 4, 50), -EAGAIN);
 
 	cpu_prod_free(&pr[0]);
 	cpu_prod_free(&pr[1]);
@@ -937,7 +942,7 @@ test_msgq_dpa_to_cpu(void **state)
 
 	/* a CPU consumer: the DPA consumer calls refuse it */
 	cpu_cons_new(&cc, q, pe, 16, 8);
-	assert_int_equal(cc.id, 0);
+	assert_int_equal(cc.id, 1); /* MsgQ ids start at 1 */
 	assert_int_equal(rte_comch_dpa_consumer_set_completion(cc.c, cq, 1), -EINVAL);
 	assert_int_equal(rte_comch_dpa_consumer_set_dev_max_num_recv(cc.c, 4), -EINVAL);
 	assert_int_equal(rte_comch_dpa_consumer_get_dpa_handle(cc.c, &a.prod), -EINVAL);
@@ -968,7 +973,7 @@ test_msgq_dpa_to_cpu(void **state)
 	assert_int_not_equal(a.prod, b.prod);
 
 	/* nothing posted: back-pressure */
-	a.cid = 0;
+	a.cid = cc.id;
 	a.imm = hello;
 	a.imm_len = sizeof(hello);
 	a.flags = 0;
@@ -984,7 +989,7 @@ test_msgq_dpa_to_cpu(void **state)
 	assert_memory_equal(cc.imm[0] + sizeof(hello), zero, 32 - sizeof(hello));
 
 	/* refused sends deliver nothing */
-	b.cid = 0;
+	b.cid = cc.id;
 	b.imm = hello;
 	b.imm_len = 4;
 	b.flags = RTE_COMCH_DPA_DEV_SUBMIT_FLAG_COMPLETION;
@@ -1003,9 +1008,12 @@ test_msgq_dpa_to_cpu(void **state)
 	b.cid = 3;                                                /* no such consumer */
 	assert_int_equal(in_dpa(&r, call_post_send, &b), -ENOENT);
 	assert_int_equal(in_dpa(&r, call_is_empty, &b), -ENOENT);
-	b.cid = 4;                                                /* beyond the MsgQ's ids */
+	b.cid = 5;                                                /* beyond the MsgQ's ids */
 	assert_int_equal(in_dpa(&r, call_post_send, &b), -ENOENT);
-	b.cid = 0;
+	b.cid = 0;                                                /* never an id */
+	assert_int_equal(in_dpa(&r, call_post_send, &b), -ENOENT);
+	assert_int_equal(in_dpa(&r, call_is_empty, &b), -ENOENT);
+	b.cid = cc.id;
 	b.imm = NULL;
 	b.imm_len = 0;                                            /* no imm at all is fine */
 	assert_int_equal(in_dpa(&r, call_post_send, &b), 0);
@@ -1055,7 +1063,7 @@ test_msgq_dpa_to_cpu(void **state)
 	assert_int_equal(rte_comch_mmap_stop(stale), 0);
 
 	/* refused: nothing copied (the consumer has 1 receive posted) */
-	b.cid = 0;
+	b.cid = cc.id;
 	b.imm = hello;
 	b.imm_len = 4;
 	b.flags = 0;
@@ -1135,9 +1143,11 @@ test_msgq_dpa_to_cpu(void **state)
 	b.cid = 2;
 	assert_int_equal(in_dpa(&r, call_dma_copy, &b), -ENOENT);
 	b.cid = 0;
+	assert_int_equal(in_dpa(&r, call_dma_copy, &b), -ENOENT);
+	b.cid = cc.id;
 	assert_memory_equal(dst_mem, zero, sizeof(zero));
 	/* a good copy, with a completion: data, message, entry */
-	a.cid = 0;
+	a.cid = cc.id;
 	a.dst_mmap = h_dst;
 	a.src_mmap = h_src;
 	a.dst = (uintptr_t)dst_mem + 100;
@@ -1272,7 +1282,7 @@ test_msgq_many_senders(void **state)
 		dp[i] = rte_comch_msgq_producer_create(q);
 		assert_non_null(dp[i]);
 		assert_int_equal(rte_comch_producer_get_id(dp[i], &id), 0);
-		assert_int_equal(id, i);
+		assert_int_equal(id, i + 1); /* the smallest free id, from 1 */
 		assert_int_equal(rte_comch_dpa_producer_get_dpa_handle(dp[i], &ps[i].prod), 0);
 		ps[i].cid = cc.id;
 		t[i] = ct_dpa_thread_new(dpa, prog_send, &ps[i], 0, true);
@@ -1292,7 +1302,7 @@ test_msgq_many_senders(void **state)
 	assert_int_equal(cc.nb_bad, 0);
 	for (i = 0; i < NB_SENDERS; i++) {
 		assert_int_equal(LOAD(&ps[i].errors), 0);
-		assert_int_equal(cc.next_seq[i], PER_SENDER);
+		assert_int_equal(cc.next_seq[i + 1], PER_SENDER); /* producer ids 1 to N */
 	}
 	print_message("  %u messages from %u DPA threads on 2 units\n", cc.nb_ok, NB_SENDERS);
 
@@ -1457,7 +1467,7 @@ test_msgq_stop_while_dpa_sends(void **state)
 	/* Every message the program counted as delivered arrived, once and in order. */
 	assert_int_equal(cc.nb_bad, 0);
 	assert_int_equal(cc.nb_ok, LOAD(&f.next));
-	assert_int_equal(cc.next_seq[0], LOAD(&f.next));
+	assert_int_equal(cc.next_seq[1], LOAD(&f.next)); /* the producer's id: 1 */
 	assert_int_equal(LOAD(&f.errors), 0);
 	assert_true(LOAD(&f.refused) > 0);
 	print_message("  %u restarts: %u messages, %" PRIu64 " sends refused while stopped, "
@@ -1568,7 +1578,8 @@ churn_round(struct churn *ch, struct rte_comch_pe *pe)
 			== 0);
 	CHURN_CHECK(ch, rte_comch_pe_connect_ctx(pe, ctx) == 0);
 	CHURN_CHECK(ch, rte_comch_ctx_start(ctx) == 0);
-	CHURN_CHECK(ch, cpu_send_wait(&cp, 0, &seq, sizeof(seq), CT_TIMEOUT_MS) == 0);
+	/* (the DPA consumer is the first, so id 1, of its MsgQ: see test_msgq_two_lcores) */
+	CHURN_CHECK(ch, cpu_send_wait(&cp, 1, &seq, sizeof(seq), CT_TIMEOUT_MS) == 0);
 	CHURN_CHECK(ch, ct_wait_count(pe, &cp.nb_ok, 1, CT_TIMEOUT_MS) == 0);
 	CHURN_CHECK(ch, cp.nb_err == 0);
 	ch->sent++;
@@ -1631,7 +1642,7 @@ test_msgq_two_lcores(void **state)
 	c = rte_comch_msgq_consumer_create(ch[0].to_dpa);
 	assert_non_null(c);
 	assert_int_equal(rte_comch_consumer_get_id(c, &id), 0);
-	assert_int_equal(id, 0);
+	assert_int_equal(id, 1);
 	assert_int_equal(rte_comch_consumer_set_imm_data_len(c, 8), 0);
 	assert_int_equal(rte_comch_dpa_consumer_set_completion(c, cq, 0), 0);
 	assert_int_equal(rte_comch_dpa_consumer_set_dev_max_num_recv(c, 8), 0);

@@ -41,6 +41,7 @@
 int
 comch_grace_attach(struct comch_link *link, uint32_t max_producers)
 {
+	uint32_t readers;
 	size_t sz;
 
 	if (link->qs != NULL)
@@ -50,12 +51,14 @@ comch_grace_attach(struct comch_link *link, uint32_t max_producers)
 			  link->id, max_producers, COMCH_GRACE_MAX_READERS);
 		return -EINVAL;
 	}
-	sz = rte_rcu_qsbr_get_memsize(max_producers);
+	/* A reader per producer id, and ids start at 1: reader 0 is never used. */
+	readers = max_producers + COMCH_FAST_FIRST_ID;
+	sz = rte_rcu_qsbr_get_memsize(readers);
 	/* From the heap, as the other per-connection state. */
 	link->qs = aligned_alloc(RTE_CACHE_LINE_SIZE, RTE_ALIGN_CEIL(sz, RTE_CACHE_LINE_SIZE));
 	if (link->qs == NULL)
 		return -ENOMEM;
-	if (rte_rcu_qsbr_init(link->qs, max_producers) != 0) {
+	if (rte_rcu_qsbr_init(link->qs, readers) != 0) {
 		free(link->qs);
 		link->qs = NULL;
 		return -ENOMEM;

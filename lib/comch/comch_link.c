@@ -19,16 +19,23 @@
 
 void
 comch_link_init(struct comch_link *link, enum comch_link_type type, struct rte_comch_dev *dev,
-		uint32_t id, void *drv, uint32_t nb_remote_slots)
+		uint32_t id, void *drv, uint32_t max_remotes)
 {
 	link->type = type;
 	link->dev = dev;
 	link->id = id;
 	link->drv = drv;
-	link->nb_remote_slots = nb_remote_slots;
+	comch_link_set_max_remotes(link, max_remotes);
 	rte_ticketlock_init(&link->lock);
 	TAILQ_INIT(&link->producers);
 	TAILQ_INIT(&link->consumers);
+}
+
+void
+comch_link_set_max_remotes(struct comch_link *link, uint32_t max_remotes)
+{
+	/* Indexed by id, and ids start at 1: a slot more than there are remotes. */
+	link->nb_remote_slots = max_remotes + COMCH_FAST_FIRST_ID;
 }
 
 int
@@ -61,8 +68,9 @@ comch_link_remotes_free(struct comch_link *link)
 bool
 comch_link_remote_busy(const struct comch_link *link, uint32_t id)
 {
-	return id < link->nb_remote_slots && link->remotes != NULL &&
-	       (link->remotes[id].imported || link->remotes[id].unimporting);
+	const struct comch_remote *r = comch_remote_lookup(link, id);
+
+	return r != NULL && (r->imported || r->unimporting);
 }
 
 void
@@ -111,7 +119,7 @@ comch_link_release_remotes(struct comch_link *link)
 {
 	uint32_t i;
 
-	for (i = 0; link->remotes != NULL && i < link->nb_remote_slots; i++)
+	for (i = COMCH_FAST_FIRST_ID; link->remotes != NULL && i < link->nb_remote_slots; i++)
 		comch_link_unimport(link, &link->remotes[i]);
 }
 

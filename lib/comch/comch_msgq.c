@@ -181,7 +181,7 @@ rte_comch_msgq_start(struct rte_comch_msgq *msgq)
 		return rc;
 	}
 	msgq->link.drv = drv;
-	msgq->link.nb_remote_slots = msgq->max_consumers;
+	comch_link_set_max_remotes(&msgq->link, msgq->max_consumers);
 	comch_store_relaxed(&msgq->link.fp_dead, 0);
 	comch_store_relaxed(&msgq->link.abort_reason, 0);
 	rc = comch_link_remotes_alloc(&msgq->link);

@@ -305,9 +305,12 @@ struct comch_link {
 	rte_ticketlock_t lock;
 	int fp_dead;                      /**< Atomic: the connection ended (MsgQ: failed). */
 	int abort_reason;                 /**< Atomic: set by comch_link_abort(), any lcore. */
-	/* The consumers producers send to, by id: allocated at the first one. */
+	/*
+	 * The consumers producers send to, indexed by id: allocated at the first
+	 * one. Ids start at COMCH_FAST_FIRST_ID: slot 0 is never used.
+	 */
 	struct comch_remote *remotes;
-	uint32_t nb_remote_slots;         /**< The device's max_peer_consumers. */
+	uint32_t nb_remote_slots;         /**< Highest id + 1 (comch_link_set_max_remotes()). */
 	uint32_t nb_remotes;              /**< Imported now. */
 	uint32_t nb_unimporting;          /**< Dead, waiting for their grace period. */
 	/** The producers' grace periods (comch_grace.c), made with the first producer. */
@@ -359,8 +362,10 @@ struct comch_fp_producer {
 	void *priv;
 };
 
-/** Remote consumer ids a producer can have filled buffers of (one bit each). */
+/** Most consumers a producer's link can have on the other side (max_peer_consumers, MsgQ). */
 #define COMCH_MAX_PEER_CONSUMERS 256
+/** The first producer and consumer id of a link: 0 is never handed out. */
+#define COMCH_FAST_FIRST_ID 1u
 
 struct rte_comch_producer {
 	/** First: what the inline burst calls of rte_comch_producer.h go through. */
@@ -384,8 +389,8 @@ struct rte_comch_producer {
 	bool asleep;
 	/** Burst sends done, not yet reported by completed_burst (drivers done at send). */
 	uint32_t burst_done;
-	/** Remote consumers filled since the last notify round. */
-	uint64_t filled[COMCH_MAX_PEER_CONSUMERS / 64];
+	/** Remote consumers filled since the last notify round, by id (1 to the max). */
+	uint64_t filled[COMCH_MAX_PEER_CONSUMERS / 64 + 1];
 	void *drv;                        /**< The driver's producer (may be NULL). */
 };
 
@@ -661,13 +666,15 @@ int comch_proto_request(struct rte_comch_consumer *c, bool expire);
 
 /* comch_link.c: what connections and MsgQs share for their producers and consumers */
 void comch_link_init(struct comch_link *link, enum comch_link_type type,
-		     struct rte_comch_dev *dev, uint32_t id, void *drv, uint32_t nb_remote_slots);
+		     struct rte_comch_dev *dev, uint32_t id, void *drv, uint32_t max_remotes);
+/** Size the table of remotes (before it is allocated) for ids 1 to max_remotes. */
+void comch_link_set_max_remotes(struct comch_link *link, uint32_t max_remotes);
 /** The table of remotes, made at the first one (connection) or at the start (MsgQ). */
 int comch_link_remotes_alloc(struct comch_link *link);
 void comch_link_remotes_free(struct comch_link *link);
 /** Whether remote id is imported or waiting for its unimport. */
 bool comch_link_remote_busy(const struct comch_link *link, uint32_t id);
-/** Enter what the driver imported as remote id (a slot below nb_remote_slots). */
+/** Enter what the driver imported as remote id (checked: 1 to nb_remote_slots - 1). */
 void comch_link_import(struct comch_link *link, uint32_t id, uint32_t imm_len, void *drv);
 /** A remote is withdrawn: dead now, unimported once its grace period is over. */
 void comch_link_expire(struct comch_link *link, struct comch_remote *r);
@@ -714,7 +721,9 @@ comch_remote_lookup(const struct comch_link *link, uint32_t id)
 {
 	struct comch_remote *r = comch_load_acquire(&link->remotes);
 
-	if (unlikely(r == NULL || id >= link->nb_remote_slots))
+	/* Id 0 is never a consumer's: id - 1 wraps, one compare refuses it with the too big. */
+	if (unlikely(r == NULL || id - COMCH_FAST_FIRST_ID >= link->nb_remote_slots -
+		     COMCH_FAST_FIRST_ID))
 		return NULL;
 	return &r[id];
 }
@@ -783,10 +792,12 @@ int comch_consumer_submit(struct rte_comch_consumer_task_post_recv *t);
 /**
  * In a list of producers or consumers (both have id and next): how many there
  * are, and the smallest id none of them has, so ids are reused after a destroy.
+ * Ids start at COMCH_FAST_FIRST_ID: DOCA programs take a consumer id of 0 for
+ * "none yet", so no consumer (nor, alike, producer) ever has it.
  */
 #define COMCH_FAST_FREE_ID(head, type, count) __extension__ ({ \
 	const struct type *_o; \
-	uint32_t _id = 0; \
+	uint32_t _id = COMCH_FAST_FIRST_ID; \
 	bool _used; \
 	*(count) = 0; \
 	TAILQ_FOREACH(_o, head, next) \

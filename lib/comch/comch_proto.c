@@ -255,9 +255,10 @@ comch_proto_on_new(struct rte_comch_connection *conn, const struct comch_ctl_msg
 	void *drv = NULL;
 	int rc;
 
-	if (m->nb_posts == 0 || m->nb_posts > dev->info.max_fast_tasks ||
-	    m->imm_len > RTE_COMCH_MAX_IMM_DATA_LEN || m->mem_len == 0 ||
-	    comch_link_remote_busy(&conn->link, m->id)) {
+	/* No library numbers a consumer 0 (ids start at 1): a peer that does lies. */
+	if (m->id < COMCH_FAST_FIRST_ID || m->nb_posts == 0 ||
+	    m->nb_posts > dev->info.max_fast_tasks || m->imm_len > RTE_COMCH_MAX_IMM_DATA_LEN ||
+	    m->mem_len == 0 || comch_link_remote_busy(&conn->link, m->id)) {
 		COMCH_LOG(ERR, "connection %u: the peer announced consumer %u out of range (%u "
 			  "posts, %u bytes of immediate data, %" PRIu64 " bytes), or twice",
 			  conn->id, m->id, m->nb_posts, m->imm_len, m->mem_len);
@@ -272,8 +273,9 @@ comch_proto_on_new(struct rte_comch_connection *conn, const struct comch_ctl_msg
 		       -ECONNRESET : 0;
 	}
 	if (m->id >= conn->link.nb_remote_slots || comch_link_remotes_alloc(&conn->link) < 0) {
-		COMCH_LOG(NOTICE, "connection %u: refusing the peer's consumer %u: it may have %u",
-			  conn->id, m->id, conn->link.nb_remote_slots);
+		COMCH_LOG(NOTICE, "connection %u: refusing the peer's consumer %u: its ids go "
+			  "up to %u", conn->id, m->id,
+			  conn->link.nb_remote_slots - COMCH_FAST_FIRST_ID);
 		conn->ops->blob_discard(conn->drv, blob);
 		return comch_proto_send(conn, COMCH_CTL_CONSUMER_REFUSED, m->id, ENOSPC, NULL) < 0 ?
 		       -ECONNRESET : 0;
@@ -318,7 +320,8 @@ comch_proto_unimports(struct rte_comch_connection *conn)
 	uint32_t i;
 	int did = 0;
 
-	for (i = 0; link->nb_unimporting != 0 && i < link->nb_remote_slots; i++) {
+	for (i = COMCH_FAST_FIRST_ID; link->nb_unimporting != 0 && i < link->nb_remote_slots;
+	     i++) {
 		if (!r[i].unimporting || !comch_grace_done(link, r[i].grace))
 			continue;
 		comch_link_unimport(link, &r[i]);
@@ -381,7 +384,8 @@ comch_proto_conn_ended(struct rte_comch_connection *conn)
 	 * copying into them: now if it has none, else with the last of them (a
 	 * grace period needs a progressed connection, which this one is no more).
 	 */
-	for (i = 0; conn->link.remotes != NULL && i < conn->link.nb_remote_slots; i++)
+	for (i = COMCH_FAST_FIRST_ID; conn->link.remotes != NULL && i < conn->link.nb_remote_slots;
+	     i++)
 		comch_store_release(&conn->link.remotes[i].alive, false);
 	if (TAILQ_EMPTY(&conn->link.producers))
 		comch_link_release_remotes(&conn->link);

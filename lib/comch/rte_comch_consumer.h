@@ -123,6 +123,13 @@ rte_comch_consumer_as_ctx(struct rte_comch_consumer *consumer);
  * The consumer's id, unique on its connection or MsgQ: producers on the other
  * side address it with this id.
  *
+ * Ids start at 1 and are never 0, on connections and MsgQs alike, so that 0
+ * can stand for "no consumer yet" (as DOCA programs use it): the id is the
+ * smallest one not taken by another consumer of the same side of the
+ * connection (or of the MsgQ), at most the device's max_consumers (the
+ * MsgQ's max_num_consumers), and is reused after a destroy. A peer that
+ * announces a consumer 0 breaks the protocol and is dropped (-EPROTO).
+ *
  * @return
  *   0 on success; -EINVAL if an argument is NULL.
  */

@@ -301,7 +301,7 @@ struct rte_comch_drv_mmap_ops {
 
 /** A consumer's configuration, at its creation. */
 struct rte_comch_drv_consumer_conf {
-	uint32_t id;             /**< As the peer will know it. */
+	uint32_t id;             /**< As the peer will know it: 1 or more, never 0. */
 	void *reg;               /**< The registration of its mmap on this device. */
 	void *mem_addr;          /**< Its mmap's memory. */
 	size_t mem_len;
@@ -376,7 +376,7 @@ struct rte_comch_drv_producer_ops {
 	 * notify on this remote, nor will be again.
 	 */
 	void (*unimport)(void *conn, void *remote);
-	/** Connection's engine lcore; NULL if a producer needs no state. */
+	/** Connection's engine lcore; NULL if a producer needs no state. id: 1 or more. */
 	int (*create)(void *conn, uint32_t id, void **p);
 	void (*destroy)(void *p);
 	/**
@@ -425,8 +425,8 @@ struct rte_comch_drv_msgq_conf {
 	bool dpa_consumer;
 	/** The accelerator the application named (rte_comch_msgq_set_dpa_*()). */
 	void *dpa;
-	uint32_t max_consumers;  /**< Consumers of the MsgQ at once (ids below it). */
-	uint32_t max_producers;  /**< Producers of the MsgQ at once (ids below it). */
+	uint32_t max_consumers;  /**< Consumers of the MsgQ at once (ids 1 to it). */
+	uint32_t max_producers;  /**< Producers of the MsgQ at once (ids 1 to it). */
 };
 
 /**

@@ -31,8 +31,8 @@
  *     and driven by DPA programs (rte_comch_dpa_dev.h). Its task calls are
  *     refused with -ENOTSUP.
  *
- * Several producers and consumers per MsgQ: ids are 0 .. max - 1, reused after
- * a destroy. A DPA consumer takes messages from every CPU producer of its MsgQ
+ * Several producers and consumers per MsgQ: ids are 1 .. max (never 0), reused
+ * after a destroy. A DPA consumer takes messages from every CPU producer of its MsgQ
  * (the producer id tells them apart); a DPA producer sends to any CPU consumer
  * of its MsgQ by id. Messages from one producer to one consumer arrive in
  * order; between producers there is no order.

@@ -111,7 +111,8 @@ rte_comch_producer_as_ctx(struct rte_comch_producer *producer);
 
 /**
  * The producer's id, unique on its connection or MsgQ, given to consumers with
- * each message.
+ * each message. Ids start at 1, as consumers' do: never 0, the smallest free
+ * one at creation, reused after a destroy.
  *
  * @return
  *   0 on success; -EINVAL if an argument is NULL.

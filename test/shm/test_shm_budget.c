@@ -43,7 +43,7 @@ budget_case(const char *domain, const char *dpu_args, unsigned int nb_ok, int st
 	raw_peer_connect(&p);
 	for (i = 0; i <= nb_ok; i++) {
 		raw_consumer_init(&rc[i], true);
-		raw_consumer_announce(&p, &rc[i], i);
+		raw_consumer_announce(&p, &rc[i], i + 1); /* ids start at 1 */
 		if (i < nb_ok) {
 			assert_int_equal(raw_ctl_reply(p.fd, &c, fds, &nb_fds),
 					 COMCH_CTL_CONSUMER_READY);
@@ -51,7 +51,7 @@ budget_case(const char *domain, const char *dpu_args, unsigned int nb_ok, int st
 		}
 		assert_int_equal(raw_ctl_reply(p.fd, &c, fds, &nb_fds),
 				 COMCH_CTL_CONSUMER_REFUSED);
-		assert_int_equal(c.id, i);
+		assert_int_equal(c.id, i + 1);
 		assert_int_equal(c.status, status);
 	}
 	/* Refused, not dropped: the connection still carries messages. */

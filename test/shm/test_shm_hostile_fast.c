@@ -214,7 +214,7 @@ bad_announce(bool seal_mem, uint32_t id, uint32_t slots, bool pipe_bell)
 static void
 test_announce_unsealed_memory(void **state)
 {
-	bad_announce(false, 0, NB_SLOTS, false);
+	bad_announce(false, 1, NB_SLOTS, false);
 }
 
 /* A pipe could be made blocking by its other holder: only a datagram socket is a doorbell. */
@@ -222,12 +222,13 @@ static void
 test_announce_pipe_doorbell(void **state)
 {
 	(void)state;
-	bad_announce(true, 0, NB_SLOTS, true);
+	bad_announce(true, 1, NB_SLOTS, true);
 }
 
 /*
  * An id past the consumers the server takes from one peer (max_peer_consumers,
- * 64 by default) is over its budget: refused, and the connection stays.
+ * 64 by default: ids 1 to 64) is over its budget: refused, and the connection
+ * stays.
  */
 static void
 test_announce_id_out_of_range(void **state)
@@ -243,16 +244,16 @@ test_announce_id_out_of_range(void **state)
 	fds_before = count_fds();
 	raw_peer_connect(&p);
 	raw_consumer_init(&rc, true);
-	raw_consumer_announce(&p, &rc, 64);
+	raw_consumer_announce(&p, &rc, 65);
 	assert_int_equal(raw_ctl_reply(p.fd, &c, fds, &nb_fds), COMCH_CTL_CONSUMER_REFUSED);
-	assert_int_equal(c.id, 64);
+	assert_int_equal(c.id, 65);
 	assert_int_equal(c.status, ENOSPC);
 	assert_int_equal(last_new_consumer, -1);
 	assert_int_equal(peer_errors(), before);
-	/* still connected: a consumer in range is taken */
-	raw_consumer_announce(&p, &rc, 5);
+	/* still connected: a consumer in range is taken, the last id too */
+	raw_consumer_announce(&p, &rc, 64);
 	assert_int_equal(raw_ctl_reply(p.fd, &c, fds, &nb_fds), COMCH_CTL_CONSUMER_READY);
-	assert_int_equal(last_new_consumer, 5);
+	assert_int_equal(last_new_consumer, 64);
 	assert_int_equal(rte_comch_server_disconnect(srv, last_conn), 0);
 	pump(10);
 	close(p.fd);
@@ -280,7 +281,18 @@ test_announce_twice(void **state)
 static void
 test_announce_ring_size_lies(void **state)
 {
-	bad_announce(true, 0, NB_SLOTS * 4, false);
+	bad_announce(true, 1, NB_SLOTS * 4, false);
+}
+
+/*
+ * Consumer ids start at 1: a library never announces a consumer 0 (DOCA
+ * programs take 0 for "no consumer"), so a peer that does breaks the protocol,
+ * however sound the rest of its announcement.
+ */
+static void
+test_announce_id_zero(void **state)
+{
+	bad_announce(true, 0, NB_SLOTS, false);
 }
 
 static void
@@ -707,6 +719,7 @@ main(void)
 		cmocka_unit_test_setup(test_announce_id_out_of_range, before_each),
 		cmocka_unit_test_setup(test_announce_twice, before_each),
 		cmocka_unit_test_setup(test_announce_ring_size_lies, before_each),
+		cmocka_unit_test_setup(test_announce_id_zero, before_each),
 		cmocka_unit_test_setup(test_expire_unknown_consumer, before_each),
 		cmocka_unit_test_setup(test_faithful_producer_is_delivered, before_each),
 		cmocka_unit_test_setup(test_expiry_never_confirmed, before_each),

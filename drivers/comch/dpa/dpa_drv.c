@@ -112,8 +112,9 @@ dpa_msgq_create(void *dev, const struct rte_comch_drv_msgq_conf *conf, void **ou
 	q = calloc(1, sizeof(*q));
 	if (q == NULL)
 		goto nomem;
-	q->cons = dpa_msgq_array(conf->max_consumers, sizeof(*q->cons));
-	q->prods = dpa_msgq_array(conf->max_producers, sizeof(*q->prods));
+	/* Indexed by id, from 1: slot 0 stays unused. */
+	q->cons = dpa_msgq_array(conf->max_consumers + 1, sizeof(*q->cons));
+	q->prods = dpa_msgq_array(conf->max_producers + 1, sizeof(*q->prods));
 	if (q->cons == NULL || q->prods == NULL) {
 		dpa_msgq_free(q);
 		goto nomem;
@@ -123,13 +124,13 @@ dpa_msgq_create(void *dev, const struct rte_comch_drv_msgq_conf *conf, void **ou
 	q->dpa_consumer = conf->dpa_consumer;
 	q->max_consumers = conf->max_consumers;
 	q->max_producers = conf->max_producers;
-	for (i = 0; i < q->max_consumers; i++) {
+	for (i = 0; i <= q->max_consumers; i++) {
 		q->cons[i].q = q;
 		q->cons[i].id = i;
 		q->cons[i].efd = -1;
 		dpa_lock_init(&q->cons[i].lock);
 	}
-	for (i = 0; i < q->max_producers; i++) {
+	for (i = 0; i <= q->max_producers; i++) {
 		q->prods[i].q = q;
 		q->prods[i].id = i;
 		dpa_lock_init(&q->prods[i].lock);

@@ -133,9 +133,16 @@ struct dpa_msgq {
 	bool dpa_consumer;           /* consumers on the DPA, producers on the CPU */
 	uint32_t max_consumers;
 	uint32_t max_producers;
-	struct dpa_cons *cons;       /* by id */
-	struct dpa_prod *prods;      /* by id */
+	struct dpa_cons *cons;       /* by id: 1 to max_consumers, slot 0 unused */
+	struct dpa_prod *prods;      /* by id: 1 to max_producers, slot 0 unused */
 };
+
+/* The library numbers a MsgQ's consumers and producers from 1 (0 is never an id). */
+static inline bool
+dpa_msgq_id_valid(uint32_t id, uint32_t max)
+{
+	return id >= 1 && id <= max;
+}
 
 /* dpa_drv_mem.c */
 extern const struct rte_comch_drv_mmap_ops dpa_mmap_ops;

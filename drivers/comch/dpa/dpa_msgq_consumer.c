@@ -39,8 +39,8 @@ dpa_consumer_create(void *conn, const struct rte_comch_drv_consumer_conf *conf, 
 	struct dpa_cons *c;
 	int ret;
 
-	if (conf->id >= q->max_consumers) {
-		DPA_LOG(ERR, "consumer id %u: the MsgQ has ids below %u", conf->id,
+	if (!dpa_msgq_id_valid(conf->id, q->max_consumers)) {
+		DPA_LOG(ERR, "consumer id %u: the MsgQ has ids 1 to %u", conf->id,
 			q->max_consumers);
 		return -EINVAL;
 	}

@@ -132,8 +132,8 @@ dpa_dev_consumer_lock(struct dpa_prod *p, uint32_t id, const char *func)
 	struct dpa_msgq *q = p->q;
 	struct dpa_cons *c;
 
-	if (id >= q->max_consumers) {
-		DPA_LOG_FN(ERR, func, "producer %u: no consumer %u (ids below %u)", p->id, id,
+	if (!dpa_msgq_id_valid(id, q->max_consumers)) {
+		DPA_LOG_FN(ERR, func, "producer %u: no consumer %u (ids 1 to %u)", p->id, id,
 			   q->max_consumers);
 		return NULL;
 	}

@@ -45,7 +45,9 @@ dpa_import(void *conn, const struct rte_comch_drv_remote_conf *conf,
 	/* One of this MsgQ's consumers, in use: checked before anything is read through it. */
 	off = (uintptr_t)c - (uintptr_t)q->cons;
 	if ((uintptr_t)c < (uintptr_t)q->cons || off % sizeof(*c) != 0 ||
-	    off / sizeof(*c) >= q->max_consumers || !q->cons[off / sizeof(*c)].in_use) {
+	    off / sizeof(*c) > q->max_consumers ||
+	    !dpa_msgq_id_valid(off / sizeof(*c), q->max_consumers) ||
+	    !q->cons[off / sizeof(*c)].in_use) {
 		DPA_LOG(ERR, "the blob names no consumer of this MsgQ");
 		return -EPROTO;
 	}
@@ -80,8 +82,8 @@ dpa_producer_create(void *conn, uint32_t id, void **out)
 	struct dpa_prod *p;
 	int ret;
 
-	if (id >= q->max_producers) {
-		DPA_LOG(ERR, "producer id %u: the MsgQ has ids below %u", id, q->max_producers);
+	if (!dpa_msgq_id_valid(id, q->max_producers)) {
+		DPA_LOG(ERR, "producer id %u: the MsgQ has ids 1 to %u", id, q->max_producers);
 		return -EINVAL;
 	}
 	p = &q->prods[id];

@@ -170,7 +170,7 @@ rte_comch_dpa_dev_get_completion_imm(const struct rte_comch_dpa_cqe *cqe, uint32
  * @param cqe
  *   An entry from rte_comch_dpa_dev_get_completion().
  * @return
- *   The id; 0 if cqe is NULL.
+ *   The id (1 or more: no producer has id 0); 0 if cqe is NULL.
  */
 __rte_experimental
 uint32_t
