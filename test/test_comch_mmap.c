@@ -68,7 +68,6 @@ test_mmap_config(void **state)
 	assert_int_equal(rte_comch_mmap_start(m), -EBUSY);
 	assert_int_equal(rte_comch_mmap_set_permissions(m, RTE_COMCH_MMAP_PERM_LOCAL_READ_WRITE),
 			 -EBUSY);
-	assert_int_equal(rte_comch_mmap_destroy(m), -EBUSY);
 	assert_int_equal(rte_comch_mmap_stop(NULL), -EINVAL);
 	assert_int_equal(rte_comch_mmap_stop(m), 0);
 	assert_int_equal(rte_comch_mmap_stop(m), -EALREADY);
@@ -159,6 +158,59 @@ test_buf_pool(void **state)
 	assert_int_equal(rte_comch_mmap_stop(m), 0);
 	assert_int_equal(rte_comch_buf_pool_destroy(pool), 0);
 	assert_int_equal(rte_comch_mmap_destroy(m), 0);
+}
+
+/*
+ * A started mmap is destroyed as it is, stopped on the way (DOCA programs do
+ * not stop theirs first), unless something still holds it.
+ */
+static void
+test_mmap_destroy_started(void **state)
+{
+	struct rte_comch_buf_pool *pool = rte_comch_buf_pool_create(2);
+	struct rte_comch_buf *a, *b;
+	struct rte_comch_mmap *m;
+	struct rte_comch_dev *dev;
+	char domain[32];
+	uint8_t *addr;
+	size_t len;
+
+	(void)state;
+	assert_non_null(pool);
+	ct_domain(domain, sizeof(domain));
+	dev = ct_dev_open("domain=%s,role=host", domain);
+	assert_non_null(dev);
+	/* registered with a device, its memory from the device's driver */
+	m = rte_comch_mmap_create();
+	assert_non_null(m);
+	assert_int_equal(rte_comch_mmap_add_dev(m, dev), 0);
+	assert_int_equal(rte_comch_mmap_alloc_memrange(m, MEM_LEN), 0);
+	assert_int_equal(rte_comch_mmap_get_memrange(m, (void **)&addr, &len), 0);
+	assert_int_equal(rte_comch_mmap_start(m), 0);
+	assert_int_equal(rte_comch_dev_close(dev), -EBUSY);
+
+	/* a buffer holds it: refused, and it stays started and usable */
+	assert_int_equal(rte_comch_buf_pool_get_by_addr(pool, m, addr, 64, &a), 0);
+	assert_int_equal(rte_comch_mmap_destroy(m), -EBUSY);
+	assert_int_equal(rte_comch_mmap_start(m), -EBUSY);
+	assert_int_equal(rte_comch_buf_pool_get_by_addr(pool, m, addr + 64, 64, &b), 0);
+	memset(b->head, 0x5a, b->len);
+	assert_int_equal(rte_comch_buf_dec_refcount(a, NULL), 0);
+	assert_int_equal(rte_comch_mmap_destroy(m), -EBUSY);
+	assert_int_equal(rte_comch_buf_dec_refcount(b, NULL), 0);
+
+	/* held by nobody: stopped, unregistered and freed in one call */
+	assert_int_equal(rte_comch_mmap_destroy(m), 0);
+	/* the device it was registered with has no user left */
+	assert_int_equal(rte_comch_dev_close(dev), 0);
+
+	/* without a device, on memory of the application's: the same */
+	m = rte_comch_mmap_create();
+	assert_non_null(m);
+	assert_int_equal(rte_comch_mmap_set_memrange(m, mem, MEM_LEN), 0);
+	assert_int_equal(rte_comch_mmap_start(m), 0);
+	assert_int_equal(rte_comch_mmap_destroy(m), 0);
+	assert_int_equal(rte_comch_buf_pool_destroy(pool), 0);
 }
 
 static void
@@ -326,6 +378,7 @@ main(void)
 		cmocka_unit_test(test_mmap_config),
 		cmocka_unit_test(test_mmap_started_memory_is_fixed),
 		cmocka_unit_test(test_mmap_alloc_memrange),
+		cmocka_unit_test(test_mmap_destroy_started),
 		cmocka_unit_test(test_buf_pool),
 		cmocka_unit_test(test_buf_data),
 		cmocka_unit_test(test_buf_refcount),

@@ -268,38 +268,52 @@ rte_comch_mmap_start(struct rte_comch_mmap *mmap)
 	return 0;
 }
 
-int
-rte_comch_mmap_stop(struct rte_comch_mmap *mmap)
+/*
+ * Stop: 0, -EALREADY if it was not started, or -EBUSY (logged, naming what)
+ * while buffers or consumers hold it.
+ */
+static int
+comch_mmap_do_stop(struct rte_comch_mmap *mmap, const char *what)
 {
 	uint32_t v = COMCH_MMAP_STARTED;
 
-	if (COMCH_BAD_MMAP(mmap))
-		return -EINVAL;
 	/* Only from "started, held by nobody": a concurrent hold makes this fail. */
 	if (comch_cas_acq_rel(&mmap->refs, &v, 0)) {
 		comch_mmap_dereg(mmap, mmap->nb_devs);
 		return 0;
 	}
-	if ((v & COMCH_MMAP_STARTED) == 0) {
-		COMCH_LOG(ERR, "mmap %p is not started", (void *)mmap);
+	if ((v & COMCH_MMAP_STARTED) == 0)
 		return -EALREADY;
-	}
-	COMCH_LOG(ERR, "mmap %p: %u buffers or consumers still use it", (void *)mmap,
+	COMCH_LOG(ERR, "%s: mmap %p: %u buffers or consumers still use it", what, (void *)mmap,
 		  v & ~COMCH_MMAP_STARTED);
 	return -EBUSY;
+}
+
+int
+rte_comch_mmap_stop(struct rte_comch_mmap *mmap)
+{
+	int rc;
+
+	if (COMCH_BAD_MMAP(mmap))
+		return -EINVAL;
+	rc = comch_mmap_do_stop(mmap, "stop");
+	if (rc == -EALREADY)
+		COMCH_LOG(ERR, "mmap %p is not started", (void *)mmap);
+	return rc;
 }
 
 int
 rte_comch_mmap_destroy(struct rte_comch_mmap *mmap)
 {
 	unsigned int i;
+	int rc;
 
 	if (COMCH_BAD_MMAP(mmap))
 		return -EINVAL;
-	if (comch_mmap_started(mmap)) {
-		COMCH_LOG(ERR, "mmap %p is started: stop it first", (void *)mmap);
-		return -EBUSY;
-	}
+	/* Started: stopped first, as DOCA's destroy does; refused while something holds it. */
+	rc = comch_mmap_do_stop(mmap, "destroy");
+	if (rc == -EBUSY)
+		return rc;
 	if (mmap->alloc_dev != NULL)
 		mmap->alloc_dev->ops->mmap->free(mmap->alloc_dev->priv, mmap->alloc_mem);
 	else if (mmap->anon)

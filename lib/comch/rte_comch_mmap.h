@@ -14,7 +14,8 @@
  * after the PCIe link a BlueField uses), read-only or read/write. A buffer
  * describes a piece of a started mmap: the whole piece (head, len) and the bytes
  * in use (data, data_len). Buffers come from a pool and are reference counted; an
- * mmap cannot be stopped or destroyed while buffers refer to it.
+ * mmap cannot be stopped or destroyed while buffers refer to it (destroy stops
+ * a started mmap that nothing refers to).
  *
  * An mmap is registered with the devices added to it (rte_comch_mmap_add_dev())
  * when it starts: a consumer's mmap must have its connection's device added.
@@ -175,9 +176,14 @@ rte_comch_mmap_stop(struct rte_comch_mmap *mmap);
 
 /**
  * Destroy an mmap, freeing the memory it allocated (not memory it was given).
+ * A started mmap is stopped first, as rte_comch_mmap_stop() does (DOCA
+ * programs destroy their mmaps without stopping them); one that cannot stop
+ * is left as it was, started.
  *
  * @return
- *   0 on success; -EINVAL if mmap is NULL; -EBUSY if it is started.
+ *   0 on success (stopped first if it was started); -EINVAL if mmap is NULL;
+ *   -EBUSY while buffers or consumers refer to it (it stays started and
+ *   usable: release them, then destroy again).
  */
 __rte_experimental
 int
