@@ -5,7 +5,10 @@
 /*
  * Connections: getters, user data, per-connection and per-device counters
  * (exact counts and bytes), stats reset, server_disconnect and what both ends
- * see, tasks in flight when a connection ends, submit on an ended connection.
+ * see, tasks in flight when a connection ends, submit on an ended connection;
+ * the producer and consumer ids of a connection (from 1), and the closes that
+ * IDLE producers and consumers do not hold back (update_info of the ended
+ * connection they keep, their start refused).
  */
 
 #include <errno.h>
@@ -482,6 +485,178 @@ test_client_stop_not_taken(void **state)
 	ct_pair_close(&p);
 }
 
+/* Producer and consumer ids start at 1, on each side of a connection: 0 is never one. */
+static void
+test_fast_ids_from_one(void **state)
+{
+	struct rte_comch_consumer *x;
+	struct ct_cons sc[2], cc;
+	struct ct_prod sp, cp;
+	struct ct_pair p;
+	uint32_t id = 0;
+
+	(void)state;
+	ct_fast_up(&p, NULL, CT_FAST_ONE);
+	ct_cons_new(&sc[0], p.sconn, p.pe, 2, 64, 0);
+	ct_cons_new(&sc[1], p.sconn, p.pe, 2, 64, 0);
+	ct_cons_new(&cc, p.cconn, p.pe, 2, 64, 0);
+	assert_int_equal(sc[0].id, 1);
+	assert_int_equal(sc[1].id, 2);
+	assert_int_equal(cc.id, 1);
+	ct_prod_new(&sp, p.sconn, p.pe, 4, 4096, true);
+	ct_prod_new(&cp, p.cconn, p.pe, 4, 4096, true);
+	assert_int_equal(sp.id, 1);
+	assert_int_equal(cp.id, 1);
+	/* the smallest free id: 1 again once its consumer is gone */
+	ct_cons_free(&sc[0]);
+	x = rte_comch_consumer_create(p.sconn, sc[1].mmap);
+	assert_non_null(x);
+	assert_int_equal(rte_comch_consumer_get_id(x, &id), 0);
+	assert_int_equal(id, 1);
+	assert_int_equal(rte_comch_consumer_destroy(x), 0);
+
+	/* the other side learns it by that id, and its producers send to that */
+	ct_cons_start(&p, &cc, &p.srv);
+	assert_int_equal(p.srv.new_cons[p.srv.nb_new_cons - 1], 1);
+	ct_cons_post_all(&cc);
+	/* no consumer has id 0: a send to it is refused as to any unknown id */
+	assert_int_equal(ct_prod_send(&sp, 0, 16, 0, NULL), -ENOENT);
+	assert_int_equal(ct_prod_send_retry(&p, &sp, cc.id, 16, 0, NULL), 0);
+	assert_int_equal(ct_fast_wait_count(&p, &cc.nb_ok, 1), 0);
+	assert_int_equal(cc.last_prod_id, sp.id);
+	assert_int_equal(cc.bad, 0);
+
+	ct_cons_stop(&p, &cc, &p.srv);
+	ct_cons_free(&cc);
+	ct_cons_free(&sc[1]);
+	ct_prod_stop(&p, &sp);
+	ct_prod_free(&sp);
+	ct_prod_stop(&p, &cp);
+	ct_prod_free(&cp);
+	ct_pair_close(&p);
+}
+
+/*
+ * rte_comch_server_disconnect() is refused while a producer or consumer of the
+ * server's on the connection is not IDLE; IDLE ones (never started, or
+ * stopped) do not hold it back. They stay: the connection ends under them but
+ * stays allocated, says how it ended, and refuses their start, until the last
+ * of them is destroyed. The client's own producers do not matter.
+ */
+static void
+test_disconnect_with_idle_fast(void **state)
+{
+	struct ct_cons sc, sc2;
+	struct ct_prod sp, cp;
+	struct ct_pair p;
+
+	(void)state;
+	ct_fast_up(&p, NULL, CT_FAST_SPLIT);
+	ct_prod_new(&sp, p.sconn, p.pe, 4, 4096, true);
+	ct_cons_new(&sc, p.sconn, p.pe, 2, 64, 0);
+	ct_cons_new(&sc2, p.sconn, p.pe, 2, 64, 0);
+	ct_cons_start(&p, &sc, &p.cli);
+	ct_prod_new(&cp, p.cconn, p.cpe, 4, 4096, true);
+
+	/* RUNNING ones refuse the close */
+	assert_int_equal(rte_comch_server_disconnect(p.srv.server, p.sconn), -EBUSY);
+	ct_prod_stop(&p, &sp);
+	assert_int_equal(rte_comch_server_disconnect(p.srv.server, p.sconn), -EBUSY);
+	assert_int_equal(rte_comch_ctx_stop(p.srv.ctx), -EBUSY);
+	ct_cons_stop(&p, &sc, &p.cli);
+	assert_int_equal(rte_comch_connection_update_info(p.sconn), 0);
+
+	/* all IDLE: stopped (sp, sc) or never started (sc2); the client's cp runs */
+	assert_int_equal(rte_comch_server_disconnect(p.srv.server, p.sconn), 0);
+	assert_int_equal(rte_comch_connection_update_info(p.sconn), -ECONNABORTED);
+	assert_int_equal(ct_fast_wait_count(&p, &p.srv.nb_disconnect, 1), 0);
+	assert_int_equal(p.srv.disc_status[0], -ECONNABORTED);
+	assert_int_equal(ct_fast_wait_state(&p, p.cli.ctx, RTE_COMCH_CTX_STATE_IDLE), 0);
+	assert_int_equal(rte_comch_ctx_get_last_error(p.cli.ctx), -ECONNABORTED);
+	/* both ends ended, in order; still allocated for their producers and consumers */
+	assert_int_equal(rte_comch_connection_update_info(p.sconn), -ECONNABORTED);
+	assert_int_equal(rte_comch_connection_update_info(p.cconn), -ECONNABORTED);
+	/* their start is refused: the connection has ended */
+	assert_int_equal(rte_comch_ctx_start(sp.ctx), -ENOTCONN);
+	assert_int_equal(rte_comch_ctx_start(sc.ctx), -ENOTCONN);
+	assert_int_equal(rte_comch_ctx_start(sc2.ctx), -ENOTCONN);
+	/* the server, without connections, stops at once; its destroy waits for them */
+	assert_int_equal(rte_comch_ctx_stop(p.srv.ctx), 0);
+	assert_int_equal(rte_comch_server_destroy(p.srv.server), -EBUSY);
+	/* a consumer still holds its mmap, through the end of its connection */
+	assert_int_equal(rte_comch_mmap_destroy(sc2.mmap), -EBUSY);
+
+	/* destroyed at last: the ended connections go with the last of each side's */
+	ct_prod_free(&sp);
+	ct_cons_free(&sc);
+	ct_cons_free(&sc2);
+	ct_prod_stop(&p, &cp);
+	ct_prod_free(&cp);
+	ct_pair_close(&p);
+}
+
+/*
+ * A client stops, and later a server, with IDLE producers and consumers on
+ * their connections: the old connection stays theirs while the client
+ * connects again, and goes with them without touching the new one.
+ */
+static void
+test_stop_with_idle_fast(void **state)
+{
+	struct rte_comch_connection *old;
+	struct ct_prod cp, sp;
+	struct ct_cons cc;
+	struct ct_pair p;
+	uint8_t msg[64];
+
+	(void)state;
+	ct_fast_up(&p, NULL, CT_FAST_SPLIT);
+	ct_prod_new(&cp, p.cconn, p.cpe, 4, 4096, false);
+	ct_cons_new(&cc, p.cconn, p.cpe, 2, 64, 0);
+	ct_cons_start(&p, &cc, &p.srv);
+	assert_int_equal(rte_comch_ctx_stop(p.cli.ctx), -EBUSY);
+	ct_cons_stop(&p, &cc, &p.srv);
+
+	old = p.cconn;
+	assert_int_equal(rte_comch_ctx_stop(p.cli.ctx), -EINPROGRESS);
+	assert_int_equal(rte_comch_connection_update_info(old), -ECONNABORTED);
+	assert_int_equal(ct_fast_wait_state(&p, p.cli.ctx, RTE_COMCH_CTX_STATE_IDLE), 0);
+	assert_int_equal(rte_comch_ctx_get_last_error(p.cli.ctx), 0);
+	assert_int_equal(ct_fast_wait_count(&p, &p.srv.nb_disconnect, 1), 0);
+	assert_int_equal(p.srv.disc_status[0], -ECONNABORTED);
+	assert_int_equal(rte_comch_connection_update_info(old), -ECONNABORTED);
+	assert_int_equal(rte_comch_ctx_start(cp.ctx), -ENOTCONN);
+	assert_int_equal(rte_comch_ctx_start(cc.ctx), -ENOTCONN);
+	assert_int_equal(rte_comch_client_destroy(p.cli.client), -EBUSY);
+
+	/* connected again: a new connection, with ids of its own */
+	ct_pair_connect(&p);
+	assert_ptr_not_equal(p.cconn, old);
+	ct_prod_new(&sp, p.sconn, p.pe, 4, 4096, false);
+	assert_int_equal(sp.id, 1);
+	ct_msg_fill(msg, sizeof(msg), 0, 0);
+	assert_int_equal(ct_send(&p.srv, p.sconn, msg, sizeof(msg), NULL), 0);
+	assert_int_equal(ct_fast_wait_count(&p, &p.cli.nb_recv, 1), 0);
+	/* the old ones go, and the old connection with them: the new one carries on */
+	ct_prod_free(&cp);
+	ct_cons_free(&cc);
+	ct_msg_fill(msg, sizeof(msg), 0, 1);
+	assert_int_equal(ct_send(&p.srv, p.sconn, msg, sizeof(msg), NULL), 0);
+	assert_int_equal(ct_fast_wait_count(&p, &p.cli.nb_recv, 2), 0);
+	assert_int_equal(rte_comch_connection_update_info(p.cconn), 0);
+	assert_int_equal(p.cli.bad_msgs, 0);
+
+	/* the server's stop: its IDLE producer does not hold it back either */
+	assert_int_equal(rte_comch_ctx_stop(p.srv.ctx), -EINPROGRESS);
+	assert_int_equal(ct_fast_wait_state(&p, p.srv.ctx, RTE_COMCH_CTX_STATE_IDLE), 0);
+	assert_int_equal(ct_fast_wait_state(&p, p.cli.ctx, RTE_COMCH_CTX_STATE_IDLE), 0);
+	assert_int_equal(rte_comch_ctx_get_last_error(p.cli.ctx), -ECONNABORTED);
+	assert_int_equal(rte_comch_connection_update_info(p.sconn), -ECONNABORTED);
+	assert_int_equal(rte_comch_ctx_start(sp.ctx), -ENOTCONN);
+	ct_prod_free(&sp);
+	ct_pair_close(&p);
+}
+
 int
 main(void)
 {
@@ -495,6 +670,9 @@ main(void)
 		cmocka_unit_test(test_stop_drain_timeout),
 		cmocka_unit_test(test_server_disconnect_drain_timeout),
 		cmocka_unit_test(test_client_stop_not_taken),
+		cmocka_unit_test(test_fast_ids_from_one),
+		cmocka_unit_test(test_disconnect_with_idle_fast),
+		cmocka_unit_test(test_stop_with_idle_fast),
 	};
 
 	return CT_RUN("comch_conn", tests);

@@ -102,7 +102,8 @@ comch_client_stop(struct rte_comch_ctx *ctx)
 		comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_IDLE);
 		return 0;
 	}
-	rc = comch_ctrl_check_no_fast(ctrl, "stop");
+	/* RUNNING: connected, and the close is the peer's to learn, through progress. */
+	rc = cli->conn != NULL ? comch_conn_check_fast_idle(cli->conn, "client stop") : 0;
 	if (rc < 0)
 		return rc;
 	comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_STOPPING);

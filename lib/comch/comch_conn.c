@@ -57,6 +57,22 @@ comch_conn_create(struct comch_ctrl *ctrl, void *drv, const struct rte_comch_drv
 	return conn;
 }
 
+int
+comch_conn_check_fast_idle(const struct rte_comch_connection *conn, const char *what)
+{
+	uint32_t n = comch_link_nb_active(&conn->link);
+
+	/*
+	 * IDLE ones may stay: they outlive the connection (which stays allocated
+	 * until the last is destroyed), and their start fails once it has ended.
+	 */
+	if (n == 0)
+		return 0;
+	COMCH_LOG(ERR, "%s: connection %u: %u producers or consumers on it are not idle: stop "
+		  "them first", what, conn->id, n);
+	return -EBUSY;
+}
+
 void
 comch_conn_close_local(struct rte_comch_connection *conn, int reason)
 {

@@ -144,6 +144,27 @@ comch_link_abort(struct comch_link *link, int reason)
 	comch_link_unlock(link);
 }
 
+/* A producer's or consumer's state, which its own lcore changes: a snapshot. */
+static bool
+comch_link_ctx_active(const struct rte_comch_ctx *ctx)
+{
+	return comch_load_relaxed(&ctx->state) != RTE_COMCH_CTX_STATE_IDLE;
+}
+
+uint32_t
+comch_link_nb_active(const struct comch_link *link)
+{
+	const struct rte_comch_producer *p;
+	const struct rte_comch_consumer *c;
+	uint32_t n = 0;
+
+	TAILQ_FOREACH(p, &link->producers, next)
+		n += comch_link_ctx_active(&p->ctx);
+	TAILQ_FOREACH(c, &link->consumers, next)
+		n += comch_link_ctx_active(&c->ctx);
+	return n;
+}
+
 int
 comch_link_request(struct rte_comch_consumer *c, bool expire)
 {

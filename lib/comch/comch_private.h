@@ -635,6 +635,8 @@ struct rte_comch_connection *comch_conn_create(struct comch_ctrl *ctrl, void *dr
 					       const struct rte_comch_drv_conn_params *p);
 /** One round of a connection: messages in, messages taken, control messages. */
 int comch_conn_progress(struct rte_comch_connection *conn, bool slow, uint64_t now);
+/** -EBUSY (logged) unless every producer and consumer on conn is IDLE: a close may go. */
+int comch_conn_check_fast_idle(const struct rte_comch_connection *conn, const char *what);
 void comch_conn_close_local(struct rte_comch_connection *conn, int reason);
 /**
  * The one abort path: end the connection for reason (-EPROTO: the peer broke
@@ -686,6 +688,11 @@ void comch_link_release_remotes(struct comch_link *link);
 void comch_link_abort(struct comch_link *link, int reason);
 /** Ask for a consumer to be made a remote of the other side (expire false) or withdrawn. */
 int comch_link_request(struct rte_comch_consumer *c, bool expire);
+/**
+ * Its producers and consumers that are not IDLE (STARTING, RUNNING or
+ * STOPPING), on the lcore that changes its lists (a connection's engine's).
+ */
+uint32_t comch_link_nb_active(const struct comch_link *link);
 
 /* A MsgQ's producers and consumers come and go on any lcore: under its lock. */
 static inline void

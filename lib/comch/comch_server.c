@@ -44,11 +44,15 @@ static int
 comch_server_stop(struct rte_comch_ctx *ctx)
 {
 	struct comch_ctrl *ctrl = container_of(ctx, struct comch_ctrl, ctx);
-	int rc = comch_ctrl_check_no_fast(ctrl, "stop");
+	const struct rte_comch_connection *conn;
+	int rc;
 
-	if (rc < 0)
-		return rc;
-
+	/* The connections it closes: none with a producer or consumer at work. */
+	TAILQ_FOREACH(conn, &ctrl->conns, next) {
+		rc = comch_conn_check_fast_idle(conn, "server stop");
+		if (rc < 0)
+			return rc;
+	}
 	ctx->dev->ops->server->stop(comch_ctrl_server(ctrl)->drv);
 	comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_STOPPING);
 	comch_ctrl_close_all(ctrl, -ECONNABORTED);
@@ -342,6 +346,8 @@ rte_comch_server_get_device_rep(const struct rte_comch_server *server)
 int
 rte_comch_server_disconnect(struct rte_comch_server *server, struct rte_comch_connection *conn)
 {
+	int rc;
+
 	if (COMCH_BAD_SERVER(server) || COMCH_NULL_ARG(conn))
 		return -EINVAL;
 	if (conn->ctrl != &server->ctrl) {
@@ -352,11 +358,9 @@ rte_comch_server_disconnect(struct rte_comch_server *server, struct rte_comch_co
 		COMCH_LOG(ERR, "connection %p is already ending", (void *)conn);
 		return -ENOTCONN;
 	}
-	if (conn->link.nb_fast != 0) {
-		COMCH_LOG(ERR, "connection %p: %u producers or consumers still exist on it: "
-			  "destroy them first", (void *)conn, conn->link.nb_fast);
-		return -EBUSY;
-	}
+	rc = comch_conn_check_fast_idle(conn, "disconnect");
+	if (rc < 0)
+		return rc;
 	comch_conn_close_local(conn, -ECONNABORTED);
 	return 0;
 }

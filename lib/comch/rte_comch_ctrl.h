@@ -149,8 +149,9 @@ rte_comch_server_create(struct rte_comch_dev *dev, struct rte_comch_dev_rep *rep
  * Destroy a server.
  *
  * @return
- *   0 on success; -EINVAL if server is NULL; -EBUSY if it is not IDLE or send
- *   tasks taken from its pool have not been freed.
+ *   0 on success; -EINVAL if server is NULL; -EBUSY if it is not IDLE, if send
+ *   tasks taken from its pool have not been freed, or if producers or
+ *   consumers created on its connections still exist (IDLE ones too).
  */
 __rte_experimental
 int
@@ -252,10 +253,16 @@ rte_comch_server_event_consumer_register(struct rte_comch_server *server,
  * -ECONNABORTED. The server's disconnection callback fires with -ECONNABORTED
  * from inside progress, after which the connection is freed.
  *
+ * Producers and consumers of the server's on the connection must be IDLE (the
+ * client's do not matter: they see the connection end). IDLE ones may stay:
+ * the connection then ends under them but stays allocated until the last of
+ * them is destroyed; starting them fails with -ENOTCONN once it has ended.
+ *
  * @return
  *   0 on success; -EINVAL if server or conn is NULL or conn is not the
  *   server's; -ENOTCONN if the connection is already ending; -EBUSY while
- *   producers or consumers exist on it (destroy them first).
+ *   producers or consumers on it are not IDLE (STARTING, RUNNING or STOPPING:
+ *   stop them first).
  */
 __rte_experimental
 int
@@ -339,8 +346,9 @@ rte_comch_client_create(struct rte_comch_dev *dev, const char *server_name);
  * Destroy a client.
  *
  * @return
- *   0 on success; -EINVAL if client is NULL; -EBUSY if it is not IDLE or send
- *   tasks taken from its pool have not been freed.
+ *   0 on success; -EINVAL if client is NULL; -EBUSY if it is not IDLE, if send
+ *   tasks taken from its pool have not been freed, or if producers or
+ *   consumers created on its connections still exist (IDLE ones too).
  */
 __rte_experimental
 int

@@ -68,7 +68,9 @@ typedef void (*rte_comch_ctx_state_changed_cb_t)(union rte_comch_data user_data,
  * @return
  *   0 if the context is RUNNING; -EINPROGRESS if it is STARTING and will reach
  *   RUNNING through progress; -EINVAL if ctx is NULL; -EBUSY if it is not IDLE;
- *   -ENOTCONN if it has no progress engine; -EINVAL if a mandatory callback
+ *   -ENOTCONN if it has no progress engine, or if it is a producer or consumer
+ *   whose connection has ended (an IDLE one outlives the connection it was
+ *   created on: see rte_comch_ctx_stop()); -EINVAL if a mandatory callback
  *   (send task configuration, receive event, server connection event) is
  *   missing; -ENOMEM if the task pool cannot be created; other negative errno
  *   values from the driver.
