@@ -472,6 +472,72 @@ test_ctx_state_sequence(void **state)
 	ct_pair_close(&p);
 }
 
+/*
+ * What rte_comch_ctx_stop() returns: 0 and straight to IDLE when nothing is to
+ * wait for, -EINPROGRESS while STOPPING, again as often as it is asked,
+ * -EBUSY once IDLE.
+ */
+static void
+test_ctx_stop_returns(void **state)
+{
+	enum rte_comch_ctx_state st;
+	struct ct_pair p;
+
+	(void)state;
+	ct_pair_open(&p, NULL);
+	assert_int_equal(p.srv.nb_states, 1);
+
+	/* a client still STARTING (no progress yet): IDLE at once, no STOPPING */
+	assert_int_equal(rte_comch_ctx_start(p.cli.ctx), -EINPROGRESS);
+	assert_int_equal(rte_comch_ctx_stop(p.cli.ctx), 0);
+	assert_int_equal(rte_comch_ctx_get_state(p.cli.ctx, &st), 0);
+	assert_int_equal(st, RTE_COMCH_CTX_STATE_IDLE);
+	assert_int_equal(p.cli.nb_states, 2);
+	ASSERT_TRANSITION(&p.cli, 0, RTE_COMCH_CTX_STATE_IDLE, RTE_COMCH_CTX_STATE_STARTING);
+	ASSERT_TRANSITION(&p.cli, 1, RTE_COMCH_CTX_STATE_STARTING, RTE_COMCH_CTX_STATE_IDLE);
+	assert_int_equal(rte_comch_ctx_stop(p.cli.ctx), -EBUSY);
+	assert_int_equal(rte_comch_ctx_get_last_error(p.cli.ctx), 0);
+
+	/* a connected client must tell the server: STOPPING, and asking again is fine */
+	p.cli.nb_states = 0;
+	ct_pair_connect(&p);
+	assert_int_equal(rte_comch_ctx_stop(p.cli.ctx), -EINPROGRESS);
+	assert_int_equal(rte_comch_ctx_stop(p.cli.ctx), -EINPROGRESS);
+	assert_int_equal(rte_comch_ctx_get_state(p.cli.ctx, &st), 0);
+	assert_int_equal(st, RTE_COMCH_CTX_STATE_STOPPING);
+	assert_int_equal(ct_wait_state(p.pe, p.cli.ctx, RTE_COMCH_CTX_STATE_IDLE,
+				       CT_TIMEOUT_MS), 0);
+	/* the repeated stop changed nothing: one RUNNING -> STOPPING -> IDLE */
+	assert_int_equal(p.cli.nb_states, 4);
+	ASSERT_TRANSITION(&p.cli, 2, RTE_COMCH_CTX_STATE_RUNNING, RTE_COMCH_CTX_STATE_STOPPING);
+	ASSERT_TRANSITION(&p.cli, 3, RTE_COMCH_CTX_STATE_STOPPING, RTE_COMCH_CTX_STATE_IDLE);
+	assert_int_equal(rte_comch_ctx_get_last_error(p.cli.ctx), 0);
+	assert_int_equal(rte_comch_ctx_stop(p.cli.ctx), -EBUSY);
+	assert_int_equal(ct_wait_count(p.pe, &p.srv.nb_disconnect, 1, CT_TIMEOUT_MS), 0);
+
+	/* a server without connections: IDLE at once, no STOPPING */
+	assert_int_equal(rte_comch_ctx_stop(p.srv.ctx), 0);
+	assert_int_equal(p.srv.nb_states, 2);
+	ASSERT_TRANSITION(&p.srv, 1, RTE_COMCH_CTX_STATE_RUNNING, RTE_COMCH_CTX_STATE_IDLE);
+	assert_int_equal(rte_comch_ctx_stop(p.srv.ctx), -EBUSY);
+
+	/* a server with a connection drains it: STOPPING, and asking again is fine */
+	assert_int_equal(rte_comch_ctx_start(p.srv.ctx), 0);
+	ct_pair_connect(&p);
+	p.srv.nb_states = 0;
+	assert_int_equal(rte_comch_ctx_stop(p.srv.ctx), -EINPROGRESS);
+	assert_int_equal(rte_comch_ctx_stop(p.srv.ctx), -EINPROGRESS);
+	assert_int_equal(ct_wait_state(p.pe, p.srv.ctx, RTE_COMCH_CTX_STATE_IDLE,
+				       CT_TIMEOUT_MS), 0);
+	assert_int_equal(p.srv.nb_states, 2);
+	ASSERT_TRANSITION(&p.srv, 0, RTE_COMCH_CTX_STATE_RUNNING, RTE_COMCH_CTX_STATE_STOPPING);
+	ASSERT_TRANSITION(&p.srv, 1, RTE_COMCH_CTX_STATE_STOPPING, RTE_COMCH_CTX_STATE_IDLE);
+	assert_int_equal(ct_wait_state(p.pe, p.cli.ctx, RTE_COMCH_CTX_STATE_IDLE,
+				       CT_TIMEOUT_MS), 0);
+	assert_int_equal(rte_comch_ctx_get_last_error(p.cli.ctx), -ECONNABORTED);
+	ct_pair_close(&p);
+}
+
 int
 main(void)
 {
@@ -483,6 +549,7 @@ main(void)
 		cmocka_unit_test(test_client_config),
 		cmocka_unit_test(test_ctx_args_user_data),
 		cmocka_unit_test(test_ctx_state_sequence),
+		cmocka_unit_test(test_ctx_stop_returns),
 	};
 
 	return CT_RUN("comch_ctx", tests);

@@ -96,9 +96,9 @@ comch_client_stop(struct rte_comch_ctx *ctx)
 	struct rte_comch_client *cli = comch_ctrl_client(ctrl);
 	int rc;
 
+	/* Not connected yet: nothing to drain, IDLE at once (no STOPPING in between). */
 	if (ctx->state == RTE_COMCH_CTX_STATE_STARTING) {
 		comch_client_abort_attempt(cli);
-		comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_STOPPING);
 		comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_IDLE);
 		return 0;
 	}

@@ -81,12 +81,16 @@ rte_comch_ctx_stop(struct rte_comch_ctx *ctx)
 {
 	if (COMCH_BAD_CTX(ctx))
 		return -EINVAL;
-	if (ctx->state == RTE_COMCH_CTX_STATE_IDLE ||
-	    ctx->state == RTE_COMCH_CTX_STATE_STOPPING) {
-		COMCH_LOG(ERR, "stop: context is already %s", comch_state_names[ctx->state]);
+	switch (ctx->state) {
+	case RTE_COMCH_CTX_STATE_IDLE:
+		COMCH_LOG(ERR, "stop: context is already idle");
 		return -EBUSY;
+	case RTE_COMCH_CTX_STATE_STOPPING:
+		/* A stop under way (asked for, or the connection ended): DOCA programs ask again. */
+		return -EINPROGRESS;
+	default:
+		return ctx->ops->stop(ctx);
 	}
-	return ctx->ops->stop(ctx);
 }
 
 int

@@ -54,12 +54,14 @@ comch_server_stop(struct rte_comch_ctx *ctx)
 			return rc;
 	}
 	ctx->dev->ops->server->stop(comch_ctrl_server(ctrl)->drv);
+	/* Nothing to drain: IDLE at once, without a STOPPING in between (as DOCA's). */
+	if (ctrl->nb_conns == 0) {
+		comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_IDLE);
+		return 0;
+	}
 	comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_STOPPING);
 	comch_ctrl_close_all(ctrl, -ECONNABORTED);
-	if (ctrl->nb_conns != 0)
-		return -EINPROGRESS;
-	comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_IDLE);
-	return 0;
+	return -EINPROGRESS;
 }
 
 /*

@@ -12,6 +12,7 @@
  * @code
  *   IDLE --start--> STARTING --(connected)--> RUNNING --stop--> STOPPING --> IDLE
  *   IDLE --start---------------------------> RUNNING            (servers)
+ *   STARTING or RUNNING --stop, nothing to wait for--> IDLE
  * @endcode
  *
  * - Configuration (task pools, callbacks, sizes) is accepted only while IDLE.
@@ -20,8 +21,9 @@
  *   progress when its connection is established.
  * - rte_comch_ctx_stop() disconnects, lets in-flight messages drain, flushes
  *   tasks still in flight to their error callbacks and reaches IDLE through
- *   progress. A client whose connection ends (peer stop, peer death, protocol
- *   error) goes the same way by itself; rte_comch_ctx_get_last_error() says why.
+ *   progress; a context with nothing to wait for is IDLE when it returns. A
+ *   client whose connection ends (peer stop, peer death, protocol error) goes
+ *   through STOPPING by itself; rte_comch_ctx_get_last_error() says why.
  * - Every change of state is reported to the state-changed callback, from
  *   inside progress, except the changes made by start and stop themselves,
  *   which are reported before they return.
@@ -82,12 +84,32 @@ rte_comch_ctx_start(struct rte_comch_ctx *ctx);
 /**
  * Stop a context.
  *
+ * A context with nothing to wait for goes straight to IDLE, without passing
+ * through STOPPING (its state-changed callback sees RUNNING -> IDLE, or
+ * STARTING -> IDLE): a server without connections, a client still STARTING
+ * (its connection attempt is given up), a producer with no send in flight.
+ * Otherwise the context is STOPPING when the call returns and reaches IDLE
+ * through progress: a server with connections (they drain and close), a
+ * connected client (the server learns of the close), a producer with sends in
+ * flight (they complete), a consumer (the other side confirms it writes no
+ * more into it).
+ *
+ * A stop asked for again while the context is STOPPING (after an earlier
+ * stop, or a client whose connection ended) is no error: it changes nothing
+ * and returns -EINPROGRESS, the stop under way going on.
+ *
  * @return
- *   0 if the context is already IDLE on return; -EINPROGRESS if it is STOPPING
- *   and will reach IDLE through progress; -EINVAL if ctx is NULL; -EBUSY if it
- *   is IDLE or already STOPPING, or if it is a server or client with producers
- *   or consumers on its connections (destroy those first: the teardown order
- *   is producers and consumers, then connections, then servers and clients).
+ *   - 0: the context is IDLE on return.
+ *   - -EINPROGRESS: it is STOPPING (from this call, or from before it) and
+ *     reaches IDLE through progress.
+ *   - -EINVAL: ctx is NULL.
+ *   - -EBUSY: it is IDLE already; or it is a server or client, and a
+ *     connection it would close has producers or consumers that are not IDLE
+ *     (STARTING, RUNNING or STOPPING): stop them first. IDLE producers and
+ *     consumers do not hold the stop back: they stay allocated, the connection
+ *     ends under them, starting them afterwards fails with -ENOTCONN, and they
+ *     are destroyed as usual, before the server or client itself is (whose
+ *     destroy is refused with -EBUSY until then).
  */
 __rte_experimental
 int
