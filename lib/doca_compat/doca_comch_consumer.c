@@ -181,10 +181,11 @@ const uint8_t *
 doca_comch_consumer_task_post_recv_get_imm_data(
 	const struct doca_comch_consumer_task_post_recv *task)
 {
-	uint32_t len;
-
-	return task == NULL ? NULL :
+	uint32_t len = 0;
+	const uint8_t *imm = task == NULL ? NULL :
 		rte_comch_consumer_task_post_recv_get_imm_data(DC_CRTASK(task), &len);
+
+	return len == 0 ? NULL : imm; /* NULL if none */
 }
 
 uint32_t

@@ -129,6 +129,8 @@ doca_comch_producer_task_send_alloc_init(struct doca_comch_producer *producer,
 	rc = rte_comch_producer_task_send_alloc_init(producer->rp,
 		(struct rte_comch_buf *)(uintptr_t)buf, imm_data, imm_data_len, consumer_id,
 		(struct rte_comch_producer_task_send **)task);
+	if (rc == -EMSGSIZE)
+		return DOCA_ERROR_INVALID_VALUE; /* immediate data too long, as DOCA says */
 	return dc_ctx_err(DC_PROD_CTX(producer), rc, RTE_COMCH_CTX_STATE_RUNNING);
 }
 
@@ -163,9 +165,11 @@ doca_comch_producer_task_send_set_buf(struct doca_comch_producer_task_send *task
 const uint8_t *
 doca_comch_producer_task_send_get_imm_data(const struct doca_comch_producer_task_send *task)
 {
-	uint32_t len;
+	uint32_t len = 0;
+	const uint8_t *imm = task == NULL ? NULL :
+		rte_comch_producer_task_send_get_imm_data(DC_CPTASK(task), &len);
 
-	return task == NULL ? NULL : rte_comch_producer_task_send_get_imm_data(DC_CPTASK(task), &len);
+	return len == 0 ? NULL : imm; /* NULL if none */
 }
 
 uint32_t

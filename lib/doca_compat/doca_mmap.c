@@ -92,6 +92,8 @@ doca_mmap_start(struct doca_mmap *mmap)
 
 	DC_NULL_ARG(mmap);
 	rc = rte_comch_mmap_start(mmap->rm);
+	if (rc == -ENOENT)
+		return DOCA_ERROR_INVALID_VALUE; /* no memory range */
 	if (rc == 0)
 		mmap->started = true;
 	return dc_mmap_err(mmap, rc, false);
@@ -150,8 +152,12 @@ doca_mmap_set_max_num_devices(struct doca_mmap *mmap, uint32_t max_num_devices)
 doca_error_t
 doca_mmap_set_memrange(struct doca_mmap *mmap, void *addr, size_t len)
 {
+	int rc;
+
 	DC_NULL_ARG(mmap);
-	return dc_mmap_err(mmap, rte_comch_mmap_set_memrange(mmap->rm, addr, len), false);
+	rc = rte_comch_mmap_set_memrange(mmap->rm, addr, len);
+	/* -EEXIST: it has a range already */
+	return rc == -EEXIST ? DOCA_ERROR_BAD_STATE : dc_mmap_err(mmap, rc, false);
 }
 
 doca_error_t
@@ -163,7 +169,7 @@ doca_mmap_get_memrange(const struct doca_mmap *mmap, void **addr, size_t *len)
 	DC_NULL_ARG(addr);
 	DC_NULL_ARG(len);
 	rc = rte_comch_mmap_get_memrange(mmap->rm, addr, len);
-	if (rc == 0 && *addr == NULL) {
+	if (rc == -ENOENT || (rc == 0 && *addr == NULL)) {
 		DC_LOG(ERR, "mmap %p has no memory range", (void *)mmap);
 		return DOCA_ERROR_BAD_STATE;
 	}
