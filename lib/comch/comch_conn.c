@@ -444,12 +444,31 @@ rte_comch_connection_get_device(const struct rte_comch_connection *conn)
 	return conn->ctrl->ctx.dev;
 }
 
+/* How a connection that ended (or is ending) ended, as update_info says it. */
+static int
+comch_conn_end_status(int close_reason)
+{
+	/* Closed in order, by either side; anything else is a failure: a reset. */
+	return close_reason == -ECONNABORTED ? -ECONNABORTED : -ECONNRESET;
+}
+
 int
 rte_comch_connection_update_info(const struct rte_comch_connection *conn)
 {
+	int abort_reason;
+
 	if (COMCH_BAD_CONN(conn))
 		return -EINVAL;
-	return conn->state == COMCH_CONN_ESTABLISHED ? 0 : -ECONNABORTED;
+	switch (conn->state) {
+	case COMCH_CONN_ESTABLISHED:
+		/* An abort another lcore asked for ends it at the next progress. */
+		abort_reason = comch_load_relaxed(&conn->link.abort_reason);
+		return abort_reason == 0 ? 0 : comch_conn_end_status(abort_reason);
+	case COMCH_CONN_DRAINING:
+		return -ECONNABORTED; /* closed on this side, in order */
+	default:
+		return comch_conn_end_status(conn->close_reason);
+	}
 }
 
 int

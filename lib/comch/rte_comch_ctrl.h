@@ -558,11 +558,25 @@ struct rte_comch_dev *
 rte_comch_connection_get_device(const struct rte_comch_connection *conn);
 
 /**
- * Whether a connection can carry messages.
+ * Whether a connection can carry messages, and if not, why.
+ *
+ * A connection is handed to the application (the server's connection
+ * callback, rte_comch_client_get_connection() once the client is RUNNING) only
+ * once it is established: while a client connects, it has no connection yet
+ * (rte_comch_client_get_connection() says -ENOTCONN), so this call never says
+ * -EINPROGRESS. The connection's end stays readable for as long as it is
+ * allocated: until the disconnection callback returns (server), until the
+ * client leaves STOPPING, or until its last producer or consumer is destroyed.
  *
  * @return
- *   0 if it is established; -ECONNABORTED if it is ending or has ended;
- *   -EINVAL if conn is NULL.
+ *   - 0: it is established.
+ *   - -ECONNRESET: it ended, or is ending, otherwise than in order: the peer
+ *     died, broke the protocol, or memory ran out (the disconnection status,
+ *     or the client's last error, has the precise reason).
+ *   - -ECONNABORTED: it was closed in order, by either side
+ *     (rte_comch_server_disconnect(), a stop of the server or the client);
+ *     from the call that closes it on, while it drains.
+ *   - -EINVAL: conn is NULL.
  */
 __rte_experimental
 int

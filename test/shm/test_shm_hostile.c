@@ -398,6 +398,64 @@ test_ring_slots_untouched(void **state)
 	shm_ring_release(&rx);
 }
 
+static void
+prod_cb(struct rte_comch_producer_task_send *t, union rte_comch_data task_ud,
+	union rte_comch_data ctx_ud)
+{
+	(void)t;
+	(void)task_ud;
+	(void)ctx_ud;
+}
+
+/*
+ * How a connection ended, as rte_comch_connection_update_info() says it for as
+ * long as the connection is allocated (here an IDLE producer of the server's
+ * keeps it past its end): -ECONNRESET for a peer that died, and for one that
+ * broke the protocol (its disconnection status says -EPROTO); an orderly close
+ * is -ECONNABORTED (the conformance suite's test_comch_conn).
+ */
+static void
+test_update_info_after_reset(void **state)
+{
+	struct rte_comch_connection *conn;
+	struct rte_comch_producer *prod;
+	struct raw_peer p;
+	uint64_t before;
+	unsigned int i;
+	int dies;
+
+	(void)state;
+	for (dies = 1; dies >= 0; dies--) {
+		before = peer_errors();
+		raw_peer_connect(&p);
+		conn = last_conn; /* (a good client's later connection takes last_conn) */
+		prod = rte_comch_producer_create(conn);
+		assert_non_null(prod);
+		assert_int_equal(rte_comch_producer_task_send_set_conf(prod, prod_cb, prod_cb, 4), 0);
+		assert_int_equal(rte_comch_pe_connect_ctx(pe, rte_comch_producer_as_ctx(prod)), 0);
+		assert_int_equal(rte_comch_connection_update_info(conn), 0);
+		last_disconnect = 1;
+		if (dies) {
+			/* its socket and rings go without a word, as when it is killed */
+			close(p.fd);
+			shm_ring_release(&p.rx);
+			shm_ring_release(&p.tx);
+			for (i = 0; i < 2000 && last_disconnect == 1; i++)
+				pump(1);
+			assert_int_equal(last_disconnect, -ECONNRESET);
+		} else {
+			/* a withdrawal of a consumer it never announced */
+			raw_ctl_send(p.fd, COMCH_CTL_CONSUMER_EXPIRED, 7, NULL, NULL, 0);
+			raw_peer_expect_dropped(&p, before);
+		}
+		assert_int_equal(rte_comch_connection_update_info(conn), -ECONNRESET);
+		/* its start is refused: the connection has ended */
+		assert_int_equal(rte_comch_ctx_start(rte_comch_producer_as_ctx(prod)), -ENOTCONN);
+		/* the last holder of the ended connection frees it */
+		assert_int_equal(rte_comch_producer_destroy(prod), 0);
+	}
+}
+
 int
 main(void)
 {
@@ -418,6 +476,7 @@ main(void)
 		cmocka_unit_test_setup(test_handshake_timeout, before_each),
 		cmocka_unit_test_setup(test_handshake_fds_without_payload, before_each),
 		cmocka_unit_test_setup(test_conn_fds_without_payload, before_each),
+		cmocka_unit_test_setup(test_update_info_after_reset, before_each),
 		cmocka_unit_test(test_ring_slots_untouched),
 	};
 
