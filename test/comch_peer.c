@@ -323,7 +323,7 @@ usage(const char *prog)
 		"          [--timeout MS] [--busy] [--log TYPE:LEVEL]\n"
 		"  fast path (one connection, both sides): --fast [--producers P]\n"
 		"          [--consumers C] [--slots S] [--sizes a,b,..] [--imm L] [--msgs K]\n"
-		"          [--window W] [--forever] [--expect-drop]\n"
+		"          [--window W] [--forever] [--expect-drop] [--user-mem]\n"
 		"exit: 0 ok, 1 lost/corrupt/unexpected, 2 usage, 3 timeout, 4 setup failed\n",
 		prog);
 	exit(EXIT_USAGE);
@@ -348,6 +348,7 @@ parse_args(int argc, char **argv)
 		{ "fast", no_argument, NULL, 'Z' }, { "producers", required_argument, NULL, 'P' },
 		{ "consumers", required_argument, NULL, 'U' }, { "slots", required_argument, NULL, 'L' },
 		{ "imm", required_argument, NULL, 'I' }, { "sizes", required_argument, NULL, 'z' },
+		{ "user-mem", no_argument, NULL, 'M' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -384,6 +385,7 @@ parse_args(int argc, char **argv)
 		case 'L': opt.slots = atoi(optarg); break;
 		case 'I': opt.imm = atoi(optarg); break;
 		case 'z': opt.sizes = optarg; break;
+		case 'M': opt.user_mem = true; break;
 		default: usage(argv[0]);
 		}
 	}

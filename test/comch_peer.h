@@ -25,6 +25,7 @@ struct peer_opts {
 	bool fast;
 	uint32_t producers, consumers, slots, imm;
 	const char *sizes;
+	bool user_mem;         /* consumers receive into the heap (set_memrange) */
 };
 
 extern struct peer_opts opt;

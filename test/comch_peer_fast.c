@@ -15,6 +15,8 @@
  * With --forever it streams until the connection drops or a signal comes;
  * with --expect-drop the connection must end with -ECONNRESET, posted buffers
  * must fail with -ECONNRESET and the consumers go IDLE with that last error.
+ * With --user-mem the consumers receive into memory of the process's heap
+ * (rte_comch_mmap_set_memrange()), which the peer process cannot map.
  * In every case everything is torn down and each step checked.
  * Prints READY (server), CONNECTED 1, STREAMING (every consumer received),
  * RECEIVED (every consumer received --msgs from every producer of the peer),
@@ -42,6 +44,7 @@ struct fcons {
 	struct rte_comch_mmap *mmap;
 	struct rte_comch_buf_pool *pool;
 	uint8_t *mem;
+	uint8_t *user;         /* --user-mem: the heap memory mem points into */
 	uint32_t id;
 	bool posted;
 	uint32_t nb_prods;
@@ -204,14 +207,21 @@ static int
 f_cons_new(struct fcons *c)
 {
 	size_t slot = RTE_MAX(F.max_size, (size_t)1);
+	size_t bytes = RTE_ALIGN_CEIL(RTE_MAX(slot * opt.slots, (size_t)4096), (size_t)4096);
 	union rte_comch_data ud = { .ptr = c };
 	void *addr;
 	size_t len;
 
 	c->mmap = rte_comch_mmap_create();
+	if (opt.user_mem) {
+		c->user = aligned_alloc(4096, bytes);
+		if (c->user == NULL)
+			return -1;
+	}
 	if (c->mmap == NULL ||
 	    rte_comch_mmap_add_dev(c->mmap, rte_comch_connection_get_device(F.conn)) != 0 ||
-	    rte_comch_mmap_alloc_memrange(c->mmap, RTE_MAX(slot * opt.slots, (size_t)4096)) != 0 ||
+	    (opt.user_mem ? rte_comch_mmap_set_memrange(c->mmap, c->user, bytes) :
+			    rte_comch_mmap_alloc_memrange(c->mmap, bytes)) != 0 ||
 	    rte_comch_mmap_set_permissions(c->mmap, RTE_COMCH_MMAP_PERM_LOCAL_READ_WRITE |
 					   RTE_COMCH_MMAP_PERM_PCI_READ_WRITE) != 0 ||
 	    rte_comch_mmap_get_memrange(c->mmap, &addr, &len) != 0 ||
@@ -572,6 +582,7 @@ f_fast_down(void)
 				f_check_ret(rte_comch_mmap_stop(c->mmap), "consumer mmap stop");
 			f_check_ret(rte_comch_mmap_destroy(c->mmap), "consumer mmap");
 		}
+		free(c->user);
 		memset(c, 0, sizeof(*c));
 	}
 	for (i = 0; i < opt.producers; i++) {

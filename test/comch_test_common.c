@@ -960,6 +960,13 @@ void
 ct_cons_new(struct ct_cons *c, struct rte_comch_connection *conn, struct rte_comch_pe *pe,
 	    uint32_t nb_slots, size_t slot, uint32_t imm_len)
 {
+	ct_cons_new_user(c, conn, pe, nb_slots, slot, imm_len, NULL);
+}
+
+void
+ct_cons_new_user(struct ct_cons *c, struct rte_comch_connection *conn, struct rte_comch_pe *pe,
+		 uint32_t nb_slots, size_t slot, uint32_t imm_len, void *user_mem)
+{
 	union rte_comch_data ud = { .ptr = c };
 	void *addr;
 
@@ -971,7 +978,10 @@ ct_cons_new(struct ct_cons *c, struct rte_comch_connection *conn, struct rte_com
 	c->mmap = rte_comch_mmap_create();
 	assert_non_null(c->mmap);
 	assert_int_equal(rte_comch_mmap_add_dev(c->mmap, rte_comch_connection_get_device(conn)), 0);
-	assert_int_equal(rte_comch_mmap_alloc_memrange(c->mmap, c->mem_len), 0);
+	if (user_mem != NULL)
+		assert_int_equal(rte_comch_mmap_set_memrange(c->mmap, user_mem, c->mem_len), 0);
+	else
+		assert_int_equal(rte_comch_mmap_alloc_memrange(c->mmap, c->mem_len), 0);
 	assert_int_equal(rte_comch_mmap_set_permissions(c->mmap,
 		RTE_COMCH_MMAP_PERM_LOCAL_READ_WRITE | RTE_COMCH_MMAP_PERM_PCI_READ_WRITE), 0);
 	assert_int_equal(rte_comch_mmap_get_memrange(c->mmap, &addr, &c->mem_len), 0);

@@ -319,6 +319,13 @@ struct ct_cons {
  */
 void ct_cons_new(struct ct_cons *c, struct rte_comch_connection *conn, struct rte_comch_pe *pe,
 		 uint32_t nb_slots, size_t slot, uint32_t imm_len);
+/**
+ * ct_cons_new() on the application's memory (set_memrange) instead: user_mem
+ * holds at least max(nb_slots * slot, 4096) bytes, and outlives the consumer.
+ */
+void ct_cons_new_user(struct ct_cons *c, struct rte_comch_connection *conn,
+		      struct rte_comch_pe *pe, uint32_t nb_slots, size_t slot, uint32_t imm_len,
+		      void *user_mem);
 /** Start c and progress until it is RUNNING and peer (if not NULL) knows its id. */
 void ct_cons_start(struct ct_pair *p, struct ct_cons *c, struct ct_side *peer);
 /**

@@ -4,14 +4,17 @@
 
 /*
  * Fast path data, on one engine and on two (split) or more engines of one
- * lcore: data lands byte for byte at the head of the next posted buffer with
- * data_len, immediate data and producer id; immediate-only messages; -EMSGSIZE
- * leaves the posted buffer posted and untouched; order per consumer; several
- * producers and consumers in both directions; sizes 0 to 16 MiB; a consumer
- * never has more than num_tasks buffers posted; only the bytes in use travel.
+ * lcore: data lands byte for byte at the tail of the next posted buffer's data
+ * (its head, for an empty buffer) with data_len, immediate data and producer
+ * id; immediate-only messages; -EMSGSIZE leaves the posted buffer posted and
+ * untouched; order per consumer; several producers and consumers in both
+ * directions; sizes 0 to 16 MiB; a consumer never has more than num_tasks
+ * buffers posted; only the bytes in use travel; appends; a consumer on the
+ * application's own memory (set_memrange).
  */
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_common.h>
@@ -443,6 +446,184 @@ test_buf_offsets(void **state)
 	close_all(&p, &pr, 1, &c, 1);
 }
 
+static void
+repost(struct rte_comch_consumer_task_post_recv *t)
+{
+	assert_int_equal(rte_comch_task_submit(rte_comch_consumer_task_post_recv_as_task(t)), 0);
+}
+
+/*
+ * On a consumer with keep_tasks and nothing posted, that no message was sent
+ * to yet: a post-recv task appends at the tail of its buffer's data, as DOCA
+ * describes it. The data lands at data + data_len, data_len grows by the
+ * message and data stays; only the room left to the end of the piece is
+ * offered (-EMSGSIZE beyond it, and the buffer stays posted, untouched); a
+ * buffer with no data in use receives at its data pointer; a buffer whose
+ * fields do not describe data inside its piece is refused at submit.
+ */
+static void
+appends(struct ct_pair *p, struct ct_cons *c, struct ct_prod *pr)
+{
+	struct rte_comch_consumer_task_post_recv *t = NULL;
+	struct rte_comch_buf *b = NULL;
+	uint32_t ok = c->nb_ok;
+	size_t i;
+
+	memset(c->mem, 0xcc, 1100);
+	memset(c->mem, 0x5a, 10);
+	/* a piece of 1000 bytes, the first 10 in use */
+	assert_int_equal(rte_comch_buf_pool_get_by_addr(c->pool, c->mmap, c->mem, 1000, &b), 0);
+	assert_int_equal(rte_comch_buf_set_data(b, c->mem, 10), 0);
+	assert_int_equal(rte_comch_consumer_task_post_recv_alloc_init(c->cons, b, &t), 0);
+
+	/* 50 bytes (with shm, in the slot), then 200 (straight into the buffer) */
+	repost(t);
+	assert_int_equal(ct_prod_send_retry(p, pr, c->id, 50, 0, NULL), 0);
+	assert_int_equal(ct_fast_wait_count(p, &c->nb_ok, ++ok), 0);
+	assert_ptr_equal(b->data, c->mem);
+	assert_int_equal(b->data_len, 60);
+	for (i = 0; i < 10; i++)
+		assert_int_equal(c->mem[i], 0x5a);
+	assert_int_equal(ct_fast_check(c->mem + 10, 50, pr->id, 0), 0);
+	assert_int_equal(c->mem[60], 0xcc);
+	repost(t);
+	assert_int_equal(ct_prod_send_retry(p, pr, c->id, 200, 0, NULL), 0);
+	assert_int_equal(ct_fast_wait_count(p, &c->nb_ok, ++ok), 0);
+	assert_ptr_equal(b->data, c->mem);
+	assert_int_equal(b->data_len, 260);
+	assert_int_equal(ct_fast_check(c->mem + 10, 50, pr->id, 0), 0);
+	assert_int_equal(ct_fast_check(c->mem + 60, 200, pr->id, 1), 0);
+	assert_int_equal(c->mem[260], 0xcc);
+
+	/* 740 bytes of room left: 741 do not fit, and the buffer stays posted */
+	repost(t);
+	assert_int_equal(ct_prod_send_retry(p, pr, c->id, 741, 0, NULL), -EMSGSIZE);
+	ct_fast_progress_for(p, 10);
+	assert_int_equal(c->nb_ok, ok);
+	for (i = 260; i < 1100; i++)
+		if (c->mem[i] != 0xcc)
+			fail_msg("byte %zu written by a refused send", i);
+	assert_int_equal(ct_prod_send(pr, c->id, 740, 0, NULL), 0);
+	assert_int_equal(ct_fast_wait_count(p, &c->nb_ok, ++ok), 0);
+	assert_int_equal(b->data_len, 1000);
+	assert_int_equal(ct_fast_check(c->mem + 260, 740, pr->id, 2), 0);
+	assert_int_equal(c->mem[1000], 0xcc);
+
+	/* full: no room, immediate data only still fits */
+	repost(t);
+	assert_int_equal(ct_prod_send_retry(p, pr, c->id, 1, 0, NULL), -EMSGSIZE);
+	assert_int_equal(ct_prod_send(pr, c->id, CT_NOBUF, 0, NULL), 0);
+	assert_int_equal(ct_fast_wait_count(p, &c->nb_ok, ++ok), 0);
+	assert_ptr_equal(b->data, c->mem);
+	assert_int_equal(b->data_len, 1000);
+
+	/* no data in use: the message lands at the data pointer, wherever it is */
+	assert_int_equal(rte_comch_buf_set_data(b, c->mem + 100, 0), 0);
+	repost(t);
+	assert_int_equal(ct_prod_send_retry(p, pr, c->id, 30, 0, NULL), 0);
+	assert_int_equal(ct_fast_wait_count(p, &c->nb_ok, ++ok), 0);
+	assert_ptr_equal(b->data, c->mem + 100);
+	assert_int_equal(b->data_len, 30);
+	assert_int_equal(ct_fast_check(c->mem + 100, 30, pr->id, 4), 0);
+	assert_int_equal(ct_fast_check(c->mem + 10, 50, pr->id, 0), 0);
+
+	/* fields changed by hand into something outside the piece: refused */
+	b->data_len = 901;
+	assert_int_equal(rte_comch_task_submit(rte_comch_consumer_task_post_recv_as_task(t)),
+			 -EINVAL);
+	b->data = c->mem + 1001;
+	b->data_len = 0;
+	assert_int_equal(rte_comch_task_submit(rte_comch_consumer_task_post_recv_as_task(t)),
+			 -EINVAL);
+	assert_int_equal(rte_comch_task_free(rte_comch_consumer_task_post_recv_as_task(t)), 0);
+	assert_int_equal(rte_comch_buf_dec_refcount(b, NULL), 0);
+}
+
+static void
+test_recv_appends(void **state)
+{
+	uint8_t *user = aligned_alloc(4096, 4096);
+	struct ct_cons c, u;
+	struct ct_prod pr;
+	struct ct_pair p;
+
+	assert_non_null(user);
+	ct_fast_up(&p, NULL, MODE(state));
+	/* on memory of the driver's, and on the application's (shm: staged) */
+	ct_cons_new(&c, p.cconn, ct_fast_pe(&p, false), 2, 2048, 0);
+	ct_cons_new_user(&u, p.cconn, ct_fast_pe(&p, false), 2, 2048, 0, user);
+	c.keep_tasks = u.keep_tasks = true;
+	ct_cons_start(&p, &c, &p.srv);
+	ct_cons_start(&p, &u, &p.srv);
+	ct_prod_new(&pr, p.sconn, ct_fast_pe(&p, true), 8, 4096, true);
+	appends(&p, &c, &pr);
+	appends(&p, &u, &pr);
+	assert_int_equal(ct_fast_wait_count(&p, &pr.nb_ok, 10), 0);
+	assert_int_equal(pr.nb_err, 0);
+	ct_prod_stop(&p, &pr);
+	ct_prod_free(&pr);
+	ct_cons_stop(&p, &c, &p.srv);
+	ct_cons_free(&c);
+	ct_cons_stop(&p, &u, &p.srv);
+	ct_cons_free(&u);
+	ct_pair_close(&p);
+	free(user);
+}
+
+/*
+ * A consumer on the application's own memory (set_memrange on aligned_alloc):
+ * every size lands intact where it was posted, in order (shm, whose peer cannot
+ * map that memory, stages it and copies each message over once more), and
+ * nothing around the mmap is written.
+ */
+static void
+test_user_memory(void **state)
+{
+	static const size_t sizes[] = { 0, 1, 80, 81, 100, 4095, 4096, 65536, 7 };
+	const size_t guard = 4096, slot = 65536, nb = 4;
+	const size_t total = nb * slot + 2 * guard;
+	uint8_t *raw = aligned_alloc(4096, total);
+	struct ct_prod pr;
+	struct ct_cons c;
+	struct ct_pair p;
+	uint32_t k, n = 2 * RTE_DIM(sizes);
+	size_t i;
+
+	assert_non_null(raw);
+	memset(raw, 0xee, total);
+	ct_fast_up(&p, NULL, MODE(state));
+	ct_cons_new_user(&c, p.sconn, ct_fast_pe(&p, true), nb, slot, RTE_COMCH_MAX_IMM_DATA_LEN,
+			 raw + guard);
+	assert_ptr_equal(c.mem, raw + guard);
+	c.check = true;
+	c.repost = true;
+	ct_cons_start(&p, &c, &p.cli);
+	ct_cons_post_all(&c);
+	ct_prod_new(&pr, p.cconn, ct_fast_pe(&p, false), 4, slot, true);
+	for (k = 0; k < n; k++) {
+		size_t len = sizes[k % RTE_DIM(sizes)];
+
+		assert_int_equal(ct_prod_send_retry(&p, &pr, c.id, len, k % 33, NULL), 0);
+		assert_int_equal(ct_fast_wait_count(&p, &c.nb_ok, k + 1), 0);
+		assert_int_equal(c.bad, 0);
+		assert_int_equal(c.last_data_len, len);
+		assert_int_equal(c.last_imm_len, k % 33);
+		assert_ptr_equal(c.last_data, c.mem + (k % nb) * slot);
+	}
+	assert_int_equal(ct_fast_wait_count(&p, &pr.nb_ok, n), 0);
+	assert_int_equal(pr.nb_err, 0);
+	ct_prod_stop(&p, &pr);
+	ct_prod_free(&pr);
+	ct_cons_stop(&p, &c, &p.cli);
+	assert_int_equal(c.err_status[0], -ECONNABORTED);
+	ct_cons_free(&c);
+	for (i = 0; i < guard; i++)
+		if (raw[i] != 0xee || raw[total - 1 - i] != 0xee)
+			fail_msg("byte %zu around the mmap was written", i);
+	ct_pair_close(&p);
+	free(raw);
+}
+
 #define BOTH(t) \
 	cmocka_unit_test_prestate(t, (void *)&mode_one), \
 	cmocka_unit_test_prestate(t, (void *)&mode_split)
@@ -460,6 +641,8 @@ main(void)
 		BOTH(test_sizes),
 		ALL(test_posted_limit),
 		BOTH(test_buf_offsets),
+		BOTH(test_recv_appends),
+		ALL(test_user_memory),
 	};
 
 	return CT_RUN("comch_fast_data", tests);

@@ -7,11 +7,14 @@
  * lcore: consumer ids, new and expired consumer events on the other side,
  * -ENOENT before the new event and after expiry, -EAGAIN until a buffer is
  * posted (nothing dropped), a consumer stopped and destroyed while a producer
- * sends, the teardown order (-EBUSY), and connections that end under live
- * producers and consumers (-ECONNRESET, -ENOTCONN).
+ * sends, the teardown order (-EBUSY), connections that end under live
+ * producers and consumers (-ECONNRESET, -ENOTCONN), and a peer slow to confirm
+ * a consumer's stop (the stop completes, the connection stays, the id and the
+ * mmap stay quarantined until the confirmation or the end).
  */
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_common.h>
@@ -465,6 +468,162 @@ test_dropped_by_client(void **state)
 	ct_pair_close(&p);
 }
 
+/* Whether a consumer created on conn now gets id (it is free again); none stays. */
+struct id_free_arg {
+	struct rte_comch_connection *conn;
+	struct rte_comch_mmap *mmap;
+	uint32_t id;
+};
+
+static bool
+id_free(void *arg)
+{
+	const struct id_free_arg *a = arg;
+	struct rte_comch_consumer *x = rte_comch_consumer_create(a->conn, a->mmap);
+	uint32_t id = UINT32_MAX;
+
+	assert_non_null(x);
+	assert_int_equal(rte_comch_consumer_get_id(x, &id), 0);
+	assert_int_equal(rte_comch_consumer_destroy(x), 0);
+	return id == a->id;
+}
+
+/* Consumers that can still be created on conn (all destroyed again). */
+static uint32_t
+room_for_consumers(struct rte_comch_connection *conn, struct rte_comch_mmap *mmap)
+{
+	struct rte_comch_consumer **x;
+	struct rte_comch_dev_info info;
+	uint32_t n = 0, i;
+
+	assert_int_equal(rte_comch_dev_info_get(rte_comch_connection_get_device(conn), &info), 0);
+	x = calloc(info.max_consumers + 1, sizeof(*x));
+	assert_non_null(x);
+	while (n <= info.max_consumers && (x[n] = rte_comch_consumer_create(conn, mmap)) != NULL)
+		n++;
+	assert_int_equal(rte_errno, ENOSPC);
+	for (i = 0; i < n; i++)
+		assert_int_equal(rte_comch_consumer_destroy(x[i]), 0);
+	free(x);
+	return n;
+}
+
+/* Stop c, the peer holding its confirmation back: IDLE after the library's wait. */
+static void
+stop_unconfirmed(struct ct_pair *p, struct ct_cons *c, uint32_t nb_posted)
+{
+	uint32_t i, err = c->nb_err;
+
+	assert_int_equal(rte_comch_ctx_stop(c->ctx), -EINPROGRESS);
+	assert_int_equal(ct_fast_wait_state(p, c->ctx, RTE_COMCH_CTX_STATE_IDLE), 0);
+	assert_int_equal(rte_comch_ctx_get_last_error(c->ctx), -ETIMEDOUT);
+	/* what was posted came back, as from any stop */
+	assert_int_equal(c->nb_err, err + nb_posted);
+	for (i = err; i < c->nb_err; i++)
+		assert_int_equal(c->err_status[i], -ECONNABORTED);
+}
+
+/*
+ * The client is slow to confirm the stops of the server's consumers: a
+ * RUNNING producer of its side, on an engine nobody progresses, holds the
+ * confirmation back (the withdrawal waits for a grace period of its producers).
+ * The stops complete anyway, after the library's wait, and the connection
+ * stays; each consumer's id stays taken, counted against max_consumers, and a
+ * quarantined consumer cannot start again, until the confirmation comes. One
+ * destroyed meanwhile keeps its mmap held until then, or until the connection
+ * ends.
+ */
+static void
+test_stop_peer_slow_to_confirm(void **state)
+{
+	struct rte_comch_pe *slow_pe = rte_comch_pe_create(RTE_COMCH_PE_LCORE_SELF);
+	struct ct_cons kept, gone, d;
+	struct id_free_arg a;
+	struct ct_prod pr, slow;
+	struct ct_pair p;
+	uint32_t room;
+
+	assert_non_null(slow_pe);
+	ct_fast_up(&p, NULL, MODE(state));
+	/* kept has the lower id: confirmations come in id order */
+	ct_cons_new(&kept, p.sconn, ct_fast_pe(&p, true), 4, 64, 0);
+	ct_cons_new(&gone, p.sconn, ct_fast_pe(&p, true), 4, 64, 0);
+	kept.check = gone.check = true;
+	ct_cons_start(&p, &kept, &p.cli);
+	ct_cons_start(&p, &gone, &p.cli);
+	ct_cons_post_all(&kept);
+	ct_cons_post_all(&gone);
+	ct_prod_new(&pr, p.cconn, ct_fast_pe(&p, false), 8, 4096, true);
+	assert_int_equal(ct_prod_send_retry(&p, &pr, gone.id, 40, 0, NULL), 0);
+	assert_int_equal(ct_fast_wait_count(&p, &gone.nb_ok, 1), 0);
+	ct_prod_new(&slow, p.cconn, slow_pe, 4, 4096, true);
+
+	/* both stop without the confirmation; the connection stays up */
+	stop_unconfirmed(&p, &kept, 4);
+	stop_unconfirmed(&p, &gone, 3);
+	assert_int_equal(gone.nb_ok, 1);
+	assert_int_equal(rte_comch_connection_update_info(p.sconn), 0);
+	assert_int_equal(rte_comch_connection_update_info(p.cconn), 0);
+	assert_int_equal(p.srv.nb_disconnect, 0);
+	assert_int_equal(ct_side_knows(&p.cli, kept.id), 1);
+	assert_int_equal(ct_side_knows(&p.cli, gone.id), 1);
+	assert_int_equal(rte_comch_ctx_start(kept.ctx), -EBUSY);
+	/* gone is destroyed before the confirmation: its mmap stays held */
+	assert_int_equal(rte_comch_consumer_destroy(gone.cons), 0);
+	assert_int_equal(rte_comch_buf_pool_destroy(gone.pool), 0);
+	assert_int_equal(rte_comch_mmap_stop(gone.mmap), -EBUSY);
+	/* the quarantined ids stay taken: another consumer gets none of them */
+	ct_cons_new(&d, p.sconn, ct_fast_pe(&p, true), 2, 64, 0);
+	assert_int_not_equal(d.id, kept.id);
+	assert_int_not_equal(d.id, gone.id);
+	room = room_for_consumers(p.sconn, d.mmap);
+	/* and the connection carries on: d receives */
+	d.check = true;
+	ct_cons_start(&p, &d, &p.cli);
+	ct_cons_post_all(&d);
+	assert_int_equal(ct_prod_send_retry(&p, &pr, d.id, 50, 0, NULL), 0);
+	assert_int_equal(ct_fast_wait_count(&p, &d.nb_ok, 1), 0);
+	assert_int_equal(d.bad, 0);
+
+	/* the slow side catches up (its producer stops): both are confirmed */
+	ct_prod_stop(&p, &slow);
+	assert_int_equal(ct_fast_wait_known(&p, &p.cli, kept.id, false), 0);
+	assert_int_equal(ct_fast_wait_known(&p, &p.cli, gone.id, false), 0);
+	a = (struct id_free_arg){ .conn = p.sconn, .mmap = d.mmap, .id = gone.id };
+	assert_int_equal(ct_fast_until(&p, id_free, &a, CT_TIMEOUT_MS), 0);
+	/* gone's id and mmap are free; one more consumer fits */
+	assert_int_equal(room_for_consumers(p.sconn, d.mmap), room + 1);
+	assert_int_equal(rte_comch_mmap_stop(gone.mmap), 0);
+	assert_int_equal(rte_comch_mmap_destroy(gone.mmap), 0);
+	/* kept starts again, and receives */
+	ct_cons_start(&p, &kept, &p.cli);
+	ct_cons_post_all(&kept);
+	assert_int_equal(ct_prod_send_retry(&p, &pr, kept.id, 60, 0, NULL), 0);
+	assert_int_equal(ct_fast_wait_count(&p, &kept.nb_ok, 1), 0);
+	assert_int_equal(kept.bad, 0);
+	ct_cons_stop(&p, &d, &p.cli);
+	ct_cons_free(&d);
+
+	/* slow again, and this time the connection ends before the confirmation */
+	assert_int_equal(rte_comch_ctx_start(slow.ctx), 0);
+	stop_unconfirmed(&p, &kept, 3);
+	assert_int_equal(rte_comch_consumer_destroy(kept.cons), 0);
+	assert_int_equal(rte_comch_buf_pool_destroy(kept.pool), 0);
+	assert_int_equal(rte_comch_mmap_stop(kept.mmap), -EBUSY);
+	/* a quarantined consumer does not hold the connection: it may end */
+	assert_int_equal(rte_comch_server_disconnect(p.srv.server, p.sconn), 0);
+	assert_int_equal(ct_fast_wait_count(&p, &p.srv.nb_disconnect, 1), 0);
+	assert_int_equal(rte_comch_mmap_stop(kept.mmap), 0);
+	assert_int_equal(rte_comch_mmap_destroy(kept.mmap), 0);
+	assert_int_equal(ct_fast_wait_state(&p, p.cli.ctx, RTE_COMCH_CTX_STATE_IDLE), 0);
+	ct_prod_stop(&p, &slow);
+	ct_prod_free(&slow);
+	assert_int_equal(rte_comch_pe_destroy(slow_pe), 0);
+	ct_prod_stop(&p, &pr);
+	ct_prod_free(&pr);
+	ct_pair_close(&p);
+}
+
 #define BOTH(t) \
 	cmocka_unit_test_prestate(t, (void *)&mode_one), \
 	cmocka_unit_test_prestate(t, (void *)&mode_split)
@@ -483,6 +642,7 @@ main(void)
 		ALL(test_teardown_order),
 		BOTH(test_dropped_by_server),
 		BOTH(test_dropped_by_client),
+		BOTH(test_stop_peer_slow_to_confirm),
 	};
 
 	return CT_RUN("comch_fast_events", tests);

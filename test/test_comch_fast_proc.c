@@ -8,6 +8,8 @@
  * - many producers and consumers on both sides, every message checked byte
  *   for byte with its per-producer sequence number, sizes from 0 to 1 MiB;
  * - fewer, larger messages up to 16 MiB, with 32 bytes of immediate data;
+ * - consumers on memory of the process's heap (rte_comch_mmap_set_memrange()),
+ *   which the peer process cannot map: the same messages arrive intact;
  * - a peer killed with SIGKILL mid-transfer (the client, then the server;
  *   both streaming, or the victim only receiving): the survivor does not
  *   crash, its empty posted buffers fail with -ECONNRESET (filled ones are
@@ -46,19 +48,22 @@ check_complete(const char *line, int64_t n, int64_t consumers, int64_t slots)
 
 static void
 run_pair(const char *name, const char *prods, const char *cons, const char *slots,
-	 const char *msgs, const char *sizes, const char *imm, int64_t n)
+	 const char *msgs, const char *sizes, const char *imm, int64_t n, bool user_mem)
 {
+	/* (last: without it, the list ends one argument early) */
+	const char *mem = user_mem ? "--user-mem" : NULL;
+
 	struct cp_proc *srv, *cli;
 	char d[32], line[CP_LINE];
 
 	cp_domain(d, sizeof(d));
 	srv = cp_spawn("server", "--server", "--fast", "--domain", d, "--name", name,
 		       "--producers", prods, "--consumers", cons, "--slots", slots, "--msgs", msgs,
-		       "--sizes", sizes, "--imm", imm, "--timeout", "100000", NULL);
+		       "--sizes", sizes, "--imm", imm, "--timeout", "100000", mem, NULL);
 	assert_int_equal(cp_wait_line(srv, "READY", line, sizeof(line), 10000), 0);
 	cli = cp_spawn("client", "--client", "--fast", "--domain", d, "--name", name,
 		       "--producers", prods, "--consumers", cons, "--slots", slots, "--msgs", msgs,
-		       "--sizes", sizes, "--imm", imm, "--timeout", "100000", NULL);
+		       "--sizes", sizes, "--imm", imm, "--timeout", "100000", mem, NULL);
 	assert_int_equal(cp_finish(cli, line, sizeof(line), WAIT_MS), 0);
 	check_complete(line, n, atoi(cons), atoi(slots));
 	assert_int_equal(cp_finish(srv, line, sizeof(line), WAIT_MS), 0);
@@ -73,7 +78,7 @@ test_fast_many_both_ways(void **state)
 	(void)state;
 	/* 4 producers x 4 consumers x 50 messages each way */
 	run_pair("many", "4", "4", "8", "50", "0,1,17,4096,65536,1048576,100", "16",
-		 4 * 4 * 50);
+		 4 * 4 * 50, false);
 }
 
 static void
@@ -81,7 +86,16 @@ test_fast_big_messages(void **state)
 {
 	(void)state;
 	run_pair("big", "2", "2", "2", "6", "16777216,1,8388611,0,4096,16777215", "32",
-		 2 * 2 * 6);
+		 2 * 2 * 6, false);
+}
+
+/* Heap memory on both sides: every message crosses a staging area and one more copy. */
+static void
+test_fast_user_memory(void **state)
+{
+	(void)state;
+	run_pair("user", "3", "2", "4", "40", "0,1,80,81,4096,65536,1048576,100", "8",
+		 3 * 2 * 40, true);
 }
 
 /*
@@ -181,6 +195,7 @@ main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_fast_many_both_ways, cp_test_teardown),
 		cmocka_unit_test_teardown(test_fast_big_messages, cp_test_teardown),
+		cmocka_unit_test_teardown(test_fast_user_memory, cp_test_teardown),
 		cmocka_unit_test_teardown(test_fast_client_killed, cp_test_teardown),
 		cmocka_unit_test_teardown(test_fast_server_killed, cp_test_teardown),
 		cmocka_unit_test_teardown(test_fast_client_killed_buffers_empty,

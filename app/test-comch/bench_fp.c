@@ -128,7 +128,12 @@ rx_done(struct rte_comch_consumer_task_post_recv *task, union rte_comch_data tas
 		rx_release(f, task);
 		return;
 	}
-	/* The buffer again, whole: the library sets data and data_len at completion. */
+	/*
+	 * The buffer again, whole: a message is appended after the data a buffer
+	 * holds, so empty it first (its data pointer stays at its head).
+	 */
+	if (buf != NULL)
+		rte_comch_buf_reset_data_len(buf);
 	ret = rte_comch_task_submit(rte_comch_consumer_task_post_recv_as_task(task));
 	if (unlikely(ret < 0)) {
 		bench_fail(f->res, ret, "posting a buffer again: rte_comch_task_submit: %s",

@@ -6,8 +6,12 @@
  * Consumer: posts buffers of its mmap for producers on the other side to fill.
  * On a connection, starting and stopping need the peer (told by the
  * connection's engine): a consumer is RUNNING once advertised, and IDLE again
- * once the peer confirmed it will not write into its buffers any more. On a
- * MsgQ, its start imports it at once, and its stop ends a grace period of the
+ * once the peer confirmed it will not write into its buffers any more, or once
+ * it waited COMCH_EXPIRE_TIMEOUT_MS for that confirmation. In the latter case
+ * it is quarantined: its id stays taken (and, once it is destroyed, its mmap
+ * held) until the peer confirms or the connection ends, so that a slow peer
+ * costs neither the connection nor a consumer id it still knows. On a MsgQ,
+ * its start imports it at once, and its stop ends a grace period of the
  * MsgQ's producers later (comch_msgq.c).
  */
 
@@ -23,7 +27,10 @@
 #include "comch_private.h"
 
 #define COMCH_CONSUMER_BURST 32
-/* A peer that does not confirm an expiry by then is dropped. */
+/*
+ * A stop waits this long for the peer's confirmation of the expiry, then
+ * completes without it; the consumer stays quarantined until it comes.
+ */
 #define COMCH_EXPIRE_TIMEOUT_MS 1000
 
 static struct rte_comch_consumer *
@@ -39,6 +46,17 @@ comch_consumer_start(struct rte_comch_ctx *ctx)
 	const struct rte_comch_drv_consumer_ops *ops = ctx->dev->ops->consumer;
 	int rc;
 
+	/*
+	 * The peer may still hold the last run's receive state under this id:
+	 * announcing the id again before it confirms would break the protocol.
+	 */
+	if (c->quarantined && comch_load_acquire(&c->expired) == 0 &&
+	    !comch_link_dead(c->link)) {
+		COMCH_LOG(ERR, "consumer %u: the peer has not confirmed its last stop yet: start "
+			  "it again once it has", c->id);
+		return -EBUSY;
+	}
+	c->quarantined = false;
 	/* A DPA consumer's receives are its program's: no tasks on the CPU. */
 	rc = comch_fast_start(ctx, &c->tasks, sizeof(struct rte_comch_consumer_task_post_recv),
 			      c->ok_cb != NULL || c->burst || c->offloaded,
@@ -86,10 +104,9 @@ comch_consumer_task_done(struct rte_comch_consumer *c, const struct rte_comch_fp
 
 	t->base.status = cpl->status;
 	if (cpl->status == 0) {
-		if (t->buf != NULL) {
-			t->buf->data = t->buf->head;
-			t->buf->data_len = cpl->len;
-		}
+		/* Appended at the tail of what the buffer held (see comch_consumer_buf_tail()). */
+		if (t->buf != NULL)
+			t->buf->data_len += cpl->len;
 		/* All of it, whatever imm_len: a fixed-size copy inlines. */
 		rte_mov32(t->imm, cpl->imm);
 		t->imm_len = cpl->imm_len;
@@ -171,6 +188,28 @@ comch_consumer_flushed(struct rte_comch_consumer *c)
 	return 1;
 }
 
+/*
+ * The peer did not confirm the expiry in time (slow, hung or hostile): the
+ * stop completes without it, and the connection stays. What the peer finished
+ * writing is delivered, the rest comes back with -ECONNABORTED, after the
+ * driver's flush has kept the peer's later writes out of those buffers as far
+ * as its transport can. The id stays taken until the confirmation comes or the
+ * connection ends (quarantined; a destroy keeps the mmap held until then too):
+ * the peer may still have the id imported, so it is neither announced again
+ * nor given to another consumer.
+ */
+static int
+comch_consumer_quarantine(struct rte_comch_consumer *c)
+{
+	COMCH_LOG(WARNING, "consumer %u: the peer did not confirm its expiry within %u ms: "
+		  "stopping without it; the id stays taken until it does", c->id,
+		  COMCH_EXPIRE_TIMEOUT_MS);
+	c->quarantined = true;
+	c->ctx.last_error = -ETIMEDOUT;
+	comch_consumer_start_flush(c, -ECONNABORTED);
+	return comch_consumer_flushed(c) | 1;
+}
+
 static int
 comch_consumer_progress(struct rte_comch_ctx *ctx, bool slow, uint64_t now)
 {
@@ -211,12 +250,8 @@ comch_consumer_progress(struct rte_comch_ctx *ctx, bool slow, uint64_t now)
 			comch_msgq_expire_poll(c);
 		if (comch_load_acquire(&c->expired) == 0 && !comch_link_dead(c->link)) {
 			if (c->link->type == COMCH_LINK_CONN && c->expire_asked &&
-			    now > c->expire_deadline &&
-			    comch_load_relaxed(&c->link->abort_reason) == 0) {
-				COMCH_LOG(ERR, "consumer %u: the peer did not confirm its expiry in "
-					  "time: dropping the connection", c->id);
-				comch_link_abort(c->link, -EPROTO);
-			}
+			    now > c->expire_deadline)
+				return comch_consumer_quarantine(c);
 			return c->burst ? 0 : comch_consumer_poll_tasks(c) > 0;
 		}
 		/* The peer will not write again: take what it wrote, return the rest. */
@@ -272,12 +307,53 @@ static const struct comch_ctx_ops comch_consumer_ops = {
 	.disarm = comch_consumer_disarm,
 };
 
+/* Whether a buffer to post lies in the consumer's mmap, without overflowing. */
+static inline bool
+comch_consumer_post_ok(const struct rte_comch_consumer *c, const struct rte_comch_fp_post *p)
+{
+	uintptr_t lo = (uintptr_t)c->mmap->addr, a = (uintptr_t)p->addr;
+
+	if (p->addr == NULL)
+		return p->len == 0;
+	return a >= lo && a - lo <= c->mmap->len && p->len <= c->mmap->len - (a - lo);
+}
+
+/*
+ * Where a post-recv task's buffer receives: as DOCA describes it, a message is
+ * appended at the tail of the buffer's data (data + data_len), into the room
+ * left from there to the end of its piece (head + len). A buffer with no data
+ * in use receives at its data pointer (its head, unless set_data moved it).
+ * The buffer's fields are the application's: -EINVAL (logged) if they do not
+ * describe data inside the piece, and the piece inside the consumer's mmap.
+ */
+static inline int
+comch_consumer_buf_tail(const struct rte_comch_consumer *c, const struct rte_comch_buf *buf,
+			struct rte_comch_fp_post *post)
+{
+	uintptr_t head = (uintptr_t)buf->head, data = (uintptr_t)buf->data;
+
+	if (unlikely(buf->head == NULL || data < head || data - head > buf->len ||
+		     buf->data_len > buf->len - (data - head))) {
+		COMCH_LOG(ERR, "consumer %u: the buffer's data %p+%zu is not inside its piece "
+			  "%p+%zu", c->id, buf->data, buf->data_len, buf->head, buf->len);
+		return -EINVAL;
+	}
+	post->addr = (uint8_t *)buf->data + buf->data_len;
+	post->len = buf->len - (data - head) - buf->data_len;
+	if (unlikely(!comch_consumer_post_ok(c, post))) {
+		COMCH_LOG(ERR, "consumer %u: the buffer %p+%zu is not in the consumer's mmap",
+			  c->id, buf->head, buf->len);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int
 comch_consumer_submit(struct rte_comch_consumer_task_post_recv *t)
 {
 	struct rte_comch_consumer *c = comch_consumer_of(t->base.ctx);
 	const struct rte_comch_buf *buf = t->buf;
-	struct rte_comch_fp_post post;
+	struct rte_comch_fp_post post = { .addr = NULL, .len = 0 };
 	int rc;
 
 	rc = comch_fast_submit_check(&c->ctx, c->link, c->id, "consumer");
@@ -287,8 +363,11 @@ comch_consumer_submit(struct rte_comch_consumer_task_post_recv *t)
 		COMCH_LOG(ERR, "consumer %u: %u buffers are posted already", c->id, c->max_posts);
 		return -ENOSPC;
 	}
-	post.addr = buf != NULL ? buf->head : NULL;
-	post.len = buf != NULL ? buf->len : 0;
+	if (buf != NULL) {
+		rc = comch_consumer_buf_tail(c, buf, &post);
+		if (unlikely(rc < 0))
+			return rc;
+	}
 	post.cookie = (uintptr_t)t;
 	rc = c->fp.post(c->fp.priv, &post, 1);
 	if (unlikely(rc < 0))
@@ -302,17 +381,6 @@ comch_consumer_submit(struct rte_comch_consumer_task_post_recv *t)
 }
 
 /* ------------------------------------------------------------------ burst API */
-
-/* Whether a buffer to post lies in the consumer's mmap, without overflowing. */
-static inline bool
-comch_consumer_post_ok(const struct rte_comch_consumer *c, const struct rte_comch_fp_post *p)
-{
-	uintptr_t lo = (uintptr_t)c->mmap->addr, a = (uintptr_t)p->addr;
-
-	if (p->addr == NULL)
-		return p->len == 0;
-	return a >= lo && a - lo <= c->mmap->len && p->len <= c->mmap->len - (a - lo);
-}
 
 static int
 comch_consumer_post_burst(void *obj, const struct rte_comch_fp_post *posts, uint16_t nb)
@@ -508,9 +576,38 @@ comch_consumer_drv_release(struct rte_comch_ctx *ctx)
 	c->drv = NULL;
 }
 
+/* A destroyed consumer's last remains: its mmap, its place in the list, its memory. */
+static void
+comch_consumer_free(struct rte_comch_consumer *c)
+{
+	if (c->mmap != NULL)
+		comch_mmap_release(c->mmap);
+	TAILQ_REMOVE(&c->link->consumers, c, next);
+	free(c);
+}
+
+void
+comch_consumer_withdrawn(struct rte_comch_consumer *c)
+{
+	if (c->zombie)
+		comch_consumer_free(c);
+}
+
+void
+comch_consumer_free_zombies(struct comch_link *link)
+{
+	struct rte_comch_consumer *c, *next;
+
+	for (c = TAILQ_FIRST(&link->consumers); c != NULL; c = next) {
+		next = TAILQ_NEXT(c, next);
+		comch_consumer_withdrawn(c);
+	}
+}
+
 int
 rte_comch_consumer_destroy(struct rte_comch_consumer *consumer)
 {
+	struct comch_link *link;
 	int rc;
 
 	if (COMCH_BAD_CONSUMER(consumer))
@@ -527,14 +624,26 @@ rte_comch_consumer_destroy(struct rte_comch_consumer *consumer)
 				comch_consumer_drv_release);
 	if (rc < 0)
 		return rc;
-	if (consumer->mmap != NULL)
-		comch_mmap_release(consumer->mmap);
-	comch_link_lock(consumer->link);
-	TAILQ_REMOVE(&consumer->link->consumers, consumer, next);
-	/* (A connection may be freed here: a MsgQ's link, never.) */
-	comch_fast_detach_unlock(consumer->link);
 	comch_obj_kill(&consumer->ctx.magic);
-	free(consumer);
+	/*
+	 * Quarantined (its stop did not wait for the peer's confirmation, which is
+	 * still due): gone for the application, which may disconnect now, but its
+	 * id stays taken and its mmap held in the connection's list until the
+	 * confirmation or the end of the connection frees it
+	 * (comch_consumer_withdrawn(), comch_consumer_free_zombies()). Both run
+	 * on this lcore, as the protocol state read here is this lcore's.
+	 */
+	if (consumer->link->type == COMCH_LINK_CONN && !comch_link_dead(consumer->link) &&
+	    (consumer->proto == COMCH_PROTO_EXPIRING || consumer->proto == COMCH_PROTO_WITHDRAW)) {
+		consumer->zombie = true;
+		comch_fast_detach(consumer->link); /* a live connection: not freed here */
+		return 0;
+	}
+	link = consumer->link;
+	comch_link_lock(link);
+	comch_consumer_free(consumer);
+	/* (A connection may be freed here: a MsgQ's link, never.) */
+	comch_fast_detach_unlock(link);
 	return 0;
 }
 

@@ -448,7 +448,11 @@ struct rte_comch_consumer {
 	int reg;
 	int expired;        /**< Atomic, from the connection's lcore: the peer will not write. */
 	bool expire_asked;
-	uint64_t expire_deadline; /**< TSC: the peer must confirm the expiry by then. */
+	uint64_t expire_deadline; /**< TSC: a stop waits for the confirmation until then. */
+	/** Its last stop completed without the peer's confirmation (the consumer's lcore). */
+	bool quarantined;
+	/** Destroyed while quarantined: freed when the peer confirms (connection's lcore). */
+	bool zombie;
 	/** Where the protocol with the peer stands; the connection's lcore's only. */
 	enum comch_proto_state proto;
 	void *drv;          /**< The driver's consumer. */
@@ -795,6 +799,10 @@ struct rte_comch_consumer *comch_consumer_create(struct comch_link *link,
 						 struct rte_comch_mmap *mmap, uint32_t max,
 						 bool offloaded);
 int comch_consumer_submit(struct rte_comch_consumer_task_post_recv *t);
+/** Connection lcore: the peer will not write into c any more; frees c if it was destroyed. */
+void comch_consumer_withdrawn(struct rte_comch_consumer *c);
+/** Connection lcore, at its end: free the destroyed consumers that waited for the peer. */
+void comch_consumer_free_zombies(struct comch_link *link);
 
 /**
  * In a list of producers or consumers (both have id and next): how many there

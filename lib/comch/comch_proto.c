@@ -213,6 +213,8 @@ comch_proto_on_answer(struct rte_comch_connection *conn, const struct comch_ctl_
 	case COMCH_CTL_CONSUMER_ACK:
 		c->proto = COMCH_PROTO_IDLE;
 		comch_store_release(&c->expired, 1);
+		/* Last: a consumer destroyed while it waited for this is freed. */
+		comch_consumer_withdrawn(c);
 		return 0;
 	case COMCH_CTL_CONSUMER_REFUSED:
 		/* Only a budget (or a side with no producers) refuses; anything else is a lie. */
@@ -225,6 +227,7 @@ comch_proto_on_answer(struct rte_comch_connection *conn, const struct comch_ctl_
 			comch_store_release(&c->expired, 1);
 		c->proto = COMCH_PROTO_IDLE;
 		comch_store_release(&c->reg, -m->status);
+		comch_consumer_withdrawn(c);
 		return 0;
 	default: /* READY */
 		if (c->proto == COMCH_PROTO_WITHDRAW)
@@ -379,6 +382,8 @@ comch_proto_conn_ended(struct rte_comch_connection *conn)
 	comch_store_release(&conn->link.fp_dead, 1);
 	if (conn->fp_req != NULL)
 		comch_proto_serve(conn);
+	/* Our consumers destroyed while the peer's confirmation was due: it never comes now. */
+	comch_consumer_free_zombies(&conn->link);
 	/*
 	 * The peer's consumers go with the link, unmapped once no producer can be
 	 * copying into them: now if it has none, else with the last of them (a

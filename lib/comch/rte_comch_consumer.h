@@ -11,13 +11,17 @@
  *
  * A consumer lives on an established connection (or a started MsgQ: see
  * below) and receives into buffers of its mmap (which must allow
- * RTE_COMCH_MMAP_PERM_PCI_READ_WRITE: the peer writes into it). It posts
- * buffers with post-recv tasks; a producer on the other side of the
- * connection writes its data, and up to the consumer's immediate data length
- * of immediate data, straight into the next posted buffer, in the order it
- * sent them. A post-recv task completes only then, with the data length,
- * the immediate data and the producer's id readable from it. A task posted with
- * no buffer receives immediate data only.
+ * RTE_COMCH_MMAP_PERM_PCI_READ_WRITE: the peer writes into it). The mmap's
+ * memory may be the driver's (rte_comch_mmap_alloc_memrange()) or the
+ * application's own (rte_comch_mmap_set_memrange()): a driver whose peer
+ * cannot reach the latter stages the data and copies it once more (shm: see
+ * its guide), the former costs no extra copy. It posts buffers with post-recv
+ * tasks; a producer on the other side of the connection writes its data, and
+ * up to the consumer's immediate data length of immediate data, into the next
+ * posted buffer, in the order it sent them, appended at the tail of the data
+ * the buffer already holds (as DOCA describes it). A post-recv task completes
+ * only then, with the data length, the immediate data and the producer's id
+ * readable from it. A task posted with no buffer receives immediate data only.
  *
  * Life cycle: create (IDLE), configure, attach to an engine, start
  * (-EINPROGRESS: STARTING until the peer, told through the connection's
@@ -27,10 +31,20 @@
  * consumer goes back to IDLE with last error -ENOSPC, -EMFILE or -ENOMEM, and
  * the connection stays), RUNNING, stop (the peer sees an expired-consumer event; once
  * it has confirmed it will not write again, posted tasks complete with
- * -ECONNABORTED and the consumer is IDLE; a peer that does not confirm within
- * 1 s is dropped as broken, -EPROTO, and the consumer ends as below). If the
- * connection ends, posted tasks complete with -ECONNRESET and the consumer
- * goes to IDLE by itself with that last error.
+ * -ECONNABORTED and the consumer is IDLE). A peer that does not confirm within
+ * 1 s (slow, hung or hostile) costs neither the connection nor the stop: the
+ * stop completes without the confirmation (what the peer finished writing is
+ * delivered, the other posted tasks complete with -ECONNABORTED, the last error
+ * is -ETIMEDOUT) and the connection stays. The consumer is then quarantined
+ * until the confirmation comes or the connection ends: its id stays taken
+ * (no other consumer gets it, and it counts against max_consumers), its start
+ * is refused (-EBUSY), and once destroyed its mmap stays held (the mmap's stop
+ * says -EBUSY), since the peer may still know the id and, until it confirms,
+ * write into the buffers that were posted (the driver keeps it out of them as
+ * far as its transport can: see its guide). So a peer that never confirms holds
+ * at most max_consumers ids and mmap references per connection, until the
+ * connection ends. If the connection ends, posted tasks complete with
+ * -ECONNRESET and the consumer goes to IDLE by itself with that last error.
  *
  * A MsgQ's consumer (rte_comch_msgq_consumer_create()) has no mmap: its
  * post-recv tasks take no buffer (-EINVAL) and receive immediate data only.
@@ -89,8 +103,8 @@ typedef void (*rte_comch_consumer_task_post_recv_cb_t)(
  *   - EINVAL: the mmap is not registered with the connection's device
  *     (rte_comch_mmap_add_dev(), before the mmap started).
  *   - ENOTSUP: the device has no consumers, or its driver cannot let the peer
- *     write into this mmap's memory (see the driver's guide: shm needs memory
- *     allocated by rte_comch_mmap_alloc_memrange() after the device was added).
+ *     write into this mmap's memory (see the driver's guide: shm takes memory
+ *     of any origin, up to 1 TiB).
  *   - ENOSPC: the connection has the device's max_consumers already.
  *   - ENOMEM: out of memory.
  */
@@ -99,7 +113,10 @@ struct rte_comch_consumer *
 rte_comch_consumer_create(struct rte_comch_connection *conn, struct rte_comch_mmap *mmap);
 
 /**
- * Destroy a consumer.
+ * Destroy a consumer. One whose last stop completed without the peer's
+ * confirmation (quarantined) is gone for the application, and holds nothing
+ * that stops the connection from ending, but its id and its mmap stay held
+ * until the peer confirms or the connection ends.
  *
  * @return
  *   0 on success; -EINVAL if consumer is NULL; -EBUSY if it is not IDLE or
@@ -178,14 +195,22 @@ rte_comch_consumer_task_post_recv_set_conf(struct rte_comch_consumer *consumer,
 /**
  * Take a post-recv task from the pool.
  *
- * @param buf A buffer of the consumer's mmap to receive into (its whole piece,
- *            head to head + len, is offered), or NULL to receive immediate data
- *            only. Posting a piece of memory that is already posted is the
- *            caller's mistake: it is not detected.
+ * @param buf A buffer of the consumer's mmap to receive into, or NULL to
+ *            receive immediate data only. At each submit, the message is to
+ *            land at the tail of the buffer's data (data + data_len: its head
+ *            for a buffer from rte_comch_buf_pool_get_by_addr()), and the room
+ *            from there to the end of its piece (head + len) is offered: a
+ *            longer message is refused to its producer (-EMSGSIZE) and the
+ *            buffer stays posted. Reset data_len
+ *            (rte_comch_buf_reset_data_len()) before posting a buffer again to
+ *            receive over what it held. Posting a piece of memory that is
+ *            already posted is the caller's mistake: it is not detected.
  * @return
  *   0 on success; -EINVAL for a NULL consumer or task, or a buffer not of the
  *   consumer's mmap (any buffer on a MsgQ); -ENOTSUP for a DPA consumer;
  *   -EBUSY if the consumer is not RUNNING; -ENOMEM if the pool is empty.
+ *   Its submit (rte_comch_task_submit()) also refuses with -EINVAL a buffer
+ *   whose data and data_len do not lie inside its piece.
  */
 __rte_experimental
 int
@@ -204,8 +229,9 @@ struct rte_comch_task *
 rte_comch_consumer_task_post_recv_as_task(struct rte_comch_consumer_task_post_recv *task);
 
 /**
- * The task's buffer. After a successful completion, its data is at head and
- * data_len is the number of bytes the producer wrote.
+ * The task's buffer. After a successful completion, the producer's bytes
+ * follow the data the buffer held at submit: data is unchanged, and data_len
+ * grew by the number of bytes the producer wrote (0 for immediate data only).
  *
  * @return
  *   The buffer (NULL for an immediate-only task), or NULL with rte_errno set
@@ -271,7 +297,10 @@ rte_comch_consumer_burst_enable(struct rte_comch_consumer *consumer, uint32_t ma
  * Post receive buffers, in the order producers will fill them. Each must lie in
  * the consumer's mmap (or be NULL with length 0: immediate data only). A buffer
  * is the peer's to write until its completion comes back from
- * rte_comch_consumer_recv_burst().
+ * rte_comch_consumer_recv_burst(). The burst API has no buffer objects: a
+ * message lands at the address posted, and len is the room offered there. To
+ * append to data kept in a buffer, as a post-recv task does, post its tail
+ * (the end of the data, and the room left after it).
  *
  * Inline, through the consumer's fast-path object: no lock, no allocation.
  * Thread safety: the consumer's engine's lcore.
@@ -295,7 +324,8 @@ rte_comch_consumer_post_burst(struct rte_comch_consumer *consumer,
 
 /**
  * Take completions: buffers the peer's producers filled, oldest first, with
- * their length, immediate data and producer id. Once the consumer is stopped
+ * their length (bytes written from the address posted), immediate data and
+ * producer id. Once the consumer is stopped
  * (or its connection ends), the buffers left unfilled come back after them,
  * with status -ECONNABORTED (stopped) or -ECONNRESET (the connection ended):
  * the consumer reaches IDLE only when every buffer came back, so keep calling

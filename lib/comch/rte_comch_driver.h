@@ -291,7 +291,9 @@ struct rte_comch_drv_mmap_ops {
 	/**
 	 * Register [addr, addr + len) with permissions (RTE_COMCH_MMAP_PERM_*);
 	 * mem: the allocation's handle if it came from this driver's alloc (on
-	 * any of its devices), else NULL.
+	 * any of its devices), else NULL: the application's own memory, which a
+	 * consumer may receive into all the same (a driver whose peer cannot
+	 * reach it stages the data: shm).
 	 */
 	int (*reg)(void *dev, void *addr, size_t len, uint32_t perms, void *mem, void **reg);
 	void (*dereg)(void *dev, void *reg);
@@ -324,8 +326,8 @@ struct rte_comch_drv_remote_conf {
 /** Consumer ops. */
 struct rte_comch_drv_consumer_ops {
 	/**
-	 * Connection's engine lcore. -ENOTSUP if the driver cannot hand this
-	 * memory to the peer.
+	 * Connection's engine lcore. -ENOTSUP if the driver cannot let the peer
+	 * write into this memory, not even through a staging area of its own.
 	 */
 	int (*create)(void *conn, const struct rte_comch_drv_consumer_conf *conf, void **c);
 	void (*destroy)(void *c);
@@ -338,8 +340,11 @@ struct rte_comch_drv_consumer_ops {
 		     struct rte_comch_drv_blob *blob);
 	/**
 	 * Consumer's lcore: post n buffers, in order (addr NULL, len 0:
-	 * immediate data only). The library never has more posted than the
-	 * start's nb_posts. 0, or -errno (nothing posted).
+	 * immediate data only). A post is where a message lands and the room
+	 * there, inside the consumer's mmap (checked): the library decides it
+	 * (a post-recv task's buffer posts the tail of its data). The library
+	 * never has more posted than the start's nb_posts. 0, or -errno
+	 * (nothing posted).
 	 */
 	int (*post)(void *c, const struct rte_comch_fp_post *posts, unsigned int n);
 	/**
@@ -349,11 +354,16 @@ struct rte_comch_drv_consumer_ops {
 	 */
 	int (*poll)(void *c, struct rte_comch_fp_cpl *cpl, unsigned int max);
 	/**
-	 * Consumer's lcore, once the peer writes no more (it confirmed the
-	 * expiry, or the connection ended) and poll returned every filled one:
-	 * up to max of the buffers still posted, in post order, as completions
-	 * with their cookie and len 0 (the library sets their status). They are
-	 * no longer posted.
+	 * Consumer's lcore, once the consumer stops taking fills (the peer
+	 * confirmed the expiry, the connection ended, or the library gave up
+	 * waiting for the confirmation) and poll returned every filled one: up
+	 * to max of the buffers still posted, in post order, as completions with
+	 * their cookie and len 0 (the library sets their status). They are no
+	 * longer posted, and go back to the application: as far as the
+	 * transport allows, keep a peer that has not confirmed yet from writing
+	 * into them from now on (skeleton: its producers see the state dead;
+	 * shm: posts of no room). Poll may still return fills that completed
+	 * before that.
 	 */
 	int (*flush)(void *c, struct rte_comch_fp_cpl *cpl, unsigned int max);
 	/** Consumer's lcore: before sleeping with buffers posted; -EAGAIN if one is filled. */

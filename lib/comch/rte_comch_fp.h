@@ -41,17 +41,21 @@ struct rte_comch_fp_msg {
 	uint8_t imm[RTE_COMCH_MAX_IMM_DATA_LEN]; /**< Immediate data. */
 };
 
-/** A receive buffer of a burst post. */
+/**
+ * A receive buffer of a burst post: where a message lands, and the room there.
+ * (A post-recv task derives the same from its buffer: the tail of its data,
+ * and the room to the end of its piece.)
+ */
 struct rte_comch_fp_post {
 	void *addr;           /**< In the consumer's mmap; NULL with len 0: immediate data only. */
-	uint64_t len;         /**< Bytes a producer may write there. */
+	uint64_t len;         /**< Bytes a producer may write there (longer: -EMSGSIZE). */
 	uint64_t cookie;      /**< The application's; returned with the buffer's completion. */
 };
 
 /** A completed receive: a buffer filled (status 0), or given back unfilled. */
 struct rte_comch_fp_cpl {
 	uint64_t cookie;      /**< As posted. */
-	uint32_t len;         /**< Bytes written, from the start of the buffer. */
+	uint32_t len;         /**< Bytes written, from the address posted. */
 	uint32_t producer_id; /**< The producer that wrote it (if status is 0). */
 	int32_t status;       /**< 0, or why the buffer comes back unfilled (see recv_burst). */
 	uint32_t imm_len;     /**< Bytes of imm that count. */

@@ -23,8 +23,10 @@
  * producer of this process sent to it first and the two are switching to a
  * shared lock (for one grace period: every running producer of the
  * connection runs a progress round or sleeps); progress and retry: nothing is
- * dropped. -EMSGSIZE if the data is longer than the buffer it would
- * land in, or the immediate data longer than the consumer accepts; -ENOENT if
+ * dropped. -EMSGSIZE if the data is longer than the room of the buffer it
+ * would land in (a post-recv task's buffer offers the room after the data it
+ * holds: messages are appended), or the immediate data longer than the
+ * consumer accepts; the buffer stays posted for the next message; -ENOENT if
  * the consumer id is unknown or expired; -ENOTCONN if the connection ended
  * (or the MsgQ's driver failed).
  *

@@ -16,6 +16,14 @@
  * lies inside the memory it mapped, the consumer that lengths stay within
  * what it posted (it only ever looks at slots it posted).
  *
+ * A consumer whose memory the peer cannot map (registered with
+ * rte_comch_mmap_set_memrange(), or allocated by another driver) exports a
+ * staging area instead: a memfd of its own, as large as the mmap, made at each
+ * start. Posts carry the same offsets; the peer writes into the staging area,
+ * and poll copies each message into the application's buffer: one more copy,
+ * from a source and of a length that are ours (the posted offset, and a data
+ * length checked against what we posted).
+ *
  * A consumer that sleeps sets the armed word of its post ring; producers ring
  * its doorbell (see shm_bell.c; its end in the consumer engine's epoll
  * set) from their next progress after filling, behind one fence.
@@ -52,12 +60,16 @@ shm_consumer_ring_release(struct shm_consumer *sh)
 {
 	if (sh->base != NULL)
 		munmap(sh->base, sh->bytes);
+	/* The peer's mapping of it, if any, is the peer's: only ours goes. */
+	if (sh->stage != NULL)
+		munmap(sh->stage, sh->reg->len);
 	if (sh->bell.fd >= 0) {
 		rte_comch_drv_pe_wake_fd_del(sh->bell_pe, sh->bell.fd);
 		close(sh->bell.fd);
 	}
 	free(sh->posted_buf);
 	sh->base = NULL;
+	sh->stage = NULL;
 	sh->armed_p = NULL;
 	sh->bell.fd = -1;
 	sh->posted_buf = NULL;
@@ -69,11 +81,10 @@ shm_consumer_create(void *conn, const struct rte_comch_drv_consumer_conf *conf, 
 	const struct shm_reg *reg = conf->reg;
 	struct shm_consumer *sh;
 
-	if (reg->memfd < 0) {
-		SHM_LOG(ERR, "consumer: the peer cannot map this mmap's memory: add the device to "
-			"the mmap, then allocate with rte_comch_mmap_alloc_memrange()");
-		return -ENOTSUP;
-	}
+	if (reg->memfd < 0)
+		SHM_LOG(INFO, "consumer %u: the peer cannot map its memory (not allocated by "
+			"rte_comch_mmap_alloc_memrange() on an shm device): it receives through a "
+			"staging area, one more copy per message", conf->id);
 	if (conf->mem_len > SHM_MAX_MMAP_BYTES) {
 		SHM_LOG(ERR, "consumer: a peer maps at most %llu bytes of a consumer's memory, "
 			"this mmap has %zu", SHM_MAX_MMAP_BYTES, conf->mem_len);
@@ -133,11 +144,17 @@ shm_consumer_start(void *c, const struct rte_comch_drv_consumer_start *st,
 		sh->bell.fd = -1;
 		goto fail;
 	}
-	mem_fd = dup(sh->reg->memfd);
-	if (mem_fd < 0) {
-		rc = -errno;
-		goto fail;
+	if (sh->reg->memfd >= 0) {
+		mem_fd = dup(sh->reg->memfd);
+		rc = mem_fd < 0 ? -errno : 0;
+	} else {
+		/* Fresh each start: a peer late to let go of the last one writes there. */
+		rc = shm_memfd_new("comch-stage", sh->reg->len,
+				   F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL, &mem_fd, &base);
+		sh->stage = rc == 0 ? base : NULL;
 	}
+	if (rc < 0)
+		goto fail;
 	hdr = (struct shm_fp_hdr *)(void *)sh->base;
 	hdr->magic = SHM_FP_MAGIC;
 	hdr->version = SHM_PROTO_VERSION;
@@ -184,9 +201,14 @@ shm_consumer_post(void *c, const struct rte_comch_fp_post *posts, unsigned int n
 		pb->addr = posts[k].addr;
 		pb->len = posts[k].len;
 		pb->cookie = posts[k].cookie;
-		/* Where, as an offset into the memory the peer maps; how much. */
+		/*
+		 * Where, as an offset into the memory the peer maps; how much. The
+		 * library checked that it lies in the mmap: so does its staged copy.
+		 */
 		sh->posts[i].off = pb->addr != NULL ? (uint64_t)(pb->addr - sh->reg->addr) : 0;
 		sh->posts[i].len = pb->len;
+		pb->stage = sh->stage != NULL && pb->addr != NULL ?
+			    sh->stage + sh->posts[i].off : NULL;
 	}
 	/* One publication for the whole burst. */
 	sh->posted += n;
@@ -222,11 +244,19 @@ shm_consumer_poll(void *c, struct rte_comch_fp_cpl *cpl, unsigned int max)
 		imm_len = comch_load_relaxed(&slot->imm_len);
 		cur = &sh->posted_buf[sh->done & sh->mask];
 		if (data_len > cur->len || imm_len > sh->imm_len) {
+			/*
+			 * The fills before it are good and taken (done moved past
+			 * them): they go first, the lie is reported at the next call.
+			 */
+			if (n > 0)
+				break;
 			SHM_LOG(ERR, "consumer %u: peer wrote more than the buffer holds", sh->id);
 			return -EPROTO;
 		}
 		if (data_len > 0 && data_len <= SHM_FP_INLINE_MAX)
 			rte_memcpy(cur->addr, slot->inline_data, data_len);
+		else if (data_len > 0 && cur->stage != NULL)
+			rte_memcpy(cur->addr, cur->stage, data_len); /* staged: one more copy */
 		cpl[n].cookie = cur->cookie;
 		cpl[n].len = data_len;
 		cpl[n].status = 0;
@@ -239,7 +269,7 @@ shm_consumer_poll(void *c, struct rte_comch_fp_cpl *cpl, unsigned int max)
 			next = &sh->posted_buf[sh->done & sh->mask];
 			rte_prefetch0(&sh->slots[sh->done & sh->mask]);
 			if (next->addr != NULL)
-				rte_prefetch0(next->addr);
+				rte_prefetch0(next->stage != NULL ? next->stage : next->addr);
 		}
 	}
 	return n;
@@ -250,7 +280,17 @@ shm_consumer_flush(void *c, struct rte_comch_fp_cpl *cpl, unsigned int max)
 {
 	struct shm_consumer *sh = c;
 	unsigned int n;
+	uint32_t i;
 
+	/*
+	 * The peer may still write (the library gave up waiting for its
+	 * confirmation): a post of no room takes no more data from a send that
+	 * reads it from now on. A copy already under way in the peer cannot be
+	 * stopped: the memory is mapped there. A staged consumer is safe either
+	 * way: nothing is copied from its staging area after this.
+	 */
+	for (i = sh->done; i != sh->posted; i++)
+		comch_store_relaxed(&sh->posts[i & sh->mask].len, 0);
 	for (n = 0; n < max && sh->done != sh->posted; n++, sh->done++) {
 		cpl[n].cookie = sh->posted_buf[sh->done & sh->mask].cookie;
 		cpl[n].len = 0;

@@ -322,6 +322,8 @@ struct shm_posted {
 	uint8_t *addr;
 	uint64_t len;
 	uint64_t cookie;
+	/* Staged consumer: where the peer writes it, in our staging area (else NULL). */
+	const uint8_t *stage;
 };
 
 /* One of our consumers: its post ring, and our copies of what we posted. */
@@ -340,6 +342,12 @@ struct shm_consumer {
 	uint32_t mask, posted, done, imm_len;
 	bool membarrier;      /* we barrier for our producers before sleeping */
 	struct shm_posted *posted_buf; /* by slot: what we posted, never re-read from the ring */
+	/*
+	 * Memory the peer cannot map (reg->memfd < 0): the peer writes into this
+	 * staging area instead, a memfd of this start as large as the mmap, at the
+	 * same offsets, and poll copies each message to the application's buffer.
+	 */
+	uint8_t *stage;
 };
 
 /* A consumer of the peer, as our producers see it (the library holds its lock). */

@@ -13,7 +13,9 @@
  * in the blob as a pointer (one process) with a reference for the peer. It is
  * freed when both sides let go. A consumer destroyed on our side is marked
  * dead, under its own lock, so a producer of the peer that has not yet heard
- * of it writes nothing into memory the application may free.
+ * of it writes nothing into memory the application may free; so is one whose
+ * posted buffers come back (flush), which may be before the peer confirmed
+ * that it stopped writing.
  */
 
 #include <errno.h>
@@ -149,7 +151,14 @@ skel_consumer_flush(void *c, struct rte_comch_fp_cpl *cpl, unsigned int max)
 	struct rte_comch_fp_post post;
 	unsigned int n;
 
-	/* The peer writes no more: what is still posted is ours to give back. */
+	/*
+	 * The peer may still be sending (the library gave up waiting for its
+	 * confirmation): once its producers see the state dead, under the lock
+	 * they send under, none writes again, and the posts are ours to take.
+	 */
+	rte_spinlock_lock(&sc->lock);
+	sc->dead = true;
+	rte_spinlock_unlock(&sc->lock);
 	for (n = 0; n < max && rte_ring_sc_dequeue_elem(sc->posts, &post, sizeof(post)) == 0;
 	     n++) {
 		cpl[n].cookie = post.cookie;
