@@ -129,6 +129,9 @@ dc_ctx_init(struct doca_ctx *ctx, enum dc_ctx_kind kind, struct rte_comch_ctx *r
 /* Undo dc_ctx_init() before the wrapper is freed. */
 DC_INTERNAL void
 dc_ctx_fini(struct doca_ctx *ctx);
+/* Whether ctx is a live context (a log line if not). */
+DC_INTERNAL bool
+dc_ctx_valid(const struct doca_ctx *ctx);
 /* The wrapper of an rte_comch context, or NULL if it has none. */
 DC_INTERNAL struct doca_ctx *
 dc_ctx_of(const struct rte_comch_ctx *rctx);

@@ -9,10 +9,18 @@
 
 #include "doca_compat_private.h"
 
-/* Contexts are checked, as rte_comch checks its objects: a stale pointer is an error. */
-#define DC_BAD_CTX(ctx) \
-	((ctx) == NULL || (ctx)->magic != DC_CTX_MAGIC ? \
-	 (DC_LOG(ERR, "%s is not a context", (ctx) == NULL ? "NULL" : "pointer"), true) : false)
+#define DC_BAD_CTX(ctx) (!dc_ctx_valid(ctx))
+
+bool
+dc_ctx_valid(const struct doca_ctx *ctx)
+{
+	/* Contexts are checked, as rte_comch checks its objects: a stale pointer is an error. */
+	if (ctx == NULL || ctx->magic != DC_CTX_MAGIC) {
+		DC_LOG(ERR, "%s is not a context", ctx == NULL ? "NULL" : "the pointer");
+		return false;
+	}
+	return true;
+}
 
 union doca_data
 dc_data_from(union rte_comch_data d)

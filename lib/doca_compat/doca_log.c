@@ -80,7 +80,6 @@ static FILE *dc_sdk_stream;
 
 /* Source names: only their count is read without the lock. */
 static pthread_mutex_t dc_src_lock = PTHREAD_MUTEX_INITIALIZER;
-static char *dc_src_names[DC_LOG_MAX_SOURCES];
 static int dc_nb_src;
 
 struct dc_bucket {
@@ -436,22 +435,17 @@ doca_log_rate_limit(uint32_t level, int source, const char *fname, int line, con
 doca_error_t
 doca_log_register_source(const char *source_name, int *source)
 {
-	char *name;
 	int id;
 
+	/* Lines carry file, line and function, as DOCA's do: the name is not kept. */
 	if (source_name == NULL || source == NULL)
 		return DOCA_ERROR_INVALID_VALUE;
-	name = strndup(source_name, DOCA_LOGGER_NAME_SIZE - 1);
-	if (name == NULL)
-		return DOCA_ERROR_NO_MEMORY;
 	pthread_mutex_lock(&dc_src_lock);
 	id = dc_nb_src;
 	if (id == DC_LOG_MAX_SOURCES) {
 		pthread_mutex_unlock(&dc_src_lock);
-		free(name);
 		return DOCA_ERROR_NO_MEMORY;
 	}
-	dc_src_names[id] = name;
 	DC_STORE(&dc_nb_src, id + 1);
 	pthread_mutex_unlock(&dc_src_lock);
 	*source = id;

@@ -179,11 +179,11 @@ doca_log_level_get_global_upper_limit(void);
  * Register a log source (a file or module of the program). DOCA_LOG_REGISTER()
  * calls it; programs seldom need to.
  *
- * @param source_name Name of the source, e.g. "COMCH_CLIENT::MAIN" (cut to
- *   DOCA_LOGGER_NAME_SIZE - 1 characters).
+ * @param source_name Name of the source, e.g. "COMCH_CLIENT::MAIN". Lines name
+ *   their file, line and function, as DOCA's do, so the name is not printed.
  * @param source Set to the source's identifier.
  * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE if an argument is NULL;
- *   DOCA_ERROR_NO_MEMORY if no memory or no identifier is left.
+ *   DOCA_ERROR_NO_MEMORY if no identifier is left (4096 per process).
  */
 doca_error_t
 doca_log_register_source(const char *source_name, int *source);

@@ -52,7 +52,8 @@ doca_pe_connect_ctx(struct doca_pe *pe, struct doca_ctx *ctx)
 	int rc;
 
 	DC_NULL_ARG(pe);
-	DC_NULL_ARG(ctx);
+	if (!dc_ctx_valid(ctx))
+		return DOCA_ERROR_INVALID_VALUE;
 	rc = rte_comch_pe_connect_ctx(DC_PE(pe), ctx->rctx);
 	if (rc == -EEXIST || rc == -EALREADY)
 		return DOCA_ERROR_ALREADY_EXIST;
