@@ -109,12 +109,9 @@ doca_ctx_stop(struct doca_ctx *ctx)
 		DC_LOG(ERR, "the context is idle already");
 		return DOCA_ERROR_BAD_STATE;
 	}
+	/* A stop while STOPPING is -EINPROGRESS again: DOCA programs stop while they wait. */
 	rc = rte_comch_ctx_stop(ctx->rctx);
-	/* A second stop while stopping is what DOCA programs do while they wait. */
-	if (rc == -EINPROGRESS ||
-	    (rc == -EBUSY && state == RTE_COMCH_CTX_STATE_STOPPING))
-		return DOCA_ERROR_IN_PROGRESS;
-	return rte_comch_doca_error_from_errno(rc);
+	return rc == -EINPROGRESS ? DOCA_ERROR_IN_PROGRESS : rte_comch_doca_error_from_errno(rc);
 }
 
 doca_error_t
