@@ -568,6 +568,7 @@ test_stop_peer_slow_to_confirm(void **state)
 	assert_int_equal(ct_side_knows(&p.cli, kept.id), 1);
 	assert_int_equal(ct_side_knows(&p.cli, gone.id), 1);
 	assert_int_equal(rte_comch_ctx_start(kept.ctx), -EBUSY);
+	assert_int_equal(rte_comch_ctx_get_last_error(kept.ctx), -ETIMEDOUT);
 	/* gone is destroyed before the confirmation: its mmap stays held */
 	assert_int_equal(rte_comch_consumer_destroy(gone.cons), 0);
 	assert_int_equal(rte_comch_buf_pool_destroy(gone.pool), 0);

@@ -54,6 +54,7 @@ comch_consumer_start(struct rte_comch_ctx *ctx)
 	    !comch_link_dead(c->link)) {
 		COMCH_LOG(ERR, "consumer %u: the peer has not confirmed its last stop yet: start "
 			  "it again once it has", c->id);
+		ctx->last_error = -ETIMEDOUT; /* still what the last stop ended with */
 		return -EBUSY;
 	}
 	c->quarantined = false;
