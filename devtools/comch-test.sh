@@ -1,14 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # Build everything and run every test suite (fast, conformance: once per driver,
-# integration), check the installed library and its ABI, then run the suites
-# again under AddressSanitizer and under ThreadSanitizer.
+# integration, doca: the DOCA compatibility layer), check the installed library and
+# its ABI, then run the suites again under AddressSanitizer and under ThreadSanitizer.
 set -e
 cd "$(dirname "$0")/.."
 . devtools/comch-deps.sh
 [ -d build ] || meson setup build >/dev/null
 ninja -C build
-meson test -C build --suite fast --suite conformance --suite integration --print-errorlogs
+meson test -C build --suite fast --suite conformance --suite integration --suite doca \
+	--print-errorlogs
 ./devtools/check-install.sh build
 ./devtools/check-symbols.sh build
 
@@ -16,7 +17,8 @@ meson test -C build --suite fast --suite conformance --suite integration --print
 	-Dexamples=false >/dev/null
 ninja -C build-asan
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
-	meson test -C build-asan --suite fast --suite conformance --suite integration --print-errorlogs
+	meson test -C build-asan --suite fast --suite conformance --suite integration --suite doca \
+	--print-errorlogs
 
 # ThreadSanitizer: see devtools/tsan.supp for what the build does to let it see
 # DPDK's rings, and for the reports left, if any, with their reasons.
@@ -24,7 +26,8 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	-Dexamples=false -Dc_args=-DRTE_USE_C11_MEM_MODEL >/dev/null
 ninja -C build-tsan
 TSAN_OPTIONS="halt_on_error=1:exitcode=66:suppressions=$(pwd)/devtools/tsan.supp" \
-	meson test -C build-tsan --suite fast --suite conformance --suite integration --print-errorlogs
+	meson test -C build-tsan --suite fast --suite conformance --suite integration --suite doca \
+	--print-errorlogs
 
 # Fuzzing (test/fuzz): each target for 30 s, when clang can link libFuzzer.
 fuzz_probe=$(mktemp -d "${TMPDIR:-/tmp}/comch-fuzz-probe-XXXXXX")
