@@ -538,6 +538,31 @@ test_consumer_append(void **state)
 	dt_consumer_stop(x);
 }
 
+/*
+ * A receive posted when the consumer stops ends in the error callback, with
+ * an error status, its task and context user data, and its buffer untouched.
+ */
+static void
+test_consumer_flush(void **state)
+{
+	struct dt_fix *x = *state;
+	struct dt_fast *f = &x->f;
+
+	dt_pair_up(&x->p);
+	dt_consumer_up(x, true);
+	DT_OK(doca_buf_inventory_buf_get_by_addr(f->cinv, f->cmm, f->cmem, 256, &f->cbuf));
+	dt_post(x, f->cbuf);
+	dt_consumer_stop(x);
+	assert_int_equal(f->nb_recv_ok, 0);
+	assert_int_equal(f->nb_recv_err, 1);
+	assert_true(f->recv_status != DOCA_SUCCESS);
+	assert_int_equal(f->recv_tud.u64, 0xc0ffee);
+	assert_ptr_equal(f->recv_cud.ptr, f);
+	assert_ptr_equal(f->recv_ctx, doca_comch_consumer_as_ctx(f->cons));
+	assert_ptr_equal(f->recv_buf, f->cbuf);
+	assert_int_equal(f->recv_len, 0);
+}
+
 /* A message without immediate data: the getters say "none" (NULL, 0). */
 static void
 test_consumer_no_imm(void **state)
@@ -782,6 +807,7 @@ main(void)
 		DT_TEST(test_consumer_events),
 		DT_TEST(test_consumer_malloc),
 		DT_TEST(test_consumer_append),
+		DT_TEST(test_consumer_flush),
 		DT_TEST(test_consumer_no_imm),
 		DT_TEST(test_fast_refusals),
 		DT_TEST(test_mmap_buf),

@@ -135,9 +135,6 @@ dc_ctx_valid(const struct doca_ctx *ctx);
 /* The wrapper of an rte_comch context, or NULL if it has none. */
 DC_INTERNAL struct doca_ctx *
 dc_ctx_of(const struct rte_comch_ctx *rctx);
-/* The wrapper's user data, as DOCA callbacks take it. */
-DC_INTERNAL union doca_data
-dc_ctx_user_data(const struct doca_ctx *ctx);
 /* Convert between the two user-data unions (same layout, different names). */
 DC_INTERNAL union doca_data
 dc_data_from(union rte_comch_data d);

@@ -65,12 +65,6 @@ dc_ctx_of(const struct rte_comch_ctx *rctx)
 	return d.ptr;
 }
 
-union doca_data
-dc_ctx_user_data(const struct doca_ctx *ctx)
-{
-	return ctx->user_data;
-}
-
 doca_error_t
 dc_ctx_err(const struct rte_comch_ctx *rctx, int rc, enum rte_comch_ctx_state needed)
 {
