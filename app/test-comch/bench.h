@@ -88,6 +88,17 @@ enum bench_kind {
 	BENCH_KIND_MANY,    /* one-way flood from many senders to one receiver: rates, fairness */
 };
 
+/*
+ * The memory a fast-path consumer receives into (--consumer-mem). The shm driver
+ * hands the first to the peer, whose producers write straight into it; the
+ * second it cannot share, so it stages each message in a memfd of its own and
+ * copies it over (those over 80 bytes): the option measures that copy.
+ */
+enum bench_consumer_mem {
+	BENCH_CMEM_SHARED = 0, /* rte_comch_mmap_alloc_memrange(): the driver's */
+	BENCH_CMEM_HEAP,       /* aligned_alloc(), rte_comch_mmap_set_memrange(): the app's */
+};
+
 struct bench_opts {
 	uint32_t modes;                  /* bit i: bench_modes[i] selected */
 	uint32_t transports;             /* bit per enum bench_transport */
@@ -113,6 +124,7 @@ struct bench_opts {
 	double timeout;                  /* parent watchdog, seconds; 0: derived from the plan */
 	double idle;                     /* event modes: seconds both sides sleep idle */
 	const char *doorbell;            /* shm doorbell= of both sides: socket, eventfd */
+	enum bench_consumer_mem consumer_mem; /* fast-path consumers of both sides */
 	const char *csv;                 /* CSV output file, or NULL */
 	enum bench_side side;
 	const char *dir;                 /* runtime directory (shm dir=, sockets) */
@@ -335,6 +347,8 @@ bench_msgq_depth(const struct bench_opts *o)
 
 /* bench_opts.c */
 int bench_opts_parse(struct bench_opts *o, int argc, char **argv);
+/* "shared", "heap": as --consumer-mem takes it. */
+const char *bench_consumer_mem_name(enum bench_consumer_mem m);
 void bench_opts_usage(void);
 char **bench_opts_child_argv(const struct bench_opts *o, const char *exe, enum bench_side side,
 			     int report_fd);

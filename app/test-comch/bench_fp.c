@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rte_common.h>
 #include <rte_cycles.h>
@@ -300,6 +301,36 @@ rx_post_all(struct bf_side *f)
 	return 0;
 }
 
+/*
+ * The consumer's memory, as --consumer-mem says: the driver's, which the peer's
+ * producers write into, or ours, which the shm driver stages (one more copy).
+ */
+static int
+rx_memory(struct bf_side *f, size_t bytes)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	int ret;
+
+	if (f->s->bc->opts->consumer_mem == BENCH_CMEM_SHARED) {
+		ret = rte_comch_mmap_alloc_memrange(f->rx_mmap, bytes);
+		if (ret < 0)
+			return bench_fail(f->res, ret, "rte_comch_mmap_alloc_memrange(%zu): %s",
+					  bytes, strerror(-ret));
+		return 0;
+	}
+	/* Whole pages, as the driver's memfd has: only where the memory lies differs. */
+	bytes = RTE_ALIGN_CEIL(bytes, page);
+	f->rx_heap = aligned_alloc(page, bytes);
+	if (f->rx_heap == NULL)
+		return bench_fail(f->res, -ENOMEM, "aligned_alloc(%zu, %zu) of the consumer's "
+				  "memory failed", page, bytes);
+	ret = rte_comch_mmap_set_memrange(f->rx_mmap, f->rx_heap, bytes);
+	if (ret < 0)
+		return bench_fail(f->res, ret, "rte_comch_mmap_set_memrange(%zu): %s", bytes,
+				  strerror(-ret));
+	return 0;
+}
+
 int
 bf_consumer_open(struct bf_side *f, bf_recv_cb_t on_recv, void *priv)
 {
@@ -316,14 +347,13 @@ bf_consumer_open(struct bf_side *f, bf_recv_cb_t on_recv, void *priv)
 	if (f->rx_mmap == NULL)
 		return bench_fail(f->res, -rte_errno, "rte_comch_mmap_create: %s",
 				  strerror(rte_errno));
-	/* Memory the peer's producers can map and write into: the device's driver allocates it. */
+	/* Before the memory: the first device's driver allocates shared memory. */
 	ret = rte_comch_mmap_add_dev(f->rx_mmap, rte_comch_connection_get_device(f->s->conn));
 	if (ret < 0)
 		return bench_fail(f->res, ret, "rte_comch_mmap_add_dev: %s", strerror(-ret));
-	ret = rte_comch_mmap_alloc_memrange(f->rx_mmap, bytes);
+	ret = rx_memory(f, bytes);
 	if (ret < 0)
-		return bench_fail(f->res, ret, "rte_comch_mmap_alloc_memrange(%zu): %s", bytes,
-				  strerror(-ret));
+		return ret;
 	ret = rte_comch_mmap_set_permissions(f->rx_mmap, RTE_COMCH_MMAP_PERM_LOCAL_READ_WRITE |
 					     RTE_COMCH_MMAP_PERM_PCI_READ_WRITE);
 	if (ret < 0)
@@ -642,6 +672,11 @@ bf_close(struct bf_side *f)
 				   strerror(-ret));
 		else
 			f->rx_mmap = NULL;
+	}
+	/* Only once no mmap refers to it: a driver may still read it until the destroy. */
+	if (f->rx_mmap == NULL) {
+		free(f->rx_heap);
+		f->rx_heap = NULL;
 	}
 	return f->res->status;
 }

@@ -68,6 +68,7 @@ struct bf_side {
 	bool burst;                  /* the burst API (comch-burst), not tasks */
 	/* Consumer. */
 	struct rte_comch_mmap *rx_mmap;
+	void *rx_heap;               /* --consumer-mem heap: rx_mmap's memory, ours to free */
 	struct rte_comch_buf_pool *rx_pool;
 	struct rte_comch_consumer *consumer;
 	uint32_t rx_tasks;           /* post-recv tasks taken, not freed */

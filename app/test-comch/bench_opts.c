@@ -68,6 +68,7 @@ enum {
 	OPT_NO_PROGRESS,
 	OPT_IDLE,
 	OPT_DOORBELL,
+	OPT_CONSUMER_MEM,
 };
 
 static const struct option long_opts[] = {
@@ -96,6 +97,7 @@ static const struct option long_opts[] = {
 	{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
 	{ "idle", required_argument, NULL, OPT_IDLE },
 	{ "doorbell", required_argument, NULL, OPT_DOORBELL },
+	{ "consumer-mem", required_argument, NULL, OPT_CONSUMER_MEM },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -171,6 +173,11 @@ bench_opts_usage(void)
 	       "  --doorbell KIND     how a side wakes its sleeping peer (shm devargs doorbell=):\n"
 	       "                      socket (default; a peer can never make it block) or\n"
 	       "                      eventfd (cheaper wake-ups, for peers trusted not to)\n"
+	       "  --consumer-mem KIND fast path: the memory consumers receive into: shared\n"
+	       "                      (default; rte_comch_mmap_alloc_memrange(), the peer\n"
+	       "                      writes into it) or heap (aligned_alloc() registered\n"
+	       "                      with rte_comch_mmap_set_memrange(); shm stages each\n"
+	       "                      message and copies it once more if over 80 bytes)\n"
 	       "  --transport LIST    transports, comma separated, or \"all\" (default: all\n"
 	       "                      but unix-poll):\n"
 	       "                        comch        rte_comch (shm driver); on the fast\n"
@@ -376,6 +383,26 @@ add_recv_queue(struct bench_opts *o, const char *s)
 	return add_sweep(o->recv_queues, &o->nb_recv_queues, s, "recv-queue", MAX_RECV_QUEUE);
 }
 
+const char *
+bench_consumer_mem_name(enum bench_consumer_mem m)
+{
+	return m == BENCH_CMEM_HEAP ? "heap" : "shared";
+}
+
+static int
+parse_consumer_mem(const char *s, enum bench_consumer_mem *m)
+{
+	if (strcmp(s, "shared") == 0)
+		*m = BENCH_CMEM_SHARED;
+	else if (strcmp(s, "heap") == 0)
+		*m = BENCH_CMEM_HEAP;
+	else {
+		fprintf(stderr, "%s: bad consumer-mem '%s' (shared or heap)\n", BENCH_PROG, s);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int
 parse_side(const char *s, enum bench_side *side)
 {
@@ -418,6 +445,7 @@ bench_opts_parse(struct bench_opts *o, int argc, char **argv)
 	o->report_fd = -1;
 	o->idle = DEFAULT_IDLE;
 	o->doorbell = "socket";
+	o->consumer_mem = BENCH_CMEM_SHARED;
 
 	/* "+": stop at the first non-option, so that nothing after "--" is touched. */
 	while (ret == 0 && (opt = getopt_long(argc, argv, "+h", long_opts, NULL)) != -1) {
@@ -510,6 +538,9 @@ bench_opts_parse(struct bench_opts *o, int argc, char **argv)
 				ret = -EINVAL;
 			}
 			o->doorbell = optarg;
+			break;
+		case OPT_CONSUMER_MEM:
+			ret = parse_consumer_mem(optarg, &o->consumer_mem);
 			break;
 		case OPT_IDLE:
 			ret = parse_seconds(optarg, "idle", &o->idle);
@@ -698,6 +729,8 @@ bench_opts_child_argv(const struct bench_opts *o, const char *exe, enum bench_si
 	ret |= pushf(argv, &argc, max, "--consumers", "%" PRIu32, o->consumers);
 	ret |= pushf(argv, &argc, max, "--idle", "%.17g", o->idle);
 	ret |= pushf(argv, &argc, max, "--doorbell", "%s", o->doorbell);
+	ret |= pushf(argv, &argc, max, "--consumer-mem", "%s",
+		     bench_consumer_mem_name(o->consumer_mem));
 	ret |= pushf(argv, &argc, max, "--server-lcore", "%u", o->server_lcore);
 	ret |= pushf(argv, &argc, max, "--client-lcore", "%u", o->client_lcore);
 	if (o->eal_argc > 0) {

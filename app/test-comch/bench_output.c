@@ -111,6 +111,11 @@ print_run_header(FILE *f, const struct bench_opts *o, const struct bench_test *p
 			fprintf(f, "; buffers posted: max(2 x burst, 64), fp-lat/fp-bw "
 				"within 8 MiB\n");
 		}
+		/* Heap memory costs the shm driver a copy: a result must say which it had. */
+		fprintf(f, "fast path: consumer memory %s\n",
+			o->consumer_mem == BENCH_CMEM_HEAP ?
+			"heap (aligned_alloc, set_memrange: staged, one more copy per message "
+			"over 80 B)" : "shared (alloc_memrange: the peer writes into it)");
 	}
 	if (local)
 		fprintf(f, "msgq modes: one process (the client's), CPU end on lcore %u, DPA unit "
@@ -742,9 +747,12 @@ csv_mem(FILE *f, const struct bench_result *r)
 	fprintf(f, ",%" PRIu64 ",%" PRIu32, r->hwm_kb, r->mem_units);
 }
 
-/* rx: the server's result of the same test, for the receiver's columns, or NULL. */
+/*
+ * rx: the server's result of the same test, for the receiver's columns, or NULL.
+ * cmem: --consumer-mem, for a row whose consumers it chose; NULL otherwise.
+ */
 static void
-csv_row(FILE *f, const struct bench_result *r, const struct bench_result *rx)
+csv_row(FILE *f, const struct bench_result *r, const struct bench_result *rx, const char *cmem)
 {
 	const char *p;
 
@@ -791,12 +799,21 @@ csv_row(FILE *f, const struct bench_result *r, const struct bench_result *rx)
 	csv_mem(f, r->side == BENCH_SIDE_CLIENT ? r : NULL);
 	csv_mem(f, r->side == BENCH_SIDE_SERVER ? r :
 		rx != NULL && rx->side == BENCH_SIDE_SERVER ? rx : NULL);
-	fputc('\n', f);
+	fprintf(f, ",%s\n", cmem != NULL ? cmem : "");
+}
+
+/* The consumer memory of test t's row: only rte_comch's fast path has consumers of ours. */
+static const char *
+csv_cmem(const struct bench_opts *o, const struct bench_test *t)
+{
+	if (!t->mode->fast || !bench_transport_is_comch(t->transport))
+		return NULL;
+	return bench_consumer_mem_name(o->consumer_mem);
 }
 
 int
-bench_output_csv(const char *path, const struct bench_test *plan, unsigned int nb,
-		 const struct bench_results *rs, enum bench_side who)
+bench_output_csv(const char *path, const struct bench_opts *o, const struct bench_test *plan,
+		 unsigned int nb, const struct bench_results *rs, enum bench_side who)
 {
 	const struct bench_result *r;
 	unsigned int i;
@@ -817,21 +834,22 @@ bench_output_csv(const char *path, const struct bench_test *plan, unsigned int n
 		"client_rss_base_kb,client_rss_conn_kb,client_rss_per_conn_kb,"
 		"client_rss_end_kb,client_rss_end_per_conn_kb,client_hwm_kb,client_mem_units,"
 		"server_rss_base_kb,server_rss_conn_kb,server_rss_per_conn_kb,"
-		"server_rss_end_kb,server_rss_end_per_conn_kb,server_hwm_kb,server_mem_units\n");
+		"server_rss_end_kb,server_rss_end_per_conn_kb,server_hwm_kb,server_mem_units,"
+		"consumer_mem\n");
 	for (i = 0; i < nb; i++) {
 		/* The client's row carries the measurements; the server's only its checks. */
 		r = get(rs, i, BENCH_SIDE_CLIENT);
 		/* A one-process mode's client measured the receiver too. */
 		if (r != NULL && expects(who, BENCH_SIDE_CLIENT))
 			csv_row(f, r, plan[i].mode->one_process ? r :
-				get(rs, i, BENCH_SIDE_SERVER));
+				get(rs, i, BENCH_SIDE_SERVER), csv_cmem(o, &plan[i]));
 		r = get(rs, i, BENCH_SIDE_SERVER);
 		/* In the event modes, the server's sleeps and idle CPU are measurements too. */
 		if (r != NULL && (who == BENCH_SIDE_SERVER || r->status != 0 || r->event))
-			csv_row(f, r, r);
+			csv_row(f, r, r, csv_cmem(o, &plan[i]));
 	}
 	for (i = 0; i < rs->nb_extra; i++)
-		csv_row(f, &rs->extra[i], NULL);
+		csv_row(f, &rs->extra[i], NULL, NULL);
 	if (fclose(f) != 0) {
 		ret = -errno;
 		fprintf(stderr, "%s: cannot write %s: %s\n", BENCH_PROG, path, strerror(errno));

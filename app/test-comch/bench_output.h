@@ -20,7 +20,8 @@ unsigned int bench_output_print(FILE *f, const struct bench_opts *o,
 				const struct bench_results *rs, enum bench_side who);
 
 /* Write one CSV row per result to path. 0 or a negative errno value. */
-int bench_output_csv(const char *path, const struct bench_test *plan, unsigned int nb,
+int bench_output_csv(const char *path, const struct bench_opts *o,
+		     const struct bench_test *plan, unsigned int nb,
 		     const struct bench_results *rs, enum bench_side who);
 
 #endif /* BENCH_OUTPUT_H */

@@ -313,7 +313,7 @@ bench_parent_run(const struct bench_opts *o_in)
 	}
 
 	ret = bench_output_print(stdout, &o, plan, nb, &rs, BENCH_SIDE_BOTH) != 0 ? -EIO : 0;
-	if (o.csv != NULL && bench_output_csv(o.csv, plan, nb, &rs, BENCH_SIDE_BOTH) < 0)
+	if (o.csv != NULL && bench_output_csv(o.csv, &o, plan, nb, &rs, BENCH_SIDE_BOTH) < 0)
 		ret = -EIO;
 	bench_results_free(&rs);
 out_dir:

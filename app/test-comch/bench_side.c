@@ -285,7 +285,7 @@ bench_side_run(const struct bench_opts *o_in)
 	if (o.report_fd < 0) {
 		if (bench_output_print(stdout, &o, plan, nb, &rs, o.side) != 0 && ret == 0)
 			ret = -EIO;
-		if (o.csv != NULL && bench_output_csv(o.csv, plan, nb, &rs, o.side) < 0 &&
+		if (o.csv != NULL && bench_output_csv(o.csv, &o, plan, nb, &rs, o.side) < 0 &&
 		    ret == 0)
 			ret = -EIO;
 	}
