@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <doca_argp.h>
 #include <doca_log.h>
 
 #include "doca_comch_common.h"
@@ -102,14 +101,10 @@ int
 main(int argc, char **argv)
 {
 	struct sample_state st = { 0 };
-	struct doca_log_backend *sdk_log;
 	struct sample_cfg cfg;
 	doca_error_t ret;
 
-	doca_log_backend_create_standard();
-	if (doca_log_backend_create_with_file_sdk(stderr, &sdk_log) == DOCA_SUCCESS)
-		doca_log_backend_set_sdk_level(sdk_log, DOCA_LOG_LEVEL_WARNING);
-	ret = sample_parse_args(argc, argv, &cfg, false);
+	ret = sample_start(argc, argv, &cfg, false);
 	if (ret != DOCA_SUCCESS)
 		goto out;
 	DOCA_LOG_INFO("Starting the client");
@@ -129,7 +124,5 @@ main(int argc, char **argv)
 		DOCA_LOG_INFO("Exchanged: control path received '%s'; fast path sent '%s', "
 			      "received '%s'", st.ctrl_text, cfg.text, st.fast_text);
 out:
-	doca_argp_destroy();
-	DOCA_LOG_INFO("Client finished %s", ret == DOCA_SUCCESS ? "successfully" : "with errors");
-	return ret == DOCA_SUCCESS ? EXIT_SUCCESS : EXIT_FAILURE;
+	return sample_finish(ret, "Client");
 }

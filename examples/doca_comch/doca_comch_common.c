@@ -83,9 +83,14 @@ sample_register(const char *short_name, const char *long_name, const char *descr
 }
 
 doca_error_t
-sample_parse_args(int argc, char **argv, struct sample_cfg *cfg, bool server)
+sample_start(int argc, char **argv, struct sample_cfg *cfg, bool server)
 {
+	struct doca_log_backend *sdk_log;
 	doca_error_t ret;
+
+	doca_log_backend_create_standard();
+	if (doca_log_backend_create_with_file_sdk(stderr, &sdk_log) == DOCA_SUCCESS)
+		doca_log_backend_set_sdk_level(sdk_log, DOCA_LOG_LEVEL_WARNING);
 
 	strcpy(cfg->pci_addr, server ? "03:00.0" : "b1:00.0");
 	strcpy(cfg->rep_pci_addr, "b1:00.0");
@@ -108,6 +113,14 @@ sample_parse_args(int argc, char **argv, struct sample_cfg *cfg, bool server)
 	if (ret != DOCA_SUCCESS)
 		DOCA_LOG_ERR("Failed to parse the arguments: %s", doca_error_get_descr(ret));
 	return ret;
+}
+
+int
+sample_finish(doca_error_t ret, const char *who)
+{
+	doca_argp_destroy();
+	DOCA_LOG_INFO("%s finished %s", who, ret == DOCA_SUCCESS ? "successfully" : "with errors");
+	return ret == DOCA_SUCCESS ? EXIT_SUCCESS : EXIT_FAILURE;
 }
 
 doca_error_t

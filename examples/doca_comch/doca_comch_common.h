@@ -66,9 +66,13 @@ struct sample_state {
 	char fast_text[SAMPLE_MAX_TEXT + 1];
 };
 
-/* Parse -p, -r, -t, -s with doca_argp. */
+/* Set up DOCA's logs (the program's, and the SDK's warnings on stderr), then parse
+ * -p, -r, -t, -s with doca_argp. */
 doca_error_t
-sample_parse_args(int argc, char **argv, struct sample_cfg *cfg, bool server);
+sample_start(int argc, char **argv, struct sample_cfg *cfg, bool server);
+/* Log how the side ended and give its exit status. */
+int
+sample_finish(doca_error_t ret, const char *who);
 /* Open the device whose PCI address is pci_addr. */
 doca_error_t
 sample_open_dev(const char *pci_addr, struct doca_dev **dev);

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <doca_argp.h>
 #include <doca_log.h>
 
 #include "doca_comch_common.h"
@@ -126,15 +125,11 @@ int
 main(int argc, char **argv)
 {
 	struct sample_state st = { 0 };
-	struct doca_log_backend *sdk_log;
 	struct doca_dev_rep *rep = NULL;
 	struct sample_cfg cfg;
 	doca_error_t ret;
 
-	doca_log_backend_create_standard();
-	if (doca_log_backend_create_with_file_sdk(stderr, &sdk_log) == DOCA_SUCCESS)
-		doca_log_backend_set_sdk_level(sdk_log, DOCA_LOG_LEVEL_WARNING);
-	ret = sample_parse_args(argc, argv, &cfg, true);
+	ret = sample_start(argc, argv, &cfg, true);
 	if (ret != DOCA_SUCCESS)
 		goto out;
 	DOCA_LOG_INFO("Starting the server");
@@ -158,7 +153,5 @@ main(int argc, char **argv)
 		DOCA_LOG_INFO("Exchanged: control path sent '%s'; fast path sent '%s', received '%s'",
 			      cfg.text, cfg.text, st.fast_text);
 out:
-	doca_argp_destroy();
-	DOCA_LOG_INFO("Server finished %s", ret == DOCA_SUCCESS ? "successfully" : "with errors");
-	return ret == DOCA_SUCCESS ? EXIT_SUCCESS : EXIT_FAILURE;
+	return sample_finish(ret, "Server");
 }
