@@ -51,7 +51,7 @@ wait $srv
 srv=
 
 echo
-echo "== DOCA compatibility: a DOCA-style server and client (DOCA names only), no set-up =="
+echo "== DOCA compatibility: a DOCA-style server and client (DOCA names only), their PCI addresses mapped to the demo's shm domain =="
 RTE_COMCH_DOCA_DEVICES="03:00.0=shm:domain=demo-doca,dir=$dir" \
 	build/examples/doca_comch/dpdk-doca-comch-server -s demo_doca -t "DOCA hello from the BlueField" &
 srv=$!
