@@ -117,11 +117,16 @@ test_buf_pool(void **state)
 	struct rte_comch_mmap *m = rte_comch_mmap_create();
 	struct rte_comch_buf_pool *pool;
 	struct rte_comch_buf *a, *b, *c;
+	uint32_t n;
 
 	assert_null(rte_comch_buf_pool_create(0));
 	assert_int_equal(rte_errno, EINVAL);
 	pool = rte_comch_buf_pool_create(2);
 	assert_non_null(pool);
+	assert_int_equal(rte_comch_buf_pool_get_num_free(NULL, &n), -EINVAL);
+	assert_int_equal(rte_comch_buf_pool_get_num_free(pool, NULL), -EINVAL);
+	assert_int_equal(rte_comch_buf_pool_get_num_free(pool, &n), 0);
+	assert_int_equal(n, 2);
 	assert_int_equal(rte_comch_mmap_set_memrange(m, mem, MEM_LEN), 0);
 
 	assert_int_equal(rte_comch_buf_pool_get_by_addr(pool, m, mem, 64, &a), -EPERM);
@@ -146,12 +151,16 @@ test_buf_pool(void **state)
 	assert_int_equal(rte_comch_buf_pool_get_by_data(pool, m, mem, MEM_LEN, &b), 0);
 	assert_int_equal(b->data_len, MEM_LEN);
 	assert_int_equal(rte_comch_buf_pool_get_by_data(pool, m, mem, 8, &c), -ENOMEM);
+	assert_int_equal(rte_comch_buf_pool_get_num_free(pool, &n), 0);
+	assert_int_equal(n, 0);
 
 	/* Buffers hold the mmap and the pool. */
 	assert_int_equal(rte_comch_mmap_stop(m), -EBUSY);
 	assert_int_equal(rte_comch_buf_pool_destroy(pool), -EBUSY);
 	assert_int_equal(rte_comch_buf_pool_destroy(NULL), -EINVAL);
 	assert_int_equal(rte_comch_buf_dec_refcount(a, NULL), 0);
+	assert_int_equal(rte_comch_buf_pool_get_num_free(pool, &n), 0);
+	assert_int_equal(n, 1);
 	assert_int_equal(rte_comch_mmap_stop(m), -EBUSY);
 	assert_int_equal(rte_comch_buf_dec_refcount(b, NULL), 0);
 	assert_int_equal(rte_comch_buf_dec_refcount(b, NULL), -EINVAL);

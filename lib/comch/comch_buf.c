@@ -69,6 +69,16 @@ rte_comch_buf_pool_destroy(struct rte_comch_buf_pool *pool)
 	return 0;
 }
 
+int
+rte_comch_buf_pool_get_num_free(const struct rte_comch_buf_pool *pool, uint32_t *num)
+{
+	if (COMCH_BAD_OBJ(pool, magic, COMCH_MAGIC_BUF_POOL) || COMCH_NULL_ARG(num))
+		return -EINVAL;
+	/* The pool has no per-lcore cache: the ring holds every free buffer. */
+	*num = rte_mempool_avail_count(pool->mp);
+	return 0;
+}
+
 /* Whether [p, p + len) lies within [base, base + base_len), without overflowing. */
 static inline bool
 comch_range_inside(const void *base, size_t base_len, const void *p, size_t len)

@@ -211,6 +211,19 @@ int
 rte_comch_buf_pool_destroy(struct rte_comch_buf_pool *pool);
 
 /**
+ * Number of the pool's buffers not taken. Exact when no other lcore takes or
+ * returns buffers at the same time.
+ *
+ * @param pool The pool.
+ * @param num Set to the number.
+ * @return
+ *   0 on success; -EINVAL if pool or num is NULL.
+ */
+__rte_experimental
+int
+rte_comch_buf_pool_get_num_free(const struct rte_comch_buf_pool *pool, uint32_t *num);
+
+/**
  * Take a buffer for the piece [addr, addr + len) of a started mmap, with no
  * data in use (data = addr, data_len = 0): a buffer to receive into.
  *

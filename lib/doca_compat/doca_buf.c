@@ -256,6 +256,6 @@ doca_buf_inventory_get_num_free_elements(const struct doca_buf_inventory *invent
 {
 	DC_NULL_ARG(inventory);
 	DC_NULL_ARG(num_of_free_elements);
-	DC_LOG(ERR, "rte_comch buffer pools do not count their free buffers");
-	return DOCA_ERROR_NOT_SUPPORTED;
+	return rte_comch_doca_error_from_errno(
+		rte_comch_buf_pool_get_num_free(inventory->pool, num_of_free_elements));
 }

@@ -101,10 +101,10 @@ doca_buf_inventory_get_num_elements(const struct doca_buf_inventory *inventory,
 				    uint32_t *num_of_elements);
 
 /**
- * Not supported: rte_comch buffer pools do not count their free buffers.
+ * Number of buffer descriptors not taken.
  * @param inventory The inventory.
- * @param num_of_free_elements Not set.
- * @return DOCA_ERROR_NOT_SUPPORTED; DOCA_ERROR_INVALID_VALUE on a NULL argument.
+ * @param num_of_free_elements Set to the number.
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE on a NULL argument.
  */
 doca_error_t
 doca_buf_inventory_get_num_free_elements(const struct doca_buf_inventory *inventory,
