@@ -441,6 +441,57 @@ test_pe_notification(void **state)
 	dt_send(p, true, "n", 1, (union doca_data){ .u64 = 3 });
 }
 
+/*
+ * A message the client never takes ends in the server's error callback: the
+ * client runs on an engine of its own that nobody progresses; the server
+ * disconnects, its drain gives up (1 s) and the send fails with TIME_OUT.
+ */
+static void
+test_send_error(void **state)
+{
+	struct dt_fix *x = *state;
+	struct dt_pair *p = &x->p;
+	struct doca_comch_task_send *task = NULL;
+	struct doca_pe *spe, *cpe = NULL;
+	enum doca_ctx_states st = DOCA_CTX_STATE_IDLE;
+	int i;
+
+	dt_pair_open(p);
+	dt_server_create(p, 8);
+	spe = p->pe;
+	DT_OK(doca_pe_create(&cpe));
+	p->pe = cpe;
+	dt_client_create(p, 8);
+	p->pe = spe;
+	DT_OK(doca_ctx_start(p->srec.ctx));
+	DT_ERR(doca_ctx_start(p->crec.ctx), DOCA_ERROR_IN_PROGRESS);
+	for (i = 0; i < 1000000 && (p->srec.nb_connect == 0 || st != DOCA_CTX_STATE_RUNNING);
+	     i++) {
+		doca_pe_progress(spe);
+		doca_pe_progress(cpe);
+		DT_OK(doca_ctx_get_state(p->crec.ctx, &st));
+	}
+	DT_EQ(st, DOCA_CTX_STATE_RUNNING);
+	DT_ASSERT(p->srec.conn != NULL);
+
+	DT_OK(doca_comch_server_task_send_alloc_init(p->server, p->srec.conn, "lost", 4, &task));
+	doca_task_set_user_data(doca_comch_task_send_as_task(task),
+				(union doca_data){ .u64 = 0xdead });
+	DT_OK(doca_task_submit(doca_comch_task_send_as_task(task)));
+	DT_OK(doca_comch_server_disconnect(p->server, p->srec.conn));
+	DT_ASSERT(dt_wait_count(spe, &p->srec.nb_send_err, 1));
+	DT_EQ(p->srec.nb_send_ok, 0);
+	DT_ERR(p->srec.last_status, DOCA_ERROR_TIME_OUT);
+	DT_EQ(p->srec.last_task_ud.u64, 0xdead);
+	DT_EQ(p->crec.nb_recv, 0);
+
+	/* The client learns of the end on its own engine, then goes the usual way. */
+	DT_ASSERT(dt_wait_state(cpe, p->crec.ctx, DOCA_CTX_STATE_IDLE));
+	DT_OK(doca_comch_client_destroy(p->client));
+	p->client = NULL;
+	DT_OK(doca_pe_destroy(cpe));
+}
+
 #define DT_TEST(t) cmocka_unit_test_setup_teardown(t, dt_setup, dt_teardown)
 
 int
@@ -454,6 +505,7 @@ main(void)
 		DT_TEST(test_send_limits),
 		DT_TEST(test_busy_objects),
 		DT_TEST(test_pe_notification),
+		DT_TEST(test_send_error),
 	};
 	int ret;
 
