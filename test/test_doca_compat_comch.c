@@ -12,8 +12,12 @@
  */
 
 #include <stdio.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <rte_config.h>
+#include <rte_common.h>
 
 #include "test_doca_compat.h"
 
@@ -492,6 +496,38 @@ test_send_error(void **state)
 	DT_OK(doca_pe_destroy(cpe));
 }
 
+static void *
+dt_thread_pe(void *arg)
+{
+	struct doca_pe *pe = NULL;
+	doca_error_t *r = arg;
+
+	*r = doca_pe_create(&pe);
+	if (*r == DOCA_SUCCESS)
+		*r = doca_pe_destroy(pe);
+	return NULL;
+}
+
+/*
+ * Engines on short-lived plain threads, more threads than DPDK has lcores:
+ * each thread's lcore goes back when it ends, so none is refused.
+ */
+static void
+test_pe_threads(void **state)
+{
+	doca_error_t r;
+	pthread_t t;
+	int i;
+
+	RTE_SET_USED(state);
+	for (i = 0; i < RTE_MAX_LCORE + 16; i++) {
+		r = DOCA_ERROR_UNKNOWN;
+		assert_int_equal(pthread_create(&t, NULL, dt_thread_pe, &r), 0);
+		assert_int_equal(pthread_join(t, NULL), 0);
+		DT_OK(r);
+	}
+}
+
 #define DT_TEST(t) cmocka_unit_test_setup_teardown(t, dt_setup, dt_teardown)
 
 int
@@ -506,6 +542,7 @@ main(void)
 		DT_TEST(test_busy_objects),
 		DT_TEST(test_pe_notification),
 		DT_TEST(test_send_error),
+		DT_TEST(test_pe_threads),
 	};
 	int ret;
 

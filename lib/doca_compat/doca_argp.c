@@ -769,7 +769,9 @@ dc_jstring(struct dc_jparser *jp, char **out)
 		goto bad;
 	*o = '\0';
 	jp->p = s + 1;
-	*out = buf;
+	/* Sized for the rest of the file above: keep only what the string needs. */
+	o = realloc(buf, (size_t)(o - buf) + 1);
+	*out = o != NULL ? o : buf;
 	return DOCA_SUCCESS;
 bad:
 	free(buf);
@@ -942,8 +944,10 @@ dc_jload(const char *path, struct dc_jval **root)
 
 	f = fopen(path, "r");
 	if (f == NULL) {
-		ARGP_LOG(ERR, "cannot open the JSON file %s: %s", path, strerror(errno));
-		return errno == ENOENT ? DOCA_ERROR_NOT_FOUND : DOCA_ERROR_IO_FAILED;
+		int err = errno;	/* logging may change errno */
+
+		ARGP_LOG(ERR, "cannot open the JSON file %s: %s", path, strerror(err));
+		return err == ENOENT ? DOCA_ERROR_NOT_FOUND : DOCA_ERROR_IO_FAILED;
 	}
 	if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > DC_JSON_MAX_SIZE) {
 		ARGP_LOG(ERR, "%s is not a regular file of at most %d bytes", path,
@@ -1185,8 +1189,14 @@ dc_build_argv(char **args, int nargs, char *argv0, char ***out, const char ***or
 			value_next = false;
 			continue;
 		}
-		if (strcmp(a, "--") == 0)
-			break;	/* getopt stops there: what follows is not an option */
+		if (strcmp(a, "--") == 0) {
+			/* getopt stops there: what follows is not an option, kept as is. */
+			for (i++; i < nargs; i++) {
+				v[i + 1] = args[i];
+				o[i + 1] = args[i];
+			}
+			break;
+		}
 		if (a[0] != '-' || a[1] == '\0')
 			continue;
 		p = NULL;

@@ -24,17 +24,20 @@ doca_comch_client_create(struct doca_dev *dev, const char *server_name,
 	DC_NULL_ARG(dev);
 	DC_NULL_ARG(server_name);
 	DC_NULL_ARG(client);
-	rdev = doca_compat_dev_get(dev, DOCA_COMPAT_ROLE_HOST);
+	rdev = doca_compat_dev_get_held(dev, DOCA_COMPAT_ROLE_HOST);
 	if (rdev == NULL)
 		return DOCA_ERROR_NOT_PERMITTED;
 	c = calloc(1, sizeof(*c));
-	if (c == NULL)
+	if (c == NULL) {
+		doca_compat_dev_release(dev);
 		return DOCA_ERROR_NO_MEMORY;
+	}
 	c->rc = rte_comch_client_create(rdev, server_name);
 	if (c->rc == NULL) {
 		doca_error_t ret = rte_comch_doca_error_from_errno(-rte_errno);
 
 		free(c);
+		doca_compat_dev_release(dev);
 		return ret;
 	}
 	dc_ctx_init(&c->c.ctx, DC_CTX_CLIENT, DC_CLI_CTX(c), dev);

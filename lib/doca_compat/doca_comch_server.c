@@ -30,18 +30,21 @@ doca_comch_server_create(struct doca_dev *dev, struct doca_dev_rep *repr, const 
 		DC_LOG(ERR, "the representor is not one of the device's");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	rdev = doca_compat_dev_get(dev, DOCA_COMPAT_ROLE_DPU);
+	rdev = doca_compat_dev_get_held(dev, DOCA_COMPAT_ROLE_DPU);
 	if (rdev == NULL)
 		return DOCA_ERROR_NOT_PERMITTED;
 	s = calloc(1, sizeof(*s));
-	if (s == NULL)
+	if (s == NULL) {
+		doca_compat_dev_release(dev);
 		return DOCA_ERROR_NO_MEMORY;
+	}
 	s->rs = rte_comch_server_create(rdev, doca_compat_rep_get(repr), name);
 	if (s->rs == NULL) {
 		doca_error_t ret = rte_errno == EEXIST ? DOCA_ERROR_ALREADY_EXIST :
 				   rte_comch_doca_error_from_errno(-rte_errno);
 
 		free(s);
+		doca_compat_dev_release(dev);
 		return ret;
 	}
 	s->rep = repr;

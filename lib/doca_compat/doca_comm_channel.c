@@ -502,13 +502,12 @@ dcc_bind(struct doca_comm_channel_ep_t *ep, enum doca_compat_role role, const ch
 	struct rte_comch_dev *rdev;
 	int rc;
 
-	rdev = doca_compat_dev_get(ep->dev, role);
+	rdev = doca_compat_dev_get_held(ep->dev, role);
 	if (rdev == NULL) {
 		DCC_LOG_FOR(func, ERR, "the endpoint's device cannot be the %s side",
 			    role == DOCA_COMPAT_ROLE_DPU ? "BlueField" : "host");
 		return DOCA_ERROR_NOT_PERMITTED;
 	}
-	doca_compat_dev_hold(ep->dev);
 	rc = rte_comch_ep_set_device(ep->rte, rdev);
 	if (rc == 0 && role == DOCA_COMPAT_ROLE_DPU)
 		rc = rte_comch_ep_set_device_rep(ep->rte, doca_compat_rep_get(ep->dev_rep));
@@ -873,8 +872,12 @@ doca_comm_channel_ep_get_service_event_channel(struct doca_comm_channel_ep_t *lo
 		}
 		/* Armed from the start: a program may wait before its first update. */
 		rc = dcc_arm_engine(local_ep, local_ep->svc_kick);
-		if (rc != 0)
+		if (rc != 0) {
+			/* Never hand out a handle that was not armed: start over next time. */
+			dcc_close(&local_ep->svc_ch);
+			dcc_close(&local_ep->svc_kick);
 			return dcc_err(rc);
+		}
 	}
 	*service_event_channel = local_ep->svc_ch;
 	return DOCA_SUCCESS;

@@ -58,8 +58,8 @@ doca_compat_eal_init(void);
 
 /*
  * doca_compat_eal_init(), then make the calling thread an lcore if it is not
- * one (rte_thread_register()), for the objects that belong to an lcore.
- * DOCA_ERROR_FULL if no lcore is left.
+ * one (rte_thread_register()), for the objects that belong to an lcore; the
+ * lcore is unregistered when the thread ends. DOCA_ERROR_FULL if no lcore is left.
  */
 DC_INTERNAL doca_error_t
 doca_compat_thread_init(void);
@@ -88,10 +88,15 @@ struct doca_dev_rep;
 DC_INTERNAL struct rte_comch_dev *
 doca_compat_dev_get(struct doca_dev *dev, enum doca_compat_role want);
 
-/* Count an rte_comch object created on the device (it can no longer change role). */
-DC_INTERNAL void
-doca_compat_dev_hold(struct doca_dev *dev);
-/* The matching release. */
+/*
+ * doca_compat_dev_get() and a hold on the device in one locked section, for a
+ * caller about to create an object on the device: no other thread can switch
+ * the device's side in between. The caller releases the hold if it fails.
+ */
+DC_INTERNAL struct rte_comch_dev *
+doca_compat_dev_get_held(struct doca_dev *dev, enum doca_compat_role want);
+
+/* Release a hold of doca_compat_dev_get_held(). */
 DC_INTERNAL void
 doca_compat_dev_release(struct doca_dev *dev);
 
@@ -122,7 +127,11 @@ struct doca_ctx {
 	struct doca_dev *dev;		/* held while the context exists */
 };
 
-/* Tie a wrapper to its rte_comch context (the context's user data points back). */
+/*
+ * Tie a wrapper to its rte_comch context (the context's user data points back).
+ * dev, if not NULL, is held by the caller (doca_compat_dev_get_held()) and
+ * released by dc_ctx_fini().
+ */
 DC_INTERNAL void
 dc_ctx_init(struct doca_ctx *ctx, enum dc_ctx_kind kind, struct rte_comch_ctx *rctx,
 	    struct doca_dev *dev);

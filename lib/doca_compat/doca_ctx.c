@@ -43,8 +43,6 @@ dc_ctx_init(struct doca_ctx *ctx, enum dc_ctx_kind kind, struct rte_comch_ctx *r
 	ctx->rctx = rctx;
 	ctx->dev = dev;
 	rte_comch_ctx_set_user_data(rctx, (union rte_comch_data){ .ptr = ctx });
-	if (dev != NULL)
-		doca_compat_dev_hold(dev);
 }
 
 void

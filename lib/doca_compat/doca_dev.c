@@ -232,7 +232,7 @@ doca_dev_close(struct doca_dev *dev)
 		return DOCA_ERROR_IN_USE;
 	}
 	if (--e->opens == 0) {
-		rc = rte_comch_dev_close(e->rdev);
+		rc = e->rdev == NULL ? 0 : rte_comch_dev_close(e->rdev);
 		if (rc == 0) {
 			e->rdev = NULL;
 			e->role = e->pinned;
@@ -255,41 +255,64 @@ doca_dev_as_devinfo(const struct doca_dev *dev)
 	return dev == NULL ? NULL : dev->info;
 }
 
+/* The rte_comch device of e in role want (the mapping lock is held). */
+static struct rte_comch_dev *
+dc_dev_get_locked(struct doca_devinfo *e, enum doca_compat_role want)
+{
+	enum doca_compat_role old = e->role;
+
+	if (want == DOCA_COMPAT_ROLE_ANY || e->role == want)
+		return e->rdev;
+	if (e->pinned != DOCA_COMPAT_ROLE_ANY) {
+		DC_LOG(ERR, "device %s is mapped to the %s side (%s)", e->pci,
+		       e->pinned == DOCA_COMPAT_ROLE_DPU ? "BlueField" : "host", e->devargs);
+		return NULL;
+	}
+	if (e->holds > 0) {
+		DC_LOG(ERR, "device %s is in use as the %s side", e->pci,
+		       e->role == DOCA_COMPAT_ROLE_DPU ? "BlueField" : "host");
+		return NULL;
+	}
+	if (rte_comch_dev_close(e->rdev) != 0)
+		return NULL;
+	/* Unused: reopen it as the side the program turns out to be, or as it was. */
+	e->rdev = NULL;
+	if (dc_rdev_open(e, want) == DOCA_SUCCESS)
+		return e->rdev;
+	if (dc_rdev_open(e, old) != DOCA_SUCCESS)
+		e->role = e->pinned;
+	return NULL;
+}
+
 struct rte_comch_dev *
 doca_compat_dev_get(struct doca_dev *dev, enum doca_compat_role want)
 {
-	struct doca_devinfo *e;
-	struct rte_comch_dev *rdev = NULL;
+	struct rte_comch_dev *rdev;
 
 	if (dev == NULL)
 		return NULL;
-	e = dev->info;
 	dc_map_lock();
-	if (want == DOCA_COMPAT_ROLE_ANY || e->role == want) {
-		rdev = e->rdev;
-	} else if (e->pinned != DOCA_COMPAT_ROLE_ANY) {
-		DC_LOG(ERR, "device %s is mapped to the %s side (%s)", e->pci,
-		       e->pinned == DOCA_COMPAT_ROLE_DPU ? "BlueField" : "host", e->devargs);
-	} else if (e->holds > 0) {
-		DC_LOG(ERR, "device %s is in use as the %s side", e->pci,
-		       e->role == DOCA_COMPAT_ROLE_DPU ? "BlueField" : "host");
-	} else if (rte_comch_dev_close(e->rdev) == 0) {
-		/* Unused: reopen it as the side the program turns out to be. */
-		e->rdev = NULL;
-		if (dc_rdev_open(e, want) == DOCA_SUCCESS)
-			rdev = e->rdev;
-	}
+	rdev = dc_dev_get_locked(dev->info, want);
 	dc_map_unlock();
 	return rdev;
 }
 
-void
-doca_compat_dev_hold(struct doca_dev *dev)
+struct rte_comch_dev *
+doca_compat_dev_get_held(struct doca_dev *dev, enum doca_compat_role want)
 {
+	struct rte_comch_dev *rdev;
+
+	if (dev == NULL)
+		return NULL;
 	dc_map_lock();
-	dev->holds++;
-	dev->info->holds++;
+	rdev = dc_dev_get_locked(dev->info, want);
+	if (rdev != NULL) {
+		/* In the same locked section: no other thread can switch it now. */
+		dev->holds++;
+		dev->info->holds++;
+	}
 	dc_map_unlock();
+	return rdev;
 }
 
 void
@@ -404,10 +427,12 @@ doca_dev_rep_open(struct doca_devinfo_rep *devinfo_rep, struct doca_dev_rep **de
 	ret = doca_dev_open(devinfo_rep->dev, &dev);
 	if (ret != DOCA_SUCCESS)
 		return ret;
-	rdev = doca_compat_dev_get(dev, DOCA_COMPAT_ROLE_DPU);
+	rdev = doca_compat_dev_get_held(dev, DOCA_COMPAT_ROLE_DPU);
 	r = calloc(1, sizeof(*r));
 	if (rdev == NULL || r == NULL) {
 		free(r);
+		if (rdev != NULL)
+			doca_compat_dev_release(dev);
 		doca_dev_close(dev);
 		return rdev == NULL ? DOCA_ERROR_NOT_PERMITTED : DOCA_ERROR_NO_MEMORY;
 	}
@@ -418,10 +443,10 @@ doca_dev_rep_open(struct doca_devinfo_rep *devinfo_rep, struct doca_dev_rep **de
 		ret = rte_comch_doca_error_from_errno(-rte_errno);
 		DC_LOG(ERR, "representor %s: %s", devinfo_rep->fn, rte_strerror(rte_errno));
 		free(r);
+		doca_compat_dev_release(dev);
 		doca_dev_close(dev);
 		return ret;
 	}
-	doca_compat_dev_hold(dev);
 	*dev_rep = r;
 	return DOCA_SUCCESS;
 }

@@ -140,17 +140,37 @@ doca_compat_eal_init(void)
 	return dc_eal_result;
 }
 
+static pthread_once_t dc_thread_key_once = PTHREAD_ONCE_INIT;
+static pthread_key_t dc_thread_key;
+
+/* A thread the layer registered ends: its lcore goes back to DPDK. */
+static void
+dc_thread_exit(void *arg)
+{
+	RTE_SET_USED(arg);
+	rte_thread_unregister();
+}
+
+static void
+dc_thread_key_create(void)
+{
+	pthread_key_create(&dc_thread_key, dc_thread_exit);
+}
+
 doca_error_t
 doca_compat_thread_init(void)
 {
 	doca_error_t ret = doca_compat_eal_init();
 
-	if (ret != DOCA_SUCCESS)
+	if (ret != DOCA_SUCCESS || rte_lcore_id() != LCORE_ID_ANY)
 		return ret;
 	/* rte_comch engines and endpoints belong to an lcore: give a plain thread one. */
-	if (rte_lcore_id() == LCORE_ID_ANY && rte_thread_register() != 0) {
+	if (rte_thread_register() != 0) {
 		DC_LOG(ERR, "cannot register the thread with DPDK: %s", rte_strerror(rte_errno));
 		return rte_errno == ENOMEM ? DOCA_ERROR_FULL : DOCA_ERROR_INITIALIZATION;
 	}
+	/* ...and takes it back when the thread ends, or short-lived threads would use them up. */
+	pthread_once(&dc_thread_key_once, dc_thread_key_create);
+	pthread_setspecific(dc_thread_key, dc_thread_exit);
 	return DOCA_SUCCESS;
 }

@@ -127,14 +127,15 @@ doca_mmap_add_dev(struct doca_mmap *mmap, struct doca_dev *dev)
 		DC_LOG(ERR, "mmap %p has a device already: an mmap has one here", (void *)mmap);
 		return DOCA_ERROR_FULL;
 	}
-	rdev = doca_compat_dev_get(dev, DOCA_COMPAT_ROLE_ANY);
+	rdev = doca_compat_dev_get_held(dev, DOCA_COMPAT_ROLE_ANY);
 	if (rdev == NULL)
 		return DOCA_ERROR_INVALID_VALUE;
 	rc = rte_comch_mmap_add_dev(mmap->rm, rdev);
-	if (rc != 0)
+	if (rc != 0) {
+		doca_compat_dev_release(dev);
 		return dc_mmap_err(mmap, rc, false);
+	}
 	mmap->dev = dev;
-	doca_compat_dev_hold(dev);
 	return DOCA_SUCCESS;
 }
 
