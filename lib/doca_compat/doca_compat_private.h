@@ -76,22 +76,18 @@ enum doca_compat_role {
 	DOCA_COMPAT_ROLE_DPU = RTE_COMCH_ROLE_DPU,
 };
 
-/*
- * The rte_comch device behind a DOCA device, opened in the wanted role
- * (DOCA_COMPAT_ROLE_ANY: whatever it is bound to). A device not pinned to a role
- * by its mapping opens as the host side and is reopened as the BlueField side,
- * once, by the first call that needs that side (a representor, a server), if
- * nothing uses it yet. Returns NULL with a log line if the role cannot be had.
- */
 struct doca_dev;
 struct doca_dev_rep;
-DC_INTERNAL struct rte_comch_dev *
-doca_compat_dev_get(struct doca_dev *dev, enum doca_compat_role want);
 
 /*
- * doca_compat_dev_get() and a hold on the device in one locked section, for a
- * caller about to create an object on the device: no other thread can switch
- * the device's side in between. The caller releases the hold if it fails.
+ * The rte_comch device behind a DOCA device, opened in the wanted role
+ * (DOCA_COMPAT_ROLE_ANY: whatever it is bound to), with a hold on the device
+ * taken in the same locked section, for a caller about to create an object on
+ * it: its side can no longer change. A device not pinned to a role by its
+ * mapping opens as the host side and is reopened as the side a call needs
+ * (a representor or a server: the BlueField side) while nothing holds it.
+ * Returns NULL with a log line if the role cannot be had. The caller releases
+ * the hold (doca_compat_dev_release()) when its object goes, or if it fails.
  */
 DC_INTERNAL struct rte_comch_dev *
 doca_compat_dev_get_held(struct doca_dev *dev, enum doca_compat_role want);

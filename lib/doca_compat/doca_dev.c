@@ -285,19 +285,6 @@ dc_dev_get_locked(struct doca_devinfo *e, enum doca_compat_role want)
 }
 
 struct rte_comch_dev *
-doca_compat_dev_get(struct doca_dev *dev, enum doca_compat_role want)
-{
-	struct rte_comch_dev *rdev;
-
-	if (dev == NULL)
-		return NULL;
-	dc_map_lock();
-	rdev = dc_dev_get_locked(dev->info, want);
-	dc_map_unlock();
-	return rdev;
-}
-
-struct rte_comch_dev *
 doca_compat_dev_get_held(struct doca_dev *dev, enum doca_compat_role want)
 {
 	struct rte_comch_dev *rdev;
@@ -339,18 +326,20 @@ doca_devinfo_rep_create_list(struct doca_dev *dev, int filter,
 	DC_NULL_ARG(dev);
 	DC_NULL_ARG(dev_list_rep);
 	DC_NULL_ARG(nb_devs_rep);
-	rdev = doca_compat_dev_get(dev, DOCA_COMPAT_ROLE_DPU);
-	if (rdev == NULL)
-		return DOCA_ERROR_NOT_PERMITTED;
-	n = rte_comch_dev_rep_list(rdev, NULL, 0);
-	if (n < 0)
-		return rte_comch_doca_error_from_errno(n);
-	if (filter & DOCA_DEVINFO_REP_FILTER_EMULATED)
+	/* Under the lock: the names are the device's, and no other thread may switch it. */
+	dc_map_lock();
+	rdev = dc_dev_get_locked(dev->info, DOCA_COMPAT_ROLE_DPU);
+	n = rdev == NULL ? -EPERM : rte_comch_dev_rep_list(rdev, NULL, 0);
+	if (n >= 0 && (filter & DOCA_DEVINFO_REP_FILTER_EMULATED))
 		n = 0;	/* no emulated functions here */
 	/* One allocation: the pointer array, then the entries. */
-	list = calloc(1, (n + 1) * sizeof(*list) + n * sizeof(*reps) + n * sizeof(*names));
-	if (list == NULL)
-		return DOCA_ERROR_NO_MEMORY;
+	list = n < 0 ? NULL :
+		calloc(1, (n + 1) * sizeof(*list) + n * sizeof(*reps) + n * sizeof(*names));
+	if (list == NULL) {
+		dc_map_unlock();
+		return n == -EPERM ? DOCA_ERROR_NOT_PERMITTED :
+		       n < 0 ? rte_comch_doca_error_from_errno(n) : DOCA_ERROR_NO_MEMORY;
+	}
 	reps = (struct doca_devinfo_rep *)(list + n + 1);
 	names = (const char **)(reps + n);
 	if (n > 0)
@@ -369,6 +358,7 @@ doca_devinfo_rep_create_list(struct doca_dev *dev, int filter,
 		}
 		list[i] = &reps[i];
 	}
+	dc_map_unlock();
 	*dev_list_rep = list;
 	*nb_devs_rep = n;
 	return DOCA_SUCCESS;
