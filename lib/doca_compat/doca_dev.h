@@ -18,9 +18,9 @@
  * - by default, one device, "shm:domain=doca", that answers to every PCI
  *   address, and whose representors answer to every PCI address too: two
  *   processes on one machine find each other with no set-up.
- * A device whose devargs give no role= opens as the host side and turns into the
- * BlueField side, once, when the program first asks for its representors or
- * creates a server on it (while nothing else uses it).
+ * A device whose devargs give no role= opens as the host side and is reopened as
+ * the side a call needs (the BlueField side to list representors or create a
+ * server, the host side to create a client) while nothing created on it holds it.
  *
  * Thread-safety: every function here may be called from any thread; a device
  * may be used by several threads, a device list by one at a time.
