@@ -509,9 +509,10 @@ doca_comch_client_get_client_ctx(const struct doca_comch_connection *connection)
 /**
  * Whether a connection can be used.
  * @param connection The connection.
- * @return DOCA_SUCCESS if established; DOCA_ERROR_CONNECTION_INPROGRESS while
- *   it is being set up; DOCA_ERROR_CONNECTION_RESET if the peer died;
- *   DOCA_ERROR_CONNECTION_ABORTED if it was closed; DOCA_ERROR_INVALID_VALUE if NULL.
+ * @return DOCA_SUCCESS if established; DOCA_ERROR_CONNECTION_RESET if the peer
+ *   died or broke the protocol; DOCA_ERROR_CONNECTION_ABORTED if it was closed in
+ *   order; DOCA_ERROR_INVALID_VALUE if NULL. Never CONNECTION_INPROGRESS: a
+ *   connection is handed out only once established.
  */
 doca_error_t
 doca_comch_connection_update_info(const struct doca_comch_connection *connection);

@@ -7,7 +7,6 @@
  * clients share: each finds the DOCA wrapper through the connection's context.
  */
 
-#include <errno.h>
 
 #include "doca_comch_private.h"
 
@@ -132,13 +131,9 @@ doca_comch_client_get_client_ctx(const struct doca_comch_connection *connection)
 doca_error_t
 doca_comch_connection_update_info(const struct doca_comch_connection *connection)
 {
-	int rc;
-
 	DC_NULL_ARG(connection);
-	rc = rte_comch_connection_update_info(DC_CCONN(connection));
-	if (rc == -EINPROGRESS)
-		return DOCA_ERROR_CONNECTION_INPROGRESS;
-	return rte_comch_doca_error_from_errno(rc);
+	return rte_comch_doca_error_from_errno(
+		rte_comch_connection_update_info(DC_CCONN(connection)));
 }
 
 doca_error_t

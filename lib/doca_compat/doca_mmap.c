@@ -65,14 +65,6 @@ doca_mmap_destroy(struct doca_mmap *mmap)
 	rte_comch_mmap_get_memrange(mmap->rm, &addr, &len);
 	/* rte_comch stops a started mmap on destroy, as DOCA does. */
 	rc = rte_comch_mmap_destroy(mmap->rm);
-	if (rc != 0 && mmap->started && rc == -EBUSY) {
-		/* An rte_comch without that behaviour: stop, then destroy. */
-		rc = rte_comch_mmap_stop(mmap->rm);
-		if (rc == 0) {
-			mmap->started = false;
-			rc = rte_comch_mmap_destroy(mmap->rm);
-		}
-	}
 	if (rc != 0) {
 		DC_LOG(ERR, "mmap %p: %s", (void *)mmap, strerror(-rc));
 		return rc == -EBUSY ? DOCA_ERROR_IN_USE : rte_comch_doca_error_from_errno(rc);
