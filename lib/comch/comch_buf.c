@@ -15,6 +15,7 @@
 
 struct rte_comch_buf_pool {
 	uint32_t magic; /* COMCH_MAGIC_BUF_POOL */
+	struct comch_objreg_entry reg;    /**< In the registry of live objects. */
 	struct rte_mempool *mp;
 };
 
@@ -48,6 +49,7 @@ rte_comch_buf_pool_create(uint32_t num)
 		rte_errno = ENOMEM;
 		return NULL;
 	}
+	comch_obj_publish(&pool->reg, &pool->magic);
 	return pool;
 }
 
@@ -64,15 +66,14 @@ rte_comch_buf_pool_destroy(struct rte_comch_buf_pool *pool)
 		return -EBUSY;
 	}
 	rte_mempool_free(pool->mp);
-	comch_obj_kill(&pool->magic);
-	free(pool);
+	comch_obj_retire(&pool->reg, &pool->magic, pool);
 	return 0;
 }
 
 int
 rte_comch_buf_pool_get_num_free(const struct rte_comch_buf_pool *pool, uint32_t *num)
 {
-	if (COMCH_BAD_OBJ(pool, magic, COMCH_MAGIC_BUF_POOL) || COMCH_NULL_ARG(num))
+	if (COMCH_BAD_OBJ_FAST(pool, magic, COMCH_MAGIC_BUF_POOL) || COMCH_NULL_ARG(num))
 		return -EINVAL;
 	/* The pool has no per-lcore cache: the ring holds every free buffer. */
 	*num = rte_mempool_avail_count(pool->mp);
@@ -94,8 +95,8 @@ comch_buf_get(struct rte_comch_buf_pool *pool, struct rte_comch_mmap *mmap, void
 {
 	struct rte_comch_buf *b;
 
-	if (COMCH_BAD_OBJ(pool, magic, COMCH_MAGIC_BUF_POOL) ||
-	    COMCH_BAD_OBJ(mmap, magic, COMCH_MAGIC_MMAP))
+	if (COMCH_BAD_OBJ_FAST(pool, magic, COMCH_MAGIC_BUF_POOL) ||
+	    COMCH_BAD_OBJ_FAST(mmap, magic, COMCH_MAGIC_MMAP))
 		return -EINVAL;
 	if (unlikely(addr == NULL || buf == NULL)) {
 		COMCH_LOG(ERR, "%s is NULL", addr == NULL ? "addr" : "buf");

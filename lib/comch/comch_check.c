@@ -4,7 +4,8 @@
 
 /*
  * Argument checks shared by every public call: one log line that names the
- * call and the argument, instead of a hand-written copy in each function.
+ * call and the argument, instead of a hand-written copy in each function; and
+ * what the registry of live objects tells the application.
  */
 
 #include <string.h>
@@ -50,6 +51,7 @@ comch_magic_name(uint32_t magic)
 	case COMCH_MAGIC_CONN: return "connection";
 	case COMCH_MAGIC_MMAP: return "mmap";
 	case COMCH_MAGIC_BUF_POOL: return "buffer pool";
+	case COMCH_MAGIC_MSGQ: return "MsgQ";
 	case COMCH_MAGIC_CTX | COMCH_CTX_SERVER: return "server";
 	case COMCH_MAGIC_CTX | COMCH_CTX_CLIENT: return "client";
 	case COMCH_MAGIC_CTX | COMCH_CTX_PRODUCER: return "producer";
@@ -60,20 +62,42 @@ comch_magic_name(uint32_t magic)
 }
 
 bool
-comch_obj_bad(const char *func, const char *name, const uint32_t *magic, uint32_t want)
+comch_obj_bad(const char *func, const char *name, const uint32_t *magic, uint32_t want,
+	      bool registry)
 {
 	uint32_t m;
+	bool dead;
 
 	if (magic == NULL) {
 		rte_log(RTE_LOG_ERR, comch_logtype, "COMCH: %s(): %s is NULL\n", func, name);
 		return true;
 	}
-	m = *magic;
+	m = registry ? comch_objreg_kind(magic) : *magic;
 	if (comch_magic_ok(m, want))
 		return false;
-	rte_log(RTE_LOG_ERR, comch_logtype, "COMCH: %s(): %s is not a live %s%s\n", func, name,
-		comch_magic_name(want), m == COMCH_MAGIC_DEAD ?
-		": it was destroyed (or, for a connection, it ended and was freed)" :
-		" (destroyed, or never created)");
+	dead = registry ? comch_objreg_retired(magic) : m == COMCH_MAGIC_DEAD;
+	if (m != 0 && m != COMCH_MAGIC_DEAD && strcmp(comch_magic_name(m), "object") != 0)
+		rte_log(RTE_LOG_ERR, comch_logtype, "COMCH: %s(): %s is a %s, not a %s\n", func,
+			name, comch_magic_name(m), comch_magic_name(want));
+	else
+		rte_log(RTE_LOG_ERR, comch_logtype, "COMCH: %s(): %s is not a live %s%s\n", func,
+			name, comch_magic_name(want), dead ?
+			": it was destroyed (or, for a connection, it ended and was freed)" :
+			" (destroyed, or never created)");
 	return true;
+}
+
+int
+rte_comch_obj_stats_get(struct rte_comch_obj_stats *stats)
+{
+	unsigned int live, quarantined;
+	size_t bytes;
+
+	if (COMCH_NULL_ARG(stats))
+		return -EINVAL;
+	comch_objreg_stats(&live, &quarantined, &bytes);
+	stats->live = live;
+	stats->quarantined = quarantined;
+	stats->quarantined_bytes = bytes;
+	return 0;
 }

@@ -278,6 +278,7 @@ rte_comch_client_create(struct rte_comch_dev *dev, const char *server_name)
 	ctrl->nb_send_tasks = RTE_MIN((uint32_t)RTE_COMCH_DEFAULT_SEND_TASKS,
 				      dev->info.max_send_tasks);
 	dev->nb_users++;
+	comch_ctx_publish(&ctrl->ctx);
 	return cli;
 }
 
@@ -292,15 +293,14 @@ rte_comch_client_destroy(struct rte_comch_client *client)
 	if (rc < 0)
 		return rc;
 	client->ctrl.ctx.dev->nb_users--;
-	comch_obj_kill(&client->ctrl.ctx.magic);
-	free(client);
+	comch_ctx_retire(&client->ctrl.ctx, client);
 	return 0;
 }
 
 struct rte_comch_ctx *
 rte_comch_client_as_ctx(struct rte_comch_client *client)
 {
-	if (COMCH_BAD_CLIENT(client)) {
+	if (COMCH_BAD_CLIENT_FAST(client)) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -318,7 +318,7 @@ rte_comch_client_set_max_msg_size(struct rte_comch_client *client, uint32_t size
 int
 rte_comch_client_get_max_msg_size(const struct rte_comch_client *client, uint32_t *size)
 {
-	if (COMCH_BAD_CLIENT(client) || COMCH_NULL_ARG(size))
+	if (COMCH_BAD_CLIENT_FAST(client) || COMCH_NULL_ARG(size))
 		return -EINVAL;
 	*size = client->ctrl.max_msg_size;
 	return 0;
@@ -335,7 +335,7 @@ rte_comch_client_set_recv_queue_size(struct rte_comch_client *client, uint32_t s
 int
 rte_comch_client_get_recv_queue_size(const struct rte_comch_client *client, uint32_t *size)
 {
-	if (COMCH_BAD_CLIENT(client) || COMCH_NULL_ARG(size))
+	if (COMCH_BAD_CLIENT_FAST(client) || COMCH_NULL_ARG(size))
 		return -EINVAL;
 	*size = client->ctrl.recv_queue_size;
 	return 0;
@@ -357,7 +357,7 @@ rte_comch_client_set_connect_timeout(struct rte_comch_client *client, uint32_t t
 struct rte_comch_dev *
 rte_comch_client_get_device(const struct rte_comch_client *client)
 {
-	if (COMCH_BAD_CLIENT(client)) {
+	if (COMCH_BAD_CLIENT_FAST(client)) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -368,7 +368,7 @@ int
 rte_comch_client_get_connection(const struct rte_comch_client *client,
 				struct rte_comch_connection **conn)
 {
-	if (COMCH_BAD_CLIENT(client) || COMCH_NULL_ARG(conn))
+	if (COMCH_BAD_CLIENT_FAST(client) || COMCH_NULL_ARG(conn))
 		return -EINVAL;
 	if (client->ctrl.ctx.state != RTE_COMCH_CTX_STATE_RUNNING || client->conn == NULL) {
 		COMCH_LOG(ERR, "client of %s is not connected", client->ctrl.name);
@@ -393,7 +393,7 @@ rte_comch_client_task_send_alloc_init(struct rte_comch_client *client,
 				      struct rte_comch_connection *conn, const void *msg,
 				      uint32_t len, struct rte_comch_task_send **task)
 {
-	if (unlikely(COMCH_BAD_CLIENT(client)))
+	if (unlikely(COMCH_BAD_CLIENT_FAST(client)))
 		return -EINVAL;
 	return comch_ctrl_task_send_alloc_init(&client->ctrl, conn, msg, len, task);
 }

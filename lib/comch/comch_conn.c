@@ -54,6 +54,7 @@ comch_conn_create(struct comch_ctrl *ctrl, void *drv, const struct rte_comch_drv
 	rte_spinlock_unlock(&dev->lock);
 	comch_link_init(&conn->link, COMCH_LINK_CONN, dev, conn->id, drv,
 			dev->info.max_peer_consumers);
+	comch_obj_publish(&conn->reg, &conn->magic);
 	return conn;
 }
 
@@ -343,8 +344,7 @@ comch_conn_free(struct rte_comch_connection *conn)
 	comch_link_remotes_free(&conn->link);
 	free(conn->fp_req);
 	free(conn->txq);
-	comch_obj_kill(&conn->magic);
-	free(conn);
+	comch_obj_retire(&conn->reg, &conn->magic, conn);
 }
 
 int
@@ -380,7 +380,7 @@ comch_conn_task_send_submit(struct rte_comch_task_send *t)
 int
 rte_comch_connection_set_user_data(struct rte_comch_connection *conn, union rte_comch_data data)
 {
-	if (COMCH_BAD_CONN(conn))
+	if (COMCH_BAD_CONN_FAST(conn))
 		return -EINVAL;
 	conn->user_data = data;
 	return 0;
@@ -390,7 +390,7 @@ int
 rte_comch_connection_get_user_data(const struct rte_comch_connection *conn,
 				   union rte_comch_data *data)
 {
-	if (COMCH_BAD_CONN(conn) || COMCH_NULL_ARG(data))
+	if (COMCH_BAD_CONN_FAST(conn) || COMCH_NULL_ARG(data))
 		return -EINVAL;
 	*data = conn->user_data;
 	return 0;
@@ -399,7 +399,7 @@ rte_comch_connection_get_user_data(const struct rte_comch_connection *conn,
 struct rte_comch_server *
 rte_comch_connection_get_server(const struct rte_comch_connection *conn)
 {
-	if (COMCH_BAD_CONN(conn)) {
+	if (COMCH_BAD_CONN_FAST(conn)) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -413,7 +413,7 @@ rte_comch_connection_get_server(const struct rte_comch_connection *conn)
 struct rte_comch_client *
 rte_comch_connection_get_client(const struct rte_comch_connection *conn)
 {
-	if (COMCH_BAD_CONN(conn)) {
+	if (COMCH_BAD_CONN_FAST(conn)) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -427,7 +427,7 @@ rte_comch_connection_get_client(const struct rte_comch_connection *conn)
 struct rte_comch_ctx *
 rte_comch_connection_get_ctx(const struct rte_comch_connection *conn)
 {
-	if (COMCH_BAD_CONN(conn)) {
+	if (COMCH_BAD_CONN_FAST(conn)) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -437,7 +437,7 @@ rte_comch_connection_get_ctx(const struct rte_comch_connection *conn)
 struct rte_comch_dev *
 rte_comch_connection_get_device(const struct rte_comch_connection *conn)
 {
-	if (COMCH_BAD_CONN(conn)) {
+	if (COMCH_BAD_CONN_FAST(conn)) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -457,7 +457,7 @@ rte_comch_connection_update_info(const struct rte_comch_connection *conn)
 {
 	int abort_reason;
 
-	if (COMCH_BAD_CONN(conn))
+	if (COMCH_BAD_CONN_FAST(conn))
 		return -EINVAL;
 	switch (conn->state) {
 	case COMCH_CONN_ESTABLISHED:
@@ -475,7 +475,7 @@ int
 rte_comch_connection_get_stats(const struct rte_comch_connection *conn,
 			       struct rte_comch_conn_stats *stats)
 {
-	if (COMCH_BAD_CONN(conn) || COMCH_NULL_ARG(stats))
+	if (COMCH_BAD_CONN_FAST(conn) || COMCH_NULL_ARG(stats))
 		return -EINVAL;
 	stats->sent_messages = conn->cnt.msgs_sent;
 	stats->sent_bytes = conn->cnt.bytes_sent;
@@ -487,7 +487,7 @@ rte_comch_connection_get_stats(const struct rte_comch_connection *conn,
 int
 rte_comch_connection_get_max_msg_size(const struct rte_comch_connection *conn, uint32_t *size)
 {
-	if (COMCH_BAD_CONN(conn) || COMCH_NULL_ARG(size))
+	if (COMCH_BAD_CONN_FAST(conn) || COMCH_NULL_ARG(size))
 		return -EINVAL;
 	*size = conn->max_msg_size;
 	return 0;

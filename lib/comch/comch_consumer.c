@@ -554,6 +554,7 @@ comch_consumer_create(struct comch_link *link, struct rte_comch_mmap *mmap, uint
 		return NULL;
 	}
 	TAILQ_INSERT_TAIL(&link->consumers, c, next);
+	comch_ctx_publish(&c->ctx);
 	return c;
 }
 
@@ -577,14 +578,17 @@ comch_consumer_drv_release(struct rte_comch_ctx *ctx)
 	c->drv = NULL;
 }
 
-/* A destroyed consumer's last remains: its mmap, its place in the list, its memory. */
+/*
+ * A destroyed consumer's last remains: its mmap, its place in the list, its
+ * memory (to the quarantine: it left the registry at its destroy).
+ */
 static void
 comch_consumer_free(struct rte_comch_consumer *c)
 {
 	if (c->mmap != NULL)
 		comch_mmap_release(c->mmap);
 	TAILQ_REMOVE(&c->link->consumers, c, next);
-	free(c);
+	comch_objreg_quarantine(c);
 }
 
 void
@@ -626,6 +630,7 @@ rte_comch_consumer_destroy(struct rte_comch_consumer *consumer)
 	if (rc < 0)
 		return rc;
 	comch_obj_kill(&consumer->ctx.magic);
+	comch_objreg_remove(&consumer->ctx.reg);
 	/*
 	 * Quarantined (its stop did not wait for the peer's confirmation, which is
 	 * still due): gone for the application, which may disconnect now, but its
@@ -651,7 +656,7 @@ rte_comch_consumer_destroy(struct rte_comch_consumer *consumer)
 struct rte_comch_ctx *
 rte_comch_consumer_as_ctx(struct rte_comch_consumer *consumer)
 {
-	if (COMCH_BAD_CONSUMER(consumer)) {
+	if (COMCH_BAD_CONSUMER_FAST(consumer)) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -661,7 +666,7 @@ rte_comch_consumer_as_ctx(struct rte_comch_consumer *consumer)
 int
 rte_comch_consumer_get_id(const struct rte_comch_consumer *consumer, uint32_t *id)
 {
-	if (COMCH_BAD_CONSUMER(consumer) || COMCH_NULL_ARG(id))
+	if (COMCH_BAD_CONSUMER_FAST(consumer) || COMCH_NULL_ARG(id))
 		return -EINVAL;
 	*id = consumer->id;
 	return 0;
@@ -688,7 +693,7 @@ rte_comch_consumer_set_imm_data_len(struct rte_comch_consumer *consumer, uint32_
 int
 rte_comch_consumer_get_imm_data_len(const struct rte_comch_consumer *consumer, uint32_t *len)
 {
-	if (COMCH_BAD_CONSUMER(consumer) || COMCH_NULL_ARG(len))
+	if (COMCH_BAD_CONSUMER_FAST(consumer) || COMCH_NULL_ARG(len))
 		return -EINVAL;
 	*len = consumer->imm_len;
 	return 0;
@@ -737,7 +742,7 @@ rte_comch_consumer_task_post_recv_alloc_init(struct rte_comch_consumer *consumer
 	struct rte_comch_consumer_task_post_recv *t;
 	int rc;
 
-	if (COMCH_BAD_CONSUMER(consumer))
+	if (COMCH_BAD_CONSUMER_FAST(consumer))
 		return -EINVAL;
 	if (unlikely(task == NULL)) {
 		COMCH_LOG(ERR, "task is NULL");

@@ -218,7 +218,7 @@ comch_ctrl_task_send_alloc_init(struct comch_ctrl *ctrl, struct rte_comch_connec
 {
 	struct rte_comch_task_send *t;
 
-	if (COMCH_BAD_CONN(conn))
+	if (COMCH_BAD_CONN_FAST(conn))
 		return -EINVAL;
 	if (unlikely(task == NULL || (msg == NULL && len > 0))) {
 		COMCH_LOG(ERR, "%s is NULL", task == NULL ? "task" : "msg");

@@ -96,7 +96,7 @@ rte_comch_ctx_stop(struct rte_comch_ctx *ctx)
 int
 rte_comch_ctx_get_state(const struct rte_comch_ctx *ctx, enum rte_comch_ctx_state *state)
 {
-	if (COMCH_BAD_CTX(ctx) || COMCH_NULL_ARG(state))
+	if (COMCH_BAD_CTX_FAST(ctx) || COMCH_NULL_ARG(state))
 		return -EINVAL;
 	*state = ctx->state;
 	return 0;
@@ -118,7 +118,7 @@ rte_comch_ctx_set_state_changed_cb(struct rte_comch_ctx *ctx, rte_comch_ctx_stat
 int
 rte_comch_ctx_set_user_data(struct rte_comch_ctx *ctx, union rte_comch_data user_data)
 {
-	if (COMCH_BAD_CTX(ctx))
+	if (COMCH_BAD_CTX_FAST(ctx))
 		return -EINVAL;
 	ctx->user_data = user_data;
 	return 0;
@@ -127,7 +127,7 @@ rte_comch_ctx_set_user_data(struct rte_comch_ctx *ctx, union rte_comch_data user
 int
 rte_comch_ctx_get_user_data(const struct rte_comch_ctx *ctx, union rte_comch_data *user_data)
 {
-	if (COMCH_BAD_CTX(ctx) || COMCH_NULL_ARG(user_data))
+	if (COMCH_BAD_CTX_FAST(ctx) || COMCH_NULL_ARG(user_data))
 		return -EINVAL;
 	*user_data = ctx->user_data;
 	return 0;
@@ -136,7 +136,7 @@ rte_comch_ctx_get_user_data(const struct rte_comch_ctx *ctx, union rte_comch_dat
 int
 rte_comch_ctx_get_num_inflight_tasks(const struct rte_comch_ctx *ctx, uint32_t *num)
 {
-	if (COMCH_BAD_CTX(ctx) || COMCH_NULL_ARG(num))
+	if (COMCH_BAD_CTX_FAST(ctx) || COMCH_NULL_ARG(num))
 		return -EINVAL;
 	*num = ctx->nb_inflight;
 	return 0;
@@ -145,7 +145,7 @@ rte_comch_ctx_get_num_inflight_tasks(const struct rte_comch_ctx *ctx, uint32_t *
 int
 rte_comch_ctx_get_last_error(const struct rte_comch_ctx *ctx)
 {
-	if (COMCH_BAD_CTX(ctx))
+	if (COMCH_BAD_CTX_FAST(ctx))
 		return -EINVAL;
 	return ctx->last_error;
 }

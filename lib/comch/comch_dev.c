@@ -182,7 +182,7 @@ comch_dev_adopt(struct rte_comch_dev *dev, const struct rte_comch_drv_dev_conf *
 	return 0;
 }
 
-/* Undo a probe: the driver's device and our copies of its names. */
+/* Undo a probe: the driver's device and our copies of its names (not dev itself). */
 static void
 comch_dev_release(struct rte_comch_dev *dev)
 {
@@ -193,7 +193,6 @@ comch_dev_release(struct rte_comch_dev *dev)
 	for (i = 0; i < dev->nb_reps; i++)
 		free(dev->rep_names[i]);
 	free(dev->rep_names);
-	free(dev);
 }
 
 struct rte_comch_dev *
@@ -243,6 +242,7 @@ rte_comch_dev_open(const char *devargs)
 			  devargs, drv->name, strerror(-rc));
 		dev->priv = conf.priv;
 		comch_dev_release(dev);
+		free(dev);
 		rte_errno = -rc;
 		return NULL;
 	}
@@ -262,9 +262,11 @@ rte_comch_dev_open(const char *devargs)
 		COMCH_LOG(ERR, "device %s: %s", dev->info.name, slot == -EEXIST ?
 			  "already open in this process" : "too many devices open");
 		comch_dev_release(dev);
+		free(dev);
 		rte_errno = -slot;
 		return NULL;
 	}
+	comch_obj_publish(&dev->reg, &dev->magic);
 	COMCH_LOG(INFO, "device %u: %s (%s)", dev->id, dev->info.name, devargs);
 	return dev;
 }
@@ -282,8 +284,8 @@ rte_comch_dev_close(struct rte_comch_dev *dev)
 	comch_devs_lock();
 	comch_devs[dev->id] = NULL;
 	comch_devs_unlock();
-	comch_obj_kill(&dev->magic);
 	comch_dev_release(dev);
+	comch_obj_retire(&dev->reg, &dev->magic, dev);
 	return 0;
 }
 
@@ -428,6 +430,7 @@ rte_comch_dev_rep_open(struct rte_comch_dev *dev, const char *name)
 	rep->dev = dev;
 	rep->name = dev->rep_names[i];
 	dev->nb_users++;
+	comch_obj_publish(&rep->reg, &rep->magic);
 	return rep;
 }
 
@@ -442,8 +445,7 @@ rte_comch_dev_rep_close(struct rte_comch_dev_rep *rep)
 		return -EBUSY;
 	}
 	rep->dev->nb_users--;
-	comch_obj_kill(&rep->magic);
-	free(rep);
+	comch_obj_retire(&rep->reg, &rep->magic, rep);
 	return 0;
 }
 

@@ -60,7 +60,7 @@ comch_driver_find(const char *name, size_t len)
 void *
 rte_comch_drv_dev_priv(const struct rte_comch_dev *dev, const struct rte_comch_driver *drv)
 {
-	if (COMCH_BAD_OBJ(dev, magic, COMCH_MAGIC_DEV) || dev->drv != drv) {
+	if (COMCH_BAD_OBJ_FAST(dev, magic, COMCH_MAGIC_DEV) || dev->drv != drv) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -71,7 +71,7 @@ void *
 rte_comch_drv_consumer_priv(const struct rte_comch_consumer *consumer,
 			    const struct rte_comch_driver *drv)
 {
-	if (COMCH_BAD_CONSUMER(consumer) || consumer->ctx.dev->drv != drv) {
+	if (COMCH_BAD_CONSUMER_FAST(consumer) || consumer->ctx.dev->drv != drv) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -82,7 +82,7 @@ void *
 rte_comch_drv_producer_priv(const struct rte_comch_producer *producer,
 			    const struct rte_comch_driver *drv)
 {
-	if (COMCH_BAD_PRODUCER(producer) || producer->ctx.dev->drv != drv) {
+	if (COMCH_BAD_PRODUCER_FAST(producer) || producer->ctx.dev->drv != drv) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -94,7 +94,7 @@ rte_comch_drv_mmap_reg(const struct rte_comch_mmap *mmap, const struct rte_comch
 {
 	void *reg;
 
-	if (COMCH_BAD_OBJ(mmap, magic, COMCH_MAGIC_MMAP) || !comch_mmap_started(mmap)) {
+	if (COMCH_BAD_OBJ_FAST(mmap, magic, COMCH_MAGIC_MMAP) || !comch_mmap_started(mmap)) {
 		rte_errno = EINVAL;
 		return NULL;
 	}

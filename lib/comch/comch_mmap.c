@@ -21,6 +21,7 @@
 #define COMCH_MMAP_PERMS (RTE_COMCH_MMAP_PERM_LOCAL_READ_WRITE | \
 			  RTE_COMCH_MMAP_PERM_PCI_READ_ONLY | RTE_COMCH_MMAP_PERM_PCI_READ_WRITE)
 #define COMCH_BAD_MMAP(m) COMCH_BAD_OBJ(m, magic, COMCH_MAGIC_MMAP)
+#define COMCH_BAD_MMAP_FAST(m) COMCH_BAD_OBJ_FAST(m, magic, COMCH_MAGIC_MMAP)
 
 struct rte_comch_mmap *
 rte_comch_mmap_create(void)
@@ -33,6 +34,7 @@ rte_comch_mmap_create(void)
 	}
 	mmap->magic = COMCH_MAGIC_MMAP;
 	mmap->perms = RTE_COMCH_MMAP_PERM_LOCAL_READ_WRITE;
+	comch_obj_publish(&mmap->reg, &mmap->magic);
 	return mmap;
 }
 
@@ -153,7 +155,7 @@ rte_comch_mmap_alloc_memrange(struct rte_comch_mmap *mmap, size_t len)
 int
 rte_comch_mmap_get_memrange(const struct rte_comch_mmap *mmap, void **addr, size_t *len)
 {
-	if (COMCH_BAD_MMAP(mmap) || COMCH_NULL_ARG(addr, len))
+	if (COMCH_BAD_MMAP_FAST(mmap) || COMCH_NULL_ARG(addr, len))
 		return -EINVAL;
 	if (!mmap->has_range)
 		return -ENOENT;
@@ -185,7 +187,7 @@ rte_comch_mmap_set_permissions(struct rte_comch_mmap *mmap, uint32_t perms)
 int
 rte_comch_mmap_get_permissions(const struct rte_comch_mmap *mmap, uint32_t *perms)
 {
-	if (COMCH_BAD_MMAP(mmap) || COMCH_NULL_ARG(perms))
+	if (COMCH_BAD_MMAP_FAST(mmap) || COMCH_NULL_ARG(perms))
 		return -EINVAL;
 	*perms = mmap->perms;
 	return 0;
@@ -320,7 +322,6 @@ rte_comch_mmap_destroy(struct rte_comch_mmap *mmap)
 		munmap(mmap->addr, mmap->len);
 	for (i = 0; i < mmap->nb_devs; i++)
 		mmap->devs[i].dev->nb_users--;
-	comch_obj_kill(&mmap->magic);
-	free(mmap);
+	comch_obj_retire(&mmap->reg, &mmap->magic, mmap);
 	return 0;
 }

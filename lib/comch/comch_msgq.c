@@ -22,6 +22,7 @@
 
 struct rte_comch_msgq {
 	uint32_t magic;                   /**< COMCH_MAGIC_MSGQ. */
+	struct comch_objreg_entry reg;    /**< In the registry of live objects. */
 	struct rte_comch_dev *dev;
 	struct rte_comch_dpa *dpa;        /**< NULL until a direction is set. */
 	bool dpa_consumer;                /**< The direction, once dpa is set. */
@@ -33,6 +34,7 @@ struct rte_comch_msgq {
 };
 
 #define COMCH_BAD_MSGQ(q) COMCH_BAD_OBJ(q, magic, COMCH_MAGIC_MSGQ)
+#define COMCH_BAD_MSGQ_FAST(q) COMCH_BAD_OBJ_FAST(q, magic, COMCH_MAGIC_MSGQ)
 
 static uint32_t comch_msgq_next_id;
 
@@ -64,6 +66,7 @@ rte_comch_msgq_create(struct rte_comch_dev *dev)
 			comch_fetch_add_relaxed(&comch_msgq_next_id, 1), NULL, 0);
 	/* The device stays open while the MsgQ exists (rte_comch_dev_close() says -EBUSY). */
 	dev->nb_users++;
+	comch_obj_publish(&q->reg, &q->magic);
 	return q;
 }
 
@@ -77,8 +80,7 @@ rte_comch_msgq_destroy(struct rte_comch_msgq *msgq)
 		return -EBUSY;
 	}
 	msgq->dev->nb_users--;
-	comch_obj_kill(&msgq->magic);
-	free(msgq);
+	comch_obj_retire(&msgq->reg, &msgq->magic, msgq);
 	return 0;
 }
 
@@ -223,7 +225,7 @@ rte_comch_msgq_stop(struct rte_comch_msgq *msgq)
 int
 rte_comch_msgq_get_direction(const struct rte_comch_msgq *msgq, int *dpa_consumer)
 {
-	if (COMCH_BAD_MSGQ(msgq) || COMCH_NULL_ARG(dpa_consumer))
+	if (COMCH_BAD_MSGQ_FAST(msgq) || COMCH_NULL_ARG(dpa_consumer))
 		return -EINVAL;
 	if (msgq->dpa == NULL)
 		return -ENOENT;
@@ -234,7 +236,7 @@ rte_comch_msgq_get_direction(const struct rte_comch_msgq *msgq, int *dpa_consume
 struct rte_comch_dev *
 rte_comch_msgq_get_device(const struct rte_comch_msgq *msgq)
 {
-	if (COMCH_BAD_MSGQ(msgq)) {
+	if (COMCH_BAD_MSGQ_FAST(msgq)) {
 		rte_errno = EINVAL;
 		return NULL;
 	}

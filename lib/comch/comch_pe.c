@@ -107,6 +107,7 @@ rte_comch_pe_create(unsigned int lcore_id)
 	pe->lcore_id = lcore_id;
 	pe->slow_interval = rte_get_tsc_hz() / (1000000 / COMCH_PE_SLOW_TICK_US);
 	TAILQ_INIT(&pe->ctxs);
+	comch_obj_publish(&pe->reg, &pe->magic);
 	return pe;
 }
 
@@ -125,8 +126,7 @@ rte_comch_pe_destroy(struct rte_comch_pe *pe)
 	}
 	close(pe->kick.fd);
 	close(pe->epfd);
-	comch_obj_kill(&pe->magic);
-	free(pe);
+	comch_obj_retire(&pe->reg, &pe->magic, pe);
 	return 0;
 }
 
@@ -248,7 +248,7 @@ rte_comch_pe_progress(struct rte_comch_pe *pe)
 	bool slow;
 	int did = 0;
 
-	if (COMCH_BAD_OBJ(pe, magic, COMCH_MAGIC_PE))
+	if (COMCH_BAD_OBJ_FAST(pe, magic, COMCH_MAGIC_PE))
 		return -EINVAL;
 	if (unlikely(comch_this_lcore() != pe->lcore_id)) {
 		COMCH_LOG(ERR, "engine of lcore %u progressed from lcore %d",
@@ -290,7 +290,7 @@ rte_comch_pe_get_lcore(const struct rte_comch_pe *pe)
 int
 rte_comch_pe_get_num_inflight_tasks(const struct rte_comch_pe *pe, uint64_t *num)
 {
-	if (COMCH_BAD_OBJ(pe, magic, COMCH_MAGIC_PE) || COMCH_NULL_ARG(num))
+	if (COMCH_BAD_OBJ_FAST(pe, magic, COMCH_MAGIC_PE) || COMCH_NULL_ARG(num))
 		return -EINVAL;
 	*num = pe->nb_inflight;
 	return 0;
@@ -299,7 +299,7 @@ rte_comch_pe_get_num_inflight_tasks(const struct rte_comch_pe *pe, uint64_t *num
 int
 rte_comch_pe_get_notification_fd(const struct rte_comch_pe *pe, int *fd)
 {
-	if (COMCH_BAD_OBJ(pe, magic, COMCH_MAGIC_PE) || COMCH_NULL_ARG(fd))
+	if (COMCH_BAD_OBJ_FAST(pe, magic, COMCH_MAGIC_PE) || COMCH_NULL_ARG(fd))
 		return -EINVAL;
 	*fd = pe->epfd;
 	return 0;
@@ -308,7 +308,7 @@ rte_comch_pe_get_notification_fd(const struct rte_comch_pe *pe, int *fd)
 static int
 comch_pe_check_caller(const struct rte_comch_pe *pe)
 {
-	if (COMCH_BAD_OBJ(pe, magic, COMCH_MAGIC_PE))
+	if (COMCH_BAD_OBJ_FAST(pe, magic, COMCH_MAGIC_PE))
 		return -EINVAL;
 	if (comch_this_lcore() != pe->lcore_id) {
 		COMCH_LOG(ERR, "engine of lcore %u used from lcore %d",

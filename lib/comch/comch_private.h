@@ -22,6 +22,7 @@
 #include <rte_rcu_qsbr.h>
 #include <rte_ticketlock.h>
 
+#include "comch_objreg.h"
 #include "rte_comch_driver.h"
 #include "rte_comch_drv_atomic.h"
 
@@ -46,12 +47,21 @@ enum comch_ctx_type {
 /* comch_check.c: argument checks of the public calls */
 
 /*
- * Magic words: the first thing each public object holds, set at create and
- * overwritten with COMCH_MAGIC_DEAD at destroy, so that destroy and
- * configuration calls recognise an object destroyed already (or a connection
- * ended and freed) and refuse it with -EINVAL and a log line. Best effort: the
- * memory may have been reused since, and reading it is what tools such as
- * AddressSanitizer report; the rule stays "never use an object after its end".
+ * Every public object carries a magic word and an entry in the registry of
+ * live objects (lib/common/comch_objreg.h), both keyed by the magic word's
+ * address, so that every way of naming an object (a server, or the context it
+ * is) meets the same entry.
+ *  - Calls off the hot path (create on a parent, destroy, start, stop,
+ *    configuration) check handles against the registry (COMCH_BAD_OBJ and the
+ *    COMCH_BAD_<KIND> macros): a handle of a destroyed object, or of another
+ *    kind of object, is refused with -EINVAL and a log line, and the memory it
+ *    points to is never read.
+ *  - Per-message calls (task calls, progress, getters used in callbacks)
+ *    check the magic word inline (COMCH_BAD_OBJ_FAST), which the quarantine of
+ *    destroyed objects' memory keeps readable and dead for a while.
+ * A destroyed object's memory goes to the quarantine (comch_obj_retire()),
+ * never straight back to malloc: a new object does not take the address of
+ * one destroyed just before, so that a stale handle never names a new object.
  */
 enum {
 	COMCH_MAGIC_DEAD = 0xdeadc0deu,
@@ -72,17 +82,40 @@ enum {
 /** Log "<func>(): <name> is NULL" for the first NULL of args; true if there was one. */
 bool comch_null_args(const char *func, const char *names, const void * const *args,
 		     unsigned int n);
-/** Log why, and return true, unless magic points to want (NULL: the object is NULL). */
-bool comch_obj_bad(const char *func, const char *name, const uint32_t *magic, uint32_t want);
+/**
+ * Log why, and return true, unless the object whose magic word is at magic is
+ * a live want (NULL: the object is NULL); registry: ask the registry, else
+ * read the magic word.
+ */
+bool comch_obj_bad(const char *func, const char *name, const uint32_t *magic, uint32_t want,
+		   bool registry);
 
 /*
- * Mark an object dead just before it is freed. Volatile: a plain store to
- * memory about to be freed is one the compiler may leave out.
+ * Mark an object dead. Volatile: a plain store to memory about to be handed
+ * away is one the compiler may leave out.
  */
 static inline void
 comch_obj_kill(uint32_t *magic)
 {
 	*(volatile uint32_t *)magic = COMCH_MAGIC_DEAD;
+}
+
+/** A new object is the application's: enter it (its magic word set) in the registry. */
+static inline void
+comch_obj_publish(struct comch_objreg_entry *reg, const uint32_t *magic)
+{
+	comch_objreg_add(reg, magic, *magic);
+}
+
+/**
+ * The end of a published object: dead, out of the registry, and its memory
+ * (block: the allocation that holds it) in the quarantine instead of freed.
+ */
+static inline void
+comch_obj_retire(struct comch_objreg_entry *reg, uint32_t *magic, void *block)
+{
+	comch_obj_kill(magic);
+	comch_objreg_retire(reg, block);
 }
 
 /* Whether one of n pointers is NULL: inline, so that accessors pay no call for it. */
@@ -112,17 +145,35 @@ comch_magic_ok(uint32_t magic, uint32_t want)
 
 /**
  * True, after a log line, if obj is NULL or not a live object of its kind
- * (field: its magic word). The test is inline: cheap enough for hot paths.
+ * (field: its magic word) in the registry. Reads nothing of *obj.
  */
 #define COMCH_BAD_OBJ(obj, field, want) \
+	(((obj) == NULL || \
+	  !comch_magic_ok(comch_objreg_kind(&(obj)->field), (want))) && \
+	 comch_obj_bad(__func__, #obj, (obj) == NULL ? NULL : &(obj)->field, (want), true))
+/**
+ * The same check from the magic word, inline: for the per-message calls. A
+ * stale handle reads memory the quarantine keeps.
+ */
+#define COMCH_BAD_OBJ_FAST(obj, field, want) \
 	(unlikely((obj) == NULL || !comch_magic_ok((obj)->field, (want))) && \
-	 comch_obj_bad(__func__, #obj, (obj) == NULL ? NULL : &(obj)->field, (want)))
-#define COMCH_BAD_SERVER(s) COMCH_BAD_OBJ(s, ctrl.ctx.magic, COMCH_MAGIC_CTX | COMCH_CTX_SERVER)
-#define COMCH_BAD_CLIENT(c) COMCH_BAD_OBJ(c, ctrl.ctx.magic, COMCH_MAGIC_CTX | COMCH_CTX_CLIENT)
-#define COMCH_BAD_PRODUCER(p) COMCH_BAD_OBJ(p, ctx.magic, COMCH_MAGIC_CTX | COMCH_CTX_PRODUCER)
-#define COMCH_BAD_CONSUMER(c) COMCH_BAD_OBJ(c, ctx.magic, COMCH_MAGIC_CTX | COMCH_CTX_CONSUMER)
+	 comch_obj_bad(__func__, #obj, (obj) == NULL ? NULL : &(obj)->field, (want), false))
+#define COMCH_SERVER_KIND (COMCH_MAGIC_CTX | COMCH_CTX_SERVER)
+#define COMCH_CLIENT_KIND (COMCH_MAGIC_CTX | COMCH_CTX_CLIENT)
+#define COMCH_PRODUCER_KIND (COMCH_MAGIC_CTX | COMCH_CTX_PRODUCER)
+#define COMCH_CONSUMER_KIND (COMCH_MAGIC_CTX | COMCH_CTX_CONSUMER)
+#define COMCH_BAD_SERVER(s) COMCH_BAD_OBJ(s, ctrl.ctx.magic, COMCH_SERVER_KIND)
+#define COMCH_BAD_CLIENT(c) COMCH_BAD_OBJ(c, ctrl.ctx.magic, COMCH_CLIENT_KIND)
+#define COMCH_BAD_PRODUCER(p) COMCH_BAD_OBJ(p, ctx.magic, COMCH_PRODUCER_KIND)
+#define COMCH_BAD_CONSUMER(c) COMCH_BAD_OBJ(c, ctx.magic, COMCH_CONSUMER_KIND)
 #define COMCH_BAD_CTX(c) COMCH_BAD_OBJ(c, magic, COMCH_MAGIC_CTX_ANY)
 #define COMCH_BAD_CONN(c) COMCH_BAD_OBJ(c, magic, COMCH_MAGIC_CONN)
+#define COMCH_BAD_SERVER_FAST(s) COMCH_BAD_OBJ_FAST(s, ctrl.ctx.magic, COMCH_SERVER_KIND)
+#define COMCH_BAD_CLIENT_FAST(c) COMCH_BAD_OBJ_FAST(c, ctrl.ctx.magic, COMCH_CLIENT_KIND)
+#define COMCH_BAD_PRODUCER_FAST(p) COMCH_BAD_OBJ_FAST(p, ctx.magic, COMCH_PRODUCER_KIND)
+#define COMCH_BAD_CONSUMER_FAST(c) COMCH_BAD_OBJ_FAST(c, ctx.magic, COMCH_CONSUMER_KIND)
+#define COMCH_BAD_CTX_FAST(c) COMCH_BAD_OBJ_FAST(c, magic, COMCH_MAGIC_CTX_ANY)
+#define COMCH_BAD_CONN_FAST(c) COMCH_BAD_OBJ_FAST(c, magic, COMCH_MAGIC_CONN)
 
 
 /* ================================================================== objects */
@@ -134,6 +185,7 @@ struct comch_counters {
 
 struct rte_comch_dev {
 	uint32_t magic;                   /**< COMCH_MAGIC_DEV. */
+	struct comch_objreg_entry reg;    /**< In the registry of live objects. */
 	uint16_t id;
 	enum rte_comch_dev_role role;
 	const struct rte_comch_driver *drv;
@@ -153,6 +205,7 @@ struct rte_comch_dev {
 
 struct rte_comch_dev_rep {
 	uint32_t magic;                   /**< COMCH_MAGIC_REP. */
+	struct comch_objreg_entry reg;    /**< In the registry of live objects. */
 	struct rte_comch_dev *dev;
 	const char *name;                 /**< Points into dev->rep_names. */
 	uint32_t nb_servers;
@@ -172,6 +225,7 @@ struct comch_ctx_ops {
 
 struct rte_comch_ctx {
 	uint32_t magic;                   /**< COMCH_MAGIC_CTX | type. */
+	struct comch_objreg_entry reg;    /**< In the registry of live objects. */
 	const struct comch_ctx_ops *ops;
 	enum comch_ctx_type type;
 	enum rte_comch_ctx_state state;
@@ -319,6 +373,7 @@ struct comch_link {
 
 struct rte_comch_connection {
 	uint32_t magic;                   /**< COMCH_MAGIC_CONN. */
+	struct comch_objreg_entry reg;    /**< In the registry of live objects. */
 	struct comch_ctrl *ctrl;
 	TAILQ_ENTRY(rte_comch_connection) next;     /**< In ctrl->conns. */
 	TAILQ_ENTRY(rte_comch_connection) dev_next; /**< In dev->conns. */
@@ -472,6 +527,7 @@ struct rte_comch_consumer_task_post_recv {
 /** Registered memory. */
 struct rte_comch_mmap {
 	uint32_t magic;                   /**< COMCH_MAGIC_MMAP. */
+	struct comch_objreg_entry reg;    /**< In the registry of live objects. */
 	void *addr;
 	size_t len;
 	uint32_t perms;
@@ -516,6 +572,7 @@ void comch_dev_count_rejected(struct rte_comch_dev *dev);
 /* comch_pe.c; the engine's fields are here so that the per-task helpers inline. */
 struct rte_comch_pe {
 	uint32_t magic;          /**< COMCH_MAGIC_PE. */
+	struct comch_objreg_entry reg;    /**< In the registry of live objects. */
 	unsigned int lcore_id;
 	int epfd;
 	uint32_t cb_depth;       /**< > 0 while a user callback runs. */
@@ -563,6 +620,20 @@ void comch_ctx_init(struct rte_comch_ctx *ctx, const struct comch_ctx_ops *ops,
 		    enum comch_ctx_type type, struct rte_comch_dev *dev);
 void comch_ctx_set_state(struct rte_comch_ctx *ctx, enum rte_comch_ctx_state next);
 int comch_ctx_check_idle(const struct rte_comch_ctx *ctx, const char *what);
+
+/** A new context is the application's (comch_obj_publish()). */
+static inline void
+comch_ctx_publish(struct rte_comch_ctx *ctx)
+{
+	comch_obj_publish(&ctx->reg, &ctx->magic);
+}
+
+/** The end of a context, block the allocation that holds it (comch_obj_retire()). */
+static inline void
+comch_ctx_retire(struct rte_comch_ctx *ctx, void *block)
+{
+	comch_obj_retire(&ctx->reg, &ctx->magic, block);
+}
 
 /* comch_task_pool.c: a context's tasks, a stack of free ones only its lcore touches. */
 struct comch_task_pool {

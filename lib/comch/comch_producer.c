@@ -475,6 +475,7 @@ comch_producer_create(struct comch_link *link, uint32_t max, bool offloaded)
 		return NULL;
 	}
 	TAILQ_INSERT_TAIL(&link->producers, p, next);
+	comch_ctx_publish(&p->ctx);
 	return p;
 }
 
@@ -518,15 +519,14 @@ rte_comch_producer_destroy(struct rte_comch_producer *producer)
 		comch_link_release_remotes(producer->link);
 	/* (A connection may be freed here: a MsgQ's link, never.) */
 	comch_fast_detach_unlock(producer->link);
-	comch_obj_kill(&producer->ctx.magic);
-	free(producer);
+	comch_ctx_retire(&producer->ctx, producer);
 	return 0;
 }
 
 struct rte_comch_ctx *
 rte_comch_producer_as_ctx(struct rte_comch_producer *producer)
 {
-	if (COMCH_BAD_PRODUCER(producer)) {
+	if (COMCH_BAD_PRODUCER_FAST(producer)) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -536,7 +536,7 @@ rte_comch_producer_as_ctx(struct rte_comch_producer *producer)
 int
 rte_comch_producer_get_id(const struct rte_comch_producer *producer, uint32_t *id)
 {
-	if (COMCH_BAD_PRODUCER(producer) || COMCH_NULL_ARG(id))
+	if (COMCH_BAD_PRODUCER_FAST(producer) || COMCH_NULL_ARG(id))
 		return -EINVAL;
 	*id = producer->id;
 	return 0;
@@ -600,7 +600,7 @@ rte_comch_producer_task_send_alloc_init(struct rte_comch_producer *producer,
 	struct rte_comch_producer_task_send *t;
 	int rc;
 
-	if (COMCH_BAD_PRODUCER(producer))
+	if (COMCH_BAD_PRODUCER_FAST(producer))
 		return -EINVAL;
 	if (unlikely(task == NULL)) {
 		COMCH_LOG(ERR, "task is NULL");

@@ -260,6 +260,7 @@ rte_comch_server_create(struct rte_comch_dev *dev, struct rte_comch_dev_rep *rep
 	}
 	rep->nb_servers++;
 	dev->nb_users++;
+	comch_ctx_publish(&ctrl->ctx);
 	return srv;
 }
 
@@ -276,15 +277,14 @@ rte_comch_server_destroy(struct rte_comch_server *server)
 	server->ctrl.ctx.dev->ops->server->destroy(server->drv);
 	server->rep->nb_servers--;
 	server->ctrl.ctx.dev->nb_users--;
-	comch_obj_kill(&server->ctrl.ctx.magic);
-	free(server);
+	comch_ctx_retire(&server->ctrl.ctx, server);
 	return 0;
 }
 
 struct rte_comch_ctx *
 rte_comch_server_as_ctx(struct rte_comch_server *server)
 {
-	if (COMCH_BAD_SERVER(server)) {
+	if (COMCH_BAD_SERVER_FAST(server)) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -302,7 +302,7 @@ rte_comch_server_set_max_msg_size(struct rte_comch_server *server, uint32_t size
 int
 rte_comch_server_get_max_msg_size(const struct rte_comch_server *server, uint32_t *size)
 {
-	if (COMCH_BAD_SERVER(server) || COMCH_NULL_ARG(size))
+	if (COMCH_BAD_SERVER_FAST(server) || COMCH_NULL_ARG(size))
 		return -EINVAL;
 	*size = server->ctrl.max_msg_size;
 	return 0;
@@ -319,7 +319,7 @@ rte_comch_server_set_recv_queue_size(struct rte_comch_server *server, uint32_t s
 int
 rte_comch_server_get_recv_queue_size(const struct rte_comch_server *server, uint32_t *size)
 {
-	if (COMCH_BAD_SERVER(server) || COMCH_NULL_ARG(size))
+	if (COMCH_BAD_SERVER_FAST(server) || COMCH_NULL_ARG(size))
 		return -EINVAL;
 	*size = server->ctrl.recv_queue_size;
 	return 0;
@@ -328,7 +328,7 @@ rte_comch_server_get_recv_queue_size(const struct rte_comch_server *server, uint
 struct rte_comch_dev *
 rte_comch_server_get_device(const struct rte_comch_server *server)
 {
-	if (COMCH_BAD_SERVER(server)) {
+	if (COMCH_BAD_SERVER_FAST(server)) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -338,7 +338,7 @@ rte_comch_server_get_device(const struct rte_comch_server *server)
 struct rte_comch_dev_rep *
 rte_comch_server_get_device_rep(const struct rte_comch_server *server)
 {
-	if (COMCH_BAD_SERVER(server)) {
+	if (COMCH_BAD_SERVER_FAST(server)) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -350,7 +350,7 @@ rte_comch_server_disconnect(struct rte_comch_server *server, struct rte_comch_co
 {
 	int rc;
 
-	if (COMCH_BAD_SERVER(server) || COMCH_NULL_ARG(conn))
+	if (COMCH_BAD_SERVER(server) || COMCH_BAD_CONN(conn))
 		return -EINVAL;
 	if (conn->ctrl != &server->ctrl) {
 		COMCH_LOG(ERR, "connection %p is not of server %s", (void *)conn, server->ctrl.name);
@@ -382,7 +382,7 @@ rte_comch_server_task_send_alloc_init(struct rte_comch_server *server,
 				      struct rte_comch_connection *conn, const void *msg,
 				      uint32_t len, struct rte_comch_task_send **task)
 {
-	if (unlikely(COMCH_BAD_SERVER(server)))
+	if (unlikely(COMCH_BAD_SERVER_FAST(server)))
 		return -EINVAL;
 	return comch_ctrl_task_send_alloc_init(&server->ctrl, conn, msg, len, task);
 }

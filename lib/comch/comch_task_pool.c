@@ -54,11 +54,15 @@ comch_task_pool_in_use(const struct comch_task_pool *tp)
 	return tp->size - COMCH_CNT_READ(tp->nb_free);
 }
 
+/*
+ * The tasks go to the quarantine of destroyed objects' memory: a task kept
+ * after its context was destroyed still reads as freed (not allocated) there.
+ */
 void
 comch_task_pool_free(struct comch_task_pool *tp)
 {
 	if (tp == NULL)
 		return;
-	free(tp->elts);
+	comch_objreg_quarantine(tp->elts);
 	free(tp);
 }

@@ -171,6 +171,19 @@ comch_tel_conn(const char *cmd, const char *params, struct rte_tel_data *d)
 	return rc;
 }
 
+static int
+comch_tel_objects(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct rte_comch_obj_stats st;
+
+	rte_comch_obj_stats_get(&st);
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_u64(d, "live", st.live);
+	rte_tel_data_add_dict_u64(d, "quarantined", st.quarantined);
+	rte_tel_data_add_dict_u64(d, "quarantined_bytes", st.quarantined_bytes);
+	return 0;
+}
+
 RTE_INIT(comch_telemetry_init)
 {
 	rte_telemetry_register_cmd("/comch/devs", comch_tel_devs,
@@ -183,4 +196,6 @@ RTE_INIT(comch_telemetry_init)
 				   "Ids of the live connections of a comch device. Parameters: int dev_id");
 	rte_telemetry_register_cmd("/comch/conn", comch_tel_conn,
 				   "One connection's counters. Parameters: int dev_id, int conn_id");
+	rte_telemetry_register_cmd("/comch/objects", comch_tel_objects,
+				   "Live comch objects, and destroyed ones kept back. No parameters");
 }

@@ -39,6 +39,17 @@
  *   NOT_FOUND -> -ENOENT, ALREADY_EXIST -> -EEXIST, NOT_SUPPORTED -> -ENOTSUP,
  *   TIME_OUT -> -ETIMEDOUT, UNSUPPORTED_VERSION -> -EPROTO, FULL -> -ENOSPC.
  *
+ * Object lifetimes: handles are pointers, and a handle must not be used after
+ * its object was destroyed (or, for a connection, after it ended and was
+ * freed). The library still refuses such a stale handle with -EINVAL (NULL and
+ * rte_errno EINVAL for constructors) and a log line, without touching any
+ * other object: destroy, create, start, stop and configuration calls look the
+ * handle up in a registry of live objects; per-message calls check the
+ * object's magic word. A destroyed object's memory is kept back (up to 1024
+ * objects and 4 MiB, the oldest freed first), so that a new object does not
+ * get the address of one destroyed just before and the magic word stays
+ * readable. rte_comch_obj_stats_get() tells what is live and kept back.
+ *
  * Thread safety:
  * | object                 | rule                                                       |
  * |------------------------|------------------------------------------------------------|
@@ -71,5 +82,42 @@
 #include <rte_comch_consumer.h>
 #include <rte_comch_msgq.h>
 #include <rte_comch_ep.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#include <rte_compat.h>
+
+/** What the library holds for its objects (rte_comch_obj_stats_get()). */
+struct rte_comch_obj_stats {
+	uint32_t live;              /**< Objects created and not destroyed (any kind). */
+	uint32_t quarantined;       /**< Destroyed objects' memory blocks kept back. */
+	uint64_t quarantined_bytes; /**< Bytes of those blocks. */
+};
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * What the library holds for its objects: how many are live (devices,
+ * representors, engines, servers, clients, connections, producers, consumers,
+ * mmaps, buffer pools, MsgQs), and the memory of destroyed ones it keeps back
+ * so that stale handles are refused (see "Object lifetimes" above). An
+ * application that destroyed everything it made sees live == 0: a way to find
+ * leaked objects. Thread-safe. Also in telemetry: /comch/objects.
+ *
+ * @param stats
+ *   Filled in.
+ * @return
+ *   0, or -EINVAL if stats is NULL.
+ */
+__rte_experimental
+int
+rte_comch_obj_stats_get(struct rte_comch_obj_stats *stats);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* RTE_COMCH_H */
