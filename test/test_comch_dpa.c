@@ -250,6 +250,151 @@ test_dpa_thread_errors(void **state)
 	assert_int_equal(rte_comch_dpa_destroy(dpa), 0);
 }
 
+/*
+ * Two CPU threads creating and destroying threads, completion contexts and
+ * buffers of one dpa at the same time: each gets its own slots, and the
+ * counts stay exact (the limits are hit exactly at the maximum afterwards,
+ * and the dpa, empty, is destroyed).
+ */
+enum { CTL_MAX = 2, CTL_ROUNDS = 20000 };
+
+struct ctl_worker {
+	struct rte_comch_dpa *dpa;
+	int *go;
+	int cpu;
+	struct p_count p;
+	const char *failed;  /* the first call that failed, NULL if none */
+	int err;             /* its error */
+	int round;
+};
+
+static bool
+ctl_fail(struct ctl_worker *w, const char *call, int err, int round)
+{
+	w->failed = call;
+	w->err = err;
+	w->round = round;
+	return false;
+}
+
+/* One round: a thread, a context attached to it and a buffer, made and unmade. */
+static bool
+ctl_round(struct ctl_worker *w, int r)
+{
+	struct rte_comch_dpa_thread_conf tconf = {
+		.func = prog_count, .arg = (uintptr_t)&w->p, .unit = RTE_COMCH_DPA_UNIT_ANY,
+	};
+	struct rte_comch_dpa_cq_conf cconf = { .size = 2 };
+	struct rte_comch_dpa_thread *t;
+	struct rte_comch_dpa_cq *cq;
+	rte_comch_dpa_handle_t mem;
+	int ret;
+
+	t = rte_comch_dpa_thread_create(w->dpa, &tconf);
+	if (t == NULL)
+		return ctl_fail(w, "thread_create", -rte_errno, r);
+	ret = rte_comch_dpa_thread_start(t);
+	if (ret < 0)
+		return ctl_fail(w, "thread_start", ret, r);
+	cconf.thread = t;
+	cq = rte_comch_dpa_cq_create(w->dpa, &cconf);
+	if (cq == NULL)
+		return ctl_fail(w, "cq_create", -rte_errno, r);
+	ret = rte_comch_dpa_mem_alloc(w->dpa, 64, &mem);
+	if (ret < 0)
+		return ctl_fail(w, "mem_alloc", ret, r);
+	ret = rte_comch_dpa_mem_free(w->dpa, mem);
+	if (ret < 0)
+		return ctl_fail(w, "mem_free", ret, r);
+	ret = rte_comch_dpa_cq_destroy(cq);
+	if (ret < 0)
+		return ctl_fail(w, "cq_destroy", ret, r);
+	ret = rte_comch_dpa_thread_destroy(t);
+	if (ret < 0)
+		return ctl_fail(w, "thread_destroy", ret, r);
+	return true;
+}
+
+static void *
+ctl_worker_main(void *arg)
+{
+	struct ctl_worker *w = arg;
+	cpu_set_t cpus;
+	int r;
+
+	/* A CPU of its own (EAL pinned the creator to one): the two really run at once. */
+	CPU_ZERO(&cpus);
+	CPU_SET(w->cpu, &cpus);
+	pthread_setaffinity_np(pthread_self(), sizeof(cpus), &cpus);
+	while (LOAD(w->go) == 0)
+		rte_pause();
+	for (r = 0; r < CTL_ROUNDS; r++)
+		if (!ctl_round(w, r))
+			break;
+	return NULL;
+}
+
+static void
+test_dpa_control_two_threads(void **state)
+{
+	struct rte_comch_dpa_conf conf = {
+		.nb_units = 2, .mode = RTE_COMCH_DPA_EXEC_PTHREAD,
+		.max_threads = CTL_MAX, .max_cqs = CTL_MAX, .max_mems = CTL_MAX,
+	};
+	struct rte_comch_dpa_thread_conf tconf = { .func = prog_count, .unit = 0 };
+	struct rte_comch_dpa_cq_conf cconf = { .size = 2 };
+	struct rte_comch_dpa_thread *t[CTL_MAX];
+	struct rte_comch_dpa_cq *cq[CTL_MAX];
+	rte_comch_dpa_handle_t mem[CTL_MAX], extra;
+	struct ctl_worker w[2];
+	pthread_t tid[2];
+	struct rte_comch_dpa *dpa;
+	int go = 0, i;
+
+	(void)state;
+	dpa = rte_comch_dpa_create(dpa_test_dev, &conf);
+	assert_non_null(dpa);
+	memset(w, 0, sizeof(w));
+	for (i = 0; i < 2; i++) {
+		w[i].dpa = dpa;
+		w[i].go = &go;
+		w[i].cpu = i % RTE_MAX(sysconf(_SC_NPROCESSORS_ONLN), 1L);
+		assert_int_equal(pthread_create(&tid[i], NULL, ctl_worker_main, &w[i]), 0);
+	}
+	STORE(&go, 1);
+	for (i = 0; i < 2; i++) {
+		assert_int_equal(pthread_join(tid[i], NULL), 0);
+		if (w[i].failed != NULL)
+			print_error("worker %d: %s failed with %d in round %d\n", i, w[i].failed,
+				    w[i].err, w[i].round);
+		assert_null(w[i].failed);
+	}
+
+	/* Nothing leaked or counted twice: exactly CTL_MAX of each fit, not one more. */
+	tconf.arg = (uintptr_t)&w[0].p;
+	for (i = 0; i < CTL_MAX; i++) {
+		t[i] = rte_comch_dpa_thread_create(dpa, &tconf);
+		assert_non_null(t[i]);
+		cq[i] = rte_comch_dpa_cq_create(dpa, &cconf);
+		assert_non_null(cq[i]);
+		assert_int_equal(rte_comch_dpa_mem_alloc(dpa, 64, &mem[i]), 0);
+	}
+	rte_errno = 0;
+	assert_null(rte_comch_dpa_thread_create(dpa, &tconf));
+	assert_int_equal(rte_errno, ENOSPC);
+	rte_errno = 0;
+	assert_null(rte_comch_dpa_cq_create(dpa, &cconf));
+	assert_int_equal(rte_errno, ENOSPC);
+	assert_int_equal(rte_comch_dpa_mem_alloc(dpa, 64, &extra), -ENOSPC);
+	for (i = 0; i < CTL_MAX; i++) {
+		assert_int_equal(rte_comch_dpa_thread_destroy(t[i]), 0);
+		assert_int_equal(rte_comch_dpa_cq_destroy(cq[i]), 0);
+		assert_int_equal(rte_comch_dpa_mem_free(dpa, mem[i]), 0);
+	}
+	/* The counts are back at zero: nothing is left that would keep the dpa. */
+	assert_int_equal(rte_comch_dpa_destroy(dpa), 0);
+}
+
 /* ------------------------------------------------------------ completion contexts */
 
 static void
@@ -1237,6 +1382,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_dpa_create_errors),
 		cmocka_unit_test(test_dpa_thread_errors),
+		cmocka_unit_test(test_dpa_control_two_threads),
 		cmocka_unit_test(test_dpa_cq_errors),
 		cmocka_unit_test(test_dpa_dev_outside_program),
 		cmocka_unit_test(test_dpa_dev_bad_handles),

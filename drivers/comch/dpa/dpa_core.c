@@ -158,6 +158,7 @@ dpa_free(struct rte_comch_dpa *dpa)
 	free(dpa->mems);
 	free(dpa->eps);
 	free(dpa->units);
+	pthread_mutex_destroy(&dpa->ctl_lock);
 	free(dpa);
 }
 
@@ -189,6 +190,7 @@ rte_comch_dpa_create(struct rte_comch_dev *dev, const struct rte_comch_dpa_conf 
 	dpa = calloc(1, sizeof(*dpa));
 	if (dpa == NULL)
 		goto nomem;
+	pthread_mutex_init(&dpa->ctl_lock, NULL);
 	dpa->dev = dev;
 	/* A dpa on a "dpa:" device can carry MsgQs; on any other, only programs. */
 	dpa->drv_dev = dpa_drv_dev_of(dev);
@@ -251,7 +253,7 @@ nomem:
 int
 rte_comch_dpa_destroy(struct rte_comch_dpa *dpa)
 {
-	int ret = dpa_cpu_call_check(dpa, __func__);
+	int ret = dpa_ctl_lock(dpa, __func__);
 
 	if (ret < 0)
 		return ret;
@@ -260,8 +262,11 @@ rte_comch_dpa_destroy(struct rte_comch_dpa *dpa)
 		DPA_LOG(ERR, "dpa %u: %s, %u threads, %u cqs, %u buffers and %u started MsgQs left",
 			dpa->tag, dpa->started ? "started" : "stopped", dpa->nb_threads,
 			dpa->nb_cqs, dpa->nb_mems, comch_load_relaxed(&dpa->nb_msgqs));
+		dpa_ctl_unlock(dpa);
 		return -EBUSY;
 	}
+	/* Nothing of the dpa is left: the caller makes no other call on it from now on. */
+	dpa_ctl_unlock(dpa);
 	dpa_units_fini(dpa);
 	dpa_tag_put(dpa->tag);
 	dpa_free(dpa);
@@ -271,35 +276,37 @@ rte_comch_dpa_destroy(struct rte_comch_dpa *dpa)
 int
 rte_comch_dpa_start(struct rte_comch_dpa *dpa)
 {
-	int ret = dpa_cpu_call_check(dpa, __func__);
+	int ret = dpa_ctl_lock(dpa, __func__);
 
 	if (ret < 0)
 		return ret;
 	if (dpa->started) {
 		DPA_LOG(ERR, "dpa %u: already started", dpa->tag);
-		return -EBUSY;
+		ret = -EBUSY;
+	} else {
+		ret = dpa_units_start(dpa);
+		dpa->started = ret == 0;
 	}
-	ret = dpa_units_start(dpa);
-	if (ret < 0)
-		return ret;
-	dpa->started = true;
-	return 0;
+	dpa_ctl_unlock(dpa);
+	return ret;
 }
 
 int
 rte_comch_dpa_stop(struct rte_comch_dpa *dpa)
 {
-	int ret = dpa_cpu_call_check(dpa, __func__);
+	int ret = dpa_ctl_lock(dpa, __func__);
 
 	if (ret < 0)
 		return ret;
 	if (!dpa->started) {
 		DPA_LOG(ERR, "dpa %u: not started", dpa->tag);
-		return -EBUSY;
+		ret = -EBUSY;
+	} else {
+		dpa_units_stop(dpa);
+		dpa->started = false;
 	}
-	dpa_units_stop(dpa);
-	dpa->started = false;
-	return 0;
+	dpa_ctl_unlock(dpa);
+	return ret;
 }
 
 struct rte_comch_dev *

@@ -105,16 +105,17 @@ rte_comch_dpa_cq_create(struct rte_comch_dpa *dpa, const struct rte_comch_dpa_cq
 		rte_errno = EINVAL;
 		return NULL;
 	}
-	if (conf->thread != NULL && (conf->thread->dpa != dpa ||
-				     comch_load_acquire(&conf->thread->live) == 0)) {
-		DPA_LOG(ERR, "dpa %u: the thread is not a live thread of this dpa", dpa->tag);
-		rte_errno = EINVAL;
-		return NULL;
-	}
-	ret = dpa_cpu_call_check(dpa, __func__);
+	ret = dpa_ctl_lock(dpa, __func__);
 	if (ret < 0) {
 		rte_errno = -ret;
 		return NULL;
+	}
+	/* Under the lock: the thread is not destroyed while the context attaches to it. */
+	if (conf->thread != NULL && (conf->thread->dpa != dpa ||
+				     comch_load_acquire(&conf->thread->live) == 0)) {
+		DPA_LOG(ERR, "dpa %u: the thread is not a live thread of this dpa", dpa->tag);
+		ret = -EINVAL;
+		goto fail;
 	}
 	for (i = 0; i < dpa->max_cqs; i++) {
 		if (dpa->cqs[i].live == 0) {
@@ -124,14 +125,14 @@ rte_comch_dpa_cq_create(struct rte_comch_dpa *dpa, const struct rte_comch_dpa_cq
 	}
 	if (cq == NULL) {
 		DPA_LOG(ERR, "dpa %u: %u cqs exist already", dpa->tag, dpa->max_cqs);
-		rte_errno = ENOSPC;
-		return NULL;
+		ret = -ENOSPC;
+		goto fail;
 	}
 	cq->ring = calloc(conf->size, sizeof(*cq->ring));
 	if (cq->ring == NULL) {
 		DPA_LOG(ERR, "out of memory for %u entries", conf->size);
-		rte_errno = ENOMEM;
-		return NULL;
+		ret = -ENOMEM;
+		goto fail;
 	}
 	cq->thread = conf->thread;
 	cq->size = conf->size;
@@ -156,7 +157,12 @@ rte_comch_dpa_cq_create(struct rte_comch_dpa *dpa, const struct rte_comch_dpa_cq
 	cq->gen = dpa_next_gen(cq->gen);
 	comch_store_release(&cq->live, cq->gen);
 	dpa->nb_cqs++;
+	dpa_ctl_unlock(dpa);
 	return cq;
+fail:
+	dpa_ctl_unlock(dpa);
+	rte_errno = -ret;
+	return NULL;
 }
 
 int
@@ -165,13 +171,19 @@ rte_comch_dpa_cq_destroy(struct rte_comch_dpa_cq *cq)
 	int ret = dpa_cq_check(cq, __func__);
 
 	if (ret == 0)
-		ret = dpa_cpu_call_check(cq->dpa, __func__);
+		ret = dpa_ctl_lock(cq->dpa, __func__);
 	if (ret < 0)
 		return ret;
-	if (comch_load_acquire(&cq->nb_consumers) != 0) {
+	/* Again under the lock: another thread may have destroyed it meanwhile. */
+	ret = dpa_cq_check(cq, __func__);
+	if (ret == 0 && comch_load_acquire(&cq->nb_consumers) != 0) {
 		DPA_LOG(ERR, "dpa %u cq %u: %u MsgQ consumers use it: destroy them first",
 			cq->dpa->tag, cq->slot, comch_load_relaxed(&cq->nb_consumers));
-		return -EBUSY;
+		ret = -EBUSY;
+	}
+	if (ret < 0) {
+		dpa_ctl_unlock(cq->dpa);
+		return ret;
 	}
 	/* Under the lock: a post, notification included, either finished or sees the context gone. */
 	dpa_lock(&cq->lock);
@@ -185,6 +197,7 @@ rte_comch_dpa_cq_destroy(struct rte_comch_dpa_cq *cq)
 		cq->thread->nb_cqs--;
 	cq->thread = NULL;
 	cq->dpa->nb_cqs--;
+	dpa_ctl_unlock(cq->dpa);
 	return 0;
 }
 

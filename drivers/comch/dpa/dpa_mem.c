@@ -66,7 +66,7 @@ rte_comch_dpa_mem_alloc(struct rte_comch_dpa *dpa, uint64_t size, rte_comch_dpa_
 			size, (uint64_t)RTE_COMCH_DPA_MEM_MAX);
 		return -EINVAL;
 	}
-	ret = dpa_cpu_call_check(dpa, __func__);
+	ret = dpa_ctl_lock(dpa, __func__);
 	if (ret < 0)
 		return ret;
 	for (i = 0; i < dpa->max_mems; i++) {
@@ -77,12 +77,14 @@ rte_comch_dpa_mem_alloc(struct rte_comch_dpa *dpa, uint64_t size, rte_comch_dpa_
 	}
 	if (m == NULL) {
 		DPA_LOG(ERR, "dpa %u: %u buffers exist already", dpa->tag, dpa->max_mems);
-		return -ENOSPC;
+		ret = -ENOSPC;
+		goto out;
 	}
 	m->base = aligned_alloc(RTE_CACHE_LINE_SIZE, RTE_ALIGN_CEIL(size, RTE_CACHE_LINE_SIZE));
 	if (m->base == NULL) {
 		DPA_LOG(ERR, "out of memory for %" PRIu64 " bytes", size);
-		return -ENOMEM;
+		ret = -ENOMEM;
+		goto out;
 	}
 	memset(m->base, 0, size);
 	m->size = size;
@@ -90,20 +92,24 @@ rte_comch_dpa_mem_alloc(struct rte_comch_dpa *dpa, uint64_t size, rte_comch_dpa_
 	comch_store_release(&m->live, m->gen);
 	dpa->nb_mems++;
 	*mem = dpa_mem_handle(dpa, m);
-	return 0;
+out:
+	dpa_ctl_unlock(dpa);
+	return ret;
 }
 
 int
 rte_comch_dpa_mem_free(struct rte_comch_dpa *dpa, rte_comch_dpa_handle_t mem)
 {
 	struct dpa_mem *m;
-	int ret = dpa_cpu_call_check(dpa, __func__);
+	int ret = dpa_ctl_lock(dpa, __func__);
 
 	if (ret < 0)
 		return ret;
 	m = dpa_mem_lookup(dpa, mem, 0, 0, __func__);
-	if (m == NULL)
+	if (m == NULL) {
+		dpa_ctl_unlock(dpa);
 		return -EINVAL;
+	}
 	comch_store_seq_cst(&m->live, 0);
 	/* Runs in progress may have its address: wait until they end. */
 	dpa_grace_wait(dpa);
@@ -111,6 +117,7 @@ rte_comch_dpa_mem_free(struct rte_comch_dpa *dpa, rte_comch_dpa_handle_t mem)
 	m->base = NULL;
 	m->size = 0;
 	dpa->nb_mems--;
+	dpa_ctl_unlock(dpa);
 	return 0;
 }
 

@@ -250,7 +250,13 @@ struct rte_comch_dpa {
 	struct rte_comch_dev *dev;
 	uint8_t tag;
 	enum rte_comch_dpa_exec_mode mode;
-	bool started;
+	/*
+	 * The control calls (dpa_ctl_lock()) one at a time: what they change
+	 * below, and the slots they take and give back, stay exact when
+	 * several CPU threads call at once.
+	 */
+	pthread_mutex_t ctl_lock;
+	bool started;              /* under ctl_lock, like the fields up to nb_mems */
 	uint32_t nb_units;
 	uint32_t next_unit;        /* round robin for RTE_COMCH_DPA_UNIT_ANY */
 	uint32_t max_threads;
@@ -304,6 +310,29 @@ dpa_cpu_call_check(const struct rte_comch_dpa *dpa, const char *func)
 		return -EPERM;
 	}
 	return 0;
+}
+
+/*
+ * Open a control call of dpa (its start, stop and destroy; a create, start,
+ * run, stop or destroy of one of its threads, cqs or buffers): the checks of
+ * dpa_cpu_call_check(), then dpa's control lock, held until dpa_ctl_unlock().
+ * A DPA program is refused before the lock: stop and destroy wait for the
+ * runs in progress while they hold it, so no unit may ever wait for it.
+ */
+static inline int
+dpa_ctl_lock(struct rte_comch_dpa *dpa, const char *func)
+{
+	int ret = dpa_cpu_call_check(dpa, func);
+
+	if (ret == 0)
+		pthread_mutex_lock(&dpa->ctl_lock);
+	return ret;
+}
+
+static inline void
+dpa_ctl_unlock(struct rte_comch_dpa *dpa)
+{
+	pthread_mutex_unlock(&dpa->ctl_lock);
 }
 
 /* The live generation of obj (a thread, a cq) for dpa_obj_check(): NULL if obj is. */

@@ -40,33 +40,41 @@ dpa_thread_check(const struct rte_comch_dpa_thread *t, const char *func)
 	return dpa_obj_check(DPA_LIVE(t), "thread", func);
 }
 
-/* A set of thread states, for dpa_thread_cpu_check(). */
+/* A set of thread states, for dpa_thread_ctl_lock(). */
 #define DPA_STATE(s) (1u << (s))
 #define DPA_STATE_ANY UINT32_MAX
 
 /*
- * The checks that open a CPU call that changes a thread's state: a live
- * thread (-EINVAL), not called from a DPA program (-EPERM), and in one of
- * the states (else -EBUSY, logged with why). Returns the state or the error.
+ * Open a CPU call that changes a thread's state: not NULL (-EINVAL), not
+ * called from a DPA program (-EPERM), then under its dpa's control lock: a
+ * live thread (-EINVAL) in one of the states (else -EBUSY, logged with why).
+ * Returns the state, the lock held (dpa_ctl_unlock() when done), or the
+ * error, the lock not held. A destroyed thread's slot (and so t->dpa) lives
+ * as long as its dpa.
  */
 static int
-dpa_thread_cpu_check(const struct rte_comch_dpa_thread *t, uint32_t states, const char *why,
-		     const char *func)
+dpa_thread_ctl_lock(struct rte_comch_dpa_thread *t, uint32_t states, const char *why,
+		    const char *func)
 {
 	int ret = dpa_thread_check(t, func);
 	int state;
 
 	if (ret == 0)
-		ret = dpa_cpu_call_check(t->dpa, func);
+		ret = dpa_ctl_lock(t->dpa, func);
 	if (ret < 0)
 		return ret;
-	state = comch_load_seq_cst(&t->state);
-	if ((DPA_STATE(state) & states) == 0) {
+	/* Again under the lock: another thread may have destroyed it meanwhile. */
+	ret = dpa_thread_check(t, func);
+	if (ret == 0) {
+		state = comch_load_seq_cst(&t->state);
+		if ((DPA_STATE(state) & states) != 0)
+			return state;
 		DPA_LOG_FN(ERR, func, "dpa %u thread %u: %s, %s", t->dpa->tag, t->slot,
 			   dpa_state_name(state), why);
-		return -EBUSY;
+		ret = -EBUSY;
 	}
-	return state;
+	dpa_ctl_unlock(t->dpa);
+	return ret;
 }
 
 int
@@ -104,7 +112,7 @@ rte_comch_dpa_thread_create(struct rte_comch_dpa *dpa,
 		rte_errno = EINVAL;
 		return NULL;
 	}
-	ret = dpa_cpu_call_check(dpa, __func__);
+	ret = dpa_ctl_lock(dpa, __func__);
 	if (ret < 0) {
 		rte_errno = -ret;
 		return NULL;
@@ -119,6 +127,7 @@ rte_comch_dpa_thread_create(struct rte_comch_dpa *dpa,
 	}
 	if (t == NULL) {
 		DPA_LOG(ERR, "dpa %u: %u threads exist already", dpa->tag, dpa->max_threads);
+		dpa_ctl_unlock(dpa);
 		rte_errno = ENOSPC;
 		return NULL;
 	}
@@ -138,61 +147,67 @@ rte_comch_dpa_thread_create(struct rte_comch_dpa *dpa,
 	comch_store_relaxed(&t->state, DPA_THREAD_IDLE);
 	comch_store_release(&t->live, t->gen);
 	dpa->nb_threads++;
+	dpa_ctl_unlock(dpa);
 	return t;
 }
 
 int
 rte_comch_dpa_thread_start(struct rte_comch_dpa_thread *thread)
 {
-	int ret = dpa_thread_cpu_check(thread, DPA_STATE(DPA_THREAD_IDLE), "not idle", __func__);
+	int ret = dpa_thread_ctl_lock(thread, DPA_STATE(DPA_THREAD_IDLE), "not idle", __func__);
 
 	if (ret < 0)
 		return ret;
+	ret = 0;
 	if (thread->tls_size != 0) {
 		thread->tls = calloc(1, thread->tls_size);
 		if (thread->tls == NULL) {
 			DPA_LOG(ERR, "out of memory for %u bytes of local storage",
 				thread->tls_size);
-			return -ENOMEM;
+			ret = -ENOMEM;
 		}
 	}
-	comch_store_seq_cst(&thread->state, DPA_THREAD_STARTED);
-	return 0;
+	if (ret == 0)
+		comch_store_seq_cst(&thread->state, DPA_THREAD_STARTED);
+	dpa_ctl_unlock(thread->dpa);
+	return ret;
 }
 
 int
 rte_comch_dpa_thread_run(struct rte_comch_dpa_thread *thread)
 {
 	/* FINISHED only moves to RUNNING here and to STARTED in stop: no race with the unit. */
-	int ret = dpa_thread_cpu_check(thread, DPA_STATE(DPA_THREAD_STARTED) |
-				       DPA_STATE(DPA_THREAD_FINISHED),
-				       "neither started nor finished", __func__);
+	int ret = dpa_thread_ctl_lock(thread, DPA_STATE(DPA_THREAD_STARTED) |
+				      DPA_STATE(DPA_THREAD_FINISHED),
+				      "neither started nor finished", __func__);
 
 	if (ret < 0)
 		return ret;
 	comch_store_seq_cst(&thread->state, DPA_THREAD_RUNNING);
+	dpa_ctl_unlock(thread->dpa);
 	return 0;
 }
 
 int
 rte_comch_dpa_thread_stop(struct rte_comch_dpa_thread *thread)
 {
-	int ret = dpa_thread_cpu_check(thread, DPA_STATE(DPA_THREAD_RUNNING) |
-				       DPA_STATE(DPA_THREAD_FINISHED),
-				       "neither running nor finished", __func__);
+	int ret = dpa_thread_ctl_lock(thread, DPA_STATE(DPA_THREAD_RUNNING) |
+				      DPA_STATE(DPA_THREAD_FINISHED),
+				      "neither running nor finished", __func__);
 
 	if (ret < 0)
 		return ret;
 	/* Exchange, not store: the unit may turn RUNNING into FINISHED meanwhile. */
 	comch_exchange_seq_cst(&thread->state, DPA_THREAD_STARTED);
 	dpa_grace_wait(thread->dpa);
+	dpa_ctl_unlock(thread->dpa);
 	return 0;
 }
 
 int
 rte_comch_dpa_thread_destroy(struct rte_comch_dpa_thread *thread)
 {
-	int state = dpa_thread_cpu_check(thread, DPA_STATE_ANY, NULL, __func__);
+	int state = dpa_thread_ctl_lock(thread, DPA_STATE_ANY, NULL, __func__);
 
 	if (state < 0)
 		return state;
@@ -200,6 +215,7 @@ rte_comch_dpa_thread_destroy(struct rte_comch_dpa_thread *thread)
 	    thread->nb_cqs != 0) {
 		DPA_LOG(ERR, "dpa %u thread %u: %s, %u completion contexts attached",
 			thread->dpa->tag, thread->slot, dpa_state_name(state), thread->nb_cqs);
+		dpa_ctl_unlock(thread->dpa);
 		return -EBUSY;
 	}
 	comch_store_seq_cst(&thread->live, 0);
@@ -209,6 +225,7 @@ rte_comch_dpa_thread_destroy(struct rte_comch_dpa_thread *thread)
 	free(thread->tls);
 	thread->tls = NULL;
 	thread->dpa->nb_threads--;
+	dpa_ctl_unlock(thread->dpa);
 	return 0;
 }
 

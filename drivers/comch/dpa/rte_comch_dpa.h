@@ -32,11 +32,15 @@
  * handle of a DPA memory buffer that holds the handles the program needs.
  *
  * Thread safety:
- *   - rte_comch_dpa_create(), _destroy(), _start(), _stop(), and every
- *     create/start/stop/destroy of threads and completion contexts: from one
- *     control thread at a time per dpa, never from inside a DPA program
- *     (-EPERM), since stop and destroy wait for programs in flight.
- *   - rte_comch_dpa_mem_alloc() and _free(): like the above.
+ *   - rte_comch_dpa_start(), _stop(), every create/start/run/stop/destroy
+ *     of threads and completion contexts, rte_comch_dpa_mem_alloc() and
+ *     _free(): from any CPU thread, never from inside a DPA program (-EPERM),
+ *     since stop and destroy wait for programs in flight. A lock of the dpa
+ *     makes them one at a time, so that its counts and limits stay exact when
+ *     several threads call at once. A call on an object another thread
+ *     destroyed fails with -EINVAL (its slot lives as long as the dpa).
+ *   - rte_comch_dpa_create(): any thread. rte_comch_dpa_destroy(): once the
+ *     dpa is empty and no other thread uses it any more.
  *   - rte_comch_dpa_thread_notify(), the stats and handle getters, and the
  *     copies to and from DPA memory: from any thread, at any time while the
  *     object exists. Copies are not ordered against a program that reads or
