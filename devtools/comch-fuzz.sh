@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# Build the libFuzzer targets of test/fuzz in build-fuzz (clang, ASan) and run
+# Build the libFuzzer targets of test/fuzz in build-fuzz (clang, ASan, UBSan) and run
 # each for the given time over a scratch copy of its seed corpus: the committed
 # corpus is never modified.
 #
@@ -43,6 +43,7 @@ for t in $targets; do
 	cp "test/fuzz/corpus/$t/"* "$dir/corpus/"
 	# -timeout: an input is a few ms; seconds mean a hang (a wait that never ends).
 	if ASAN_OPTIONS=detect_leaks=1:${ASAN_OPTIONS:-} \
+	   UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:${UBSAN_OPTIONS:-} \
 	   "build-fuzz/test/fuzz/$t" -max_total_time="$secs" -timeout=20 -rss_limit_mb=4096 \
 		-print_final_stats=1 -artifact_prefix="$dir/crash/" "$dir/corpus" \
 		>"$dir/log" 2>&1; then

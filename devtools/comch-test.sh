@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Build everything and run every test suite (fast, conformance: once per driver,
 # integration, doca: the DOCA compatibility layer), check the installed library and
-# its ABI, then run the suites again under AddressSanitizer and under ThreadSanitizer.
+# its ABI, then run the suites again under AddressSanitizer with
+# UndefinedBehaviorSanitizer, and under ThreadSanitizer.
 set -e
 cd "$(dirname "$0")/.."
 . devtools/comch-deps.sh
@@ -13,12 +14,18 @@ meson test -C build --suite fast --suite conformance --suite integration --suite
 ./devtools/check-install.sh build
 ./devtools/check-symbols.sh build
 
-[ -d build-asan ] || meson setup build-asan -Db_sanitize=address -Db_lundef=false \
-	-Dexamples=false >/dev/null
-ninja -C build-asan
-ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
-	meson test -C build-asan --suite fast --suite conformance --suite integration --suite doca \
-	--print-errorlogs
+# AddressSanitizer and UndefinedBehaviorSanitizer in one build. UBSan only
+# prints and goes on by default: -fno-sanitize-recover=all makes every finding
+# end the test (compiled in, so a test's own UBSAN_OPTIONS cannot undo it), and
+# UBSAN_OPTIONS asks for the stack. A new directory name: a build-asan set up
+# before with ASan alone is not taken for this one.
+[ -d build-asan-ubsan ] || meson setup build-asan-ubsan -Db_sanitize=address,undefined \
+	-Db_lundef=false -Dexamples=false -Dc_args=-fno-sanitize-recover=all \
+	-Dc_link_args=-fno-sanitize-recover=all >/dev/null
+ninja -C build-asan-ubsan
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	meson test -C build-asan-ubsan --suite fast --suite conformance --suite integration \
+	--suite doca --print-errorlogs
 
 # ThreadSanitizer: see devtools/tsan.supp for what the build does to let it see
 # DPDK's rings, and for the reports left, if any, with their reasons.

@@ -221,10 +221,12 @@ struct rte_comch_drv_ctl {
 struct rte_comch_drv_conn_ops {
 	/**
 	 * Queue a user message (copied or placed; the buffer is the caller's
-	 * again on return). 0, or -EAGAIN. The library never has more than the
-	 * peer's queue size (rounded up to a power of two) not yet reported
-	 * taken by poll: a driver whose carrier holds exactly the queue size
-	 * refuses the rest with -EAGAIN.
+	 * again on return). An empty message (len 0) may come with msg NULL,
+	 * which must not reach memcpy() (undefined behaviour, even for 0
+	 * bytes). 0, or -EAGAIN. The library never has more than the peer's
+	 * queue size (rounded up to a power of two) not yet reported taken by
+	 * poll: a driver whose carrier holds exactly the queue size refuses
+	 * the rest with -EAGAIN.
 	 */
 	int (*send)(void *conn, const void *msg, uint32_t len);
 	/**

@@ -382,7 +382,9 @@ skel_send(void *conn, const void *msg, uint32_t len)
 	if (m == NULL)
 		return -ENOMEM;
 	m->len = len;
-	memcpy(m->data, msg, len);
+	/* An empty message may come without a buffer (msg NULL): nothing to copy. */
+	if (len != 0)
+		memcpy(m->data, msg, len);
 	/* The library keeps at most the peer's queue in flight: the ring has room. */
 	if (rte_ring_sp_enqueue(c->tx->msgs, m) != 0) {
 		free(m);
