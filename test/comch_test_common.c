@@ -490,28 +490,42 @@ ct_client_new(struct ct_side *s, struct rte_comch_dev *dev, const char *name,
 	return cli;
 }
 
+/*
+ * Open one device of a pair: kv, and doorbell=bell if a test asked for one.
+ * The devarg is given whatever the driver: a driver that does not know it
+ * refuses the open, and the test fails saying so, rather than running
+ * without what it asked for.
+ */
+static struct rte_comch_dev *
+ct_pair_dev_open(const char *kv, const char *bell)
+{
+	struct rte_comch_dev *dev;
+	char args[160];
+
+	snprintf(args, sizeof(args), "%s%s%s", kv, bell != NULL ? ",doorbell=" : "",
+		 bell != NULL ? bell : "");
+	dev = ct_dev_open("%s", args);
+	if (dev == NULL)
+		fail_msg("the %s driver did not open \"%s\" (%s): a devarg it does not know?",
+			 ct_driver(), args, rte_strerror(rte_errno));
+	return dev;
+}
+
 static void
 ct_pair_open_common(struct ct_pair *p, const struct ct_cfg *cfg, bool split)
 {
-	const char *bell = cfg != NULL && cfg->doorbell != NULL ? cfg->doorbell : "socket";
+	const char *bell = cfg != NULL ? cfg->doorbell : NULL;
+	char kv[96];
 
 	memset(p, 0, sizeof(*p));
 	ct_domain(p->domain, sizeof(p->domain));
 	snprintf(p->name, sizeof(p->name), "srv-%s", p->domain);
-	/* Doorbells are shm's: other drivers are opened without. */
-	if (!ct_driver_is("shm"))
-		p->dpu = ct_dev_open("domain=%s,role=dpu,rep=pf0,rep=pf1", p->domain);
-	else
-		p->dpu = ct_dev_open("domain=%s,role=dpu,rep=pf0,rep=pf1,doorbell=%s", p->domain,
-				     bell);
-	assert_non_null(p->dpu);
+	snprintf(kv, sizeof(kv), "domain=%s,role=dpu,rep=pf0,rep=pf1", p->domain);
+	p->dpu = ct_pair_dev_open(kv, bell);
 	if (cfg != NULL && cfg->cli_doorbell != NULL)
 		bell = cfg->cli_doorbell;
-	if (!ct_driver_is("shm"))
-		p->host = ct_dev_open("domain=%s,role=host,fn=pf0", p->domain);
-	else
-		p->host = ct_dev_open("domain=%s,role=host,fn=pf0,doorbell=%s", p->domain, bell);
-	assert_non_null(p->host);
+	snprintf(kv, sizeof(kv), "domain=%s,role=host,fn=pf0", p->domain);
+	p->host = ct_pair_dev_open(kv, bell);
 	p->rep = rte_comch_dev_rep_open(p->dpu, "pf0");
 	assert_non_null(p->rep);
 	p->pe = rte_comch_pe_create(RTE_COMCH_PE_LCORE_SELF);

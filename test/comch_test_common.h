@@ -51,10 +51,13 @@ int ct_group_teardown(void **state);
  */
 const char *ct_driver(void);
 bool ct_driver_is(const char *name);
-/** Skip the calling test unless it runs against the driver named (it tests that driver). */
-#define CT_ONLY_DRIVER(name) do { \
+/**
+ * Skip the calling test unless it runs against the driver named: it tests
+ * what only that driver has, which why says (printed with the skip).
+ */
+#define CT_ONLY_DRIVER(name, why) do { \
 	if (!ct_driver_is(name)) { \
-		print_message("  (%s only: skipped on %s)\n", name, ct_driver()); \
+		print_message("  (skipped on %s, %s only: %s)\n", ct_driver(), name, why); \
 		skip(); \
 	} \
 } while (0)
@@ -175,7 +178,11 @@ struct ct_cfg {
 	uint32_t cli_tasks;
 	uint32_t connect_timeout_ms; /**< 0: CT_TIMEOUT_MS. */
 	bool fast;              /**< Register the consumer events (fast path). */
-	const char *doorbell;   /**< shm devargs doorbell= of both devices; NULL: default. */
+	/**
+	 * Devargs doorbell= of both devices (shm's); NULL: not given. Given
+	 * to every driver: one that does not know it fails the pair's open.
+	 */
+	const char *doorbell;
 	const char *cli_doorbell; /**< The host device's, if not doorbell's. */
 };
 

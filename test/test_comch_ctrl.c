@@ -323,7 +323,7 @@ test_garbage_handshake(void **state)
 	int fd, i;
 
 	(void)state;
-	CT_ONLY_DRIVER("shm"); /* junk on the server's socket */
+	CT_ONLY_DRIVER("shm", "junk written to the server's socket, which skeleton has not");
 	env_open(&e);
 	start_server(&e, &srv, e.rep0, "robust", NULL);
 	assert_int_equal(find_server_socket(&e, "pf0", sun.sun_path, sizeof(sun.sun_path)), 0);

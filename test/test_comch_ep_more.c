@@ -488,7 +488,7 @@ test_death_of_client(void **state)
 	struct env e;
 
 	(void)state;
-	CT_ONLY_DRIVER("shm");
+	CT_ONLY_DRIVER("shm", "the peer is a child process; skeleton connects only in-process");
 	env_open(&e);
 	sl = has_sleep(e.dpu);
 	srv = ep_server(&e, "ep_death_c", 0);
@@ -552,7 +552,7 @@ test_death_of_server(void **state)
 	struct env e;
 
 	(void)state;
-	CT_ONLY_DRIVER("shm");
+	CT_ONLY_DRIVER("shm", "the peer is a child process; skeleton connects only in-process");
 	env_open(&e);
 	sl = has_sleep(e.host);
 	cli = rte_comch_ep_create();
@@ -605,7 +605,7 @@ test_death_while_blocked(void **state)
 	struct env e;
 
 	(void)state;
-	CT_ONLY_DRIVER("shm");
+	CT_ONLY_DRIVER("shm", "the peer is a child process; skeleton connects only in-process");
 	env_open(&e);
 	srv = ep_server(&e, "ep_death_b", 0);
 	c = child_spawn("stall", e.domain, "ep_death_b");

@@ -437,13 +437,14 @@ test_pe_notification_two_engines(void **state)
 	notification_two_engines(NULL);
 }
 
-/* The same with eventfd doorbells (devargs doorbell=eventfd, for trusted peers). */
+/* The same with shm's eventfd doorbells (devargs doorbell=eventfd, for trusted peers). */
 static void
-test_pe_notification_eventfd_doorbells(void **state)
+test_pe_notification_shm_eventfd_doorbells(void **state)
 {
 	const struct ct_cfg cfg = { .doorbell = "eventfd" };
 
 	(void)state;
+	CT_ONLY_DRIVER("shm", "doorbell=eventfd is a devarg of shm's");
 	notification_two_engines(&cfg);
 }
 
@@ -469,10 +470,10 @@ eventfd_doorbell_refused(const char *srv_bell, const char *cli_bell)
 }
 
 static void
-test_pe_eventfd_doorbell_refused(void **state)
+test_pe_shm_eventfd_doorbell_refused(void **state)
 {
 	(void)state;
-	CT_ONLY_DRIVER("shm"); /* shm's doorbell kinds */
+	CT_ONLY_DRIVER("shm", "doorbell= (socket, eventfd) is a devarg of shm's");
 	eventfd_doorbell_refused("eventfd", "socket");
 	eventfd_doorbell_refused("socket", "eventfd");
 }
@@ -489,8 +490,8 @@ main(void)
 		cmocka_unit_test(test_pe_deadlock),
 		cmocka_unit_test(test_pe_notification),
 		cmocka_unit_test(test_pe_notification_two_engines),
-		cmocka_unit_test(test_pe_notification_eventfd_doorbells),
-		cmocka_unit_test(test_pe_eventfd_doorbell_refused),
+		cmocka_unit_test(test_pe_notification_shm_eventfd_doorbells),
+		cmocka_unit_test(test_pe_shm_eventfd_doorbell_refused),
 	};
 
 	return CT_RUN("comch_pe", tests);
