@@ -482,6 +482,61 @@ test_dev_default_dir(void **state)
 	assert_int_equal(rmdir(expect), 0);
 }
 
+/* Listing: what a driver can open shows up while it can be opened, and goes after. */
+static bool
+dev_listed(const char *devargs)
+{
+	struct rte_comch_dev_desc descs[64];
+	int n, i;
+
+	n = rte_comch_dev_list(descs, RTE_DIM(descs));
+	assert_true(n >= 0);
+	for (i = 0; i < n && i < (int)RTE_DIM(descs); i++)
+		if (strcmp(descs[i].devargs, devargs) == 0) {
+			assert_string_equal(descs[i].driver, "skeleton");
+			assert_true(descs[i].description[0] != '\0');
+			return true;
+		}
+	return false;
+}
+
+static void
+test_dev_list(void **state)
+{
+	struct rte_comch_dev_desc one;
+	struct rte_comch_dev *dpu, *host;
+	char d[32], devargs[64];
+	int before, n;
+
+	(void)state;
+	assert_int_equal(rte_comch_dev_list(NULL, 1), -EINVAL);
+	before = rte_comch_dev_list(NULL, 0);
+	assert_true(before >= 0);
+	ct_domain(d, sizeof(d));
+	snprintf(devargs, sizeof(devargs), "skeleton:domain=%s", d);
+	assert_false(dev_listed(devargs));
+	snprintf(devargs, sizeof(devargs), "skeleton:domain=%s,role=dpu", d);
+	dpu = rte_comch_dev_open(devargs);
+	assert_non_null(dpu);
+	snprintf(devargs, sizeof(devargs), "skeleton:domain=%s", d);
+	assert_true(dev_listed(devargs));
+	/* Counting, and a list too short for all: the first are filled, all are counted. */
+	n = rte_comch_dev_list(NULL, 0);
+	assert_int_equal(n, before + 1);
+	assert_int_equal(rte_comch_dev_list(&one, 1), n);
+	assert_true(one.devargs[0] != '\0');
+	/* The listed devargs open the host side, with the side added. */
+	snprintf(devargs, sizeof(devargs), "skeleton:domain=%s,role=host", d);
+	host = rte_comch_dev_open(devargs);
+	assert_non_null(host);
+	assert_int_equal(rte_comch_dev_list(NULL, 0), before + 1); /* host sides are not listed */
+	assert_int_equal(rte_comch_dev_close(host), 0);
+	assert_int_equal(rte_comch_dev_close(dpu), 0);
+	snprintf(devargs, sizeof(devargs), "skeleton:domain=%s", d);
+	assert_false(dev_listed(devargs));
+	assert_int_equal(rte_comch_dev_list(NULL, 0), before);
+}
+
 int
 main(void)
 {
@@ -499,6 +554,7 @@ main(void)
 		cmocka_unit_test(test_dev_budget_devargs),
 		cmocka_unit_test(test_dev_dir_not_private),
 		cmocka_unit_test(test_dev_default_dir),
+		cmocka_unit_test(test_dev_list),
 	};
 
 	return CT_RUN("comch_dev", tests);

@@ -5,6 +5,7 @@
 /* The driver registry. Drivers add themselves from constructors, before main(). */
 
 #include <string.h>
+#include <bsd/string.h>
 #include <sys/queue.h>
 
 #include <rte_errno.h>
@@ -53,6 +54,33 @@ comch_driver_find(const char *name, size_t len)
 			return drv;
 	}
 	return NULL;
+}
+
+int
+rte_comch_dev_list(struct rte_comch_dev_desc *descs, unsigned int n)
+{
+	const struct rte_comch_driver *drv;
+	unsigned int total = 0, i;
+	int rc;
+
+	if (descs == NULL && n != 0) {
+		COMCH_LOG(ERR, "descs is NULL");
+		return -EINVAL;
+	}
+	TAILQ_FOREACH(drv, &comch_drivers, next) {
+		if (drv->list == NULL)
+			continue;
+		rc = drv->list(total < n ? descs + total : NULL, total < n ? n - total : 0);
+		if (rc < 0) {
+			COMCH_LOG(NOTICE, "driver %s cannot list its devices: %s", drv->name,
+				  strerror(-rc));
+			continue;
+		}
+		for (i = total; i < n && i < total + (unsigned int)rc; i++)
+			strlcpy(descs[i].driver, drv->name, sizeof(descs[i].driver));
+		total += rc;
+	}
+	return (int)total;
 }
 
 /* ------------------------------------------------------------------ accessors */

@@ -134,6 +134,42 @@ __rte_experimental
 struct rte_comch_dev *
 rte_comch_dev_open(const char *devargs);
 
+/** A device a driver can open (rte_comch_dev_list()). */
+struct rte_comch_dev_desc {
+	/** The driver's name, the devargs prefix. */
+	char driver[RTE_COMCH_DEV_NAME_MAX];
+	/**
+	 * What rte_comch_dev_open() takes to open it, without the side: add
+	 * ",role=host" (and the function) or ",role=dpu" (and representors) as
+	 * the driver's guide page says.
+	 */
+	char devargs[RTE_COMCH_DEVARGS_MAX];
+	/** What it is, for people (the driver's words: port, link, address). */
+	char description[128];
+};
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * List the devices the registered drivers can open on this machine: each
+ * driver that can enumerate its devices (the mlx5 driver lists rdma-core's
+ * devices and ports; the shm driver, the domains whose BlueField side runs in
+ * its runtime directory) adds its own, in the order drivers registered. Any
+ * thread.
+ *
+ * @param descs
+ *   Filled with up to n devices; may be NULL if n is 0 (to count them).
+ * @param n
+ *   Room in descs.
+ * @return
+ *   How many devices there are (more than n if descs was too short: the
+ *   first n are filled), or -EINVAL if descs is NULL and n is not 0.
+ */
+__rte_experimental
+int
+rte_comch_dev_list(struct rte_comch_dev_desc *descs, unsigned int n);
+
 /**
  * Close a device.
  *

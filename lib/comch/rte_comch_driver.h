@@ -487,6 +487,14 @@ struct rte_comch_driver {
 	/** Open a device from its devargs: fill conf. Returns 0 or -errno (logged). */
 	int (*probe)(const struct rte_kvargs *kvlist, struct rte_comch_drv_dev_conf *conf);
 	const struct rte_comch_drv_ops *ops;
+	/**
+	 * Optional (NULL: the driver cannot enumerate): the devices it could
+	 * open on this machine, up to max of them in descs (devargs with the
+	 * driver's prefix, and a description; the library fills driver).
+	 * Returns how many there are (it may be more than max), or -errno.
+	 * Any thread.
+	 */
+	int (*list)(struct rte_comch_dev_desc *descs, unsigned int max);
 };
 
 /** Register a driver (from a constructor). */

@@ -11,6 +11,7 @@
  */
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,10 +64,40 @@ skel_arg(const char *key, const char *value, void *opaque)
 	return 0;
 }
 
+/* The devices open in this process: their BlueField sides are what listing shows. */
+static TAILQ_HEAD(, skel_dev) skel_devs = TAILQ_HEAD_INITIALIZER(skel_devs);
+static pthread_mutex_t skel_devs_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static void
 skel_close(void *dev)
 {
+	pthread_mutex_lock(&skel_devs_lock);
+	TAILQ_REMOVE(&skel_devs, (struct skel_dev *)dev, next);
+	pthread_mutex_unlock(&skel_devs_lock);
 	free(dev);
+}
+
+/* Each domain whose BlueField side is open here: its host side can be opened. */
+static int
+skel_list(struct rte_comch_dev_desc *descs, unsigned int max)
+{
+	const struct skel_dev *sd;
+	unsigned int n = 0;
+
+	pthread_mutex_lock(&skel_devs_lock);
+	TAILQ_FOREACH(sd, &skel_devs, next) {
+		if (!sd->dpu)
+			continue;
+		if (n < max) {
+			snprintf(descs[n].devargs, sizeof(descs[n].devargs), "skeleton:domain=%s",
+				 sd->domain);
+			snprintf(descs[n].description, sizeof(descs[n].description),
+				 "in-process BlueField \"%s\"", sd->domain);
+		}
+		n++;
+	}
+	pthread_mutex_unlock(&skel_devs_lock);
+	return (int)n;
 }
 
 static const struct rte_comch_drv_dev_ops skel_dev_ops = { .close = skel_close };
@@ -109,6 +140,10 @@ skel_probe(const struct rte_kvargs *kvlist, struct rte_comch_drv_dev_conf *conf)
 	if (dpu && a.nb_reps == 0)
 		a.reps[a.nb_reps++] = "pf0";
 	memcpy(sd->reps, a.reps, sizeof(sd->reps));
+	sd->dpu = dpu;
+	pthread_mutex_lock(&skel_devs_lock);
+	TAILQ_INSERT_TAIL(&skel_devs, sd, next);
+	pthread_mutex_unlock(&skel_devs_lock);
 	conf->priv = sd;
 	conf->role = dpu ? RTE_COMCH_ROLE_DPU : RTE_COMCH_ROLE_HOST;
 	conf->rep_names = dpu ? sd->reps : NULL;
@@ -136,6 +171,7 @@ static struct rte_comch_driver skel_driver = {
 	.valid_keys = skel_keys,
 	.probe = skel_probe,
 	.ops = &skel_ops,
+	.list = skel_list,
 };
 
 RTE_COMCH_REGISTER_DRIVER(skeleton, skel_driver);

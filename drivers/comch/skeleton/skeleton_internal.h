@@ -53,6 +53,8 @@ struct skel_dev {
 	char domain[SKEL_NAME_MAX];
 	char fn[SKEL_NAME_MAX];      /* host side: the function it is */
 	const char *reps[SKEL_MAX_REPS];
+	bool dpu;
+	TAILQ_ENTRY(skel_dev) next;  /* in the devices open in this process (listing) */
 };
 
 /* A ring of heap-allocated things; the library's memory rules do not apply in-process. */
