@@ -148,10 +148,12 @@ comch_conn_taken(struct rte_comch_connection *conn, uint32_t n)
 /*
  * One poll of the driver: messages in (at most max, none once closed on our
  * side), messages taken. A callback that closes the connection stops the
- * delivery: nothing more is delivered on a closed connection.
+ * delivery: nothing more is delivered on a closed connection. One that pauses
+ * it stops it too, unless pausable is false (the peer's end was seen): the
+ * rest stays in the driver's ring, released only once delivered.
  */
 static int
-comch_conn_poll(struct rte_comch_connection *conn, unsigned int max)
+comch_conn_poll(struct rte_comch_connection *conn, unsigned int max, bool pausable)
 {
 	struct rte_comch_drv_msg msgs[COMCH_RECV_BURST];
 	struct comch_ctrl *ctrl = conn->ctrl;
@@ -168,6 +170,8 @@ comch_conn_poll(struct rte_comch_connection *conn, unsigned int max)
 		return 1;
 	}
 	for (i = 0; i < n && conn->state == COMCH_CONN_ESTABLISHED; i++) {
+		if (unlikely(conn->recv_paused) && pausable)
+			break;
 		COMCH_CNT_ADD(conn->cnt.msgs_recv, 1);
 		COMCH_CNT_ADD(conn->cnt.bytes_recv, msgs[i].len);
 		comch_pe_enter_cb(ctrl->ctx.pe);
@@ -181,8 +185,9 @@ comch_conn_poll(struct rte_comch_connection *conn, unsigned int max)
 /*
  * The driver says the connection ended. Whatever the peer took of ours before
  * the end was delivered. A peer that died leaves us what it finished writing
- * before: still ours to take. A peer that closed it reported what we had not
- * taken as failed (its drain timed out): that is not delivered.
+ * before: still ours to take, even while receive is paused (nothing else would
+ * ever deliver it). A peer that closed it reported what we had not taken as
+ * failed (its drain timed out): that is not delivered.
  */
 static void
 comch_conn_ended_by_peer(struct rte_comch_connection *conn, int reason)
@@ -191,7 +196,7 @@ comch_conn_ended_by_peer(struct rte_comch_connection *conn, int reason)
 			   COMCH_RECV_BURST : 0;
 
 	/* Bounded: the peer can have written its ring's capacity at most. */
-	while (conn->state != COMCH_CONN_DEAD && comch_conn_poll(conn, max) > 0)
+	while (conn->state != COMCH_CONN_DEAD && comch_conn_poll(conn, max, false) > 0)
 		;
 	comch_conn_lost(conn, reason);
 }
@@ -253,10 +258,10 @@ comch_conn_progress(struct rte_comch_connection *conn, bool slow, uint64_t now)
 	 */
 	if (unlikely(slow))
 		did += comch_conn_ctl(conn);
-	/* Closed on our side: only learn what the peer takes, deliver no more. */
+	/* Closed on our side, or paused: only learn what the peer takes, deliver no more. */
 	if (conn->state != COMCH_CONN_DEAD)
-		did += comch_conn_poll(conn, conn->state == COMCH_CONN_ESTABLISHED ?
-				       COMCH_RECV_BURST : 0);
+		did += comch_conn_poll(conn, conn->state == COMCH_CONN_ESTABLISHED &&
+				       !conn->recv_paused ? COMCH_RECV_BURST : 0, true);
 	if (conn->state == COMCH_CONN_DRAINING) {
 		if (conn->txq_head == conn->txq_tail) {
 			conn->state = COMCH_CONN_DEAD;
@@ -469,6 +474,32 @@ rte_comch_connection_update_info(const struct rte_comch_connection *conn)
 	default:
 		return comch_conn_end_status(conn->close_reason);
 	}
+}
+
+/* Pause or resume the delivery of conn's messages: 0, or -EINVAL / -ENOTCONN. */
+static int
+comch_conn_set_recv_paused(struct rte_comch_connection *conn, bool paused, const char *what)
+{
+	if (COMCH_BAD_CONN(conn))
+		return -EINVAL;
+	if (conn->state != COMCH_CONN_ESTABLISHED) {
+		COMCH_LOG(DEBUG, "%s: connection %u is closing", what, conn->id);
+		return -ENOTCONN;
+	}
+	conn->recv_paused = paused;
+	return 0;
+}
+
+int
+rte_comch_connection_recv_pause(struct rte_comch_connection *conn)
+{
+	return comch_conn_set_recv_paused(conn, true, "recv_pause");
+}
+
+int
+rte_comch_connection_recv_resume(struct rte_comch_connection *conn)
+{
+	return comch_conn_set_recv_paused(conn, false, "recv_resume");
 }
 
 int

@@ -309,7 +309,8 @@ comch_ctrl_arm(struct rte_comch_ctx *ctx)
 		/* A withdrawn consumer waits for a grace period: checked by polling. */
 		if (conn->state != COMCH_CONN_ESTABLISHED || conn->link.nb_unimporting != 0)
 			return -EAGAIN;
-		rc = conn->ops->arm(conn->drv);
+		/* Paused: its waiting messages must neither wake the engine nor keep it up. */
+		rc = conn->ops->arm(conn->drv, !conn->recv_paused);
 		if (rc < 0)
 			return rc;
 	}

@@ -391,6 +391,8 @@ struct rte_comch_connection {
 	void *drv;                        /**< The driver's connection. */
 	const struct rte_comch_drv_conn_ops *ops;
 	bool closed_locally;              /**< We closed it (not the peer, not an error). */
+	/** rte_comch_connection_recv_pause(): its messages wait in the driver's ring. */
+	bool recv_paused;
 	uint32_t nb_tasks;                /**< Send tasks allocated for it; they hold it too. */
 	bool zombie;                      /**< Torn down; freed with its last producer/consumer. */
 	struct rte_ring *fp_req;          /**< Consumers' start and stop, from their lcores. */

@@ -34,7 +34,10 @@
  *   rte_comch_ctx_stop()) is orderly: no new sends are accepted and nothing more
  *   is delivered from that connection, while what was already sent drains.
  * - At most the peer's receive queue size of messages are in flight on a
- *   connection; rte_comch_task_submit() returns -EAGAIN beyond that.
+ *   connection; rte_comch_task_submit() returns -EAGAIN beyond that. A
+ *   receiver that cannot take more pauses the connection
+ *   (rte_comch_connection_recv_pause()): its messages wait, and so does the
+ *   sender, until it resumes.
  *
  * Thread safety: servers, clients, connections and their tasks are used only
  * from their engine's lcore.
@@ -581,6 +584,63 @@ rte_comch_connection_get_device(const struct rte_comch_connection *conn);
 __rte_experimental
 int
 rte_comch_connection_update_info(const struct rte_comch_connection *conn);
+
+/**
+ * Stop delivering a connection's messages to the receive callback, so that an
+ * application that cannot take more (its own queue is full) pushes back on
+ * the peer instead of dropping or buffering without bound.
+ *
+ * While paused, the receive callback is not called for this connection; the
+ * peer's messages stay in this side's receive queue (the driver's ring), so
+ * once that is full (the receive queue size) the peer's sends wait:
+ * rte_comch_task_submit() says -EAGAIN there, as with any slow receiver.
+ * Nothing is dropped: rte_comch_connection_recv_resume() delivers them in
+ * order, from the next progress on. Everything else goes on: our send tasks
+ * complete as the peer takes their messages, the fast path is not affected,
+ * and the connection's end is seen. A sleeping engine
+ * (rte_comch_pe_request_notification()) is not woken by a paused connection's
+ * messages, nor kept from sleeping by those already waiting.
+ *
+ * Called inside the receive callback, it takes effect after the current
+ * message: the rest of the burst stays in the ring.
+ *
+ * At the connection's end: a peer that closes in order waits for us to take
+ * what it sent, up to its drain timeout, and reports what we did not take as
+ * failed (-ETIMEDOUT on its send tasks); those messages are not delivered. A
+ * peer that died leaves what it finished writing, at most the receive queue
+ * size: that is delivered before the disconnection, pause or not (it would be
+ * lost otherwise).
+ *
+ * Pausing a paused connection (resuming one that runs) does nothing. Only on
+ * the engine lcore of the connection's server or client, callbacks included.
+ *
+ * @param conn
+ *   The connection.
+ * @return
+ *   0 on success; -EINVAL if conn is NULL or not a live connection;
+ *   -ENOTCONN if it is closing or ended.
+ */
+__rte_experimental
+int
+rte_comch_connection_recv_pause(struct rte_comch_connection *conn);
+
+/**
+ * Deliver a paused connection's messages again (see
+ * rte_comch_connection_recv_pause()): those waiting in its receive queue come
+ * first, in order, from the next progress of its engine. It does not wake an
+ * engine already armed: call it between progress and
+ * rte_comch_pe_request_notification(), which then says -EAGAIN while
+ * messages wait.
+ *
+ * @param conn
+ *   The connection.
+ * @return
+ *   0 on success; -EINVAL if conn is NULL or not a live connection;
+ *   -ENOTCONN if it is closing or ended.
+ */
+__rte_experimental
+int
+rte_comch_connection_recv_resume(struct rte_comch_connection *conn);
 
 /**
  * Read a connection's counters.

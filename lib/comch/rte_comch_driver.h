@@ -264,10 +264,14 @@ struct rte_comch_drv_conn_ops {
 	/** Close the descriptors of a blob the library will not import. */
 	void (*blob_discard)(void *conn, struct rte_comch_drv_blob *blob);
 	/**
-	 * Before the engine sleeps: make a message arriving, or one of ours
-	 * taken, wake it. -EAGAIN if either already happened.
+	 * Before the engine sleeps: make a message arriving (only if recv),
+	 * one of ours taken, a control message or the end wake it. -EAGAIN if
+	 * any of those already happened. recv is false while the library does
+	 * not take the connection's messages (the application paused it):
+	 * messages waiting in the ring then neither make arm fail nor, arriving,
+	 * need to wake the engine.
 	 */
-	int (*arm)(void *conn);
+	int (*arm)(void *conn, bool recv);
 	void (*disarm)(void *conn);
 	/**
 	 * End it: tell the peer (reason 0: an orderly close; -EPROTO: it broke

@@ -338,13 +338,13 @@ shm_conn_blob_discard(void *conn, struct rte_comch_drv_blob *blob)
 }
 
 static int
-shm_conn_arm(void *conn)
+shm_conn_arm(void *conn, bool recv)
 {
 	struct shm_conn *sc = conn;
 
 	if (sc->state != SHM_CONN_UP || sc->end != 0 || sc->ctl_head != sc->ctl_tail)
 		return -EAGAIN;
-	return shm_ring_pair_arm(&sc->rx, &sc->tx);
+	return shm_ring_pair_arm(&sc->rx, &sc->tx, recv);
 }
 
 static void

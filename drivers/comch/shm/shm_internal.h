@@ -194,8 +194,11 @@ int shm_ring_send(struct shm_ring *r, const void *msg, uint32_t len);
 int shm_ring_tx_reap(struct shm_ring *r, uint32_t *n);
 /** Ring the peer if it sleeps and we wrote to it (tx) or took from it (rx) since the last call. */
 void shm_ring_pair_kick(struct shm_ring *rx, struct shm_ring *tx);
-/** Arm our wake-ups: for messages on rx, and for tx's messages being taken. -EAGAIN if due. */
-int shm_ring_pair_arm(struct shm_ring *rx, struct shm_ring *tx);
+/**
+ * Arm our wake-ups: for messages on rx (if recv), and for tx's messages being
+ * taken. -EAGAIN if due.
+ */
+int shm_ring_pair_arm(struct shm_ring *rx, struct shm_ring *tx, bool recv);
 void shm_ring_pair_disarm(struct shm_ring *rx, struct shm_ring *tx);
 bool shm_ring_rx_pending(const struct shm_ring *r);
 /** Up to max messages waiting, left in place (head does not move); -EPROTO if one is bad. */

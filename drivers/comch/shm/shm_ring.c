@@ -328,11 +328,13 @@ shm_ring_pair_kick(struct shm_ring *rx, struct shm_ring *tx)
 }
 
 int
-shm_ring_pair_arm(struct shm_ring *rx, struct shm_ring *tx)
+shm_ring_pair_arm(struct shm_ring *rx, struct shm_ring *tx, bool recv)
 {
 	bool in_flight = tx->done != tx->head;
 
-	comch_store_relaxed(rx->armed, 1);
+	/* Not receiving: the peer's messages wait in rx without ringing us. */
+	if (recv)
+		comch_store_relaxed(rx->armed, 1);
 	if (in_flight)
 		comch_store_relaxed(tx->tx_armed, 1);
 	comch_fence_seq_cst();
@@ -341,7 +343,7 @@ shm_ring_pair_arm(struct shm_ring *rx, struct shm_ring *tx)
 		shm_bell_ring(&tx->bell);
 	tx->kick = false;
 	rx->ack_kick = SHM_ACK_NONE;
-	if (shm_ring_rx_pending(rx))
+	if (recv && shm_ring_rx_pending(rx))
 		return -EAGAIN;
 	if (in_flight && comch_load_acquire(tx->cons) != tx->done)
 		return -EAGAIN;

@@ -484,13 +484,18 @@ skel_ctl_poll(void *conn, struct rte_comch_drv_ctl *out)
 }
 
 static int
-skel_arm(void *conn)
+skel_arm(void *conn, bool recv)
 {
 	struct skel_conn *c = conn;
 
+	/*
+	 * One bell for everything: not receiving, a message the peer writes
+	 * still rings it, once per peer round and at most a receive queue's
+	 * worth before the peer must wait: a few wake-ups, never a spin.
+	 */
 	comch_store_relaxed(&c->bell.armed, 1);
 	comch_fence_seq_cst(); /* pairs with skel_bell_ring(): one of us sees the other */
-	if (!rte_ring_empty(c->rx->msgs) || !rte_ring_empty(c->rx->ctls) ||
+	if ((recv && !rte_ring_empty(c->rx->msgs)) || !rte_ring_empty(c->rx->ctls) ||
 	    comch_load_acquire(&c->tx->taken) != c->seen_taken ||
 	    comch_load_acquire(&c->rx->end) != 0)
 		return -EAGAIN;
