@@ -8,7 +8,8 @@
  * see, tasks in flight when a connection ends, submit on an ended connection;
  * the producer and consumer ids of a connection (from 1), and the closes that
  * IDLE producers and consumers do not hold back (update_info of the ended
- * connection they keep, their start refused).
+ * connection they keep, their start refused); pausing and resuming what a
+ * connection delivers (the peer backs off, nothing is lost, the end is seen).
  */
 
 #include <errno.h>
@@ -657,6 +658,147 @@ test_stop_with_idle_fast(void **state)
 	ct_pair_close(&p);
 }
 
+/* ============================================================ recv pause */
+
+/* Send message seq of sender 1 from the client until it is refused; how many went. */
+static uint32_t
+send_until_again(struct ct_pair *p, uint32_t seq, uint32_t most)
+{
+	uint8_t msg[64];
+	uint32_t n;
+	int rc = 0;
+
+	for (n = 0; n < most; n++) {
+		ct_msg_fill(msg, sizeof(msg), 1, seq + n);
+		rc = ct_send(&p->cli, p->cconn, msg, sizeof(msg), NULL);
+		if (rc != 0)
+			break;
+	}
+	assert_true(n == most || rc == -EAGAIN);
+	return n;
+}
+
+/*
+ * A paused connection delivers nothing: its messages wait in its receive queue
+ * (4), the peer's sends back off with -EAGAIN; our own sends still complete.
+ * A resume delivers them at the next progress, in order, each once.
+ */
+static void
+test_recv_pause_backoff(void **state)
+{
+	struct ct_cfg cfg = { .srv_rq = 4 };
+	struct ct_pair p;
+	uint8_t msg[64];
+	uint32_t n;
+
+	(void)state;
+	ct_pair_up(&p, &cfg);
+	assert_int_equal(rte_comch_connection_recv_pause(NULL), -EINVAL);
+	assert_int_equal(rte_comch_connection_recv_resume(NULL), -EINVAL);
+	/* resuming one that runs, pausing one paused: nothing to do */
+	assert_int_equal(rte_comch_connection_recv_resume(p.sconn), 0);
+	assert_int_equal(rte_comch_connection_recv_pause(p.sconn), 0);
+	assert_int_equal(rte_comch_connection_recv_pause(p.sconn), 0);
+
+	/* the server's receive queue takes 4, then the client must wait */
+	assert_int_equal(send_until_again(&p, 0, 100), 4);
+	ct_progress_for(p.pe, 50);
+	assert_int_equal(p.srv.nb_recv, 0);
+	assert_int_equal(p.cli.nb_send_ok, 0);
+	assert_int_equal(p.cli.nb_send_err, 0);
+	assert_int_equal(send_until_again(&p, 4, 100), 0);
+	assert_int_equal(rte_comch_connection_update_info(p.sconn), 0);
+	/* the other way goes on: what the server sends is taken */
+	ct_msg_fill(msg, sizeof(msg), 2, 0);
+	assert_int_equal(ct_send(&p.srv, p.sconn, msg, sizeof(msg), NULL), 0);
+	assert_int_equal(ct_wait_count(p.pe, &p.srv.nb_send_ok, 1, CT_TIMEOUT_MS), 0);
+	assert_int_equal(p.cli.nb_recv, 1);
+	assert_int_equal(p.srv.nb_recv, 0);
+
+	/* resumed: the next round delivers the 4, the client may send again */
+	assert_int_equal(rte_comch_connection_recv_resume(p.sconn), 0);
+	assert_int_equal(rte_comch_pe_progress(p.pe), 1);
+	assert_int_equal(p.srv.nb_recv, 4);
+	assert_int_equal(ct_wait_count(p.pe, &p.cli.nb_send_ok, 4, CT_TIMEOUT_MS), 0);
+	n = send_until_again(&p, 4, 4);
+	assert_int_equal(n, 4);
+	assert_int_equal(ct_wait_count(p.pe, &p.srv.nb_recv, 8, CT_TIMEOUT_MS), 0);
+	assert_int_equal(ct_wait_count(p.pe, &p.cli.nb_send_ok, 8, CT_TIMEOUT_MS), 0);
+	ct_progress_for(p.pe, 20);
+	assert_int_equal(p.srv.nb_recv, 8);
+	assert_int_equal(p.srv.next_seq, 8);
+	assert_int_equal(p.srv.bad_msgs, 0);
+	assert_int_equal(p.cli.nb_send_err, 0);
+
+	/* closing: no pause or resume any more */
+	assert_int_equal(rte_comch_server_disconnect(p.srv.server, p.sconn), 0);
+	assert_int_equal(rte_comch_connection_recv_pause(p.sconn), -ENOTCONN);
+	assert_int_equal(rte_comch_connection_recv_resume(p.sconn), -ENOTCONN);
+	ct_pair_close(&p);
+}
+
+/* The receive callback pauses at the second message: the rest of the burst waits. */
+static void
+pause_at_second(struct ct_side *s, struct rte_comch_connection *conn, const uint8_t *msg,
+		uint32_t len)
+{
+	(void)msg;
+	(void)len;
+	if (s->nb_recv == 2)
+		assert_int_equal(rte_comch_connection_recv_pause(conn), 0);
+}
+
+static void
+test_recv_pause_in_callback(void **state)
+{
+	struct ct_pair p;
+
+	(void)state;
+	ct_pair_up(&p, NULL);
+	p.srv.on_recv = pause_at_second;
+	/* 6 in the receive queue at once: one burst, stopped after the second */
+	assert_int_equal(send_until_again(&p, 0, 6), 6);
+	assert_int_equal(ct_wait_count(p.pe, &p.srv.nb_recv, 2, CT_TIMEOUT_MS), 0);
+	ct_progress_for(p.pe, 50);
+	assert_int_equal(p.srv.nb_recv, 2);
+	/* the peer learns that 2 were taken, not more */
+	assert_int_equal(p.cli.nb_send_ok, 2);
+	assert_int_equal(rte_comch_connection_recv_resume(p.sconn), 0);
+	assert_int_equal(ct_wait_count(p.pe, &p.srv.nb_recv, 6, CT_TIMEOUT_MS), 0);
+	assert_int_equal(ct_wait_count(p.pe, &p.cli.nb_send_ok, 6, CT_TIMEOUT_MS), 0);
+	assert_int_equal(p.srv.next_seq, 6);
+	assert_int_equal(p.srv.bad_msgs, 0);
+	ct_pair_close(&p);
+}
+
+/*
+ * A peer that closes while we are paused: its stop waits the drain timeout for
+ * us to take its messages, then reports them failed (-ETIMEDOUT); we see the
+ * end, paused as we are, and do not deliver what failed.
+ */
+static void
+test_recv_pause_peer_closes(void **state)
+{
+	struct ct_pair p;
+	uint32_t i;
+
+	(void)state;
+	ct_pair_up(&p, NULL);
+	assert_int_equal(rte_comch_connection_recv_pause(p.sconn), 0);
+	assert_int_equal(send_until_again(&p, 0, 3), 3);
+	assert_int_equal(rte_comch_ctx_stop(p.cli.ctx), -EINPROGRESS);
+	assert_int_equal(ct_wait_state(p.pe, p.cli.ctx, RTE_COMCH_CTX_STATE_IDLE, 5000), 0);
+	assert_int_equal(p.cli.nb_send_ok, 0);
+	assert_int_equal(p.cli.nb_send_err, 3);
+	for (i = 0; i < 3; i++)
+		assert_int_equal(p.cli.err_status[i], -ETIMEDOUT);
+	assert_int_equal(ct_wait_count(p.pe, &p.srv.nb_disconnect, 1, CT_TIMEOUT_MS), 0);
+	assert_int_equal(p.srv.disc_status[0], -ECONNABORTED);
+	ct_progress_for(p.pe, 20);
+	assert_int_equal(p.srv.nb_recv, 0);
+	ct_pair_close(&p);
+}
+
 int
 main(void)
 {
@@ -673,6 +815,9 @@ main(void)
 		cmocka_unit_test(test_fast_ids_from_one),
 		cmocka_unit_test(test_disconnect_with_idle_fast),
 		cmocka_unit_test(test_stop_with_idle_fast),
+		cmocka_unit_test(test_recv_pause_backoff),
+		cmocka_unit_test(test_recv_pause_in_callback),
+		cmocka_unit_test(test_recv_pause_peer_closes),
 	};
 
 	return CT_RUN("comch_conn", tests);

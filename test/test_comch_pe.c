@@ -5,7 +5,8 @@
 /*
  * Progress engines: create/destroy, lcore ownership (-EPERM from another
  * lcore), re-entrance (-EDEADLK from callbacks), context attachment,
- * in-flight counters and the notification fd.
+ * in-flight counters and the notification fd (also with a connection whose
+ * receive is paused).
  */
 
 #include <errno.h>
@@ -448,6 +449,71 @@ test_pe_notification_shm_eventfd_doorbells(void **state)
 	notification_two_engines(&cfg);
 }
 
+/* Progress pe until fd is readable, at most CT_TIMEOUT_MS; 1 or 0. */
+static int
+progress_until_readable(struct rte_comch_pe *pe, int fd)
+{
+	uint64_t deadline = ct_now_ms() + CT_TIMEOUT_MS;
+
+	while (ct_now_ms() < deadline) {
+		rte_comch_pe_progress(pe);
+		if (fd_readable(fd, 1) == 1)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * An engine whose connection is paused sleeps although its messages wait; what
+ * the peer takes of ours still wakes it; a resume makes them work again:
+ * arming is refused, and the next round delivers them.
+ */
+static void
+test_pe_notification_paused(void **state)
+{
+	struct ct_pair p;
+	uint8_t msg[48];
+	int fd = -1;
+	uint32_t i;
+
+	(void)state;
+	ct_pair_open_split(&p, NULL);
+	ct_pair_connect(&p);
+	assert_int_equal(rte_comch_pe_get_notification_fd(p.pe, &fd), 0);
+	assert_int_equal(rte_comch_connection_recv_pause(p.sconn), 0);
+	for (i = 0; i < 3; i++) {
+		ct_msg_fill(msg, sizeof(msg), 0, i);
+		assert_int_equal(ct_send(&p.cli, p.cconn, msg, sizeof(msg), NULL), 0);
+	}
+	ct_progress_for(p.cpe, 10);
+	ct_progress_for(p.pe, 20);
+	assert_int_equal(p.srv.nb_recv, 0);
+	/* the 3 waiting do not keep it up, nor wake it */
+	assert_int_equal(arm(p.pe), 0);
+	assert_int_equal(fd_readable(fd, 50), 0);
+	assert_int_equal(rte_comch_pe_clear_notification(p.pe), 0);
+
+	/* one of ours in flight: the client taking it wakes the paused engine */
+	ct_msg_fill(msg, sizeof(msg), 0, 0);
+	assert_int_equal(ct_send(&p.srv, p.sconn, msg, sizeof(msg), NULL), 0);
+	assert_int_equal(arm(p.pe), 0);
+	assert_int_equal(progress_until_readable(p.cpe, fd), 1);
+	assert_int_equal(p.cli.nb_recv, 1);
+	assert_int_equal(rte_comch_pe_clear_notification(p.pe), 0);
+	assert_int_equal(ct_wait_count(p.pe, &p.srv.nb_send_ok, 1, CT_TIMEOUT_MS), 0);
+	assert_int_equal(p.srv.nb_recv, 0);
+
+	/* resumed: they are work again, delivered by the next round */
+	ct_progress_for(p.pe, 20);
+	assert_int_equal(rte_comch_connection_recv_resume(p.sconn), 0);
+	assert_int_equal(rte_comch_pe_request_notification(p.pe), -EAGAIN);
+	assert_int_equal(rte_comch_pe_progress(p.pe), 1);
+	assert_int_equal(p.srv.nb_recv, 3);
+	assert_int_equal(p.srv.bad_msgs, 0);
+	assert_int_equal(ct_wait_count(p.cpe, &p.cli.nb_send_ok, 3, CT_TIMEOUT_MS), 0);
+	ct_pair_close(&p);
+}
+
 /*
  * A device with default doorbells refuses a peer's eventfd: that peer could make
  * its rings block. Either way round, the client does not connect and says why.
@@ -491,6 +557,7 @@ main(void)
 		cmocka_unit_test(test_pe_notification),
 		cmocka_unit_test(test_pe_notification_two_engines),
 		cmocka_unit_test(test_pe_notification_shm_eventfd_doorbells),
+		cmocka_unit_test(test_pe_notification_paused),
 		cmocka_unit_test(test_pe_shm_eventfd_doorbell_refused),
 	};
 
