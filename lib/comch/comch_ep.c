@@ -171,7 +171,7 @@ rte_comch_ep_create(void)
 	ep->block_epfd = -1;
 	ep->lcore = rte_lcore_id();
 	TAILQ_INIT(&ep->peers);
-	TAILQ_INIT(&ep->rxq);
+	comch_ep_rxq_init(ep);
 	ep->magic = COMCH_EP_MAGIC;
 	return ep;
 }
@@ -203,7 +203,6 @@ int
 rte_comch_ep_destroy(struct rte_comch_ep *ep)
 {
 	struct rte_comch_ep_peer *peer;
-	struct comch_ep_msg *m;
 	int rc;
 
 	if (COMCH_EP_BAD(ep))
@@ -234,10 +233,7 @@ rte_comch_ep_destroy(struct rte_comch_ep *ep)
 		ep->client = NULL;
 	}
 	/* Every task has completed and every connection is gone: free what is left. */
-	while ((m = TAILQ_FIRST(&ep->rxq)) != NULL) {
-		TAILQ_REMOVE(&ep->rxq, m, next);
-		free(m);
-	}
+	comch_ep_rxq_purge(ep, NULL);
 	while ((peer = TAILQ_FIRST(&ep->peers)) != NULL) {
 		TAILQ_REMOVE(&ep->peers, peer, next);
 		peer->magic = COMCH_EP_DEAD_MAGIC;

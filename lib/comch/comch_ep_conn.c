@@ -25,12 +25,20 @@ comch_ep_peer_new(struct rte_comch_ep *ep, struct rte_comch_connection *conn)
 	if (peer == NULL)
 		return NULL;
 	peer->ep = ep;
-	peer->conn = conn;
 	peer->magic = COMCH_EP_PEER_MAGIC;
 	TAILQ_INSERT_TAIL(&ep->peers, peer, next);
 	if (conn != NULL)
-		rte_comch_connection_set_user_data(conn, (union rte_comch_data){ .ptr = peer });
+		comch_ep_peer_attach(peer, conn);
 	return peer;
+}
+
+void
+comch_ep_peer_attach(struct rte_comch_ep_peer *peer, struct rte_comch_connection *conn)
+{
+	peer->conn = conn;
+	peer->connecting = false;
+	rte_comch_connection_set_user_data(conn, (union rte_comch_data){ .ptr = peer });
+	comch_ep_rxq_conn_added(peer->ep, conn);
 }
 
 void
@@ -50,20 +58,6 @@ comch_ep_peer_conn_gone(struct rte_comch_ep_peer *peer, int status)
 	peer->connecting = false;
 	peer->status = status < 0 ? status : -ECONNABORTED;
 	comch_ep_peer_put(peer);
-}
-
-void
-comch_ep_rxq_purge(struct rte_comch_ep *ep, struct rte_comch_ep_peer *peer)
-{
-	struct comch_ep_msg *m, *tmp;
-
-	for (m = TAILQ_FIRST(&ep->rxq); m != NULL; m = tmp) {
-		tmp = TAILQ_NEXT(m, next);
-		if (m->peer != peer)
-			continue;
-		TAILQ_REMOVE(&ep->rxq, m, next);
-		free(m);
-	}
 }
 
 /* ------------------------------------------------------------- server side */
@@ -161,7 +155,8 @@ rte_comch_ep_listen(struct rte_comch_ep *ep, const char *name)
 		if (rc != 0)
 			goto fail;
 	}
-	rc = rte_comch_server_set_recv_queue_size(srv, comch_ep_recv_queue_size(ep));
+	ep->rxq_cap = comch_ep_recv_queue_size(ep);
+	rc = rte_comch_server_set_recv_queue_size(srv, ep->rxq_cap);
 	if (rc == 0)
 		rc = rte_comch_server_task_send_set_conf(srv, comch_ep_send_done_cb,
 							 comch_ep_send_done_cb,
@@ -207,9 +202,7 @@ ep_client_state_cb(union rte_comch_data user_data, struct rte_comch_ctx *ctx,
 		return;
 	if (next == RTE_COMCH_CTX_STATE_RUNNING &&
 	    rte_comch_client_get_connection(ep->client, &conn) == 0) {
-		peer->conn = conn;
-		peer->connecting = false;
-		rte_comch_connection_set_user_data(conn, (union rte_comch_data){ .ptr = peer });
+		comch_ep_peer_attach(peer, conn);
 	} else if (next == RTE_COMCH_CTX_STATE_IDLE) {
 		err = rte_comch_ctx_get_last_error(ctx);
 		if (err != 0)
@@ -286,8 +279,9 @@ rte_comch_ep_connect(struct rte_comch_ep *ep, const char *name, struct rte_comch
 	rc = 0;
 	if (ep->max_msg_size != 0)
 		rc = rte_comch_client_set_max_msg_size(cli, ep->max_msg_size);
+	ep->rxq_cap = comch_ep_recv_queue_size(ep);
 	if (rc == 0)
-		rc = rte_comch_client_set_recv_queue_size(cli, comch_ep_recv_queue_size(ep));
+		rc = rte_comch_client_set_recv_queue_size(cli, ep->rxq_cap);
 	if (rc == 0)
 		rc = rte_comch_client_task_send_set_conf(cli, comch_ep_send_done_cb,
 							 comch_ep_send_done_cb,

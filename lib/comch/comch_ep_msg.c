@@ -60,9 +60,7 @@ comch_ep_recv_cb(struct rte_comch_connection *conn, const uint8_t *msg, uint32_t
 			ep->rx_dropped++;
 			return;
 		}
-		peer->conn = conn;
-		peer->connecting = false;
-		rte_comch_connection_set_user_data(conn, (union rte_comch_data){ .ptr = peer });
+		comch_ep_peer_attach(peer, conn);
 	}
 	if (peer->released) {
 		/* Disconnected by the application: nothing more is delivered. */
@@ -79,7 +77,7 @@ comch_ep_recv_cb(struct rte_comch_connection *conn, const uint8_t *msg, uint32_t
 	m->len = len;
 	if (len != 0)
 		memcpy(m->data, msg, len);
-	TAILQ_INSERT_TAIL(&ep->rxq, m, next);
+	comch_ep_rxq_push(ep, m);
 	peer->cnt.recv_messages++;
 	peer->cnt.recv_bytes += len;
 }
@@ -265,7 +263,6 @@ rte_comch_ep_recvfrom(struct rte_comch_ep *ep, void *buf, size_t *len, int flags
 		memcpy(buf, m->data, m->len);
 	*len = m->len;
 	*peer = m->peer;
-	TAILQ_REMOVE(&ep->rxq, m, next);
-	free(m);
+	free(comch_ep_rxq_pop(ep));
 	return 0;
 }

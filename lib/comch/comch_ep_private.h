@@ -79,7 +79,10 @@ struct rte_comch_ep {
 	struct rte_comch_client *client;  /**< After connect. */
 	struct rte_comch_ep_peer *cpeer;  /**< The client's peer, until released. */
 	struct comch_ep_peer_list peers;  /**< Every peer not freed yet. */
-	struct comch_ep_msg_list rxq;
+	struct comch_ep_msg_list rxq;     /**< Messages for recvfrom (comch_ep_rxq.c). */
+	uint32_t rxq_nb;          /**< Messages in rxq. */
+	uint32_t rxq_cap;         /**< Most messages in rxq: the receive queue size. */
+	bool rxq_paused;          /**< rxq is full: its connections are paused. */
 	uint32_t inflight;        /**< Messages in flight, over all peers. */
 	uint64_t rx_dropped;      /**< Messages lost: no memory for their copy. */
 	bool send_blocked;        /**< A connection's window was full at the last sendto. */
@@ -113,11 +116,21 @@ int comch_ep_check_limits(const struct rte_comch_ep *ep);
 /** A new peer on ep, connection conn (may be NULL); NULL if out of memory. */
 struct rte_comch_ep_peer *comch_ep_peer_new(struct rte_comch_ep *ep,
 					    struct rte_comch_connection *conn);
+/** peer's connection is conn from now on (it is established). */
+void comch_ep_peer_attach(struct rte_comch_ep_peer *peer, struct rte_comch_connection *conn);
 /** Free peer if nothing refers to it any more. */
 void comch_ep_peer_put(struct rte_comch_ep_peer *peer);
 /** Its connection is over (status: why, negative). */
 void comch_ep_peer_conn_gone(struct rte_comch_ep_peer *peer, int status);
-/** Drop the messages queued from peer. */
+/* The receive queue (comch_ep_rxq.c): at most rxq_cap messages, then the connections wait. */
+void comch_ep_rxq_init(struct rte_comch_ep *ep);
+/** Queue m (the receive callback); pause the connections if the queue is now full. */
+void comch_ep_rxq_push(struct rte_comch_ep *ep, struct comch_ep_msg *m);
+/** The oldest message, dequeued (NULL if none); resume the connections if room is back. */
+struct comch_ep_msg *comch_ep_rxq_pop(struct rte_comch_ep *ep);
+/** A connection of ep starts delivering: paused at once if the queue is full. */
+void comch_ep_rxq_conn_added(struct rte_comch_ep *ep, struct rte_comch_connection *conn);
+/** Drop the messages queued from peer (every message if NULL). */
 void comch_ep_rxq_purge(struct rte_comch_ep *ep, struct rte_comch_ep_peer *peer);
 
 /** A service event happened: make svc_fd readable. */

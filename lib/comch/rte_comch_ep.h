@@ -28,7 +28,13 @@
  *   endpoint itself when its connection ends.
  * - Received messages are copied out of the receive callback into a queue in
  *   the endpoint, in arrival order over all peers, until rte_comch_ep_recvfrom()
- *   takes them.
+ *   takes them. The queue holds at most recv_queue_size messages (so at most
+ *   recv_queue_size x the max message size bytes): once full, the endpoint
+ *   pauses its connections (rte_comch_connection_recv_pause()), the peers'
+ *   messages wait in their connections' receive queues, and the peers'
+ *   sendto returns -EAGAIN; recvfrom resumes them once the queue is half
+ *   empty. Nothing is dropped; a peer that dies while the queue is full adds
+ *   what it left in its connection's queue (at most recv_queue_size more).
  * - Sent messages are copied by rte_comch_ep_sendto(): the caller's buffer is
  *   free on return. At most send_queue_size messages of the endpoint are in
  *   flight (not yet taken by their peer); each connection also allows at most
@@ -66,7 +72,9 @@ struct rte_comch_ep_peer;
 /**
  * rte_comch_ep_sendto() only: wait until the message is queued instead of
  * returning -EAGAIN, sleeping on the endpoint's event channels (epoll), not
- * spinning; received messages keep being queued meanwhile.
+ * spinning; received messages keep being queued meanwhile, up to the receive
+ * queue size (then the peers wait: two endpoints sending to each other this
+ * way without reading wait forever once both queues are full).
  */
 #define RTE_COMCH_EP_MSG_FLAG_BLOCKING 1
 /** Send queue size of an endpoint where none is set (capped by the device). */
@@ -203,7 +211,9 @@ rte_comch_ep_get_send_queue_size(const struct rte_comch_ep *ep, uint32_t *size);
 
 /**
  * Set the receive queue size: how many messages each peer may have in flight
- * towards this endpoint. Only before listen or connect.
+ * towards this endpoint, and how many received messages the endpoint holds
+ * for rte_comch_ep_recvfrom() (beyond, the peers wait). Only before listen or
+ * connect.
  *
  * @return
  *   0 on success; -EINVAL if ep is NULL, size is 0, or size is above the

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_comch authors
+ */
+
+/*
+ * Endpoints: the receive queue, where the receive callback leaves copies of
+ * the messages for recvfrom. It holds at most the receive queue size: once
+ * full, every connection of the endpoint is paused, so that the peers' messages
+ * wait in the connections' own queues and the peers' sends back off, instead
+ * of the endpoint copying whatever arrives (a peer flooding an endpoint that
+ * progresses but does not read would take all its memory). Nothing is dropped.
+ */
+
+#include <stdlib.h>
+
+#include "comch_ep_private.h"
+
+static void
+ep_rxq_set_paused(struct rte_comch_ep *ep, bool paused)
+{
+	struct rte_comch_ep_peer *peer;
+
+	ep->rxq_paused = paused;
+	/* A connection closing or ended says -ENOTCONN: it delivers nothing more anyway. */
+	TAILQ_FOREACH(peer, &ep->peers, next) {
+		if (peer->conn == NULL)
+			continue;
+		if (paused)
+			rte_comch_connection_recv_pause(peer->conn);
+		else
+			rte_comch_connection_recv_resume(peer->conn);
+	}
+	COMCH_LOG(DEBUG, "endpoint: receive queue %s (%u messages)",
+		  paused ? "full, connections paused" : "has room, connections resumed",
+		  ep->rxq_nb);
+}
+
+/*
+ * Resumed once half of it is free, not at the first free slot: a reader then
+ * pays one pause and one resume per half queue, not per message.
+ */
+static void
+ep_rxq_room_check(struct rte_comch_ep *ep)
+{
+	if (ep->rxq_paused && ep->rxq_nb <= ep->rxq_cap / 2)
+		ep_rxq_set_paused(ep, false);
+}
+
+void
+comch_ep_rxq_init(struct rte_comch_ep *ep)
+{
+	TAILQ_INIT(&ep->rxq);
+	ep->rxq_nb = 0;
+	ep->rxq_paused = false;
+}
+
+void
+comch_ep_rxq_push(struct rte_comch_ep *ep, struct comch_ep_msg *m)
+{
+	TAILQ_INSERT_TAIL(&ep->rxq, m, next);
+	ep->rxq_nb++;
+	/*
+	 * A pause in the receive callback takes effect after this message: it
+	 * never has to be refused. Only a peer that died while paused adds
+	 * more (what it left in its ring, at most the receive queue size).
+	 */
+	if (!ep->rxq_paused && ep->rxq_nb >= ep->rxq_cap)
+		ep_rxq_set_paused(ep, true);
+}
+
+struct comch_ep_msg *
+comch_ep_rxq_pop(struct rte_comch_ep *ep)
+{
+	struct comch_ep_msg *m = TAILQ_FIRST(&ep->rxq);
+
+	if (m == NULL)
+		return NULL;
+	TAILQ_REMOVE(&ep->rxq, m, next);
+	ep->rxq_nb--;
+	ep_rxq_room_check(ep);
+	return m;
+}
+
+void
+comch_ep_rxq_conn_added(struct rte_comch_ep *ep, struct rte_comch_connection *conn)
+{
+	/* A new connection into a full queue waits with the others. */
+	if (ep->rxq_paused)
+		rte_comch_connection_recv_pause(conn);
+}
+
+void
+comch_ep_rxq_purge(struct rte_comch_ep *ep, struct rte_comch_ep_peer *peer)
+{
+	struct comch_ep_msg *m, *tmp;
+
+	for (m = TAILQ_FIRST(&ep->rxq); m != NULL; m = tmp) {
+		tmp = TAILQ_NEXT(m, next);
+		if (peer != NULL && m->peer != peer)
+			continue;
+		TAILQ_REMOVE(&ep->rxq, m, next);
+		ep->rxq_nb--;
+		free(m);
+	}
+	ep_rxq_room_check(ep);
+}
