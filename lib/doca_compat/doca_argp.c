@@ -49,6 +49,7 @@ enum dc_builtin {
 };
 
 struct doca_argp_param {
+	struct dc_obj obj;	/* first: DC_KIND_ARGP_PARAM */
 	TAILQ_ENTRY(doca_argp_param) next;
 	char *short_name;
 	char *long_name;
@@ -67,6 +68,8 @@ struct doca_argp_param {
 	unsigned int nb_cli;	/* occurrences on the command line */
 	unsigned int nb_json;	/* occurrences in the JSON file */
 };
+
+DC_OBJ_FIRST(struct doca_argp_param, obj);
 
 TAILQ_HEAD(dc_param_list, doca_argp_param);
 
@@ -208,10 +211,12 @@ doca_argp_param_create(struct doca_argp_param **param)
 	p = calloc(1, sizeof(*p));
 	if (p == NULL)
 		return DOCA_ERROR_NO_MEMORY;
+	dc_obj_publish(&p->obj, p, DC_KIND_ARGP_PARAM);
 	*param = p;
 	return DOCA_SUCCESS;
 }
 
+/* A flag's end: its handle is refused from now on (a program may still hold it). */
 static void
 dc_param_free(struct doca_argp_param *p)
 {
@@ -219,13 +224,16 @@ dc_param_free(struct doca_argp_param *p)
 	free(p->long_name);
 	free(p->arguments);
 	free(p->description);
-	free(p);
+	dc_obj_retire(&p->obj, p);
 }
+
+/* True, with a log line, unless p is a live flag. */
+#define DC_BAD_PARAM(p) DC_BAD_OBJ(p, DC_KIND_ARGP_PARAM)
 
 doca_error_t
 doca_argp_param_destroy(struct doca_argp_param *param)
 {
-	if (param == NULL)
+	if (DC_BAD_PARAM(param))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (param->registered)
 		return DOCA_ERROR_BAD_STATE;
@@ -233,12 +241,10 @@ doca_argp_param_destroy(struct doca_argp_param *param)
 	return DOCA_SUCCESS;
 }
 
-/* A setter may only change a flag before it is registered (names are checked then). */
+/* A setter may only change a (live) flag before it is registered (names are checked then). */
 static bool
 dc_settable(struct doca_argp_param *p, const char *what)
 {
-	if (p == NULL)
-		return false;
 	if (p->registered) {
 		ARGP_LOG(ERR, "cannot set the %s of a registered flag", what);
 		return false;
@@ -265,77 +271,77 @@ dc_set_string(struct doca_argp_param *p, char **field, const char *value, const 
 void
 doca_argp_param_set_short_name(struct doca_argp_param *param, const char *name)
 {
-	if (param != NULL)
+	if (!DC_BAD_PARAM(param))
 		dc_set_string(param, &param->short_name, name, "short name");
 }
 
 void
 doca_argp_param_set_long_name(struct doca_argp_param *param, const char *name)
 {
-	if (param != NULL)
+	if (!DC_BAD_PARAM(param))
 		dc_set_string(param, &param->long_name, name, "long name");
 }
 
 void
 doca_argp_param_set_arguments(struct doca_argp_param *param, const char *arguments)
 {
-	if (param != NULL)
+	if (!DC_BAD_PARAM(param))
 		dc_set_string(param, &param->arguments, arguments, "arguments");
 }
 
 void
 doca_argp_param_set_description(struct doca_argp_param *param, const char *description)
 {
-	if (param != NULL)
+	if (!DC_BAD_PARAM(param))
 		dc_set_string(param, &param->description, description, "description");
 }
 
 void
 doca_argp_param_set_callback(struct doca_argp_param *param, doca_argp_param_cb_t callback)
 {
-	if (dc_settable(param, "callback"))
+	if (!DC_BAD_PARAM(param) && dc_settable(param, "callback"))
 		param->cb = callback;
 }
 
 void
 doca_argp_param_set_type(struct doca_argp_param *param, enum doca_argp_type type)
 {
-	if (dc_settable(param, "type"))
+	if (!DC_BAD_PARAM(param) && dc_settable(param, "type"))
 		param->type = type;
 }
 
 void
 doca_argp_param_set_mandatory(struct doca_argp_param *param)
 {
-	if (dc_settable(param, "mandatory mark"))
+	if (!DC_BAD_PARAM(param) && dc_settable(param, "mandatory mark"))
 		param->mandatory = true;
 }
 
 void
 doca_argp_param_set_cli_only(struct doca_argp_param *param)
 {
-	if (dc_settable(param, "CLI-only mark"))
+	if (!DC_BAD_PARAM(param) && dc_settable(param, "CLI-only mark"))
 		param->cli_only = true;
 }
 
 void
 doca_argp_param_set_multiplicity(struct doca_argp_param *param)
 {
-	if (dc_settable(param, "multiplicity"))
+	if (!DC_BAD_PARAM(param) && dc_settable(param, "multiplicity"))
 		param->multiple = true;
 }
 
 void
 doca_argp_param_set_singular(struct doca_argp_param *param)
 {
-	if (dc_settable(param, "singular mark"))
+	if (!DC_BAD_PARAM(param) && dc_settable(param, "singular mark"))
 		param->singular = true;
 }
 
 void
 doca_argp_param_set_hidden(struct doca_argp_param *param)
 {
-	if (dc_settable(param, "hidden mark"))
+	if (!DC_BAD_PARAM(param) && dc_settable(param, "hidden mark"))
 		param->hidden = true;
 }
 
@@ -439,7 +445,7 @@ doca_argp_register_param(struct doca_argp_param *input_param)
 {
 	doca_error_t ret;
 
-	if (input_param == NULL)
+	if (DC_BAD_PARAM(input_param))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (input_param->registered)
 		return DOCA_ERROR_BAD_STATE;	/* it is in the list: not ours to free */

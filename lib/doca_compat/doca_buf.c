@@ -16,10 +16,12 @@
 #define DC_CBUF(b) ((const struct rte_comch_buf *)(b))
 
 struct doca_buf_inventory {
+	struct dc_obj obj;	/* first: DC_KIND_INVENTORY */
 	struct rte_comch_buf_pool *pool;
 	uint32_t num;
 	bool started;
 };
+DC_OBJ_FIRST(struct doca_buf_inventory, obj);
 
 doca_error_t
 doca_buf_get_head(const struct doca_buf *buf, void **head)
@@ -160,6 +162,7 @@ doca_buf_inventory_create(size_t num_elements, struct doca_buf_inventory **buf_i
 		return DOCA_ERROR_NO_MEMORY;
 	}
 	inv->num = (uint32_t)num_elements;
+	dc_obj_publish(&inv->obj, inv, DC_KIND_INVENTORY);
 	*buf_inventory = inv;
 	return DOCA_SUCCESS;
 }
@@ -169,20 +172,20 @@ doca_buf_inventory_destroy(struct doca_buf_inventory *inventory)
 {
 	int rc;
 
-	DC_NULL_ARG(inventory);
+	DC_OBJ_ARG(inventory, DC_KIND_INVENTORY);
 	rc = rte_comch_buf_pool_destroy(inventory->pool);
 	if (rc != 0) {
 		DC_LOG(ERR, "inventory %p: buffers are still out of it", (void *)inventory);
 		return DOCA_ERROR_IN_USE;
 	}
-	free(inventory);
+	dc_obj_retire(&inventory->obj, inventory);
 	return DOCA_SUCCESS;
 }
 
 doca_error_t
 doca_buf_inventory_start(struct doca_buf_inventory *inventory)
 {
-	DC_NULL_ARG(inventory);
+	DC_OBJ_ARG(inventory, DC_KIND_INVENTORY);
 	if (inventory->started) {
 		DC_LOG(ERR, "inventory %p is started already", (void *)inventory);
 		return DOCA_ERROR_BAD_STATE;
@@ -194,7 +197,7 @@ doca_buf_inventory_start(struct doca_buf_inventory *inventory)
 doca_error_t
 doca_buf_inventory_stop(struct doca_buf_inventory *inventory)
 {
-	DC_NULL_ARG(inventory);
+	DC_OBJ_ARG(inventory, DC_KIND_INVENTORY);
 	if (!inventory->started) {
 		DC_LOG(ERR, "inventory %p is not started", (void *)inventory);
 		return DOCA_ERROR_BAD_STATE;
@@ -206,15 +209,13 @@ doca_buf_inventory_stop(struct doca_buf_inventory *inventory)
 typedef int (*dc_pool_get_t)(struct rte_comch_buf_pool *, struct rte_comch_mmap *, void *,
 			     size_t, struct rte_comch_buf **);
 
+/* A buffer of an inventory and an mmap the caller checked (per message: inline). */
 static doca_error_t
 dc_inventory_get(struct doca_buf_inventory *inventory, struct doca_mmap *mmap, void *addr,
 		 size_t len, struct doca_buf **buf, dc_pool_get_t get)
 {
 	int rc;
 
-	DC_NULL_ARG(inventory);
-	DC_NULL_ARG(mmap);
-	DC_NULL_ARG(buf);
 	if (!inventory->started) {
 		DC_LOG(ERR, "inventory %p is not started", (void *)inventory);
 		return DOCA_ERROR_BAD_STATE;
@@ -229,6 +230,9 @@ doca_error_t
 doca_buf_inventory_buf_get_by_addr(struct doca_buf_inventory *inventory, struct doca_mmap *mmap,
 				   void *addr, size_t len, struct doca_buf **buf)
 {
+	DC_OBJ_ARG_FAST(inventory, DC_KIND_INVENTORY);
+	DC_OBJ_ARG_FAST(mmap, DC_KIND_MMAP);
+	DC_NULL_ARG(buf);
 	return dc_inventory_get(inventory, mmap, addr, len, buf, rte_comch_buf_pool_get_by_addr);
 }
 
@@ -236,6 +240,9 @@ doca_error_t
 doca_buf_inventory_buf_get_by_data(struct doca_buf_inventory *inventory, struct doca_mmap *mmap,
 				   void *data, size_t data_len, struct doca_buf **buf)
 {
+	DC_OBJ_ARG_FAST(inventory, DC_KIND_INVENTORY);
+	DC_OBJ_ARG_FAST(mmap, DC_KIND_MMAP);
+	DC_NULL_ARG(buf);
 	return dc_inventory_get(inventory, mmap, data, data_len, buf,
 				rte_comch_buf_pool_get_by_data);
 }
@@ -244,7 +251,7 @@ doca_error_t
 doca_buf_inventory_get_num_elements(const struct doca_buf_inventory *inventory,
 				    uint32_t *num_of_elements)
 {
-	DC_NULL_ARG(inventory);
+	DC_OBJ_ARG_FAST(inventory, DC_KIND_INVENTORY);
 	DC_NULL_ARG(num_of_elements);
 	*num_of_elements = inventory->num;
 	return DOCA_SUCCESS;
@@ -254,7 +261,7 @@ doca_error_t
 doca_buf_inventory_get_num_free_elements(const struct doca_buf_inventory *inventory,
 					 uint32_t *num_of_free_elements)
 {
-	DC_NULL_ARG(inventory);
+	DC_OBJ_ARG_FAST(inventory, DC_KIND_INVENTORY);
 	DC_NULL_ARG(num_of_free_elements);
 	return rte_comch_doca_error_from_errno(
 		rte_comch_buf_pool_get_num_free(inventory->pool, num_of_free_elements));

@@ -246,7 +246,7 @@ doca_comch_server_get_device_rep(const struct doca_comch_server *server,
 /**
  * The server as a context.
  * @param server The server.
- * @return Its context; NULL if server is NULL.
+ * @return Its context; NULL (with a log line) if server is not a live server.
  */
 struct doca_ctx *
 doca_comch_server_as_ctx(struct doca_comch_server *server);
@@ -404,7 +404,7 @@ doca_comch_client_get_device(const struct doca_comch_client *client, struct doca
 /**
  * The client as a context.
  * @param client The client.
- * @return Its context; NULL if client is NULL.
+ * @return Its context; NULL (with a log line) if client is not a live client.
  */
 struct doca_ctx *
 doca_comch_client_as_ctx(struct doca_comch_client *client);

@@ -16,7 +16,7 @@
 	do { \
 		struct rte_comch_dev_info info; \
 		doca_error_t ret_; \
-		DC_NULL_ARG(devinfo); \
+		DC_OBJ_ARG(devinfo, DC_KIND_DEVINFO); \
 		DC_NULL_ARG(out); \
 		ret_ = dc_devinfo_query((devinfo), &info); \
 		if (ret_ != DOCA_SUCCESS) \
@@ -63,7 +63,7 @@ doca_comch_cap_get_max_send_tasks(const struct doca_devinfo *devinfo, uint32_t *
 
 /*
  * A side is supported if the device is that side, or may still become it: not
- * pinned by its mapping and not in use as the other side.
+ * pinned by its mapping and not in use as the other side. devinfo is checked.
  */
 static doca_error_t
 dc_cap_side(const struct doca_devinfo *devinfo, enum doca_compat_role side, uint64_t capa)
@@ -72,7 +72,6 @@ dc_cap_side(const struct doca_devinfo *devinfo, enum doca_compat_role side, uint
 	bool can;
 	doca_error_t ret;
 
-	DC_NULL_ARG(devinfo);
 	ret = dc_devinfo_query(devinfo, &info);
 	if (ret != DOCA_SUCCESS)
 		return ret;
@@ -88,22 +87,24 @@ dc_cap_side(const struct doca_devinfo *devinfo, enum doca_compat_role side, uint
 doca_error_t
 doca_comch_cap_server_is_supported(const struct doca_devinfo *devinfo)
 {
+	DC_OBJ_ARG(devinfo, DC_KIND_DEVINFO);
 	return dc_cap_side(devinfo, DOCA_COMPAT_ROLE_DPU, RTE_COMCH_CAPA_SERVER);
 }
 
 doca_error_t
 doca_comch_cap_client_is_supported(const struct doca_devinfo *devinfo)
 {
+	DC_OBJ_ARG(devinfo, DC_KIND_DEVINFO);
 	return dc_cap_side(devinfo, DOCA_COMPAT_ROLE_HOST, RTE_COMCH_CAPA_CLIENT);
 }
 
+/* Whether the device has a capability; devinfo is checked. */
 static doca_error_t
 dc_cap_flag(const struct doca_devinfo *devinfo, uint64_t capa)
 {
 	struct rte_comch_dev_info info;
 	doca_error_t ret;
 
-	DC_NULL_ARG(devinfo);
 	ret = dc_devinfo_query(devinfo, &info);
 	if (ret != DOCA_SUCCESS)
 		return ret;
@@ -113,12 +114,14 @@ dc_cap_flag(const struct doca_devinfo *devinfo, uint64_t capa)
 doca_error_t
 doca_comch_producer_cap_is_supported(const struct doca_devinfo *devinfo)
 {
+	DC_OBJ_ARG(devinfo, DC_KIND_DEVINFO);
 	return dc_cap_flag(devinfo, RTE_COMCH_CAPA_PRODUCER);
 }
 
 doca_error_t
 doca_comch_consumer_cap_is_supported(const struct doca_devinfo *devinfo)
 {
+	DC_OBJ_ARG(devinfo, DC_KIND_DEVINFO);
 	return dc_cap_flag(devinfo, RTE_COMCH_CAPA_CONSUMER);
 }
 

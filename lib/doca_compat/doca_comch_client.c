@@ -21,7 +21,7 @@ doca_comch_client_create(struct doca_dev *dev, const char *server_name,
 	struct rte_comch_dev *rdev;
 	struct doca_comch_client *c;
 
-	DC_NULL_ARG(dev);
+	DC_OBJ_ARG(dev, DC_KIND_DEV);
 	DC_NULL_ARG(server_name);
 	DC_NULL_ARG(client);
 	rdev = doca_compat_dev_get_held(dev, DOCA_COMPAT_ROLE_HOST);
@@ -50,40 +50,39 @@ doca_comch_client_destroy(struct doca_comch_client *client)
 {
 	int rc;
 
-	DC_NULL_ARG(client);
+	DC_OBJ_ARG(client, DC_KIND_CLIENT);
 	rc = rte_comch_client_destroy(client->rc);
 	if (rc != 0)
 		return DC_CLI_IDLE(client, rc);
-	dc_ctx_fini(&client->c.ctx);
-	free(client);
+	dc_ctx_fini(&client->c.ctx, client);
 	return DOCA_SUCCESS;
 }
 
 doca_error_t
 doca_comch_client_set_max_msg_size(struct doca_comch_client *client, uint32_t size)
 {
-	DC_NULL_ARG(client);
+	DC_OBJ_ARG(client, DC_KIND_CLIENT);
 	return DC_CLI_IDLE(client, rte_comch_client_set_max_msg_size(client->rc, size));
 }
 
 doca_error_t
 doca_comch_client_get_max_msg_size(const struct doca_comch_client *client, uint32_t *size)
 {
-	DC_NULL_ARG(client);
+	DC_OBJ_ARG(client, DC_KIND_CLIENT);
 	return rte_comch_doca_error_from_errno(rte_comch_client_get_max_msg_size(client->rc, size));
 }
 
 doca_error_t
 doca_comch_client_set_recv_queue_size(struct doca_comch_client *client, uint32_t size)
 {
-	DC_NULL_ARG(client);
+	DC_OBJ_ARG(client, DC_KIND_CLIENT);
 	return DC_CLI_IDLE(client, rte_comch_client_set_recv_queue_size(client->rc, size));
 }
 
 doca_error_t
 doca_comch_client_get_recv_queue_size(const struct doca_comch_client *client, uint32_t *size)
 {
-	DC_NULL_ARG(client);
+	DC_OBJ_ARG(client, DC_KIND_CLIENT);
 	return rte_comch_doca_error_from_errno(
 		rte_comch_client_get_recv_queue_size(client->rc, size));
 }
@@ -91,7 +90,7 @@ doca_comch_client_get_recv_queue_size(const struct doca_comch_client *client, ui
 doca_error_t
 doca_comch_client_get_device(const struct doca_comch_client *client, struct doca_dev **dev)
 {
-	DC_NULL_ARG(client);
+	DC_OBJ_ARG(client, DC_KIND_CLIENT);
 	DC_NULL_ARG(dev);
 	*dev = client->c.ctx.dev;
 	return DOCA_SUCCESS;
@@ -100,7 +99,7 @@ doca_comch_client_get_device(const struct doca_comch_client *client, struct doca
 struct doca_ctx *
 doca_comch_client_as_ctx(struct doca_comch_client *client)
 {
-	return client == NULL ? NULL : &client->c.ctx;
+	return DC_BAD_OBJ(client, DC_KIND_CLIENT) ? NULL : &client->c.ctx;
 }
 
 doca_error_t
@@ -109,7 +108,7 @@ doca_comch_client_get_connection(const struct doca_comch_client *client,
 {
 	int rc;
 
-	DC_NULL_ARG(client);
+	DC_OBJ_ARG(client, DC_KIND_CLIENT);
 	DC_NULL_ARG(connection);
 	rc = rte_comch_client_get_connection(client->rc,
 					     (struct rte_comch_connection **)connection);
@@ -126,7 +125,7 @@ doca_comch_client_task_send_set_conf(struct doca_comch_client *client,
 {
 	int rc;
 
-	DC_NULL_ARG(client);
+	DC_OBJ_ARG(client, DC_KIND_CLIENT);
 	DC_NULL_ARG(task_completion_cb);
 	DC_NULL_ARG(task_error_cb);
 	rc = rte_comch_client_task_send_set_conf(client->rc, dc_comch_send_ok, dc_comch_send_err,
@@ -145,7 +144,7 @@ doca_comch_client_task_send_alloc_init(struct doca_comch_client *client,
 {
 	int rc;
 
-	DC_NULL_ARG(client);
+	DC_OBJ_ARG_FAST(client, DC_KIND_CLIENT);
 	rc = rte_comch_client_task_send_alloc_init(client->rc, DC_CONN(peer), msg, len,
 						   (struct rte_comch_task_send **)task);
 	if (rc == -EMSGSIZE)
@@ -159,7 +158,7 @@ doca_comch_client_event_msg_recv_register(struct doca_comch_client *client,
 {
 	int rc;
 
-	DC_NULL_ARG(client);
+	DC_OBJ_ARG(client, DC_KIND_CLIENT);
 	DC_NULL_ARG(recv_event_cb);
 	rc = rte_comch_client_event_msg_recv_register(client->rc, dc_comch_msg_recv);
 	if (rc == 0)
@@ -174,7 +173,7 @@ doca_comch_client_event_consumer_register(struct doca_comch_client *client,
 {
 	int rc;
 
-	DC_NULL_ARG(client);
+	DC_OBJ_ARG(client, DC_KIND_CLIENT);
 	DC_NULL_ARG(new_consumer_event_cb);
 	DC_NULL_ARG(expired_consumer_event_cb);
 	rc = rte_comch_client_event_consumer_register(client->rc, dc_comch_new_consumer,

@@ -22,6 +22,7 @@ struct doca_comch_consumer {
 	doca_comch_consumer_task_post_recv_completion_cb_t recv_ok;
 	doca_comch_consumer_task_post_recv_completion_cb_t recv_err;
 };
+DC_OBJ_FIRST(struct doca_comch_consumer, ctx.obj);
 
 #define DC_CONS_CTX(c) rte_comch_consumer_as_ctx((c)->rc)
 #define DC_CONS_IDLE(c, rc) dc_ctx_err(DC_CONS_CTX(c), (rc), RTE_COMCH_CTX_STATE_IDLE)
@@ -34,7 +35,7 @@ doca_comch_consumer_create(struct doca_comch_connection *comch_connection,
 	doca_error_t ret;
 
 	DC_NULL_ARG(comch_connection);
-	DC_NULL_ARG(buf_mmap);
+	DC_OBJ_ARG(buf_mmap, DC_KIND_MMAP);
 	DC_NULL_ARG(consumer);
 	c = calloc(1, sizeof(*c));
 	if (c == NULL)
@@ -57,32 +58,31 @@ doca_comch_consumer_destroy(struct doca_comch_consumer *consumer)
 {
 	int rc;
 
-	DC_NULL_ARG(consumer);
+	DC_OBJ_ARG(consumer, DC_KIND_CONSUMER);
 	rc = rte_comch_consumer_destroy(consumer->rc);
 	if (rc != 0)
 		return DC_CONS_IDLE(consumer, rc);
-	dc_ctx_fini(&consumer->ctx);
-	free(consumer);
+	dc_ctx_fini(&consumer->ctx, consumer);
 	return DOCA_SUCCESS;
 }
 
 struct doca_ctx *
 doca_comch_consumer_as_ctx(struct doca_comch_consumer *consumer)
 {
-	return consumer == NULL ? NULL : &consumer->ctx;
+	return DC_BAD_OBJ(consumer, DC_KIND_CONSUMER) ? NULL : &consumer->ctx;
 }
 
 doca_error_t
 doca_comch_consumer_get_id(const struct doca_comch_consumer *consumer, uint32_t *id)
 {
-	DC_NULL_ARG(consumer);
+	DC_OBJ_ARG(consumer, DC_KIND_CONSUMER);
 	return rte_comch_doca_error_from_errno(rte_comch_consumer_get_id(consumer->rc, id));
 }
 
 doca_error_t
 doca_comch_consumer_set_imm_data_len(struct doca_comch_consumer *consumer, uint32_t imm_data_len)
 {
-	DC_NULL_ARG(consumer);
+	DC_OBJ_ARG(consumer, DC_KIND_CONSUMER);
 	return DC_CONS_IDLE(consumer, rte_comch_consumer_set_imm_data_len(consumer->rc,
 									  imm_data_len));
 }
@@ -91,7 +91,7 @@ doca_error_t
 doca_comch_consumer_get_imm_data_len(const struct doca_comch_consumer *consumer,
 				     uint32_t *imm_data_len)
 {
-	DC_NULL_ARG(consumer);
+	DC_OBJ_ARG(consumer, DC_KIND_CONSUMER);
 	return rte_comch_doca_error_from_errno(
 		rte_comch_consumer_get_imm_data_len(consumer->rc, imm_data_len));
 }
@@ -125,7 +125,7 @@ doca_comch_consumer_task_post_recv_set_conf(
 {
 	int rc;
 
-	DC_NULL_ARG(consumer);
+	DC_OBJ_ARG(consumer, DC_KIND_CONSUMER);
 	DC_NULL_ARG(task_completion_cb);
 	DC_NULL_ARG(task_error_cb);
 	rc = rte_comch_consumer_task_post_recv_set_conf(consumer->rc, dc_consumer_recv_ok,
@@ -144,7 +144,7 @@ doca_comch_consumer_task_post_recv_alloc_init(struct doca_comch_consumer *consum
 {
 	int rc;
 
-	DC_NULL_ARG(consumer);
+	DC_OBJ_ARG_FAST(consumer, DC_KIND_CONSUMER);
 	rc = rte_comch_consumer_task_post_recv_alloc_init(consumer->rc, (struct rte_comch_buf *)buf,
 		(struct rte_comch_consumer_task_post_recv **)task);
 	return dc_ctx_err(DC_CONS_CTX(consumer), rc, RTE_COMCH_CTX_STATE_RUNNING);

@@ -117,7 +117,7 @@ doca_comch_consumer_destroy(struct doca_comch_consumer *consumer);
 /**
  * The consumer as a context.
  * @param consumer The consumer.
- * @return Its context; NULL if consumer is NULL.
+ * @return Its context; NULL (with a log line) if consumer is not a live consumer.
  */
 struct doca_ctx *
 doca_comch_consumer_as_ctx(struct doca_comch_consumer *consumer);

@@ -38,6 +38,8 @@ struct doca_comch_client {
 	struct dc_comch c;	/* first */
 	struct rte_comch_client *rc;
 };
+DC_OBJ_FIRST(struct doca_comch_server, c.ctx.obj);
+DC_OBJ_FIRST(struct doca_comch_client, c.ctx.obj);
 
 /* rte_comch callbacks that call the DOCA ones of the connection's server or client. */
 DC_INTERNAL void

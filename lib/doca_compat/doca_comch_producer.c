@@ -21,6 +21,7 @@ struct doca_comch_producer {
 	doca_comch_producer_task_send_completion_cb_t send_ok;
 	doca_comch_producer_task_send_completion_cb_t send_err;
 };
+DC_OBJ_FIRST(struct doca_comch_producer, ctx.obj);
 
 #define DC_PROD_CTX(p) rte_comch_producer_as_ctx((p)->rp)
 
@@ -54,25 +55,24 @@ doca_comch_producer_destroy(struct doca_comch_producer *producer)
 {
 	int rc;
 
-	DC_NULL_ARG(producer);
+	DC_OBJ_ARG(producer, DC_KIND_PRODUCER);
 	rc = rte_comch_producer_destroy(producer->rp);
 	if (rc != 0)
 		return dc_ctx_err(DC_PROD_CTX(producer), rc, RTE_COMCH_CTX_STATE_IDLE);
-	dc_ctx_fini(&producer->ctx);
-	free(producer);
+	dc_ctx_fini(&producer->ctx, producer);
 	return DOCA_SUCCESS;
 }
 
 struct doca_ctx *
 doca_comch_producer_as_ctx(struct doca_comch_producer *producer)
 {
-	return producer == NULL ? NULL : &producer->ctx;
+	return DC_BAD_OBJ(producer, DC_KIND_PRODUCER) ? NULL : &producer->ctx;
 }
 
 doca_error_t
 doca_comch_producer_get_id(const struct doca_comch_producer *producer, uint32_t *id)
 {
-	DC_NULL_ARG(producer);
+	DC_OBJ_ARG(producer, DC_KIND_PRODUCER);
 	return rte_comch_doca_error_from_errno(rte_comch_producer_get_id(producer->rp, id));
 }
 
@@ -104,7 +104,7 @@ doca_comch_producer_task_send_set_conf(struct doca_comch_producer *producer,
 {
 	int rc;
 
-	DC_NULL_ARG(producer);
+	DC_OBJ_ARG(producer, DC_KIND_PRODUCER);
 	DC_NULL_ARG(task_completion_cb);
 	DC_NULL_ARG(task_error_cb);
 	rc = rte_comch_producer_task_send_set_conf(producer->rp, dc_producer_send_ok,
@@ -124,7 +124,7 @@ doca_comch_producer_task_send_alloc_init(struct doca_comch_producer *producer,
 {
 	int rc;
 
-	DC_NULL_ARG(producer);
+	DC_OBJ_ARG_FAST(producer, DC_KIND_PRODUCER);
 	/* rte_comch never writes through the buffer of a send task. */
 	rc = rte_comch_producer_task_send_alloc_init(producer->rp,
 		(struct rte_comch_buf *)(uintptr_t)buf, imm_data, imm_data_len, consumer_id,

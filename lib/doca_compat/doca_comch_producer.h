@@ -104,7 +104,7 @@ doca_comch_producer_destroy(struct doca_comch_producer *producer);
 /**
  * The producer as a context.
  * @param producer The producer.
- * @return Its context; NULL if producer is NULL.
+ * @return Its context; NULL (with a log line) if producer is not a live producer.
  */
 struct doca_ctx *
 doca_comch_producer_as_ctx(struct doca_comch_producer *producer);

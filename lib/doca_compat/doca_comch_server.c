@@ -22,8 +22,8 @@ doca_comch_server_create(struct doca_dev *dev, struct doca_dev_rep *repr, const 
 	struct rte_comch_dev *rdev;
 	struct doca_comch_server *s;
 
-	DC_NULL_ARG(dev);
-	DC_NULL_ARG(repr);
+	DC_OBJ_ARG(dev, DC_KIND_DEV);
+	DC_OBJ_ARG(repr, DC_KIND_DEV_REP);
 	DC_NULL_ARG(name);
 	DC_NULL_ARG(server);
 	if (doca_compat_rep_dev(repr)->info != dev->info) {
@@ -58,40 +58,39 @@ doca_comch_server_destroy(struct doca_comch_server *server)
 {
 	int rc;
 
-	DC_NULL_ARG(server);
+	DC_OBJ_ARG(server, DC_KIND_SERVER);
 	rc = rte_comch_server_destroy(server->rs);
 	if (rc != 0)
 		return DC_SRV_IDLE(server, rc);
-	dc_ctx_fini(&server->c.ctx);
-	free(server);
+	dc_ctx_fini(&server->c.ctx, server);
 	return DOCA_SUCCESS;
 }
 
 doca_error_t
 doca_comch_server_set_max_msg_size(struct doca_comch_server *server, uint32_t size)
 {
-	DC_NULL_ARG(server);
+	DC_OBJ_ARG(server, DC_KIND_SERVER);
 	return DC_SRV_IDLE(server, rte_comch_server_set_max_msg_size(server->rs, size));
 }
 
 doca_error_t
 doca_comch_server_get_max_msg_size(const struct doca_comch_server *server, uint32_t *size)
 {
-	DC_NULL_ARG(server);
+	DC_OBJ_ARG(server, DC_KIND_SERVER);
 	return rte_comch_doca_error_from_errno(rte_comch_server_get_max_msg_size(server->rs, size));
 }
 
 doca_error_t
 doca_comch_server_set_recv_queue_size(struct doca_comch_server *server, uint32_t size)
 {
-	DC_NULL_ARG(server);
+	DC_OBJ_ARG(server, DC_KIND_SERVER);
 	return DC_SRV_IDLE(server, rte_comch_server_set_recv_queue_size(server->rs, size));
 }
 
 doca_error_t
 doca_comch_server_get_recv_queue_size(const struct doca_comch_server *server, uint32_t *size)
 {
-	DC_NULL_ARG(server);
+	DC_OBJ_ARG(server, DC_KIND_SERVER);
 	return rte_comch_doca_error_from_errno(
 		rte_comch_server_get_recv_queue_size(server->rs, size));
 }
@@ -99,7 +98,7 @@ doca_comch_server_get_recv_queue_size(const struct doca_comch_server *server, ui
 doca_error_t
 doca_comch_server_get_device(const struct doca_comch_server *server, struct doca_dev **dev)
 {
-	DC_NULL_ARG(server);
+	DC_OBJ_ARG(server, DC_KIND_SERVER);
 	DC_NULL_ARG(dev);
 	*dev = server->c.ctx.dev;
 	return DOCA_SUCCESS;
@@ -109,7 +108,7 @@ doca_error_t
 doca_comch_server_get_device_rep(const struct doca_comch_server *server,
 				 struct doca_dev_rep **rep)
 {
-	DC_NULL_ARG(server);
+	DC_OBJ_ARG(server, DC_KIND_SERVER);
 	DC_NULL_ARG(rep);
 	*rep = server->rep;
 	return DOCA_SUCCESS;
@@ -118,7 +117,7 @@ doca_comch_server_get_device_rep(const struct doca_comch_server *server,
 struct doca_ctx *
 doca_comch_server_as_ctx(struct doca_comch_server *server)
 {
-	return server == NULL ? NULL : &server->c.ctx;
+	return DC_BAD_OBJ(server, DC_KIND_SERVER) ? NULL : &server->c.ctx;
 }
 
 doca_error_t
@@ -127,7 +126,7 @@ doca_comch_server_disconnect(struct doca_comch_server *server,
 {
 	int rc;
 
-	DC_NULL_ARG(server);
+	DC_OBJ_ARG(server, DC_KIND_SERVER);
 	DC_NULL_ARG(connection);
 	rc = rte_comch_server_disconnect(server->rs, DC_CONN(connection));
 	/* -EBUSY here is about the connection's producers and consumers, never a state. */
@@ -142,7 +141,7 @@ doca_comch_server_task_send_set_conf(struct doca_comch_server *server,
 {
 	int rc;
 
-	DC_NULL_ARG(server);
+	DC_OBJ_ARG(server, DC_KIND_SERVER);
 	DC_NULL_ARG(task_completion_cb);
 	DC_NULL_ARG(task_error_cb);
 	rc = rte_comch_server_task_send_set_conf(server->rs, dc_comch_send_ok, dc_comch_send_err,
@@ -161,7 +160,7 @@ doca_comch_server_task_send_alloc_init(struct doca_comch_server *server,
 {
 	int rc;
 
-	DC_NULL_ARG(server);
+	DC_OBJ_ARG_FAST(server, DC_KIND_SERVER);
 	rc = rte_comch_server_task_send_alloc_init(server->rs, DC_CONN(peer), msg, len,
 						   (struct rte_comch_task_send **)task);
 	if (rc == -EMSGSIZE)
@@ -175,7 +174,7 @@ doca_comch_server_event_msg_recv_register(struct doca_comch_server *server,
 {
 	int rc;
 
-	DC_NULL_ARG(server);
+	DC_OBJ_ARG(server, DC_KIND_SERVER);
 	DC_NULL_ARG(recv_event_cb);
 	rc = rte_comch_server_event_msg_recv_register(server->rs, dc_comch_msg_recv);
 	if (rc == 0)
@@ -214,7 +213,7 @@ doca_comch_server_event_connection_status_changed_register(
 {
 	int rc;
 
-	DC_NULL_ARG(server);
+	DC_OBJ_ARG(server, DC_KIND_SERVER);
 	DC_NULL_ARG(connect_cb);
 	DC_NULL_ARG(disconnect_cb);
 	rc = rte_comch_server_event_connection_status_changed_register(server->rs,
@@ -233,7 +232,7 @@ doca_comch_server_event_consumer_register(struct doca_comch_server *server,
 {
 	int rc;
 
-	DC_NULL_ARG(server);
+	DC_OBJ_ARG(server, DC_KIND_SERVER);
 	DC_NULL_ARG(new_consumer_event_cb);
 	DC_NULL_ARG(expired_consumer_event_cb);
 	rc = rte_comch_server_event_consumer_register(server->rs, dc_comch_new_consumer,

@@ -39,9 +39,6 @@
 #include "doca_dev.h"
 #include "doca_dev_private.h"
 
-#define DCC_EP_MAGIC 0x44434345u /* "DCCE" */
-#define DCC_EP_DEAD 0xdeadbeefu
-
 /* A peer address is the rte_comch peer itself, cast: nothing to add to it. */
 #define DCC_PEER(a) ((struct rte_comch_ep_peer *)(a))
 #define DCC_CPEER(a) ((const struct rte_comch_ep_peer *)(a))
@@ -69,7 +66,7 @@ static const char * const dcc_size_name[DCC_NB_SIZES] = {
 };
 
 struct doca_comm_channel_ep_t {
-	uint32_t magic;
+	struct dc_obj obj;			/* first: DC_KIND_CC_EP */
 	enum dcc_side side;
 	struct rte_comch_ep *rte;
 	struct doca_dev *dev;			/* set_device; held once bound */
@@ -83,16 +80,14 @@ struct doca_comm_channel_ep_t {
 	int svc_ch;	/* epoll: rte svc fd, rte recv_fd (connections show there), svc_kick */
 	int svc_kick;	/* eventfd: wakes svc_ch when the engine cannot be armed */
 };
+DC_OBJ_FIRST(struct doca_comm_channel_ep_t, obj);
 
-/* Return DOCA_ERROR_INVALID_VALUE, with a log line, unless ep is a live endpoint. */
-#define DCC_EP_CHECK(ep) \
-	do { \
-		DC_NULL_ARG(ep); \
-		if ((ep)->magic != DCC_EP_MAGIC) { \
-			DC_LOG(ERR, "%p is not a live endpoint", (const void *)(ep)); \
-			return DOCA_ERROR_INVALID_VALUE; \
-		} \
-	} while (0)
+/*
+ * Return DOCA_ERROR_INVALID_VALUE, with a log line, unless ep is a live
+ * endpoint: from the registry, or, for the per-message calls, inline.
+ */
+#define DCC_EP_CHECK(ep) DC_OBJ_ARG(ep, DC_KIND_CC_EP)
+#define DCC_EP_CHECK_FAST(ep) DC_OBJ_ARG_FAST(ep, DC_KIND_CC_EP)
 
 /* Return err, with a log line, if ep has neither listened nor connected. */
 #define DCC_BOUND_CHECK(ep, err) \
@@ -248,7 +243,7 @@ doca_comm_channel_ep_create(struct doca_comm_channel_ep_t **ep)
 	e->recv_kick = -1;
 	e->svc_ch = -1;
 	e->svc_kick = -1;
-	e->magic = DCC_EP_MAGIC;
+	dc_obj_publish(&e->obj, e, DC_KIND_CC_EP);
 	*ep = e;
 	return DOCA_SUCCESS;
 }
@@ -275,8 +270,7 @@ doca_comm_channel_ep_destroy(struct doca_comm_channel_ep_t *local_ep)
 	dcc_close(&local_ep->svc_kick);
 	if (local_ep->side != DCC_UNBOUND)
 		doca_compat_dev_release(local_ep->dev);
-	local_ep->magic = DCC_EP_DEAD;
-	free(local_ep);
+	dc_obj_retire(&local_ep->obj, local_ep);
 	return DOCA_SUCCESS;
 }
 
@@ -284,7 +278,7 @@ doca_error_t
 doca_comm_channel_ep_set_device(struct doca_comm_channel_ep_t *ep, struct doca_dev *device)
 {
 	DCC_EP_CHECK(ep);
-	DC_NULL_ARG(device);
+	DC_OBJ_ARG(device, DC_KIND_DEV);
 	if (ep->side != DCC_UNBOUND) {
 		DC_LOG(ERR, "the endpoint already listens or connected");
 		return DOCA_ERROR_BAD_STATE;
@@ -311,7 +305,7 @@ doca_comm_channel_ep_set_device_rep(struct doca_comm_channel_ep_t *ep,
 				    struct doca_dev_rep *device_rep)
 {
 	DCC_EP_CHECK(ep);
-	DC_NULL_ARG(device_rep);
+	DC_OBJ_ARG(device_rep, DC_KIND_DEV_REP);
 	if (ep->side != DCC_UNBOUND) {
 		DC_LOG(ERR, "the endpoint already listens or connected");
 		return DOCA_ERROR_BAD_STATE;
@@ -337,7 +331,8 @@ doca_comm_channel_ep_get_device_rep(struct doca_comm_channel_ep_t *ep,
 /*
  * The device's limit of a size, and the value used when none is set: the
  * device's default message size; for the queues, rte_comch_ep's default capped
- * by the device, as rte_comch_ep computes it once bound.
+ * by the device, as rte_comch_ep computes it once bound. The endpoint does not
+ * hold its device before it is bound: the device may have been closed since.
  */
 static doca_error_t
 dcc_dev_size(const struct doca_comm_channel_ep_t *ep, enum dcc_size which, uint32_t *max,
@@ -346,6 +341,8 @@ dcc_dev_size(const struct doca_comm_channel_ep_t *ep, enum dcc_size which, uint3
 	struct rte_comch_dev_info info;
 	doca_error_t ret;
 
+	if (dc_obj_bad(func, "ep->dev", ep->dev, DC_KIND_DEV, true))
+		return DOCA_ERROR_INVALID_VALUE;
 	ret = dc_devinfo_query(doca_dev_as_devinfo(ep->dev), &info);
 	if (ret != DOCA_SUCCESS) {
 		DCC_LOG_FOR(func, ERR, "cannot query the endpoint's device: %s",
@@ -548,6 +545,9 @@ doca_comm_channel_ep_listen(struct doca_comm_channel_ep_t *local_ep, const char 
 		DC_LOG(ERR, "listen needs a device and a representor (set_device, set_device_rep)");
 		return DOCA_ERROR_BAD_STATE;
 	}
+	/* Not held before listen: closed since? */
+	DC_OBJ_ARG(local_ep->dev, DC_KIND_DEV);
+	DC_OBJ_ARG(local_ep->dev_rep, DC_KIND_DEV_REP);
 	if (doca_dev_as_devinfo(doca_compat_rep_dev(local_ep->dev_rep)) !=
 	    doca_dev_as_devinfo(local_ep->dev)) {
 		DC_LOG(ERR, "the representor is not one of the endpoint's device");
@@ -589,6 +589,8 @@ doca_comm_channel_ep_connect(struct doca_comm_channel_ep_t *local_ep, const char
 			DC_LOG(ERR, "connect needs a device (set_device)");
 			return DOCA_ERROR_BAD_STATE;
 		}
+		/* Not held before the first connect: closed since? */
+		DC_OBJ_ARG(local_ep->dev, DC_KIND_DEV);
 		ret = dcc_bind(local_ep, DOCA_COMPAT_ROLE_HOST, __func__);
 		if (ret != DOCA_SUCCESS)
 			return ret;
@@ -639,7 +641,7 @@ doca_comm_channel_ep_sendto(struct doca_comm_channel_ep_t *local_ep, const void 
 {
 	int rc;
 
-	DCC_EP_CHECK(local_ep);
+	DCC_EP_CHECK_FAST(local_ep);
 	if (peer_addr == NULL) {
 		/* DOCA's answer to a missing destination. */
 		DC_LOG(ERR, "peer_addr is NULL");
@@ -678,7 +680,7 @@ doca_comm_channel_ep_recvfrom(struct doca_comm_channel_ep_t *local_ep, void *msg
 	struct rte_comch_ep_peer *peer;
 	int rc;
 
-	DCC_EP_CHECK(local_ep);
+	DCC_EP_CHECK_FAST(local_ep);
 	DC_NULL_ARG(len);
 	DC_NULL_ARG(peer_addr);
 	if (msg == NULL && *len > 0) {
@@ -809,7 +811,7 @@ doca_comm_channel_ep_get_event_channel(struct doca_comm_channel_ep_t *local_ep,
 doca_error_t
 doca_comm_channel_ep_event_handle_arm_send(struct doca_comm_channel_ep_t *local_ep)
 {
-	DCC_EP_CHECK(local_ep);
+	DCC_EP_CHECK_FAST(local_ep);
 	DCC_BOUND_CHECK(local_ep, DOCA_ERROR_BAD_STATE);
 	/* rte_comch's arm already signals at once when there is room, and arms the engine. */
 	return dcc_err(rte_comch_ep_event_handle_arm_send(local_ep->rte));
@@ -837,7 +839,7 @@ dcc_arm_engine(struct doca_comm_channel_ep_t *ep, int kick)
 doca_error_t
 doca_comm_channel_ep_event_handle_arm_recv(struct doca_comm_channel_ep_t *local_ep)
 {
-	DCC_EP_CHECK(local_ep);
+	DCC_EP_CHECK_FAST(local_ep);
 	DCC_BOUND_CHECK(local_ep, DOCA_ERROR_BAD_STATE);
 	return dcc_err(dcc_arm_engine(local_ep, local_ep->recv_kick));
 }
@@ -888,7 +890,7 @@ doca_comm_channel_ep_update_service_state_info(struct doca_comm_channel_ep_t *lo
 {
 	int rc;
 
-	DCC_EP_CHECK(local_ep);
+	DCC_EP_CHECK_FAST(local_ep);
 	DCC_SERVICE_CHECK(local_ep);
 	rc = rte_comch_ep_update_service_state_info(local_ep->rte);
 	if (rc == -ENOTCONN)
@@ -907,7 +909,7 @@ doca_comm_channel_ep_get_peer_addr_list(const struct doca_comm_channel_ep_t *loc
 	uint32_t nb;
 	int rc;
 
-	DCC_EP_CHECK(local_ep);
+	DCC_EP_CHECK_FAST(local_ep);
 	DC_NULL_ARG(peer_addr_array);
 	DC_NULL_ARG(peer_addr_array_len);
 	DCC_SERVICE_CHECK(local_ep);
@@ -924,7 +926,7 @@ doca_error_t
 doca_comm_channel_ep_get_pending_connections(const struct doca_comm_channel_ep_t *local_ep,
 					     uint32_t *pending_connections)
 {
-	DCC_EP_CHECK(local_ep);
+	DCC_EP_CHECK_FAST(local_ep);
 	DC_NULL_ARG(pending_connections);
 	DCC_SERVICE_CHECK(local_ep);
 	/* rte_comch's progress completes each connection as it comes: none ever waits. */

@@ -9,19 +9,25 @@
  * What the files of the DOCA compatibility layer share. Not installed.
  *
  * The layer is thin: a DOCA object is either the rte_comch object itself, cast
- * (connection, send tasks, progress engine, mmap, buffers, inventory), or, for
- * contexts, a small wrapper that holds the DOCA callbacks (whose signatures
+ * (connection, tasks, progress engine, buffers), which rte_comch checks, or a
+ * small object of the layer (see "objects" below): a device handle, a
+ * representor, a device list, an mmap or inventory wrapper, a legacy endpoint,
+ * or, for contexts, a wrapper that holds the DOCA callbacks (whose signatures
  * differ from rte_comch's) and the DOCA user data. A wrapped context's
  * rte_comch user data points at its wrapper, which is how a callback or
  * doca_task_get_ctx() finds its way back.
  */
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
+#include <rte_branch_prediction.h>
 #include <rte_log.h>
 
 #include <rte_comch.h>
+
+#include "comch_objreg.h"
 
 #include "doca_ctx.h"
 #include "doca_error.h"
@@ -43,6 +49,114 @@ extern int doca_compat_logtype DC_INTERNAL;
 			return DOCA_ERROR_INVALID_VALUE; \
 		} \
 	} while (0)
+
+/* ------------------------------------------------------------------ objects */
+
+/*
+ * Every object the layer allocates itself starts with a struct dc_obj: a magic
+ * word that names its kind, and its entry in the layer's registry of live
+ * objects (lib/common/comch_objreg.h: the layer's own registry, apart from
+ * rte_comch's), keyed by the handle. As in rte_comch (comch_private.h):
+ *  - calls off the hot path (create on a parent, destroy, start, stop,
+ *    configuration and their getters) check handles against the registry
+ *    (DC_OBJ_ARG, DC_BAD_OBJ): a destroyed object's handle, a handle of
+ *    another kind (a doca_pe, which is an rte_comch object, passed as a
+ *    doca_mmap) or a pointer to anything else is refused with
+ *    DOCA_ERROR_INVALID_VALUE and a log line, and the memory it points to is
+ *    never read;
+ *  - per-message calls (task allocation, buffer allocation, the endpoint's
+ *    send and receive, getters used in callbacks or polled) check the magic
+ *    word inline (DC_OBJ_ARG_FAST, DC_BAD_OBJ_FAST);
+ *  - a destroyed object's memory goes to the registry's quarantine
+ *    (dc_obj_retire()) instead of back to malloc: a new object never takes the
+ *    address of one destroyed just before (a stale handle would name it), and
+ *    the inline check of a stale handle reads memory still the layer's.
+ * Objects that live as long as the process (devinfos, log backends) are in
+ * the registry too, so that a handle of another kind is refused the same way.
+ */
+enum {
+	DC_KIND_DEAD = 0xdeadd0cau,
+	DC_KIND_DEVINFO = 0x444f4301u,	/* "DOC" and a number */
+	DC_KIND_DEVINFO_LIST,
+	DC_KIND_DEV,
+	DC_KIND_DEVINFO_REP,
+	DC_KIND_DEVINFO_REP_LIST,
+	DC_KIND_DEV_REP,
+	DC_KIND_MMAP,
+	DC_KIND_INVENTORY,
+	DC_KIND_CC_EP,
+	DC_KIND_ARGP_PARAM,
+	DC_KIND_LOG_BACKEND,
+	/* Contexts: DC_KIND_CTX | enum dc_ctx_kind. */
+	DC_KIND_CTX = 0x444f4400u,
+	DC_KIND_CTX_KINDS = 0xffu,
+	/* Not a kind: asks for a context of any kind. */
+	DC_KIND_CTX_ANY = 0x444f44ffu,
+};
+
+/*
+ * The head of every object of the layer, at its handle's address (the magic
+ * word is read there), but for the lists, whose handle is the array after it.
+ */
+struct dc_obj {
+	uint32_t magic;			/* a DC_KIND_*, DC_KIND_DEAD once destroyed */
+	struct comch_objreg_entry reg;	/* in the registry while live */
+};
+
+/* Whether the kind of an object is the one wanted. */
+static inline bool
+dc_kind_ok(uint32_t kind, uint32_t want)
+{
+	return kind == want || (want == DC_KIND_CTX_ANY &&
+				(kind & ~(uint32_t)DC_KIND_CTX_KINDS) == DC_KIND_CTX);
+}
+
+/*
+ * A new object is the application's: live, of kind, in the registry at handle
+ * (the address the application gets: obj itself, or a list's array).
+ */
+DC_INTERNAL void
+dc_obj_publish(struct dc_obj *obj, const void *handle, uint32_t kind);
+/*
+ * The end of a published object: dead, out of the registry, and block (the
+ * allocation that holds it) in the quarantine instead of freed.
+ */
+DC_INTERNAL void
+dc_obj_retire(struct dc_obj *obj, void *block);
+/* Out of the registry and dead, memory left to the caller (that quarantines its block). */
+DC_INTERNAL void
+dc_obj_remove(struct dc_obj *obj);
+/*
+ * Log why (for func, the argument's name), and return true, unless handle is
+ * a live object of the kind wanted: registry, ask the registry (reads nothing
+ * at handle); else read the magic word.
+ */
+DC_INTERNAL bool
+dc_obj_bad(const char *func, const char *name, const void *handle, uint32_t want, bool registry);
+
+/* True, with a log line, if h is not a live object of kind want: from the registry. */
+#define DC_BAD_OBJ(h, want) \
+	(((h) == NULL || !dc_kind_ok(comch_objreg_kind(h), (want))) && \
+	 dc_obj_bad(__func__, #h, (h), (want), true))
+/* The same from the magic word, inline: for the per-message calls. */
+#define DC_BAD_OBJ_FAST(h, want) \
+	(unlikely((h) == NULL || \
+		  !dc_kind_ok(((const struct dc_obj *)(const void *)(h))->magic, (want))) && \
+	 dc_obj_bad(__func__, #h, (h), (want), false))
+/* Return DOCA_ERROR_INVALID_VALUE, with a log line, unless h is a live want. */
+#define DC_OBJ_ARG(h, want) \
+	do { \
+		if (DC_BAD_OBJ(h, want)) \
+			return DOCA_ERROR_INVALID_VALUE; \
+	} while (0)
+#define DC_OBJ_ARG_FAST(h, want) \
+	do { \
+		if (DC_BAD_OBJ_FAST(h, want)) \
+			return DOCA_ERROR_INVALID_VALUE; \
+	} while (0)
+/* Assert that a struct starts with its struct dc_obj: the inline check reads it there. */
+#define DC_OBJ_FIRST(type, member) \
+	_Static_assert(offsetof(type, member) == 0, #type " starts with its struct dc_obj")
 
 /*
  * Start EAL once per process, on the first call that needs it (DOCA programs
@@ -86,8 +200,9 @@ struct doca_dev_rep;
  * it: its side can no longer change. A device not pinned to a role by its
  * mapping opens as the host side and is reopened as the side a call needs
  * (a representor or a server: the BlueField side) while nothing holds it.
- * Returns NULL with a log line if the role cannot be had. The caller releases
- * the hold (doca_compat_dev_release()) when its object goes, or if it fails.
+ * Returns NULL with a log line if the role cannot be had. dev is a live device
+ * (the caller checked it). The caller releases the hold
+ * (doca_compat_dev_release()) when its object goes, or if it fails.
  */
 DC_INTERNAL struct rte_comch_dev *
 doca_compat_dev_get_held(struct doca_dev *dev, enum doca_compat_role want);
@@ -104,8 +219,6 @@ doca_compat_rep_dev(struct doca_dev_rep *rep);
 
 /* ----------------------------------------------------------------- contexts */
 
-#define DC_CTX_MAGIC 0x444f4341u /* "DOCA" */
-
 enum dc_ctx_kind {
 	DC_CTX_SERVER,
 	DC_CTX_CLIENT,
@@ -113,30 +226,35 @@ enum dc_ctx_kind {
 	DC_CTX_CONSUMER,
 };
 
-/* The DOCA side of a context: the first member of every context wrapper. */
+#define DC_KIND_SERVER (DC_KIND_CTX | DC_CTX_SERVER)
+#define DC_KIND_CLIENT (DC_KIND_CTX | DC_CTX_CLIENT)
+#define DC_KIND_PRODUCER (DC_KIND_CTX | DC_CTX_PRODUCER)
+#define DC_KIND_CONSUMER (DC_KIND_CTX | DC_CTX_CONSUMER)
+
+/*
+ * The DOCA side of a context: the first member of every context wrapper, so
+ * that a server's handle and its context's are one address, one registry entry.
+ */
 struct doca_ctx {
-	uint32_t magic;
-	enum dc_ctx_kind kind;
+	struct dc_obj obj;		/* first: DC_KIND_CTX | its kind */
 	struct rte_comch_ctx *rctx;
 	union doca_data user_data;
 	doca_ctx_state_changed_callback_t state_cb;
 	struct doca_dev *dev;		/* held while the context exists */
 };
+DC_OBJ_FIRST(struct doca_ctx, obj);
 
 /*
- * Tie a wrapper to its rte_comch context (the context's user data points back).
- * dev, if not NULL, is held by the caller (doca_compat_dev_get_held()) and
- * released by dc_ctx_fini().
+ * Tie a wrapper to its rte_comch context (the context's user data points back)
+ * and publish it. dev, if not NULL, is held by the caller
+ * (doca_compat_dev_get_held()) and released by dc_ctx_fini().
  */
 DC_INTERNAL void
 dc_ctx_init(struct doca_ctx *ctx, enum dc_ctx_kind kind, struct rte_comch_ctx *rctx,
 	    struct doca_dev *dev);
-/* Undo dc_ctx_init() before the wrapper is freed. */
+/* Undo dc_ctx_init(), the wrapper's end: its memory (wrapper) to the quarantine. */
 DC_INTERNAL void
-dc_ctx_fini(struct doca_ctx *ctx);
-/* Whether ctx is a live context (a log line if not). */
-DC_INTERNAL bool
-dc_ctx_valid(const struct doca_ctx *ctx);
+dc_ctx_fini(struct doca_ctx *ctx, void *wrapper);
 /* The wrapper of an rte_comch context, or NULL if it has none. */
 DC_INTERNAL struct doca_ctx *
 dc_ctx_of(const struct rte_comch_ctx *rctx);

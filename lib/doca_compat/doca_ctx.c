@@ -9,19 +9,6 @@
 
 #include "doca_compat_private.h"
 
-#define DC_BAD_CTX(ctx) (!dc_ctx_valid(ctx))
-
-bool
-dc_ctx_valid(const struct doca_ctx *ctx)
-{
-	/* Contexts are checked, as rte_comch checks its objects: a stale pointer is an error. */
-	if (ctx == NULL || ctx->magic != DC_CTX_MAGIC) {
-		DC_LOG(ERR, "%s is not a context", ctx == NULL ? "NULL" : "the pointer");
-		return false;
-	}
-	return true;
-}
-
 union doca_data
 dc_data_from(union rte_comch_data d)
 {
@@ -38,19 +25,18 @@ void
 dc_ctx_init(struct doca_ctx *ctx, enum dc_ctx_kind kind, struct rte_comch_ctx *rctx,
 	    struct doca_dev *dev)
 {
-	ctx->magic = DC_CTX_MAGIC;
-	ctx->kind = kind;
 	ctx->rctx = rctx;
 	ctx->dev = dev;
 	rte_comch_ctx_set_user_data(rctx, (union rte_comch_data){ .ptr = ctx });
+	dc_obj_publish(&ctx->obj, ctx, DC_KIND_CTX | kind);
 }
 
 void
-dc_ctx_fini(struct doca_ctx *ctx)
+dc_ctx_fini(struct doca_ctx *ctx, void *wrapper)
 {
 	if (ctx->dev != NULL)
 		doca_compat_dev_release(ctx->dev);
-	ctx->magic = 0;
+	dc_obj_retire(&ctx->obj, wrapper);
 }
 
 struct doca_ctx *
@@ -78,8 +64,7 @@ doca_ctx_start(struct doca_ctx *ctx)
 {
 	int rc;
 
-	if (DC_BAD_CTX(ctx))
-		return DOCA_ERROR_INVALID_VALUE;
+	DC_OBJ_ARG(ctx, DC_KIND_CTX_ANY);
 	rc = rte_comch_ctx_start(ctx->rctx);
 	if (rc == -EINPROGRESS)
 		return DOCA_ERROR_IN_PROGRESS;
@@ -94,9 +79,10 @@ doca_ctx_stop(struct doca_ctx *ctx)
 	enum rte_comch_ctx_state state;
 	int rc;
 
-	if (DC_BAD_CTX(ctx))
-		return DOCA_ERROR_INVALID_VALUE;
-	rte_comch_ctx_get_state(ctx->rctx, &state);
+	DC_OBJ_ARG(ctx, DC_KIND_CTX_ANY);
+	rc = rte_comch_ctx_get_state(ctx->rctx, &state);
+	if (rc != 0)
+		return rte_comch_doca_error_from_errno(rc);
 	if (state == RTE_COMCH_CTX_STATE_IDLE) {
 		DC_LOG(ERR, "the context is idle already");
 		return DOCA_ERROR_BAD_STATE;
@@ -112,8 +98,7 @@ doca_ctx_get_state(const struct doca_ctx *ctx, enum doca_ctx_states *state)
 	enum rte_comch_ctx_state s;
 	int rc;
 
-	if (DC_BAD_CTX(ctx))
-		return DOCA_ERROR_INVALID_VALUE;
+	DC_OBJ_ARG_FAST(ctx, DC_KIND_CTX_ANY);
 	DC_NULL_ARG(state);
 	rc = rte_comch_ctx_get_state(ctx->rctx, &s);
 	if (rc == 0)
@@ -138,8 +123,7 @@ doca_ctx_set_state_changed_cb(struct doca_ctx *ctx, doca_ctx_state_changed_callb
 {
 	int rc;
 
-	if (DC_BAD_CTX(ctx))
-		return DOCA_ERROR_INVALID_VALUE;
+	DC_OBJ_ARG(ctx, DC_KIND_CTX_ANY);
 	rc = rte_comch_ctx_set_state_changed_cb(ctx->rctx, cb == NULL ? NULL : dc_ctx_state_changed);
 	if (rc == 0)
 		ctx->state_cb = cb;
@@ -149,8 +133,7 @@ doca_ctx_set_state_changed_cb(struct doca_ctx *ctx, doca_ctx_state_changed_callb
 doca_error_t
 doca_ctx_set_user_data(struct doca_ctx *ctx, union doca_data user_data)
 {
-	if (DC_BAD_CTX(ctx))
-		return DOCA_ERROR_INVALID_VALUE;
+	DC_OBJ_ARG(ctx, DC_KIND_CTX_ANY);
 	ctx->user_data = user_data;
 	return DOCA_SUCCESS;
 }
@@ -158,8 +141,7 @@ doca_ctx_set_user_data(struct doca_ctx *ctx, union doca_data user_data)
 doca_error_t
 doca_ctx_get_user_data(const struct doca_ctx *ctx, union doca_data *user_data)
 {
-	if (DC_BAD_CTX(ctx))
-		return DOCA_ERROR_INVALID_VALUE;
+	DC_OBJ_ARG_FAST(ctx, DC_KIND_CTX_ANY);
 	DC_NULL_ARG(user_data);
 	*user_data = ctx->user_data;
 	return DOCA_SUCCESS;
@@ -171,8 +153,7 @@ doca_ctx_get_num_inflight_tasks(const struct doca_ctx *ctx, size_t *num_inflight
 	uint32_t n;
 	int rc;
 
-	if (DC_BAD_CTX(ctx))
-		return DOCA_ERROR_INVALID_VALUE;
+	DC_OBJ_ARG_FAST(ctx, DC_KIND_CTX_ANY);
 	DC_NULL_ARG(num_inflight_tasks);
 	rc = rte_comch_ctx_get_num_inflight_tasks(ctx->rctx, &n);
 	if (rc == 0)

@@ -21,6 +21,21 @@
 
 #include "doca_dev_private.h"
 
+/*
+ * The lists handed out: the application holds the array, so the head (in the
+ * registry at the array's address) sits before it. A representor list is one
+ * allocation: head, array, entries, then the names rte_comch gives.
+ */
+struct dc_devinfo_list {
+	struct dc_obj obj;		/* DC_KIND_DEVINFO_LIST, at the address of items */
+	struct doca_devinfo *items[];	/* NULL-terminated */
+};
+
+struct dc_devinfo_rep_list {
+	struct dc_obj obj;		/* DC_KIND_DEVINFO_REP_LIST, at the address of items */
+	struct doca_devinfo_rep *items[];	/* NULL-terminated */
+};
+
 /* Open e->rdev as role (the mapping lock is held). */
 static doca_error_t
 dc_rdev_open(struct doca_devinfo *e, enum doca_compat_role role)
@@ -75,7 +90,7 @@ dc_devinfo_query(const struct doca_devinfo *devinfo, struct rte_comch_dev_info *
 doca_error_t
 doca_devinfo_create_list(struct doca_devinfo ***dev_list, uint32_t *nb_devs)
 {
-	struct doca_devinfo **list;
+	struct dc_devinfo_list *list;
 	doca_error_t ret;
 	unsigned int i;
 
@@ -87,12 +102,13 @@ doca_devinfo_create_list(struct doca_devinfo ***dev_list, uint32_t *nb_devs)
 	ret = dc_map_load();
 	if (ret != DOCA_SUCCESS)
 		return ret;
-	list = calloc(dc_map_nb_devs() + 1, sizeof(*list));
+	list = calloc(1, sizeof(*list) + (dc_map_nb_devs() + 1) * sizeof(list->items[0]));
 	if (list == NULL)
 		return DOCA_ERROR_NO_MEMORY;
 	for (i = 0; i < dc_map_nb_devs(); i++)
-		list[i] = dc_map_dev(i);
-	*dev_list = list;
+		list->items[i] = dc_map_dev(i);
+	dc_obj_publish(&list->obj, list->items, DC_KIND_DEVINFO_LIST);
+	*dev_list = list->items;
 	*nb_devs = dc_map_nb_devs();
 	return DOCA_SUCCESS;
 }
@@ -100,15 +116,18 @@ doca_devinfo_create_list(struct doca_devinfo ***dev_list, uint32_t *nb_devs)
 doca_error_t
 doca_devinfo_destroy_list(struct doca_devinfo **dev_list)
 {
-	DC_NULL_ARG(dev_list);
-	free(dev_list);
+	struct dc_devinfo_list *list;
+
+	DC_OBJ_ARG(dev_list, DC_KIND_DEVINFO_LIST);
+	list = container_of(dev_list, struct dc_devinfo_list, items[0]);
+	dc_obj_retire(&list->obj, list);
 	return DOCA_SUCCESS;
 }
 
 doca_error_t
 doca_devinfo_get_pci_addr_str(const struct doca_devinfo *devinfo, char *pci_addr_str)
 {
-	DC_NULL_ARG(devinfo);
+	DC_OBJ_ARG(devinfo, DC_KIND_DEVINFO);
 	DC_NULL_ARG(pci_addr_str);
 	strlcpy(pci_addr_str, devinfo->pci, DOCA_DEVINFO_PCI_ADDR_SIZE);
 	return DOCA_SUCCESS;
@@ -135,14 +154,14 @@ doca_error_t
 doca_devinfo_is_equal_pci_addr(const struct doca_devinfo *devinfo, const char *pci_addr_str,
 			       uint8_t *is_equal)
 {
-	DC_NULL_ARG(devinfo);
+	DC_OBJ_ARG(devinfo, DC_KIND_DEVINFO);
 	return dc_pci_match(devinfo->any_pci, &devinfo->addr, pci_addr_str, is_equal);
 }
 
 doca_error_t
 doca_devinfo_get_ibdev_name(const struct doca_devinfo *devinfo, char *ibdev_name, uint32_t size)
 {
-	DC_NULL_ARG(devinfo);
+	DC_OBJ_ARG(devinfo, DC_KIND_DEVINFO);
 	DC_NULL_ARG(ibdev_name);
 	if ((uint32_t)snprintf(ibdev_name, size, "comch%u", devinfo->index) >= size) {
 		DC_LOG(ERR, "a buffer of %u bytes is too small for the device name", size);
@@ -154,6 +173,7 @@ doca_devinfo_get_ibdev_name(const struct doca_devinfo *devinfo, char *ibdev_name
 doca_error_t
 doca_devinfo_get_iface_name(const struct doca_devinfo *devinfo, char *iface_name, uint32_t size)
 {
+	DC_OBJ_ARG(devinfo, DC_KIND_DEVINFO);
 	return doca_devinfo_get_ibdev_name(devinfo, iface_name, size);
 }
 
@@ -164,6 +184,7 @@ doca_devinfo_is_equal_ibdev_name(const struct doca_devinfo *devinfo, const char 
 	char mine[DOCA_DEVINFO_IBDEV_NAME_SIZE];
 	doca_error_t ret;
 
+	DC_OBJ_ARG(devinfo, DC_KIND_DEVINFO);
 	DC_NULL_ARG(ibdev_name);
 	DC_NULL_ARG(is_equal);
 	ret = doca_devinfo_get_ibdev_name(devinfo, mine, sizeof(mine));
@@ -176,7 +197,7 @@ doca_error_t
 doca_devinfo_get_pci_func_type(const struct doca_devinfo *devinfo,
 			       enum doca_pci_func_type *pci_func_type)
 {
-	DC_NULL_ARG(devinfo);
+	DC_OBJ_ARG(devinfo, DC_KIND_DEVINFO);
 	DC_NULL_ARG(pci_func_type);
 	*pci_func_type = DOCA_PCI_FUNC_TYPE_PF;
 	return DOCA_SUCCESS;
@@ -185,7 +206,7 @@ doca_devinfo_get_pci_func_type(const struct doca_devinfo *devinfo,
 doca_error_t
 doca_devinfo_get_sf_index(const struct doca_devinfo *devinfo, uint32_t *sf_index)
 {
-	DC_NULL_ARG(devinfo);
+	DC_OBJ_ARG(devinfo, DC_KIND_DEVINFO);
 	DC_NULL_ARG(sf_index);
 	DC_LOG(ERR, "device %s is not a sub-function", devinfo->pci);
 	return DOCA_ERROR_NOT_SUPPORTED;
@@ -197,7 +218,7 @@ doca_dev_open(struct doca_devinfo *devinfo, struct doca_dev **dev)
 	struct doca_dev *d;
 	doca_error_t ret = DOCA_SUCCESS;
 
-	DC_NULL_ARG(devinfo);
+	DC_OBJ_ARG(devinfo, DC_KIND_DEVINFO);
 	DC_NULL_ARG(dev);
 	d = calloc(1, sizeof(*d));
 	if (d == NULL)
@@ -213,6 +234,7 @@ doca_dev_open(struct doca_devinfo *devinfo, struct doca_dev **dev)
 		free(d);
 		return ret;
 	}
+	dc_obj_publish(&d->obj, d, DC_KIND_DEV);
 	*dev = d;
 	return DOCA_SUCCESS;
 }
@@ -223,7 +245,7 @@ doca_dev_close(struct doca_dev *dev)
 	struct doca_devinfo *e;
 	int rc = 0;
 
-	DC_NULL_ARG(dev);
+	DC_OBJ_ARG(dev, DC_KIND_DEV);
 	e = dev->info;
 	dc_map_lock();
 	if (dev->holds > 0) {
@@ -245,14 +267,14 @@ doca_dev_close(struct doca_dev *dev)
 		DC_LOG(ERR, "device %s: %s", e->pci, strerror(-rc));
 		return rte_comch_doca_error_from_errno(rc);
 	}
-	free(dev);
+	dc_obj_retire(&dev->obj, dev);
 	return DOCA_SUCCESS;
 }
 
 struct doca_devinfo *
 doca_dev_as_devinfo(const struct doca_dev *dev)
 {
-	return dev == NULL ? NULL : dev->info;
+	return DC_BAD_OBJ(dev, DC_KIND_DEV) ? NULL : dev->info;
 }
 
 /* The rte_comch device of e in role want (the mapping lock is held). */
@@ -317,13 +339,13 @@ doca_error_t
 doca_devinfo_rep_create_list(struct doca_dev *dev, int filter,
 			     struct doca_devinfo_rep ***dev_list_rep, uint32_t *nb_devs_rep)
 {
-	struct doca_devinfo_rep **list;
+	struct dc_devinfo_rep_list *list;
 	struct doca_devinfo_rep *reps;
 	struct rte_comch_dev *rdev;
 	const char **names;
 	int n, i;
 
-	DC_NULL_ARG(dev);
+	DC_OBJ_ARG(dev, DC_KIND_DEV);
 	DC_NULL_ARG(dev_list_rep);
 	DC_NULL_ARG(nb_devs_rep);
 	/* Under the lock: the names are the device's, and no other thread may switch it. */
@@ -332,15 +354,16 @@ doca_devinfo_rep_create_list(struct doca_dev *dev, int filter,
 	n = rdev == NULL ? -EPERM : rte_comch_dev_rep_list(rdev, NULL, 0);
 	if (n >= 0 && (filter & DOCA_DEVINFO_REP_FILTER_EMULATED))
 		n = 0;	/* no emulated functions here */
-	/* One allocation: the pointer array, then the entries. */
+	/* One allocation: the head, the pointer array, the entries, the names. */
 	list = n < 0 ? NULL :
-		calloc(1, (n + 1) * sizeof(*list) + n * sizeof(*reps) + n * sizeof(*names));
+		calloc(1, sizeof(*list) + (n + 1) * sizeof(list->items[0]) + n * sizeof(*reps) +
+			  n * sizeof(*names));
 	if (list == NULL) {
 		dc_map_unlock();
 		return n == -EPERM ? DOCA_ERROR_NOT_PERMITTED :
 		       n < 0 ? rte_comch_doca_error_from_errno(n) : DOCA_ERROR_NO_MEMORY;
 	}
-	reps = (struct doca_devinfo_rep *)(list + n + 1);
+	reps = (struct doca_devinfo_rep *)&list->items[n + 1];
 	names = (const char **)(reps + n);
 	if (n > 0)
 		rte_comch_dev_rep_list(rdev, names, n);
@@ -356,10 +379,12 @@ doca_devinfo_rep_create_list(struct doca_dev *dev, int filter,
 			reps[i].any_pci = true;
 			strlcpy(reps[i].pci, "0000:3b:00.0", sizeof(reps[i].pci));
 		}
-		list[i] = &reps[i];
+		dc_obj_publish(&reps[i].obj, &reps[i], DC_KIND_DEVINFO_REP);
+		list->items[i] = &reps[i];
 	}
 	dc_map_unlock();
-	*dev_list_rep = list;
+	dc_obj_publish(&list->obj, list->items, DC_KIND_DEVINFO_REP_LIST);
+	*dev_list_rep = list->items;
 	*nb_devs_rep = n;
 	return DOCA_SUCCESS;
 }
@@ -367,8 +392,15 @@ doca_devinfo_rep_create_list(struct doca_dev *dev, int filter,
 doca_error_t
 doca_devinfo_rep_destroy_list(struct doca_devinfo_rep **dev_list_rep)
 {
-	DC_NULL_ARG(dev_list_rep);
-	free(dev_list_rep);
+	struct dc_devinfo_rep_list *list;
+	unsigned int i;
+
+	DC_OBJ_ARG(dev_list_rep, DC_KIND_DEVINFO_REP_LIST);
+	list = container_of(dev_list_rep, struct dc_devinfo_rep_list, items[0]);
+	/* The entries die with the list; a representor opened from one has its own copy. */
+	for (i = 0; list->items[i] != NULL; i++)
+		dc_obj_remove(&list->items[i]->obj);
+	dc_obj_retire(&list->obj, list);
 	return DOCA_SUCCESS;
 }
 
@@ -376,7 +408,7 @@ doca_error_t
 doca_devinfo_rep_get_pci_addr_str(const struct doca_devinfo_rep *devinfo_rep,
 				  char *pci_addr_str)
 {
-	DC_NULL_ARG(devinfo_rep);
+	DC_OBJ_ARG(devinfo_rep, DC_KIND_DEVINFO_REP);
 	DC_NULL_ARG(pci_addr_str);
 	strlcpy(pci_addr_str, devinfo_rep->pci, DOCA_DEVINFO_REP_PCI_ADDR_SIZE);
 	return DOCA_SUCCESS;
@@ -386,7 +418,7 @@ doca_error_t
 doca_devinfo_rep_is_equal_pci_addr(const struct doca_devinfo_rep *devinfo_rep,
 				   const char *pci_addr_str, uint8_t *is_equal)
 {
-	DC_NULL_ARG(devinfo_rep);
+	DC_OBJ_ARG(devinfo_rep, DC_KIND_DEVINFO_REP);
 	return dc_pci_match(devinfo_rep->any_pci, &devinfo_rep->addr, pci_addr_str, is_equal);
 }
 
@@ -394,7 +426,7 @@ doca_error_t
 doca_devinfo_rep_get_vuid(const struct doca_devinfo_rep *devinfo_rep, char *rep_vuid,
 			  uint32_t size)
 {
-	DC_NULL_ARG(devinfo_rep);
+	DC_OBJ_ARG(devinfo_rep, DC_KIND_DEVINFO_REP);
 	DC_NULL_ARG(rep_vuid);
 	if (strlcpy(rep_vuid, devinfo_rep->fn, size) >= size) {
 		DC_LOG(ERR, "a buffer of %u bytes is too small for \"%s\"", size, devinfo_rep->fn);
@@ -411,7 +443,7 @@ doca_dev_rep_open(struct doca_devinfo_rep *devinfo_rep, struct doca_dev_rep **de
 	struct doca_dev *dev;
 	doca_error_t ret;
 
-	DC_NULL_ARG(devinfo_rep);
+	DC_OBJ_ARG(devinfo_rep, DC_KIND_DEVINFO_REP);
 	DC_NULL_ARG(dev_rep);
 	/* The list came from an open handle; the representor keeps one of its own. */
 	ret = doca_dev_open(devinfo_rep->dev, &dev);
@@ -437,6 +469,8 @@ doca_dev_rep_open(struct doca_devinfo_rep *devinfo_rep, struct doca_dev_rep **de
 		doca_dev_close(dev);
 		return ret;
 	}
+	dc_obj_publish(&r->info.obj, &r->info, DC_KIND_DEVINFO_REP);
+	dc_obj_publish(&r->obj, r, DC_KIND_DEV_REP);
 	*dev_rep = r;
 	return DOCA_SUCCESS;
 }
@@ -446,7 +480,7 @@ doca_dev_rep_close(struct doca_dev_rep *dev_rep)
 {
 	int rc;
 
-	DC_NULL_ARG(dev_rep);
+	DC_OBJ_ARG(dev_rep, DC_KIND_DEV_REP);
 	rc = rte_comch_dev_rep_close(dev_rep->rrep);
 	if (rc != 0) {
 		DC_LOG(ERR, "representor %s: %s", dev_rep->info.fn, strerror(-rc));
@@ -454,14 +488,15 @@ doca_dev_rep_close(struct doca_dev_rep *dev_rep)
 	}
 	doca_compat_dev_release(dev_rep->dev);
 	doca_dev_close(dev_rep->dev);
-	free(dev_rep);
+	dc_obj_remove(&dev_rep->info.obj);
+	dc_obj_retire(&dev_rep->obj, dev_rep);
 	return DOCA_SUCCESS;
 }
 
 struct doca_devinfo_rep *
 doca_dev_rep_as_devinfo(struct doca_dev_rep *dev_rep)
 {
-	return dev_rep == NULL ? NULL : &dev_rep->info;
+	return DC_BAD_OBJ(dev_rep, DC_KIND_DEV_REP) ? NULL : &dev_rep->info;
 }
 
 struct rte_comch_dev_rep *

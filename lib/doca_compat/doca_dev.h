@@ -192,7 +192,7 @@ doca_dev_close(struct doca_dev *dev);
  * The device information of an open device.
  *
  * @param dev The handle.
- * @return The device information; NULL if dev is NULL.
+ * @return The device information; NULL (with a log line) if dev is not a live device.
  */
 struct doca_devinfo *
 doca_dev_as_devinfo(const struct doca_dev *dev);
@@ -287,7 +287,7 @@ doca_dev_rep_close(struct doca_dev_rep *dev_rep);
  * The representor information of an open representor.
  *
  * @param dev_rep The handle.
- * @return Its information; NULL if dev_rep is NULL.
+ * @return Its information; NULL (with a log line) if dev_rep is not a live representor.
  */
 struct doca_devinfo_rep *
 doca_dev_rep_as_devinfo(struct doca_dev_rep *dev_rep);

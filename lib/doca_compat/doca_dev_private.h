@@ -22,6 +22,7 @@
  * pointer stays valid after its list is freed (programs keep it, via their dev).
  */
 struct doca_devinfo {
+	struct dc_obj obj;		/* first: DC_KIND_DEVINFO, from the load on */
 	bool any_pci;			/* the default device: answers to every address */
 	struct rte_pci_addr addr;
 	char pci[DOCA_DEVINFO_PCI_ADDR_SIZE];
@@ -37,6 +38,7 @@ struct doca_devinfo {
 
 /* A device handle. */
 struct doca_dev {
+	struct dc_obj obj;		/* first: DC_KIND_DEV */
 	struct doca_devinfo *info;
 	unsigned int holds;		/* objects created through this handle */
 };
@@ -48,7 +50,9 @@ struct dc_rep_map {
 	char fn[DC_FN_MAX];
 };
 
+/* A representor's devinfo: an entry of a list, or a representor's copy. */
 struct doca_devinfo_rep {
+	struct dc_obj obj;		/* first: DC_KIND_DEVINFO_REP */
 	struct doca_devinfo *dev;
 	bool any_pci;
 	struct rte_pci_addr addr;
@@ -57,10 +61,15 @@ struct doca_devinfo_rep {
 };
 
 struct doca_dev_rep {
+	struct dc_obj obj;		/* first: DC_KIND_DEV_REP */
 	struct doca_devinfo_rep info;	/* a copy: the list it came from may be gone */
 	struct doca_dev *dev;
 	struct rte_comch_dev_rep *rrep;
 };
+DC_OBJ_FIRST(struct doca_devinfo, obj);
+DC_OBJ_FIRST(struct doca_dev, obj);
+DC_OBJ_FIRST(struct doca_devinfo_rep, obj);
+DC_OBJ_FIRST(struct doca_dev_rep, obj);
 
 /* Load the mapping (once; thread-safe). DOCA_SUCCESS or INVALID_VALUE / NOT_FOUND. */
 DC_INTERNAL doca_error_t

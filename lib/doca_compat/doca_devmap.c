@@ -223,6 +223,7 @@ dc_map_do_load(void)
 {
 	const char *file = getenv("RTE_COMCH_DOCA_CONFIG");
 	doca_error_t ret;
+	unsigned int i;
 
 	if (getenv("RTE_COMCH_DOCA_DEVICES") != NULL || getenv("RTE_COMCH_DOCA_REPS") != NULL) {
 		ret = dc_map_parse_env("RTE_COMCH_DOCA_DEVICES", false);
@@ -241,6 +242,9 @@ dc_map_do_load(void)
 	}
 	if (ret != DOCA_SUCCESS)
 		dc_nb_devs = 0;
+	/* Devices live as long as the process; in the registry, their handles are checked. */
+	for (i = 0; i < dc_nb_devs; i++)
+		dc_obj_publish(&dc_devs[i].obj, &dc_devs[i], DC_KIND_DEVINFO);
 	dc_map_result = ret;
 }
 

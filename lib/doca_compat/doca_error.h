@@ -10,6 +10,15 @@
  * DOCA compatibility layer: error codes, their names and descriptions, and the
  * mapping to and from the negative errno values rte_comch returns.
  *
+ * Handles: every call answers DOCA_ERROR_INVALID_VALUE, with a log line, where
+ * a handle it takes is not a live object of the kind it expects: NULL (as each
+ * call's documentation says), but also one destroyed already (a double
+ * destroy), or an object of another kind (a doca_pe passed as a doca_mmap).
+ * The calls that return a pointer return NULL instead, those that return
+ * nothing do nothing. Such a handle is never used, and the objects involved
+ * are left as they were (see the guide, "Stale and foreign handles").
+ * Buffers (doca_buf) are not checked.
+ *
  * Thread-safety: every function here is safe to call from any thread.
  */
 

@@ -44,6 +44,7 @@ enum dc_be_kind {
 };
 
 struct doca_log_backend {
+	struct dc_obj obj;		/* first: DC_KIND_LOG_BACKEND once filled */
 	enum dc_be_kind kind;
 	bool sdk;
 	FILE *file;
@@ -63,6 +64,8 @@ struct doca_log_backend {
 	uint32_t lower_cap;		/* application: lower limit at most this, or 0 */
 	uint32_t upper_floor;		/* application: upper limit at least this, or 0 */
 };
+
+DC_OBJ_FIRST(struct doca_log_backend, obj);
 
 static struct doca_log_backend dc_app[DC_LOG_MAX_APP];
 static struct doca_log_backend dc_sdk[DC_LOG_MAX_SDK];
@@ -558,6 +561,8 @@ dc_create_locked(bool sdk, const struct dc_be_args *a, struct doca_log_backend *
 		openlog(a->name, LOG_PID, LOG_USER);
 		dc_syslog_open = true;
 	}
+	/* In the registry, as the layer's other objects: a handle of another kind is refused. */
+	dc_obj_publish(&be->obj, be, DC_KIND_LOG_BACKEND);
 	/* Publish the filled slot to logging threads. */
 	if (sdk) {
 		DC_STORE(&dc_nb_sdk, dc_nb_sdk + 1);
@@ -706,12 +711,10 @@ out:
 	return ret;
 }
 
-/* Checks shared by the per-backend setters of application limits. */
+/* Checks shared by the per-backend setters of application limits, on a live backend. */
 static doca_error_t
 dc_app_check(const struct doca_log_backend *backend)
 {
-	if (backend == NULL)
-		return DOCA_ERROR_INVALID_VALUE;
 	if (backend->sdk)
 		return DOCA_ERROR_NOT_PERMITTED;
 	return DOCA_SUCCESS;
@@ -720,8 +723,10 @@ dc_app_check(const struct doca_log_backend *backend)
 doca_error_t
 doca_log_backend_set_level_lower_limit(struct doca_log_backend *backend, uint32_t level)
 {
-	doca_error_t ret = dc_app_check(backend);
+	doca_error_t ret;
 
+	DC_OBJ_ARG(backend, DC_KIND_LOG_BACKEND);
+	ret = dc_app_check(backend);
 	if (ret != DOCA_SUCCESS)
 		return ret;
 	if (!dc_level_valid(level))
@@ -735,8 +740,10 @@ doca_log_backend_set_level_lower_limit(struct doca_log_backend *backend, uint32_
 doca_error_t
 doca_log_backend_set_level_upper_limit(struct doca_log_backend *backend, uint32_t upper_limit)
 {
-	doca_error_t ret = dc_app_check(backend);
+	doca_error_t ret;
 
+	DC_OBJ_ARG(backend, DC_KIND_LOG_BACKEND);
+	ret = dc_app_check(backend);
 	if (ret != DOCA_SUCCESS)
 		return ret;
 	if (!dc_level_valid(upper_limit))
@@ -750,8 +757,10 @@ doca_log_backend_set_level_upper_limit(struct doca_log_backend *backend, uint32_
 doca_error_t
 doca_log_backend_set_level_lower_limit_strict(struct doca_log_backend *backend)
 {
-	doca_error_t ret = dc_app_check(backend);
+	doca_error_t ret;
 
+	DC_OBJ_ARG(backend, DC_KIND_LOG_BACKEND);
+	ret = dc_app_check(backend);
 	if (ret != DOCA_SUCCESS)
 		return ret;
 	pthread_mutex_lock(&dc_cfg_lock);
@@ -763,8 +772,10 @@ doca_log_backend_set_level_lower_limit_strict(struct doca_log_backend *backend)
 doca_error_t
 doca_log_backend_set_level_upper_limit_strict(struct doca_log_backend *backend)
 {
-	doca_error_t ret = dc_app_check(backend);
+	doca_error_t ret;
 
+	DC_OBJ_ARG(backend, DC_KIND_LOG_BACKEND);
+	ret = dc_app_check(backend);
 	if (ret != DOCA_SUCCESS)
 		return ret;
 	pthread_mutex_lock(&dc_cfg_lock);
@@ -963,7 +974,8 @@ dc_sdk_redirect(void)
 doca_error_t
 doca_log_backend_set_sdk_level(struct doca_log_backend *backend, uint32_t level)
 {
-	if (backend == NULL || !dc_level_valid(level))
+	DC_OBJ_ARG(backend, DC_KIND_LOG_BACKEND);
+	if (!dc_level_valid(level))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (!backend->sdk)
 		return DOCA_ERROR_NOT_PERMITTED;

@@ -50,6 +50,7 @@ doca_mmap_create(struct doca_mmap **mmap)
 		free(m);
 		return DOCA_ERROR_NO_MEMORY;
 	}
+	dc_obj_publish(&m->obj, m, DC_KIND_MMAP);
 	*mmap = m;
 	return DOCA_SUCCESS;
 }
@@ -61,7 +62,7 @@ doca_mmap_destroy(struct doca_mmap *mmap)
 	size_t len = 0;
 	int rc;
 
-	DC_NULL_ARG(mmap);
+	DC_OBJ_ARG(mmap, DC_KIND_MMAP);
 	rte_comch_mmap_get_memrange(mmap->rm, &addr, &len);
 	/* rte_comch stops a started mmap on destroy, as DOCA does. */
 	rc = rte_comch_mmap_destroy(mmap->rm);
@@ -73,7 +74,7 @@ doca_mmap_destroy(struct doca_mmap *mmap)
 		doca_compat_dev_release(mmap->dev);
 	if (mmap->free_cb != NULL && addr != NULL)
 		mmap->free_cb(addr, len, mmap->free_opaque);
-	free(mmap);
+	dc_obj_retire(&mmap->obj, mmap);
 	return DOCA_SUCCESS;
 }
 
@@ -82,7 +83,7 @@ doca_mmap_start(struct doca_mmap *mmap)
 {
 	int rc;
 
-	DC_NULL_ARG(mmap);
+	DC_OBJ_ARG(mmap, DC_KIND_MMAP);
 	rc = rte_comch_mmap_start(mmap->rm);
 	if (rc == -ENOENT)
 		return DOCA_ERROR_INVALID_VALUE; /* no memory range */
@@ -96,7 +97,7 @@ doca_mmap_stop(struct doca_mmap *mmap)
 {
 	int rc;
 
-	DC_NULL_ARG(mmap);
+	DC_OBJ_ARG(mmap, DC_KIND_MMAP);
 	if (!mmap->started) {
 		DC_LOG(ERR, "mmap %p is not started", (void *)mmap);
 		return DOCA_ERROR_BAD_STATE;
@@ -113,8 +114,8 @@ doca_mmap_add_dev(struct doca_mmap *mmap, struct doca_dev *dev)
 	struct rte_comch_dev *rdev;
 	int rc;
 
-	DC_NULL_ARG(mmap);
-	DC_NULL_ARG(dev);
+	DC_OBJ_ARG(mmap, DC_KIND_MMAP);
+	DC_OBJ_ARG(dev, DC_KIND_DEV);
 	if (mmap->dev != NULL) {
 		DC_LOG(ERR, "mmap %p has a device already: an mmap has one here", (void *)mmap);
 		return DOCA_ERROR_FULL;
@@ -134,7 +135,7 @@ doca_mmap_add_dev(struct doca_mmap *mmap, struct doca_dev *dev)
 doca_error_t
 doca_mmap_set_max_num_devices(struct doca_mmap *mmap, uint32_t max_num_devices)
 {
-	DC_NULL_ARG(mmap);
+	DC_OBJ_ARG(mmap, DC_KIND_MMAP);
 	if (max_num_devices == 0) {
 		DC_LOG(ERR, "an mmap needs room for one device");
 		return DOCA_ERROR_INVALID_VALUE;
@@ -147,7 +148,7 @@ doca_mmap_set_memrange(struct doca_mmap *mmap, void *addr, size_t len)
 {
 	int rc;
 
-	DC_NULL_ARG(mmap);
+	DC_OBJ_ARG(mmap, DC_KIND_MMAP);
 	rc = rte_comch_mmap_set_memrange(mmap->rm, addr, len);
 	/* -EEXIST: it has a range already */
 	return rc == -EEXIST ? DOCA_ERROR_BAD_STATE : dc_mmap_err(mmap, rc, false);
@@ -158,7 +159,7 @@ doca_mmap_get_memrange(const struct doca_mmap *mmap, void **addr, size_t *len)
 {
 	int rc;
 
-	DC_NULL_ARG(mmap);
+	DC_OBJ_ARG(mmap, DC_KIND_MMAP);
 	DC_NULL_ARG(addr);
 	DC_NULL_ARG(len);
 	rc = rte_comch_mmap_get_memrange(mmap->rm, addr, len);
@@ -174,7 +175,7 @@ doca_mmap_set_permissions(struct doca_mmap *mmap, uint32_t access_mask)
 {
 	uint32_t perms = RTE_COMCH_MMAP_PERM_LOCAL_READ_WRITE;
 
-	DC_NULL_ARG(mmap);
+	DC_OBJ_ARG(mmap, DC_KIND_MMAP);
 	if (access_mask & ~dc_mmap_known_flags) {
 		DC_LOG(ERR, "unknown access flags 0x%x", access_mask & ~dc_mmap_known_flags);
 		return DOCA_ERROR_INVALID_VALUE;
@@ -193,7 +194,7 @@ doca_mmap_set_permissions(struct doca_mmap *mmap, uint32_t access_mask)
 doca_error_t
 doca_mmap_set_free_cb(struct doca_mmap *mmap, doca_mmap_memrange_free_cb_t free_cb, void *opaque)
 {
-	DC_NULL_ARG(mmap);
+	DC_OBJ_ARG(mmap, DC_KIND_MMAP);
 	mmap->free_cb = free_cb;
 	mmap->free_opaque = opaque;
 	return DOCA_SUCCESS;

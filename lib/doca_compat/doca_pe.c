@@ -52,8 +52,7 @@ doca_pe_connect_ctx(struct doca_pe *pe, struct doca_ctx *ctx)
 	int rc;
 
 	DC_NULL_ARG(pe);
-	if (!dc_ctx_valid(ctx))
-		return DOCA_ERROR_INVALID_VALUE;
+	DC_OBJ_ARG(ctx, DC_KIND_CTX_ANY);
 	rc = rte_comch_pe_connect_ctx(DC_PE(pe), ctx->rctx);
 	if (rc == -EEXIST || rc == -EALREADY)
 		return DOCA_ERROR_ALREADY_EXIST;
