@@ -178,34 +178,6 @@ test_error_macros(void **state)
 
 static const union doca_data dt_zero;
 
-static void
-dt_dummy_state_cb(const union doca_data user_data, struct doca_ctx *ctx,
-		  enum doca_ctx_states prev_state, enum doca_ctx_states next_state)
-{
-	(void)user_data;
-	(void)ctx;
-	(void)prev_state;
-	(void)next_state;
-}
-
-static void
-dt_dummy_prod_cb(struct doca_comch_producer_task_send *task, union doca_data task_user_data,
-		 union doca_data ctx_user_data)
-{
-	(void)task;
-	(void)task_user_data;
-	(void)ctx_user_data;
-}
-
-static void
-dt_dummy_cons_cb(struct doca_comch_consumer_task_post_recv *task, union doca_data task_user_data,
-		 union doca_data ctx_user_data)
-{
-	(void)task;
-	(void)task_user_data;
-	(void)ctx_user_data;
-}
-
 /* Devices, representors, capabilities. */
 static void
 test_null_devices(void **state)

@@ -205,6 +205,14 @@ void dt_new_cons_cb(struct doca_comch_event_consumer *event, struct doca_comch_c
 void dt_exp_cons_cb(struct doca_comch_event_consumer *event, struct doca_comch_connection *conn,
 		    uint32_t id);
 
+/** Callbacks that do nothing, for configuration calls that want one. */
+void dt_dummy_state_cb(const union doca_data user_data, struct doca_ctx *ctx,
+		       enum doca_ctx_states prev_state, enum doca_ctx_states next_state);
+void dt_dummy_prod_cb(struct doca_comch_producer_task_send *task, union doca_data task_user_data,
+		      union doca_data ctx_user_data);
+void dt_dummy_cons_cb(struct doca_comch_consumer_task_post_recv *task,
+		      union doca_data task_user_data, union doca_data ctx_user_data);
+
 /* ------------------------------------------------------- server and client */
 
 /** A server and a client on one engine (in one process or in two). */

@@ -474,6 +474,34 @@ dt_exp_cons_cb(struct doca_comch_event_consumer *event, struct doca_comch_connec
 	r->exp_cons_conn = conn;
 }
 
+void
+dt_dummy_state_cb(const union doca_data user_data, struct doca_ctx *ctx,
+		  enum doca_ctx_states prev_state, enum doca_ctx_states next_state)
+{
+	(void)user_data;
+	(void)ctx;
+	(void)prev_state;
+	(void)next_state;
+}
+
+void
+dt_dummy_prod_cb(struct doca_comch_producer_task_send *task, union doca_data task_user_data,
+		 union doca_data ctx_user_data)
+{
+	(void)task;
+	(void)task_user_data;
+	(void)ctx_user_data;
+}
+
+void
+dt_dummy_cons_cb(struct doca_comch_consumer_task_post_recv *task, union doca_data task_user_data,
+		 union doca_data ctx_user_data)
+{
+	(void)task;
+	(void)task_user_data;
+	(void)ctx_user_data;
+}
+
 /* ------------------------------------------------------- server and client */
 
 struct doca_dev *
