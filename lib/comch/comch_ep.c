@@ -19,13 +19,13 @@
 #define COMCH_EP_STOP_TIMEOUT_MS 3000
 
 bool
-comch_ep_bad(const struct rte_comch_ep *ep, const char *func)
+comch_ep_bad(const struct rte_comch_ep *ep, const char *func, bool registry)
 {
 	if (ep == NULL) {
 		COMCH_LOG(ERR, "%s: ep is NULL", func);
 		return true;
 	}
-	if (ep->magic != COMCH_EP_MAGIC) {
+	if ((registry ? comch_objreg_kind(&ep->magic) : ep->magic) != COMCH_EP_MAGIC) {
 		COMCH_LOG(ERR, "%s: %p is not a live endpoint", func, (const void *)ep);
 		return true;
 	}
@@ -33,13 +33,15 @@ comch_ep_bad(const struct rte_comch_ep *ep, const char *func)
 }
 
 bool
-comch_ep_peer_bad(const struct rte_comch_ep_peer *peer, const char *func)
+comch_ep_peer_bad(const struct rte_comch_ep_peer *peer, const char *func, bool registry)
 {
 	if (peer == NULL) {
 		COMCH_LOG(ERR, "%s: peer is NULL", func);
 		return true;
 	}
-	if (peer->magic != COMCH_EP_PEER_MAGIC || peer->released) {
+	/* A released peer leaves the registry: its magic word stays until it is freed. */
+	if (registry ? comch_objreg_kind(&peer->magic) != COMCH_EP_PEER_MAGIC :
+	    peer->magic != COMCH_EP_PEER_MAGIC || peer->released) {
 		COMCH_LOG(ERR, "%s: %p is not a live peer address", func, (const void *)peer);
 		return true;
 	}
@@ -173,6 +175,7 @@ rte_comch_ep_create(void)
 	TAILQ_INIT(&ep->peers);
 	comch_ep_rxq_init(ep);
 	ep->magic = COMCH_EP_MAGIC;
+	comch_obj_publish(&ep->reg, &ep->magic);
 	return ep;
 }
 
@@ -235,9 +238,8 @@ rte_comch_ep_destroy(struct rte_comch_ep *ep)
 	/* Every task has completed and every connection is gone: free what is left. */
 	comch_ep_rxq_purge(ep, NULL);
 	while ((peer = TAILQ_FIRST(&ep->peers)) != NULL) {
-		TAILQ_REMOVE(&ep->peers, peer, next);
-		peer->magic = COMCH_EP_DEAD_MAGIC;
-		free(peer);
+		comch_ep_peer_release(peer);
+		comch_ep_peer_free(peer);
 	}
 	rc = rte_comch_pe_destroy(ep->pe);
 	if (rc != 0)
@@ -248,8 +250,7 @@ rte_comch_ep_destroy(struct rte_comch_ep *ep)
 	if (ep->svc_fd >= 0)
 		close(ep->svc_fd);
 	free(ep->svc_peers);
-	ep->magic = COMCH_EP_DEAD_MAGIC;
-	free(ep);
+	comch_obj_retire(&ep->reg, &ep->magic, ep);
 	return 0;
 }
 

@@ -26,6 +26,7 @@ comch_ep_peer_new(struct rte_comch_ep *ep, struct rte_comch_connection *conn)
 		return NULL;
 	peer->ep = ep;
 	peer->magic = COMCH_EP_PEER_MAGIC;
+	comch_obj_publish(&peer->reg, &peer->magic);
 	TAILQ_INSERT_TAIL(&ep->peers, peer, next);
 	if (conn != NULL)
 		comch_ep_peer_attach(peer, conn);
@@ -42,13 +43,28 @@ comch_ep_peer_attach(struct rte_comch_ep_peer *peer, struct rte_comch_connection
 }
 
 void
+comch_ep_peer_release(struct rte_comch_ep_peer *peer)
+{
+	if (peer->released)
+		return;
+	peer->released = true;
+	comch_objreg_remove(&peer->reg);
+}
+
+void
+comch_ep_peer_free(struct rte_comch_ep_peer *peer)
+{
+	TAILQ_REMOVE(&peer->ep->peers, peer, next);
+	comch_obj_kill(&peer->magic);
+	comch_objreg_quarantine(peer);
+}
+
+void
 comch_ep_peer_put(struct rte_comch_ep_peer *peer)
 {
 	if (!peer->released || peer->conn != NULL || peer->connecting || peer->inflight != 0)
 		return;
-	TAILQ_REMOVE(&peer->ep->peers, peer, next);
-	peer->magic = COMCH_EP_DEAD_MAGIC;
-	free(peer);
+	comch_ep_peer_free(peer);
 }
 
 void
@@ -98,7 +114,7 @@ ep_disconnect_cb(struct rte_comch_connection *conn, int status)
 	 * client (an unbounded leak on a long-lived service).
 	 */
 	if (!peer->seen)
-		peer->released = true;
+		comch_ep_peer_release(peer);
 	comch_ep_peer_conn_gone(peer, status);
 }
 
@@ -339,7 +355,7 @@ rte_comch_ep_disconnect(struct rte_comch_ep *ep, struct rte_comch_ep_peer *peer)
 	if (rc == -EPERM)
 		return rc;
 	comch_ep_rxq_purge(ep, peer);
-	peer->released = true;
+	comch_ep_peer_release(peer);
 	/* Hold the peer: the stop below may report IDLE, and end it, before returning. */
 	peer->inflight++;
 	if (ep->server != NULL && peer->conn != NULL) {

@@ -96,7 +96,7 @@ rte_comch_ep_event_handle_arm_send(struct rte_comch_ep *ep)
 {
 	int rc;
 
-	if (COMCH_EP_BAD(ep))
+	if (COMCH_EP_BAD_FAST(ep))
 		return -EINVAL;
 	rc = comch_ep_progress(ep);
 	if (rc == -EPERM)
@@ -121,7 +121,7 @@ rte_comch_ep_event_handle_arm_recv(struct rte_comch_ep *ep)
 {
 	int rc;
 
-	if (COMCH_EP_BAD(ep))
+	if (COMCH_EP_BAD_FAST(ep))
 		return -EINVAL;
 	/*
 	 * Before touching the endpoint: from another lcore, the queue (and the

@@ -213,7 +213,7 @@ rte_comch_ep_sendto(struct rte_comch_ep *ep, const void *msg, size_t len, int fl
 {
 	int rc;
 
-	if (COMCH_EP_BAD(ep) || COMCH_EP_PEER_BAD(peer))
+	if (COMCH_EP_BAD_FAST(ep) || COMCH_EP_PEER_BAD_FAST(peer))
 		return -EINVAL;
 	if (peer->ep != ep) {
 		COMCH_LOG(ERR, "endpoint: peer %p is not of endpoint %p", (void *)peer, (void *)ep);
@@ -241,7 +241,7 @@ rte_comch_ep_recvfrom(struct rte_comch_ep *ep, void *buf, size_t *len, int flags
 	struct comch_ep_msg *m;
 	int rc;
 
-	if (COMCH_EP_BAD(ep) || COMCH_NULL_ARG(len, peer))
+	if (COMCH_EP_BAD_FAST(ep) || COMCH_NULL_ARG(len, peer))
 		return -EINVAL;
 	if ((buf == NULL && *len > 0) || flags != RTE_COMCH_EP_MSG_FLAG_NONE) {
 		COMCH_LOG(ERR, "endpoint: NULL buffer of %zu bytes or unknown flags %#x", *len,

@@ -11,7 +11,7 @@
 int
 rte_comch_ep_peer_addr_set_user_data(struct rte_comch_ep_peer *peer, uint64_t user_data)
 {
-	if (COMCH_EP_PEER_BAD(peer))
+	if (COMCH_EP_PEER_BAD_FAST(peer))
 		return -EINVAL;
 	peer->user_data = user_data;
 	return 0;
@@ -21,7 +21,7 @@ int
 rte_comch_ep_peer_addr_get_user_data(const struct rte_comch_ep_peer *peer,
 				     uint64_t *user_data)
 {
-	if (COMCH_EP_PEER_BAD(peer) || COMCH_NULL_ARG(user_data))
+	if (COMCH_EP_PEER_BAD_FAST(peer) || COMCH_NULL_ARG(user_data))
 		return -EINVAL;
 	*user_data = peer->user_data;
 	return 0;
@@ -32,7 +32,7 @@ rte_comch_ep_peer_addr_update_info(struct rte_comch_ep_peer *peer)
 {
 	int rc;
 
-	if (COMCH_EP_PEER_BAD(peer))
+	if (COMCH_EP_PEER_BAD_FAST(peer))
 		return -EINVAL;
 	rc = comch_ep_progress(peer->ep);
 	if (rc == -EPERM)
@@ -53,7 +53,7 @@ int
 rte_comch_ep_peer_addr_get_stats(const struct rte_comch_ep_peer *peer,
 				 struct rte_comch_ep_peer_stats *stats)
 {
-	if (COMCH_EP_PEER_BAD(peer) || COMCH_NULL_ARG(stats))
+	if (COMCH_EP_PEER_BAD_FAST(peer) || COMCH_NULL_ARG(stats))
 		return -EINVAL;
 	*stats = peer->snap;
 	return 0;

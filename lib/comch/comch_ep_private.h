@@ -23,7 +23,6 @@
 
 #define COMCH_EP_MAGIC 0x45506570u      /* "EPep" */
 #define COMCH_EP_PEER_MAGIC 0x50656572u /* "Peer" */
-#define COMCH_EP_DEAD_MAGIC 0xdeadbeefu
 
 /** A message received, waiting for recvfrom. */
 struct comch_ep_msg {
@@ -47,6 +46,7 @@ struct comch_ep_sendbuf {
  */
 struct rte_comch_ep_peer {
 	uint32_t magic;
+	struct comch_objreg_entry reg; /**< In the registry until released. */
 	TAILQ_ENTRY(rte_comch_ep_peer) next;
 	struct rte_comch_ep *ep;
 	struct rte_comch_connection *conn; /**< NULL before (host side) or after it. */
@@ -68,6 +68,7 @@ TAILQ_HEAD(comch_ep_peer_list, rte_comch_ep_peer);
 
 struct rte_comch_ep {
 	uint32_t magic;
+	struct comch_objreg_entry reg; /**< In the registry of live objects. */
 	unsigned int lcore;
 	struct rte_comch_pe *pe;
 	struct rte_comch_dev *dev;
@@ -96,12 +97,19 @@ struct rte_comch_ep {
 	uint32_t svc_cap;
 };
 
-/** True, after a log line, if ep is not a live endpoint (the lcore is checked apart). */
-bool comch_ep_bad(const struct rte_comch_ep *ep, const char *func);
-/** True, after a log line, if peer is not a live peer address. */
-bool comch_ep_peer_bad(const struct rte_comch_ep_peer *peer, const char *func);
-#define COMCH_EP_BAD(ep) comch_ep_bad((ep), __func__)
-#define COMCH_EP_PEER_BAD(p) comch_ep_peer_bad((p), __func__)
+/**
+ * True, after a log line, if ep is not a live endpoint (the lcore is checked
+ * apart); registry: ask the registry of live objects (destroy, configuration
+ * calls) rather than read the magic word (per-message calls), as for the
+ * library's objects (comch_private.h).
+ */
+bool comch_ep_bad(const struct rte_comch_ep *ep, const char *func, bool registry);
+/** True, after a log line, if peer is not a live (not released) peer address. */
+bool comch_ep_peer_bad(const struct rte_comch_ep_peer *peer, const char *func, bool registry);
+#define COMCH_EP_BAD(ep) comch_ep_bad((ep), __func__, true)
+#define COMCH_EP_BAD_FAST(ep) comch_ep_bad((ep), __func__, false)
+#define COMCH_EP_PEER_BAD(p) comch_ep_peer_bad((p), __func__, true)
+#define COMCH_EP_PEER_BAD_FAST(p) comch_ep_peer_bad((p), __func__, false)
 
 /** -EPERM, after a log line naming func, from an lcore other than the endpoint's; else 0. */
 int comch_ep_lcore_check(const struct rte_comch_ep *ep, const char *func);
@@ -120,6 +128,10 @@ struct rte_comch_ep_peer *comch_ep_peer_new(struct rte_comch_ep *ep,
 void comch_ep_peer_attach(struct rte_comch_ep_peer *peer, struct rte_comch_connection *conn);
 /** Free peer if nothing refers to it any more. */
 void comch_ep_peer_put(struct rte_comch_ep_peer *peer);
+/** The application let go of peer (or never saw it): out of the registry, freed once unused. */
+void comch_ep_peer_release(struct rte_comch_ep_peer *peer);
+/** Free a released peer nothing refers to (its memory to the quarantine). */
+void comch_ep_peer_free(struct rte_comch_ep_peer *peer);
 /** Its connection is over (status: why, negative). */
 void comch_ep_peer_conn_gone(struct rte_comch_ep_peer *peer, int status);
 /* The receive queue (comch_ep_rxq.c): at most rxq_cap messages, then the connections wait. */
