@@ -324,7 +324,8 @@ test_msgq_errors(void **state)
 	assert_int_equal(rte_comch_msgq_destroy(NULL), -EINVAL);
 	assert_int_equal(rte_comch_msgq_start(NULL), -EINVAL);
 	assert_int_equal(rte_comch_msgq_stop(NULL), -EINVAL);
-	assert_int_equal(rte_comch_msgq_set_dpa_consumer(NULL, f.dpa), -EINVAL);
+	assert_int_equal(rte_comch_msgq_set_dpa_consumer(NULL, rte_comch_dpa_as_accel(f.dpa)),
+			 -EINVAL);
 	assert_int_equal(rte_comch_msgq_set_dpa_producer(q, NULL), -EINVAL);
 	assert_int_equal(rte_comch_msgq_set_max_num_consumers(NULL, 4), -EINVAL);
 	assert_int_equal(rte_comch_msgq_get_direction(q, NULL), -EINVAL);
@@ -344,16 +345,16 @@ test_msgq_errors(void **state)
 	assert_null(rte_comch_msgq_consumer_create(q));
 	assert_int_equal(rte_errno, EBUSY);
 	/* A direction, replaced by the other. */
-	assert_int_equal(rte_comch_msgq_set_dpa_consumer(q, f.dpa), 0);
+	assert_int_equal(rte_comch_msgq_set_dpa_consumer(q, rte_comch_dpa_as_accel(f.dpa)), 0);
 	assert_int_equal(rte_comch_msgq_get_direction(q, &dir), 0);
 	assert_int_equal(dir, 1);
-	assert_int_equal(rte_comch_msgq_set_dpa_producer(q, f.dpa), 0);
+	assert_int_equal(rte_comch_msgq_set_dpa_producer(q, rte_comch_dpa_as_accel(f.dpa)), 0);
 	assert_int_equal(rte_comch_msgq_get_direction(q, &dir), 0);
 	assert_int_equal(dir, 0);
 	/* Started: no configuration, no destroy, no second start. */
 	assert_int_equal(rte_comch_msgq_start(q), 0);
 	assert_int_equal(rte_comch_msgq_start(q), -EBUSY);
-	assert_int_equal(rte_comch_msgq_set_dpa_consumer(q, f.dpa), -EBUSY);
+	assert_int_equal(rte_comch_msgq_set_dpa_consumer(q, rte_comch_dpa_as_accel(f.dpa)), -EBUSY);
 	assert_int_equal(rte_comch_msgq_set_max_num_consumers(q, 8), -EBUSY);
 	assert_int_equal(rte_comch_msgq_destroy(q), -EBUSY);
 	assert_int_equal(rte_comch_msgq_stop(q), 0);
@@ -375,10 +376,39 @@ test_msgq_foreign_dpa(void **state)
 	RTE_SET_USED(state);
 	assert_non_null(other);
 	fx_up(&f);
-	assert_int_equal(rte_comch_msgq_set_dpa_consumer(f.q, other), 0);
+	assert_int_equal(rte_comch_msgq_set_dpa_consumer(f.q, rte_comch_dpa_as_accel(other)), 0);
 	assert_int_equal(rte_comch_msgq_start(f.q), -EINVAL);
 	fx_down(&f);
 	assert_int_equal(rte_comch_dpa_destroy(other), 0);
+}
+
+/*
+ * Accelerator handles: only a live dpa gives one, and the dpa driver refuses
+ * at start a handle that is no dpa (the library never looks inside it).
+ */
+static void
+test_msgq_accel_handles(void **state)
+{
+	struct rte_comch_dpa_conf conf = { .nb_units = 1, .mode = RTE_COMCH_DPA_EXEC_PTHREAD };
+	struct rte_comch_dpa *gone;
+	struct fx f;
+
+	RTE_SET_USED(state);
+	rte_errno = 0;
+	assert_null(rte_comch_dpa_as_accel(NULL));
+	assert_int_equal(rte_errno, EINVAL);
+	gone = rte_comch_dpa_create(skel_dev, &conf);
+	assert_non_null(gone);
+	assert_non_null(rte_comch_dpa_as_accel(gone));
+	assert_int_equal(rte_comch_dpa_destroy(gone), 0);
+	fx_up(&f);
+	/* Not a dpa at all: the MsgQ itself, passed as one. */
+	assert_int_equal(rte_comch_msgq_set_dpa_consumer(f.q, (struct rte_comch_accel *)f.q), 0);
+	assert_int_equal(rte_comch_msgq_start(f.q), -EINVAL);
+	assert_int_equal(rte_comch_msgq_set_dpa_producer(f.q, rte_comch_dpa_as_accel(f.dpa)), 0);
+	assert_int_equal(rte_comch_msgq_start(f.q), 0);
+	assert_int_equal(rte_comch_msgq_stop(f.q), 0);
+	fx_down(&f);
 }
 
 /* What MsgQ producers and consumers refuse, and the MsgQ's limits on them. */
@@ -399,7 +429,7 @@ test_msgq_objects(void **state)
 	RTE_SET_USED(state);
 	fx_up(&f);
 	fx_thread(&f, prog_dpa_consumer, NULL, 64);
-	assert_int_equal(rte_comch_msgq_set_dpa_consumer(f.q, f.dpa), 0);
+	assert_int_equal(rte_comch_msgq_set_dpa_consumer(f.q, rte_comch_dpa_as_accel(f.dpa)), 0);
 	assert_int_equal(rte_comch_msgq_set_max_num_consumers(f.q, 2), 0);
 	assert_int_equal(rte_comch_msgq_start(f.q), 0);
 	/* Ids from 1 (never 0), and no more than the maximum. */
@@ -477,7 +507,7 @@ test_msgq_consumer_completion_limits(void **state)
 	rte_errno = 0;
 	assert_null(rte_comch_dpa_cq_create(f.dpa, &cc));
 	assert_int_equal(rte_errno, EINVAL);
-	assert_int_equal(rte_comch_msgq_set_dpa_consumer(f.q, f.dpa), 0);
+	assert_int_equal(rte_comch_msgq_set_dpa_consumer(f.q, rte_comch_dpa_as_accel(f.dpa)), 0);
 	assert_int_equal(rte_comch_msgq_start(f.q), 0);
 	c[0] = rte_comch_msgq_consumer_create(f.q);
 	c[1] = rte_comch_msgq_consumer_create(f.q);
@@ -521,7 +551,7 @@ test_msgq_cpu_to_dpa_credits(void **state)
 	RTE_SET_USED(state);
 	fx_up(&f);
 	fx_thread(&f, prog_dpa_consumer, &s, 64);
-	assert_int_equal(rte_comch_msgq_set_dpa_consumer(f.q, f.dpa), 0);
+	assert_int_equal(rte_comch_msgq_set_dpa_consumer(f.q, rte_comch_dpa_as_accel(f.dpa)), 0);
 	assert_int_equal(rte_comch_msgq_start(f.q), 0);
 	c = dpa_cons_new(&f, &s, 8, 16);
 	cpu_prod_new(&f, &cp, 32);
@@ -581,7 +611,7 @@ test_msgq_slow_program(void **state)
 	RTE_SET_USED(state);
 	fx_up(&f);
 	fx_thread(&f, prog_dpa_consumer, &s, 4);
-	assert_int_equal(rte_comch_msgq_set_dpa_consumer(f.q, f.dpa), 0);
+	assert_int_equal(rte_comch_msgq_set_dpa_consumer(f.q, rte_comch_dpa_as_accel(f.dpa)), 0);
 	assert_int_equal(rte_comch_msgq_start(f.q), 0);
 	c = dpa_cons_new(&f, &s, 4, 8);
 	cpu_prod_new(&f, &cp, 16);
@@ -612,7 +642,7 @@ test_msgq_consumer_stop_restart(void **state)
 	RTE_SET_USED(state);
 	fx_up(&f);
 	fx_thread(&f, prog_dpa_consumer, &s, 64);
-	assert_int_equal(rte_comch_msgq_set_dpa_consumer(f.q, f.dpa), 0);
+	assert_int_equal(rte_comch_msgq_set_dpa_consumer(f.q, rte_comch_dpa_as_accel(f.dpa)), 0);
 	assert_int_equal(rte_comch_msgq_start(f.q), 0);
 	c = dpa_cons_new(&f, &s, 32, 8);
 	cpu_prod_new(&f, &cp, 32);
@@ -802,7 +832,7 @@ test_msgq_dpa_to_cpu(void **state)
 	RTE_SET_USED(state);
 	fx_up(&f);
 	fx_thread(&f, prog_dpa_producer, &s, 2 * WINDOW);
-	assert_int_equal(rte_comch_msgq_set_dpa_producer(f.q, f.dpa), 0);
+	assert_int_equal(rte_comch_msgq_set_dpa_producer(f.q, rte_comch_dpa_as_accel(f.dpa)), 0);
 	assert_int_equal(rte_comch_msgq_start(f.q), 0);
 	cpu_cons_new(&f, &cc, 8);
 	p = dpa_prod_new(&f, &s, &cc);
@@ -862,7 +892,7 @@ test_msgq_stress(void **state)
 	/* CPU -> DPA */
 	fx_up(&f);
 	fx_thread(&f, prog_dpa_consumer, &dc, 2 * WINDOW);
-	assert_int_equal(rte_comch_msgq_set_dpa_consumer(f.q, f.dpa), 0);
+	assert_int_equal(rte_comch_msgq_set_dpa_consumer(f.q, rte_comch_dpa_as_accel(f.dpa)), 0);
 	assert_int_equal(rte_comch_msgq_start(f.q), 0);
 	c = dpa_cons_new(&f, &dc, WINDOW, 8);
 	cpu_prod_new(&f, &cp, 256);
@@ -882,7 +912,7 @@ test_msgq_stress(void **state)
 	/* DPA -> CPU: the CPU reposts each receive and tells the program when it did. */
 	fx_up(&f);
 	fx_thread(&f, prog_dpa_producer, &dp, 2 * WINDOW);
-	assert_int_equal(rte_comch_msgq_set_dpa_producer(f.q, f.dpa), 0);
+	assert_int_equal(rte_comch_msgq_set_dpa_producer(f.q, rte_comch_dpa_as_accel(f.dpa)), 0);
 	assert_int_equal(rte_comch_msgq_start(f.q), 0);
 	cpu_cons_new(&f, &cc, WINDOW);
 	p = dpa_prod_new(&f, &dp, &cc);
@@ -928,6 +958,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_msgq_errors),
 		cmocka_unit_test(test_msgq_foreign_dpa),
+		cmocka_unit_test(test_msgq_accel_handles),
 		cmocka_unit_test(test_msgq_objects),
 		cmocka_unit_test(test_msgq_consumer_completion_limits),
 		cmocka_unit_test(test_msgq_cpu_to_dpa_credits),

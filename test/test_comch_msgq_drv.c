@@ -327,9 +327,9 @@ mk_msgq(struct rte_comch_dpa *dpa, bool dpa_consumer, uint32_t max)
 
 	assert_non_null(q);
 	if (dpa_consumer)
-		assert_int_equal(rte_comch_msgq_set_dpa_consumer(q, dpa), 0);
+		assert_int_equal(rte_comch_msgq_set_dpa_consumer(q, rte_comch_dpa_as_accel(dpa)), 0);
 	else
-		assert_int_equal(rte_comch_msgq_set_dpa_producer(q, dpa), 0);
+		assert_int_equal(rte_comch_msgq_set_dpa_producer(q, rte_comch_dpa_as_accel(dpa)), 0);
 	assert_int_equal(rte_comch_msgq_set_max_num_consumers(q, max), 0);
 	assert_int_equal(rte_comch_msgq_set_max_num_producers(q, max), 0);
 	assert_int_equal(rte_comch_msgq_start(q), 0);
@@ -1704,10 +1704,10 @@ test_msgq_refused(void **state)
 	assert_non_null(q);
 	/* a MsgQ holds its device open */
 	assert_int_equal(rte_comch_dev_close(dpa_dev), -EBUSY);
-	assert_int_equal(rte_comch_msgq_set_dpa_consumer(q, sdpa), 0);
+	assert_int_equal(rte_comch_msgq_set_dpa_consumer(q, rte_comch_dpa_as_accel(sdpa)), 0);
 	assert_int_equal(rte_comch_msgq_start(q), -EINVAL);
 	/* a started MsgQ holds its dpa */
-	assert_int_equal(rte_comch_msgq_set_dpa_producer(q, dpa), 0);
+	assert_int_equal(rte_comch_msgq_set_dpa_producer(q, rte_comch_dpa_as_accel(dpa)), 0);
 	assert_int_equal(rte_comch_msgq_start(q), 0);
 	assert_int_equal(rte_comch_dpa_destroy(dpa), -EBUSY);
 	rm_msgq(q);

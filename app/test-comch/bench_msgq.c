@@ -248,8 +248,8 @@ open_msgq(struct bench_msgq *m, bool dpa_consumer)
 		fail_errno(m, "rte_comch_msgq_create");
 		return NULL;
 	}
-	ret = dpa_consumer ? rte_comch_msgq_set_dpa_consumer(q, m->dpa) :
-			     rte_comch_msgq_set_dpa_producer(q, m->dpa);
+	ret = dpa_consumer ? rte_comch_msgq_set_dpa_consumer(q, rte_comch_dpa_as_accel(m->dpa)) :
+			     rte_comch_msgq_set_dpa_producer(q, rte_comch_dpa_as_accel(m->dpa));
 	if (ret == 0)
 		ret = rte_comch_msgq_start(q);
 	if (ret < 0)

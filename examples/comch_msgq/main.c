@@ -431,8 +431,8 @@ create_msgq(struct msgq_app *app, bool dpa_consumer)
 		app_fail(app, -rte_errno, "Cannot create a MsgQ: %s", rte_strerror(rte_errno));
 		return NULL;
 	}
-	ret = dpa_consumer ? rte_comch_msgq_set_dpa_consumer(q, app->dpa) :
-			     rte_comch_msgq_set_dpa_producer(q, app->dpa);
+	ret = dpa_consumer ? rte_comch_msgq_set_dpa_consumer(q, rte_comch_dpa_as_accel(app->dpa)) :
+			     rte_comch_msgq_set_dpa_producer(q, rte_comch_dpa_as_accel(app->dpa));
 	if (ret == 0)
 		ret = rte_comch_msgq_start(q);
 	if (ret < 0)

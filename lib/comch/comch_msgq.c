@@ -24,8 +24,8 @@ struct rte_comch_msgq {
 	uint32_t magic;                   /**< COMCH_MAGIC_MSGQ. */
 	struct comch_objreg_entry reg;    /**< In the registry of live objects. */
 	struct rte_comch_dev *dev;
-	struct rte_comch_dpa *dpa;        /**< NULL until a direction is set. */
-	bool dpa_consumer;                /**< The direction, once dpa is set. */
+	struct rte_comch_accel *accel;    /**< NULL until a direction is set. */
+	bool accel_consumer;              /**< The direction, once accel is set. */
 	bool started;
 	uint32_t max_consumers;
 	uint32_t max_producers;
@@ -96,31 +96,31 @@ comch_msgq_check_stopped(const struct rte_comch_msgq *q, const char *what)
 }
 
 static int
-comch_msgq_set_dpa(struct rte_comch_msgq *q, struct rte_comch_dpa *dpa, bool dpa_consumer,
-		   const char *what)
+comch_msgq_set_accel(struct rte_comch_msgq *q, struct rte_comch_accel *accel,
+		     bool accel_consumer, const char *what)
 {
 	int rc;
 
-	if (COMCH_BAD_MSGQ(q) || COMCH_NULL_ARG(dpa))
+	if (COMCH_BAD_MSGQ(q) || COMCH_NULL_ARG(accel))
 		return -EINVAL;
 	rc = comch_msgq_check_stopped(q, what);
 	if (rc < 0)
 		return rc;
-	q->dpa = dpa;
-	q->dpa_consumer = dpa_consumer;
+	q->accel = accel;
+	q->accel_consumer = accel_consumer;
 	return 0;
 }
 
 int
-rte_comch_msgq_set_dpa_consumer(struct rte_comch_msgq *msgq, struct rte_comch_dpa *dpa)
+rte_comch_msgq_set_dpa_consumer(struct rte_comch_msgq *msgq, struct rte_comch_accel *accel)
 {
-	return comch_msgq_set_dpa(msgq, dpa, true, "set_dpa_consumer");
+	return comch_msgq_set_accel(msgq, accel, true, "set_dpa_consumer");
 }
 
 int
-rte_comch_msgq_set_dpa_producer(struct rte_comch_msgq *msgq, struct rte_comch_dpa *dpa)
+rte_comch_msgq_set_dpa_producer(struct rte_comch_msgq *msgq, struct rte_comch_accel *accel)
 {
-	return comch_msgq_set_dpa(msgq, dpa, false, "set_dpa_producer");
+	return comch_msgq_set_accel(msgq, accel, false, "set_dpa_producer");
 }
 
 static int
@@ -168,13 +168,13 @@ rte_comch_msgq_start(struct rte_comch_msgq *msgq)
 		COMCH_LOG(ERR, "MsgQ %u: started already", msgq->link.id);
 		return -EBUSY;
 	}
-	if (msgq->dpa == NULL) {
+	if (msgq->accel == NULL) {
 		COMCH_LOG(ERR, "MsgQ %u: no direction: rte_comch_msgq_set_dpa_consumer() or "
 			  "rte_comch_msgq_set_dpa_producer() first", msgq->link.id);
 		return -ENOENT;
 	}
-	conf.dpa_consumer = msgq->dpa_consumer;
-	conf.dpa = msgq->dpa;
+	conf.accel_consumer = msgq->accel_consumer;
+	conf.accel = msgq->accel;
 	conf.max_consumers = msgq->max_consumers;
 	conf.max_producers = msgq->max_producers;
 	rc = msgq->dev->ops->msgq->create(msgq->dev->priv, &conf, &drv);
@@ -227,9 +227,9 @@ rte_comch_msgq_get_direction(const struct rte_comch_msgq *msgq, int *dpa_consume
 {
 	if (COMCH_BAD_MSGQ_FAST(msgq) || COMCH_NULL_ARG(dpa_consumer))
 		return -EINVAL;
-	if (msgq->dpa == NULL)
+	if (msgq->accel == NULL)
 		return -ENOENT;
-	*dpa_consumer = msgq->dpa_consumer;
+	*dpa_consumer = msgq->accel_consumer;
 	return 0;
 }
 
@@ -267,7 +267,7 @@ rte_comch_msgq_consumer_create(struct rte_comch_msgq *msgq)
 		rte_errno = -rc;
 		return NULL;
 	}
-	c = comch_consumer_create(&msgq->link, NULL, msgq->max_consumers, msgq->dpa_consumer);
+	c = comch_consumer_create(&msgq->link, NULL, msgq->max_consumers, msgq->accel_consumer);
 	comch_link_unlock(&msgq->link);
 	return c;
 }
@@ -282,7 +282,7 @@ rte_comch_msgq_producer_create(struct rte_comch_msgq *msgq)
 		rte_errno = -rc;
 		return NULL;
 	}
-	p = comch_producer_create(&msgq->link, msgq->max_producers, !msgq->dpa_consumer);
+	p = comch_producer_create(&msgq->link, msgq->max_producers, !msgq->accel_consumer);
 	comch_link_unlock(&msgq->link);
 	return p;
 }

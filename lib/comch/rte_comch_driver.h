@@ -438,9 +438,13 @@ struct rte_comch_drv_msgq_conf {
 	 * true: CPU producers send to accelerator consumers; false: accelerator
 	 * producers send to CPU consumers.
 	 */
-	bool dpa_consumer;
-	/** The accelerator the application named (rte_comch_msgq_set_dpa_*()). */
-	void *dpa;
+	bool accel_consumer;
+	/**
+	 * The accelerator the application named (rte_comch_msgq_set_dpa_*()),
+	 * opaque to the library: the driver resolves it, and refuses one that
+	 * is not an accelerator of its device.
+	 */
+	struct rte_comch_accel *accel;
 	uint32_t max_consumers;  /**< Consumers of the MsgQ at once (ids 1 to it). */
 	uint32_t max_producers;  /**< Producers of the MsgQ at once (ids 1 to it). */
 };
@@ -461,7 +465,7 @@ struct rte_comch_drv_msgq_conf {
  */
 struct rte_comch_drv_msgq_ops {
 	/**
-	 * Any thread, at the MsgQ's start. -EINVAL if conf.dpa is not an
+	 * Any thread, at the MsgQ's start. -EINVAL if conf.accel is not an
 	 * accelerator of this device (logged).
 	 */
 	int (*create)(void *dev, const struct rte_comch_drv_msgq_conf *conf, void **q);

@@ -70,8 +70,12 @@ extern "C" {
 #endif
 
 struct rte_comch_msgq;
-/** The software DPA (rte_comch_dpa.h), opaque here. */
-struct rte_comch_dpa;
+/**
+ * An accelerator that runs one side of a MsgQ, opaque to the library: the
+ * driver of the MsgQ's device resolves it. The dpa driver's software DPA gives
+ * one with rte_comch_dpa_as_accel().
+ */
+struct rte_comch_accel;
 
 /** Default of rte_comch_msgq_set_max_num_consumers() and _producers(). */
 #define RTE_COMCH_MSGQ_DEFAULT_MAX 16
@@ -104,31 +108,38 @@ int
 rte_comch_msgq_destroy(struct rte_comch_msgq *msgq);
 
 /**
- * Make the MsgQ carry messages from CPU producers to DPA consumers on dpa
- * (doca_comch_msgq_set_dpa_consumer()). Replaces an earlier direction.
+ * Make the MsgQ carry messages from CPU producers to consumers on an
+ * accelerator (doca_comch_msgq_set_dpa_consumer()). Replaces an earlier
+ * direction.
  *
  * @param msgq
  *   A stopped MsgQ.
- * @param dpa
- *   A dpa created on the MsgQ's device; it must outlive the MsgQ's start.
+ * @param accel
+ *   The accelerator (a DPA: rte_comch_dpa_as_accel()) of the MsgQ's device;
+ *   it must outlive the MsgQ's start.
  * @return
- *   0; -EINVAL if msgq or dpa is NULL; -EBUSY if the MsgQ is started.
- *   Whether dpa belongs to the device is checked at start.
+ *   0; -EINVAL if msgq or accel is NULL; -EBUSY if the MsgQ is started.
+ *   Whether accel belongs to the device is checked by its driver at start.
  */
 __rte_experimental
 int
-rte_comch_msgq_set_dpa_consumer(struct rte_comch_msgq *msgq, struct rte_comch_dpa *dpa);
+rte_comch_msgq_set_dpa_consumer(struct rte_comch_msgq *msgq, struct rte_comch_accel *accel);
 
 /**
- * Make the MsgQ carry messages from DPA producers on dpa to CPU consumers
- * (doca_comch_msgq_set_dpa_producer()). Replaces an earlier direction.
+ * Make the MsgQ carry messages from producers on an accelerator to CPU
+ * consumers (doca_comch_msgq_set_dpa_producer()). Replaces an earlier
+ * direction.
  *
+ * @param msgq
+ *   A stopped MsgQ.
+ * @param accel
+ *   As rte_comch_msgq_set_dpa_consumer().
  * @return
  *   As rte_comch_msgq_set_dpa_consumer().
  */
 __rte_experimental
 int
-rte_comch_msgq_set_dpa_producer(struct rte_comch_msgq *msgq, struct rte_comch_dpa *dpa);
+rte_comch_msgq_set_dpa_producer(struct rte_comch_msgq *msgq, struct rte_comch_accel *accel);
 
 /**
  * Set how many consumers the MsgQ may have at once (default

@@ -240,6 +240,7 @@ rte_comch_dpa_create(struct rte_comch_dev *dev, const struct rte_comch_dpa_conf 
 		rte_errno = -ret;
 		return NULL;
 	}
+	comch_objreg_add(&dpa->reg, dpa, DPA_ACCEL_KIND);
 	DPA_LOG(DEBUG, "dpa %u: %u %s units, %u threads, %u cqs", dpa->tag, dpa->nb_units,
 		dpa->mode == RTE_COMCH_DPA_EXEC_SERVICE ? "service" : "pthread",
 		dpa->max_threads, dpa->max_cqs);
@@ -266,6 +267,7 @@ rte_comch_dpa_destroy(struct rte_comch_dpa *dpa)
 		return -EBUSY;
 	}
 	/* Nothing of the dpa is left: the caller makes no other call on it from now on. */
+	comch_objreg_remove(&dpa->reg);
 	dpa_ctl_unlock(dpa);
 	dpa_units_fini(dpa);
 	dpa_tag_put(dpa->tag);
@@ -307,6 +309,26 @@ rte_comch_dpa_stop(struct rte_comch_dpa *dpa)
 	}
 	dpa_ctl_unlock(dpa);
 	return ret;
+}
+
+struct rte_comch_accel *
+rte_comch_dpa_as_accel(struct rte_comch_dpa *dpa)
+{
+	if (dpa_of_accel((struct rte_comch_accel *)dpa, __func__) == NULL) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	return (struct rte_comch_accel *)dpa;
+}
+
+struct rte_comch_dpa *
+dpa_of_accel(struct rte_comch_accel *accel, const char *func)
+{
+	if (accel == NULL || comch_objreg_kind(accel) != DPA_ACCEL_KIND) {
+		DPA_LOG(ERR, "%s: %p is not a live dpa", func, (void *)accel);
+		return NULL;
+	}
+	return (struct rte_comch_dpa *)accel;
 }
 
 struct rte_comch_dev *

@@ -85,14 +85,12 @@ dpa_msgq_array(uint32_t n, size_t sz)
 static int
 dpa_msgq_create(void *dev, const struct rte_comch_drv_msgq_conf *conf, void **out)
 {
-	struct rte_comch_dpa *dpa = conf->dpa;
+	struct rte_comch_dpa *dpa = dpa_of_accel(conf->accel, "MsgQ start");
 	struct dpa_msgq *q;
 	uint32_t i;
 
-	if (dpa == NULL) {
-		DPA_LOG(ERR, "no dpa");
+	if (dpa == NULL)
 		return -EINVAL;
-	}
 	/* The dpa must run on this very device: its programs reach this device's memory. */
 	if (rte_comch_drv_dev_priv(rte_comch_dpa_get_device(dpa), &dpa_driver) != dev) {
 		DPA_LOG(ERR, "dpa %u was not created on device dpa_%s", dpa->tag,
@@ -121,7 +119,7 @@ dpa_msgq_create(void *dev, const struct rte_comch_drv_msgq_conf *conf, void **ou
 	}
 	q->dev = dev;
 	q->dpa = dpa;
-	q->dpa_consumer = conf->dpa_consumer;
+	q->dpa_consumer = conf->accel_consumer;
 	q->max_consumers = conf->max_consumers;
 	q->max_producers = conf->max_producers;
 	for (i = 0; i <= q->max_consumers; i++) {

@@ -34,6 +34,8 @@
 
 #include <rte_comch_drv_atomic.h>
 
+#include "comch_objreg.h"
+
 #include "rte_comch_dpa.h"
 #include "rte_comch_dpa_dev.h"
 #include "rte_comch_dpa_driver.h"
@@ -246,8 +248,16 @@ struct dpa_unit {
 	pthread_cond_t cond;
 } __rte_cache_aligned;
 
+/* What the registry of live objects knows dpas as (their accelerator handles). */
+#define DPA_ACCEL_KIND 0x44504131u /* "DPA1" */
+
+struct rte_comch_accel;
+/** The dpa behind an accelerator handle, or NULL (logged, naming func) if it is none. */
+struct rte_comch_dpa *dpa_of_accel(struct rte_comch_accel *accel, const char *func);
+
 struct rte_comch_dpa {
 	struct rte_comch_dev *dev;
+	struct comch_objreg_entry reg; /* in the registry while it lives: accel handles */
 	uint8_t tag;
 	enum rte_comch_dpa_exec_mode mode;
 	/*

@@ -227,6 +227,21 @@ __rte_experimental
 int
 rte_comch_dpa_stop(struct rte_comch_dpa *dpa);
 
+struct rte_comch_accel;
+
+/**
+ * The dpa as an accelerator of the MsgQ API (rte_comch_msgq_set_dpa_consumer()
+ * and _producer()), which sees accelerators as opaque handles.
+ *
+ * @param dpa
+ *   A live dpa.
+ * @return
+ *   The handle, or NULL with rte_errno EINVAL if dpa is NULL or not a live dpa.
+ */
+__rte_experimental
+struct rte_comch_accel *
+rte_comch_dpa_as_accel(struct rte_comch_dpa *dpa);
+
 /**
  * The device the dpa was created on.
  *
