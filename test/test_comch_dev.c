@@ -13,10 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <rte_common.h>
 #include <rte_errno.h>
+#include <rte_log.h>
 
 #include "comch_test_common.h"
 
@@ -537,6 +539,147 @@ test_dev_list(void **state)
 	assert_int_equal(rte_comch_dev_list(NULL, 0), before);
 }
 
+/*
+ * Run fn in a child process as user uid (root stays root), with
+ * XDG_RUNTIME_DIR set to xdg (NULL: unset) and the log captured: the child's
+ * exit status (what fn returned), and what it logged in log.
+ */
+static int
+dev_dir_child(uid_t uid, const char *xdg, int (*fn)(const char *arg), const char *arg,
+	      char *log, size_t log_len)
+{
+	int status, pfd[2];
+	ssize_t n, got = 0;
+	FILE *f;
+	pid_t pid;
+
+	assert_int_equal(pipe(pfd), 0);
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(pfd[0]);
+		f = fdopen(pfd[1], "w");
+		if (f == NULL || rte_openlog_stream(f) < 0 || (uid != 0 && setuid(uid) < 0))
+			_exit(100);
+		setvbuf(f, NULL, _IONBF, 0);
+		if (xdg != NULL)
+			setenv("XDG_RUNTIME_DIR", xdg, 1);
+		else
+			unsetenv("XDG_RUNTIME_DIR");
+		_exit(fn(arg));
+	}
+	close(pfd[1]);
+	while (got < (ssize_t)log_len - 1 &&
+	       (n = read(pfd[0], log + got, log_len - 1 - got)) > 0)
+		got += n;
+	log[got] = '\0';
+	close(pfd[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	return WEXITSTATUS(status);
+}
+
+/* In the child: the default device of domain arg opens (0) or fails with EPERM (1). */
+static int
+dev_dir_open_default(const char *domain)
+{
+	struct rte_comch_dev *dev;
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), "shm:domain=%s,role=host", domain);
+	dev = rte_comch_dev_open(buf);
+	if (dev != NULL)
+		return rte_comch_dev_close(dev) == 0 ? 0 : 2;
+	return rte_errno == EPERM ? 1 : 3;
+}
+
+/* A directory of owner uid with mode, made by root. */
+static void
+dev_dir_make(const char *path, uid_t uid, mode_t mode)
+{
+	assert_int_equal(mkdir(path, 0700), 0);
+	assert_int_equal(chown(path, uid, uid), 0);
+	assert_int_equal(chmod(path, mode), 0);
+}
+
+/*
+ * XDG_RUNTIME_DIR is preferred when it is ours; another user's (inherited
+ * through su, say) is refused rather than filled with directories that user
+ * could not use, and the log says what to do.
+ */
+static void
+test_dev_dir_xdg(void **state)
+{
+	char d[32], xdg[PATH_MAX], expect[PATH_MAX + 64], log[4096];
+	struct stat st;
+
+	(void)state;
+	if (geteuid() != 0)
+		skip(); /* making another user's directory takes root */
+	ct_domain(d, sizeof(d));
+	snprintf(xdg, sizeof(xdg), "%s/xdg_ours", ct_dir());
+	dev_dir_make(xdg, 0, 0700);
+	assert_int_equal(dev_dir_child(0, xdg, dev_dir_open_default, d, log, sizeof(log)), 0);
+	snprintf(expect, sizeof(expect), "%s/rte_comch/%s", xdg, d);
+	assert_int_equal(lstat(expect, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+
+	snprintf(xdg, sizeof(xdg), "%s/xdg_theirs", ct_dir());
+	dev_dir_make(xdg, 65534, 0700);
+	assert_int_equal(dev_dir_child(0, xdg, dev_dir_open_default, d, log, sizeof(log)), 1);
+	snprintf(expect, sizeof(expect), "%s/rte_comch", xdg);
+	assert_int_equal(lstat(expect, &st), -1); /* nothing made in it */
+	assert_non_null(strstr(log, "belongs to another user"));
+	assert_non_null(strstr(log, "set XDG_RUNTIME_DIR to such a directory, or unset it, or "
+				    "pass devargs dir="));
+	/* One that does not exist, or is open to others, is refused the same way. */
+	snprintf(xdg, sizeof(xdg), "%s/xdg_missing", ct_dir());
+	assert_int_equal(dev_dir_child(0, xdg, dev_dir_open_default, d, log, sizeof(log)), 1);
+	assert_non_null(strstr(log, "No such file or directory"));
+	snprintf(xdg, sizeof(xdg), "%s/xdg_open", ct_dir());
+	dev_dir_make(xdg, 0, 0777);
+	assert_int_equal(dev_dir_child(0, xdg, dev_dir_open_default, d, log, sizeof(log)), 1);
+	assert_non_null(strstr(log, "is open to group or others"));
+}
+
+/*
+ * Without dir= nor XDG_RUNTIME_DIR, nor /run/user/<uid>, the default is
+ * /tmp/rte_comch-<uid>, which another user can make first: then the open
+ * fails, and the log says what to do; setting XDG_RUNTIME_DIR does it. A
+ * child of a uid of its own plays the user, so that the real default
+ * directories are left alone.
+ */
+static void
+test_dev_dir_default_taken(void **state)
+{
+	char d[32], tmp[64], run[64], xdg[PATH_MAX], log[4096];
+	uid_t uid = 3000000 + (getpid() % 100000);
+	struct stat st;
+
+	(void)state;
+	if (geteuid() != 0)
+		skip(); /* playing two users takes root */
+	ct_domain(d, sizeof(d));
+	snprintf(run, sizeof(run), "/run/user/%u", (unsigned int)uid);
+	assert_int_equal(lstat(run, &st), -1);
+	snprintf(tmp, sizeof(tmp), "/tmp/rte_comch-%u", (unsigned int)uid);
+	rmdir(tmp); /* left by an earlier run that failed, if any */
+	dev_dir_make(tmp, 65534, 0700);
+	assert_int_equal(dev_dir_child(uid, NULL, dev_dir_open_default, d, log, sizeof(log)), 1);
+	assert_non_null(strstr(log, tmp));
+	assert_non_null(strstr(log, "belongs to another user"));
+	assert_non_null(strstr(log, "neither devargs dir= nor XDG_RUNTIME_DIR is set"));
+	assert_non_null(strstr(log, "Set XDG_RUNTIME_DIR to a directory of uid"));
+	/* The way out the log gives. */
+	snprintf(xdg, sizeof(xdg), "%s/xdg_%u", ct_dir(), (unsigned int)uid);
+	dev_dir_make(xdg, uid, 0700);
+	assert_int_equal(chmod(ct_dir(), 0711), 0); /* the child must reach it */
+	assert_int_equal(dev_dir_child(uid, xdg, dev_dir_open_default, d, log, sizeof(log)), 0);
+	assert_int_equal(chmod(ct_dir(), 0700), 0);
+	assert_int_equal(rmdir(tmp), 0);
+}
+
 int
 main(void)
 {
@@ -555,6 +698,8 @@ main(void)
 		cmocka_unit_test(test_dev_dir_not_private),
 		cmocka_unit_test(test_dev_default_dir),
 		cmocka_unit_test(test_dev_list),
+		cmocka_unit_test(test_dev_dir_xdg),
+		cmocka_unit_test(test_dev_dir_default_taken),
 	};
 
 	return CT_RUN("comch_dev", tests);

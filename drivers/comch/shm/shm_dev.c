@@ -225,33 +225,106 @@ shm_user_run_dir(char *buf, size_t len)
 	return 0;
 }
 
-/* <dir>/<domain>, made private; the socket paths below it must fit in sun_path. */
+/*
+ * XDG_RUNTIME_DIR must be a directory of ours closed to others, as the XDG
+ * Base Directory specification says (systemd-logind makes /run/user/<uid> so).
+ * Another user's, inherited through su for one, is refused rather than used:
+ * what we made in it would be ours, and that user's own processes would then
+ * refuse it, or we could not make it at all.
+ */
+static int
+shm_xdg_dir_check(const char *xdg)
+{
+	unsigned int uid = geteuid();
+	const char *what = NULL;
+	char owner[48] = "";
+	struct stat st;
+
+	if (xdg[0] != '/') {
+		what = "is not an absolute path";
+	} else if (stat(xdg, &st) < 0) {
+		what = strerror(errno);
+	} else {
+		snprintf(owner, sizeof(owner), " (uid %u, mode %04o)", (unsigned int)st.st_uid,
+			 (unsigned int)(st.st_mode & 07777));
+		if (!S_ISDIR(st.st_mode))
+			what = "is not a directory";
+		else if (st.st_uid != uid)
+			what = "belongs to another user";
+		else if ((st.st_mode & 077) != 0)
+			what = "is open to group or others";
+	}
+	if (what == NULL)
+		return 0;
+	SHM_LOG(ERR, "XDG_RUNTIME_DIR=%s%s: %s. It must be a directory of uid %u with mode 0700, "
+		"as systemd-logind makes /run/user/%u: set XDG_RUNTIME_DIR to such a directory, or "
+		"unset it, or pass devargs dir=<such a directory>; the same in every process of the "
+		"domain", xdg, owner, what, uid, uid);
+	return -EPERM;
+}
+
+/*
+ * The base directory: devargs dir=, else $XDG_RUNTIME_DIR/rte_comch, else
+ * /run/user/<uid>/rte_comch, else /tmp/rte_comch-<uid>. fix: what to do if it
+ * cannot be used, which depends on where it came from.
+ */
+static int
+shm_base_dir(const char *dir, char *base, size_t len, char *fix, size_t fix_len)
+{
+	unsigned int uid = geteuid();
+	const char *xdg = getenv("XDG_RUNTIME_DIR");
+	char run[64];
+
+	if (dir != NULL) {
+		strlcpy(base, dir, len);
+		snprintf(fix, fix_len, "It is devargs dir=: give dir= a directory of uid %u with "
+			 "mode 0700, the same in every process of the domain, or remove this one "
+			 "if it is not yours.", uid);
+	} else if (xdg != NULL && *xdg != '\0') {
+		if (shm_xdg_dir_check(xdg) < 0)
+			return -EPERM;
+		snprintf(base, len, "%s/rte_comch", xdg);
+		snprintf(fix, fix_len, "It is $XDG_RUNTIME_DIR/rte_comch: remove it if it is not "
+			 "yours, or set XDG_RUNTIME_DIR, or pass devargs dir=, to another "
+			 "directory of uid %u with mode 0700.", uid);
+	} else if (shm_user_run_dir(run, sizeof(run)) == 0) {
+		snprintf(base, len, "%s/rte_comch", run);
+		snprintf(fix, fix_len, "It is the default under %s: remove it if it is not yours, "
+			 "or set XDG_RUNTIME_DIR, or pass devargs dir=, to another directory of "
+			 "uid %u with mode 0700.", run, uid);
+	} else {
+		snprintf(base, len, "/tmp/rte_comch-%u", uid);
+		snprintf(fix, fix_len, "It is the default, used since neither devargs dir= nor "
+			 "XDG_RUNTIME_DIR is set and the system made no /run/user/%u: in /tmp, "
+			 "another user can make it first. Set XDG_RUNTIME_DIR to a directory of uid "
+			 "%u with mode 0700, or pass devargs dir=<such a directory>, the same in "
+			 "every process of the domain; or have it removed if it is not yours.",
+			 uid, uid);
+	}
+	return 0;
+}
+
+/* <base>/<domain>, made private; the socket paths below it must fit in sun_path. */
 static int
 shm_dev_dir(struct shm_dev *sd, const char *dir, const char *domain)
 {
-	char base[PATH_MAX], run[64];
-	const char *xdg;
+	char base[PATH_MAX], fix[512];
 	int rc;
 
-	if (dir != NULL)
-		strlcpy(base, dir, sizeof(base));
-	else if ((xdg = getenv("XDG_RUNTIME_DIR")) != NULL && *xdg != '\0')
-		snprintf(base, sizeof(base), "%s/rte_comch", xdg);
-	else if (shm_user_run_dir(run, sizeof(run)) == 0)
-		snprintf(base, sizeof(base), "%s/rte_comch", run);
-	else
-		snprintf(base, sizeof(base), "/tmp/rte_comch-%u", (unsigned int)geteuid());
+	rc = shm_base_dir(dir, base, sizeof(base), fix, sizeof(fix));
+	if (rc < 0)
+		return rc;
 	/* "/<fn>/s-<16 hex>.sock" follows the domain directory. */
 	if (strlen(base) + 1 + strlen(domain) + 1 + (SHM_NAME_MAX - 1) + 24 >=
 	    sizeof(((struct sockaddr_un *)0)->sun_path)) {
 		SHM_LOG(ERR, "runtime directory %s is too long for socket paths", base);
 		return -ENAMETOOLONG;
 	}
-	rc = shm_mkdir_private(base);
+	rc = shm_mkdir_private(base, fix);
 	if (rc < 0)
 		return rc;
 	snprintf(sd->dir, sizeof(sd->dir), "%s/%s", base, domain);
-	return shm_mkdir_private(sd->dir);
+	return shm_mkdir_private(sd->dir, NULL);
 }
 
 static void

@@ -70,7 +70,7 @@ shm_server_create(void *dev, const struct rte_comch_drv_server_conf *conf, void 
 		rc = -ENAMETOOLONG;
 		goto fail;
 	}
-	rc = shm_mkdir_private(rep_dir);
+	rc = shm_mkdir_private(rep_dir, NULL);
 	if (rc == 0)
 		rc = shm_path(ss->sock_path, sizeof(ss->sock_path), sd->dir, conf->rep_name,
 			      conf->name, "sock");

@@ -36,21 +36,28 @@ shm_path(char *buf, size_t size, const char *dir, const char *fn, const char *na
  * Make (or check) a directory only we can use. One that exists must be a real
  * directory, ours, closed to group and others: anyone who could create it
  * first (another user, in a shared /tmp) could otherwise watch or replace our
- * sockets. The log says what is wrong and how to put it right.
+ * sockets. The log says what is wrong, and fix how to put it right (NULL: the
+ * general advice).
  */
 int
-shm_mkdir_private(const char *path)
+shm_mkdir_private(const char *path, const char *fix)
 {
 	struct stat st;
 	const char *what;
+	int rc;
 
+	if (fix == NULL)
+		fix = "Remove it if it is not yours, or choose another base directory: devargs "
+		      "dir=, or XDG_RUNTIME_DIR.";
 	if (mkdir(path, 0700) < 0 && errno != EEXIST) {
-		SHM_LOG(ERR, "mkdir %s: %s", path, strerror(errno));
-		return -errno;
+		rc = -errno;
+		SHM_LOG(ERR, "mkdir %s: %s. %s", path, strerror(-rc), fix);
+		return rc;
 	}
 	if (lstat(path, &st) < 0) {
-		SHM_LOG(ERR, "stat %s: %s", path, strerror(errno));
-		return -errno;
+		rc = -errno;
+		SHM_LOG(ERR, "stat %s: %s", path, strerror(-rc));
+		return rc;
 	}
 	if (S_ISLNK(st.st_mode))
 		what = "is a symbolic link";
@@ -63,10 +70,9 @@ shm_mkdir_private(const char *path)
 	else
 		return 0;
 	SHM_LOG(ERR, "%s %s (uid %u, mode %04o): rte_comch needs a directory of uid %u with mode "
-		"0700 there, since another user could have made it to reach our sockets. Remove "
-		"it if it is not yours, or choose another base directory: devargs dir=, or "
-		"XDG_RUNTIME_DIR", path, what, (unsigned int)st.st_uid,
-		(unsigned int)(st.st_mode & 07777), (unsigned int)geteuid());
+		"0700 there, since another user could have made it to reach our sockets. %s",
+		path, what, (unsigned int)st.st_uid, (unsigned int)(st.st_mode & 07777),
+		(unsigned int)geteuid(), fix);
 	return -EPERM;
 }
 
