@@ -256,6 +256,14 @@ raw_peer_connect(struct raw_peer *p)
 }
 
 void
+raw_peer_close(struct raw_peer *p)
+{
+	close(p->fd);
+	shm_ring_release(&p->rx);
+	shm_ring_release(&p->tx);
+}
+
+void
 raw_peer_expect_dropped(struct raw_peer *p, uint64_t errors_before)
 {
 	unsigned int i, nb_fds;

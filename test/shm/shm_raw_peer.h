@@ -56,6 +56,8 @@ struct raw_peer {
 };
 
 void raw_peer_connect(struct raw_peer *p);
+/** Close p's socket and unmap its rings. */
+void raw_peer_close(struct raw_peer *p);
 /** The server must drop p with -EPROTO, count it, and still serve a good client. */
 void raw_peer_expect_dropped(struct raw_peer *p, uint64_t errors_before);
 

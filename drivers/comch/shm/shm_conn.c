@@ -18,8 +18,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <dirent.h>
 #include <unistd.h>
 
 #include <rte_cycles.h>
@@ -151,6 +149,7 @@ shm_conn_new(const struct shm_dev *sd, struct rte_comch_pe *pe, int sock)
 		free(sc);
 		return NULL;
 	}
+	shm_fds_keep(1);
 	return sc;
 }
 
@@ -161,6 +160,7 @@ shm_conn_unwatch(struct shm_conn *sc)
 	if (sc->sock.fd >= 0) {
 		rte_comch_drv_pe_fd_del(sc->pe, &sc->sock);
 		close(sc->sock.fd);
+		shm_fds_keep(-1);
 		sc->sock.fd = -1;
 	}
 	if (sc->bell.fd >= 0) {
@@ -232,25 +232,6 @@ shm_conn_up(struct shm_conn *sc)
 	}
 	sc->state = SHM_CONN_UP;
 	return 0;
-}
-
-unsigned int
-shm_fds_free(void)
-{
-	struct rlimit rl;
-	struct dirent *de;
-	unsigned int open_fds = 0;
-	DIR *d;
-
-	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur == RLIM_INFINITY)
-		return UINT32_MAX;
-	d = opendir("/proc/self/fd");
-	if (d == NULL)
-		return UINT32_MAX;
-	while ((de = readdir(d)) != NULL)
-		open_fds += de->d_name[0] != '.';
-	closedir(d);
-	return rl.rlim_cur > open_fds ? (unsigned int)(rl.rlim_cur - open_fds) : 0;
 }
 
 /* ------------------------------------------------------------------ ops */

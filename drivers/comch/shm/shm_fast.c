@@ -66,6 +66,7 @@ shm_consumer_ring_release(struct shm_consumer *sh)
 	if (sh->bell.fd >= 0) {
 		rte_comch_drv_pe_wake_fd_del(sh->bell_pe, sh->bell.fd);
 		close(sh->bell.fd);
+		shm_fds_keep(-1);
 	}
 	free(sh->posted_buf);
 	sh->base = NULL;
@@ -137,10 +138,12 @@ shm_consumer_start(void *c, const struct rte_comch_drv_consumer_start *st,
 	rc = shm_bell_create(sh->sc->sd->efd_bells, &sh->bell, &peer_bell);
 	if (rc < 0)
 		goto fail;
+	shm_fds_keep(1);
 	sh->bell_pe = st->pe;
 	rc = rte_comch_drv_pe_wake_fd_add(sh->bell_pe, sh->bell.fd);
 	if (rc < 0) {
 		close(sh->bell.fd);
+		shm_fds_keep(-1);
 		sh->bell.fd = -1;
 		goto fail;
 	}
@@ -380,6 +383,7 @@ shm_remote_unmap(struct shm_conn *sc, struct shm_remote *rc)
 	munmap(rc->mem, rc->mem_len);
 	munmap(rc->ring, rc->ring_bytes);
 	close(rc->bell.fd);
+	shm_fds_keep(-1);
 	sc->nb_peer_fds--;
 	sc->peer_bytes -= rc->mem_len + rc->ring_bytes;
 	comch_fetch_sub_release(&shm_peer_maps, 2);
@@ -417,6 +421,7 @@ shm_producer_import(void *conn, const struct rte_comch_drv_remote_conf *conf,
 		goto fail;
 	}
 	blob->fds[2] = -1; /* ours now: closed when the consumer is unmapped */
+	shm_fds_keep(1);
 	rc->mem = shm_memfd_map_peer(blob->fds[0], conf->mem_len, "consumer memory");
 	rc->ring = rc->mem != NULL ? shm_memfd_map_peer(blob->fds[1], ring_bytes, "post ring") :
 				      NULL;
@@ -450,8 +455,10 @@ fail:
 		munmap(rc->ring, ring_bytes);
 	if (rc->mem != NULL)
 		munmap(rc->mem, conf->mem_len);
-	if (rc->bell.fd >= 0)
+	if (rc->bell.fd >= 0) {
 		close(rc->bell.fd);
+		shm_fds_keep(-1);
+	}
 	shm_close_fds(blob->fds, blob->nb_fds);
 	free(rc);
 	return ret;

@@ -428,6 +428,15 @@ int shm_conn_up(struct shm_conn *sc);
 int shm_conn_create_rx(struct shm_conn *sc, uint32_t capacity);
 int shm_conn_attach_tx(struct shm_conn *sc, int *fds, unsigned int nb_fds);
 int shm_conn_send_msg(struct shm_conn *sc, enum shm_msg_type type, int status);
+
+/* ------------------------------------------------------------------ descriptors */
+
+/**
+ * The driver keeps n more descriptors open (n < 0: it closed -n of them).
+ * Every descriptor it keeps beyond a call is counted: shm_fds_free() relies
+ * on it between its scans of the process's descriptors.
+ */
+void shm_fds_keep(int n);
 /** Descriptors the process may still open, or a large number if it cannot tell. */
 unsigned int shm_fds_free(void);
 

@@ -94,6 +94,7 @@ shm_mmap_alloc(void *dev, size_t len, void **addr, void **mem)
 		free(a);
 		return rc;
 	}
+	shm_fds_keep(1);
 	a->len = len;
 	*addr = a->addr;
 	*mem = a;
@@ -107,6 +108,7 @@ shm_mmap_free(void *dev, void *mem)
 
 	munmap(a->addr, a->len);
 	close(a->memfd);
+	shm_fds_keep(-1);
 	free(a);
 }
 

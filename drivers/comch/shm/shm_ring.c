@@ -82,6 +82,8 @@ shm_ring_create(struct shm_ring *r, uint32_t capacity, uint32_t max_msg, bool ef
 			   &r->memfd, &base);
 	if (rc == 0)
 		rc = shm_bell_create(efd_bell, &r->bell, &r->peer_bell);
+	if (rc == 0)
+		shm_fds_keep(1); /* our doorbell; the rest goes to the peer */
 	if (rc < 0) {
 		SHM_LOG(ERR, "cannot create a ring of %u x %u bytes: %s", capacity, max_msg,
 			strerror(-rc));
@@ -117,6 +119,7 @@ shm_ring_attach(struct shm_ring *r, int memfd, int bell, uint32_t capacity, uint
 	r->memfd = memfd;
 	r->bell.fd = bell;
 	r->peer_bell = -1;
+	shm_fds_keep(1); /* the doorbell is ours to keep or close now */
 	if (shm_ring_geometry(r, capacity, max_msg) < 0) {
 		SHM_LOG(ERR, "peer ring: capacity %u or message size %u out of range",
 			capacity, max_msg);
@@ -165,8 +168,10 @@ shm_ring_release(struct shm_ring *r)
 	if (r->base != NULL)
 		munmap(r->base, r->bytes);
 	shm_ring_handed_over(r);
-	if (r->bell.fd >= 0)
+	if (r->bell.fd >= 0) {
 		close(r->bell.fd);
+		shm_fds_keep(-1);
+	}
 	r->base = NULL;
 	r->bell.fd = -1;
 }

@@ -93,6 +93,7 @@ shm_server_create(void *dev, const struct rte_comch_drv_server_conf *conf, void 
 		close(ss->lock_fd);
 		goto fail;
 	}
+	shm_fds_keep(1);
 	*priv = ss;
 	return 0;
 fail:
@@ -107,6 +108,7 @@ shm_server_destroy(void *srv)
 
 	/* The lock file stays: unlinking it would let two servers lock two inodes. */
 	close(ss->lock_fd);
+	shm_fds_keep(-1);
 	free(ss);
 }
 
@@ -314,6 +316,7 @@ shm_server_start(void *srv, struct rte_comch_pe *pe)
 		unlink(ss->sock_path);
 		return rc;
 	}
+	shm_fds_keep(1);
 	ss->pe = pe;
 	ss->listen.fd = fd;
 	ss->listen.handler = shm_server_accept_handler;
@@ -321,6 +324,7 @@ shm_server_start(void *srv, struct rte_comch_pe *pe)
 	rc = rte_comch_drv_pe_fd_add(pe, &ss->listen);
 	if (rc < 0) {
 		close(fd);
+		shm_fds_keep(-1);
 		unlink(ss->sock_path);
 		ss->listen.fd = -1;
 		return rc;
@@ -338,6 +342,7 @@ shm_server_stop(void *srv)
 	if (ss->listen.fd >= 0) {
 		rte_comch_drv_pe_fd_del(ss->pe, &ss->listen);
 		close(ss->listen.fd);
+		shm_fds_keep(-1);
 		unlink(ss->sock_path);
 		ss->listen.fd = -1;
 	}
