@@ -114,6 +114,7 @@ check_dev_stats(struct rte_comch_dev *dev, const struct rte_comch_dev_stats *exp
 	assert_int_equal(st.msgs_received, exp->msgs_received);
 	assert_int_equal(st.bytes_received, exp->bytes_received);
 	assert_int_equal(st.send_errors, exp->send_errors);
+	assert_int_equal(st.budget_refusals, exp->budget_refusals);
 }
 
 static void

@@ -386,6 +386,7 @@ test_dev_stats_args(void **state)
 	assert_int_equal(st.msgs_received, 0);
 	assert_int_equal(st.bytes_received, 0);
 	assert_int_equal(st.send_errors, 0);
+	assert_int_equal(st.budget_refusals, 0);
 	assert_int_equal(rte_comch_dev_stats_reset(dev), 0);
 	assert_int_equal(rte_comch_dev_close(dev), 0);
 }

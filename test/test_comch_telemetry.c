@@ -202,6 +202,7 @@ expect_tel_stats(uint16_t id, const struct rte_comch_dev_stats *st)
 	assert_int_equal(ct_json_u64(reply, "msgs_received"), st->msgs_received);
 	assert_int_equal(ct_json_u64(reply, "bytes_received"), st->bytes_received);
 	assert_int_equal(ct_json_u64(reply, "send_errors"), st->send_errors);
+	assert_int_equal(ct_json_u64(reply, "budget_refusals"), st->budget_refusals);
 }
 
 static void

@@ -332,6 +332,7 @@ comch_dev_read_stats_locked(const struct rte_comch_dev *d, struct rte_comch_dev_
 	st->connections_rejected = COMCH_CNT_READ(d->conns_rejected);
 	st->peer_errors = d->peer_errors;
 	st->send_errors = d->send_errors;
+	st->budget_refusals = COMCH_CNT_READ(d->budget_refusals);
 }
 
 int
@@ -356,6 +357,7 @@ rte_comch_dev_stats_get(const struct rte_comch_dev *dev, struct rte_comch_dev_st
 	stats->msgs_received = raw.msgs_received - base.msgs_received;
 	stats->bytes_received = raw.bytes_received - base.bytes_received;
 	stats->send_errors = raw.send_errors - base.send_errors;
+	stats->budget_refusals = raw.budget_refusals - base.budget_refusals;
 	return 0;
 }
 
@@ -374,6 +376,12 @@ void
 comch_dev_count_rejected(struct rte_comch_dev *dev)
 {
 	comch_fetch_add_relaxed(&dev->conns_rejected, 1);
+}
+
+void
+comch_dev_count_budget_refusal(struct rte_comch_dev *dev)
+{
+	comch_fetch_add_relaxed(&dev->budget_refusals, 1);
 }
 
 int

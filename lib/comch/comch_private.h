@@ -200,6 +200,7 @@ struct rte_comch_dev {
 	struct comch_counters closed;     /**< Totals of connections that ended. */
 	uint32_t next_conn_id;            /**< Telemetry names connections by these. */
 	uint64_t conns_opened, conns_closed, conns_rejected, peer_errors, send_errors;
+	uint64_t budget_refusals;         /**< Atomic: peers' requests refused for a budget. */
 	struct rte_comch_dev_stats base;  /**< Subtracted on read, set by stats_reset. */
 };
 
@@ -570,6 +571,8 @@ void comch_devs_lock(void);
 void comch_devs_unlock(void);
 /** Count a refused handshake, or a peer dropped for breaking the protocol. */
 void comch_dev_count_rejected(struct rte_comch_dev *dev);
+/** Count a peer's request (a consumer, a connection) refused for a budget. */
+void comch_dev_count_budget_refusal(struct rte_comch_dev *dev);
 
 /* comch_pe.c; the engine's fields are here so that the per-task helpers inline. */
 struct rte_comch_pe {

@@ -279,6 +279,7 @@ comch_proto_on_new(struct rte_comch_connection *conn, const struct comch_ctl_msg
 		COMCH_LOG(NOTICE, "connection %u: refusing the peer's consumer %u: its ids go "
 			  "up to %u", conn->id, m->id,
 			  conn->link.nb_remote_slots - COMCH_FAST_FIRST_ID);
+		comch_dev_count_budget_refusal(conn->ctrl->ctx.dev);
 		conn->ops->blob_discard(conn->drv, blob);
 		return comch_proto_send(conn, COMCH_CTL_CONSUMER_REFUSED, m->id, ENOSPC, NULL) < 0 ?
 		       -ECONNRESET : 0;
@@ -289,6 +290,8 @@ comch_proto_on_new(struct rte_comch_connection *conn, const struct comch_ctl_msg
 	if (rc < 0) {
 		COMCH_LOG(NOTICE, "connection %u: refusing the peer's consumer %u: %s", conn->id,
 			  m->id, strerror(-rc));
+		if (rc == -EMFILE || rc == -ENOSPC)
+			comch_dev_count_budget_refusal(conn->ctrl->ctx.dev);
 		return comch_proto_send(conn, COMCH_CTL_CONSUMER_REFUSED, m->id,
 					rc == -EMFILE || rc == -ENOSPC ? -rc : ENOMEM, NULL) < 0 ?
 		       -ECONNRESET : 0;

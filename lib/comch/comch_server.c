@@ -172,9 +172,14 @@ comch_server_poll(struct rte_comch_server *srv, uint64_t now)
 			srv->nb_answered--;
 			/* fall through */
 		case RTE_COMCH_DRV_SRV_DROPPED:
+			comch_dev_count_rejected(dev);
+			/* Refused for a budget: the driver logged it, at a rate it keeps. */
+			if (ev[i].type == RTE_COMCH_DRV_SRV_DROPPED && ev[i].status == -EUSERS) {
+				comch_dev_count_budget_refusal(dev);
+				break;
+			}
 			COMCH_LOG(NOTICE, "server %s: a client's handshake failed: %s",
 				  srv->ctrl.name, strerror(-ev[i].status));
-			comch_dev_count_rejected(dev);
 			break;
 		}
 	}

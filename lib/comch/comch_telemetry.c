@@ -110,6 +110,7 @@ comch_tel_dev_stats(const char *cmd, const char *params, struct rte_tel_data *d)
 	rte_tel_data_add_dict_u64(d, "msgs_received", st.msgs_received);
 	rte_tel_data_add_dict_u64(d, "bytes_received", st.bytes_received);
 	rte_tel_data_add_dict_u64(d, "send_errors", st.send_errors);
+	rte_tel_data_add_dict_u64(d, "budget_refusals", st.budget_refusals);
 	return 0;
 }
 

@@ -109,6 +109,15 @@ struct rte_comch_dev_stats {
 	uint64_t msgs_received;      /**< Control-path messages delivered to callbacks. */
 	uint64_t bytes_received;     /**< Bytes of those messages. */
 	uint64_t send_errors;        /**< Send tasks that completed with an error. */
+	/**
+	 * Requests of peers refused because they would go past a budget, the
+	 * connection (or the server) staying up: consumers announced past
+	 * max_peer_consumers or a driver's budget of descriptors or mapped memory
+	 * (refused with ENOSPC or EMFILE), and connections a driver refused for
+	 * a peer's budget (also in connections_rejected). See the driver's guide
+	 * for its budgets.
+	 */
+	uint64_t budget_refusals;
 };
 
 /**

@@ -140,7 +140,12 @@ enum rte_comch_drv_srv_event_type {
 	RTE_COMCH_DRV_SRV_UP,
 	/** An answered handshake failed (status says why); hs is gone. */
 	RTE_COMCH_DRV_SRV_FAILED,
-	/** A handshake the driver dropped before any offer (counted as refused). */
+	/**
+	 * A handshake the driver dropped before any offer (counted as refused).
+	 * Status -EUSERS: refused because the client's process has its budget
+	 * of connections already (the driver logs it; the library counts it in
+	 * budget_refusals too).
+	 */
 	RTE_COMCH_DRV_SRV_DROPPED,
 };
 
@@ -381,8 +386,10 @@ struct rte_comch_drv_consumer_ops {
 struct rte_comch_drv_producer_ops {
 	/**
 	 * Connection's engine lcore: map what the peer exported for one of its
-	 * consumers. -EPROTO if the blob is not what conf says; -ENOSPC,
-	 * -EMFILE or -ENOMEM if it does not fit the connection's budget.
+	 * consumers. -EPROTO if the blob is not what conf says; -ENOSPC
+	 * (mappings) or -EMFILE (descriptors) if it does not fit a budget (the
+	 * connection's, its peer process's, the device's: the driver logs which;
+	 * the library counts it in budget_refusals); -ENOMEM if out of memory.
 	 */
 	int (*import)(void *conn, const struct rte_comch_drv_remote_conf *conf,
 		      struct rte_comch_drv_blob *blob, void **remote);

@@ -35,6 +35,15 @@
 #include "comch_test_common.h"
 #include "shm_raw_peer.h"
 
+static uint64_t
+budget_refusals(void)
+{
+	struct rte_comch_dev_stats st;
+
+	assert_int_equal(rte_comch_dev_stats_get(dpu, &st), 0);
+	return st.budget_refusals;
+}
+
 /*
  * On a server opened with dpu_args: nb_ok consumers are taken, the next is
  * refused with status.
@@ -66,6 +75,10 @@ budget_case(const char *domain, const char *dpu_args, unsigned int nb_ok, int st
 		assert_int_equal(c.id, i + 1);
 		assert_int_equal(c.status, status);
 	}
+	/* The device counts the refusal, whichever budget it was, until a reset. */
+	assert_int_equal(budget_refusals(), 1);
+	assert_int_equal(rte_comch_dev_stats_reset(dpu), 0);
+	assert_int_equal(budget_refusals(), 0);
 	/* Refused, not dropped: the connection still carries messages. */
 	pump(5);
 	assert_int_equal(last_disconnect, 1);
