@@ -173,7 +173,8 @@ rte_comch_ctx_get_num_inflight_tasks(const struct rte_comch_ctx *ctx, uint32_t *
  *   errno value. A client: -ENOENT no server of that name on its function,
  *   -ETIMEDOUT the connect timeout expired, -EMSGSIZE the message sizes of
  *   client and server differ, -ECONNREFUSED the server refused the connection
- *   (client limit), -ECONNRESET the server kept dropping the handshake until
+ *   (its client limit, or its driver's limit of connections per client
+ *   process), -ECONNRESET the server kept dropping the handshake until
  *   the connect timeout. A server or client whose connection ended:
  *   -ECONNRESET the peer died, -ECONNABORTED the peer closed the connection,
  *   -EPROTO the peer broke the protocol, -ENOMEM the peer or we ran out of

@@ -128,18 +128,33 @@ assert_server_running(void)
 }
 
 int
-raw_connect(void)
+raw_connect_try(void)
 {
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
 	char sockdir[PATH_MAX];
-	int fd;
+	int fd, rc;
 
 	snprintf(sockdir, sizeof(sockdir), "%s/%s", ct_dir(), raw_domain);
-	assert_int_equal(shm_path(addr.sun_path, sizeof(addr.sun_path), sockdir, "pf0",
-				  SERVER_NAME, "sock"), 0);
+	if (shm_path(addr.sun_path, sizeof(addr.sun_path), sockdir, "pf0", SERVER_NAME,
+		     "sock") < 0)
+		return -ENAMETOOLONG;
 	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (connect(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0) {
+		rc = -errno;
+		close(fd);
+		return rc;
+	}
+	return fd;
+}
+
+int
+raw_connect(void)
+{
+	int fd = raw_connect_try();
+
 	assert_true(fd >= 0);
-	assert_int_equal(connect(fd, (struct sockaddr *)&addr, sizeof(addr)), 0);
 	return fd;
 }
 
@@ -185,16 +200,11 @@ raw_hello_accept(int fd, int *fds, struct shm_msg *accept)
 	assert_int_equal(nb_fds, 2);
 }
 
-/* The well-behaved client: connect, send, get the echo back, stop. */
-void
-good_client_roundtrip(void)
+struct rte_comch_client *
+raw_client_start(enum rte_comch_ctx_state until)
 {
-	static const char text[] = "still alive?";
-	struct rte_comch_connection *conn;
-	struct rte_comch_task_send *t;
 	struct rte_comch_client *cli;
 	enum rte_comch_ctx_state st;
-	unsigned int before = nb_server_msgs, echoes = nb_client_msgs;
 	int i;
 
 	cli = rte_comch_client_create(host, SERVER_NAME);
@@ -207,10 +217,26 @@ good_client_roundtrip(void)
 	for (i = 0; i < 2000; i++) {
 		pump(1);
 		rte_comch_ctx_get_state(rte_comch_client_as_ctx(cli), &st);
-		if (st == RTE_COMCH_CTX_STATE_RUNNING)
+		if (st == until)
 			break;
 	}
-	assert_int_equal(st, RTE_COMCH_CTX_STATE_RUNNING);
+	assert_int_equal(st, until);
+	return cli;
+}
+
+/* The well-behaved client: connect, send, get the echo back, stop. */
+void
+good_client_roundtrip(void)
+{
+	static const char text[] = "still alive?";
+	struct rte_comch_connection *conn;
+	struct rte_comch_task_send *t;
+	struct rte_comch_client *cli;
+	enum rte_comch_ctx_state st;
+	unsigned int before = nb_server_msgs, echoes = nb_client_msgs;
+	int i;
+
+	cli = raw_client_start(RTE_COMCH_CTX_STATE_RUNNING);
 	assert_int_equal(rte_comch_client_get_connection(cli, &conn), 0);
 	assert_int_equal(rte_comch_client_task_send_alloc_init(cli, conn, text, sizeof(text), &t),
 			 0);
@@ -283,9 +309,9 @@ raw_peer_expect_dropped(struct raw_peer *p, uint64_t errors_before)
 	good_client_roundtrip();
 }
 
-void
-raw_ctl_send(int fd, enum comch_ctl_type type, uint32_t id, const struct comch_ctl_msg *tmpl,
-	     const int *fds, unsigned int nb_fds)
+int
+raw_ctl_send_try(int fd, enum comch_ctl_type type, uint32_t id, const struct comch_ctl_msg *tmpl,
+		 const int *fds, unsigned int nb_fds)
 {
 	struct comch_ctl_msg c = { 0 };
 	struct shm_msg m;
@@ -298,7 +324,14 @@ raw_ctl_send(int fd, enum comch_ctl_type type, uint32_t id, const struct comch_c
 	shm_msg_init(&m, SHM_MSG_CTL);
 	memcpy(m.ctl.msg, &c, sizeof(c));
 	m.ctl_len = sizeof(c);
-	assert_int_equal(shm_msg_send(fd, &m, fds, nb_fds), 0);
+	return shm_msg_send(fd, &m, fds, nb_fds);
+}
+
+void
+raw_ctl_send(int fd, enum comch_ctl_type type, uint32_t id, const struct comch_ctl_msg *tmpl,
+	     const int *fds, unsigned int nb_fds)
+{
+	assert_int_equal(raw_ctl_send_try(fd, type, id, tmpl, fds, nb_fds), 0);
 }
 
 int
@@ -377,12 +410,19 @@ raw_announce_fds(int fd, uint32_t id, uint32_t nb_posts, const int *fds)
 	raw_ctl_send(fd, COMCH_CTL_CONSUMER_NEW, id, &c, fds, 3);
 }
 
+int
+raw_consumer_announce_try(int fd, const struct raw_consumer *rc, uint32_t id)
+{
+	struct comch_ctl_msg c = { .nb_posts = NB_SLOTS, .imm_len = 8, .mem_len = MEM_LEN };
+	int fds[3] = { rc->memfd, rc->ringfd, rc->bell[1] };
+
+	return raw_ctl_send_try(fd, COMCH_CTL_CONSUMER_NEW, id, &c, fds, 3);
+}
+
 void
 raw_consumer_announce(struct raw_peer *p, struct raw_consumer *rc, uint32_t id)
 {
-	int fds[3] = { rc->memfd, rc->ringfd, rc->bell[1] };
-
-	raw_announce_fds(p->fd, id, NB_SLOTS, fds);
+	assert_int_equal(raw_consumer_announce_try(p->fd, rc, id), 0);
 }
 
 unsigned int

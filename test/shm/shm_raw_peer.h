@@ -40,6 +40,8 @@ uint64_t peer_errors(void);
 void assert_server_running(void);
 /** A socket connected to the server, nothing said yet. */
 int raw_connect(void);
+/** The same without cmocka's asserts (for a forked child): the socket, or -errno. */
+int raw_connect_try(void);
 /** What the server sent back: a message type, or 0 once it closed the socket. */
 int raw_reply(int fd, struct shm_msg *m, int *fds, unsigned int *nb_fds);
 void raw_hello(int fd, uint32_t queue);
@@ -47,6 +49,8 @@ void raw_hello(int fd, uint32_t queue);
 void raw_hello_accept(int fd, int *fds, struct shm_msg *accept);
 /** A well-behaved client: connect, send, get the echo back, stop. */
 void good_client_roundtrip(void);
+/** A client of host on the server's engine, started, progressed until in state until. */
+struct rte_comch_client *raw_client_start(enum rte_comch_ctx_state until);
 
 /** A peer that completes the handshake properly, then may lie through shared memory. */
 struct raw_peer {
@@ -64,6 +68,9 @@ void raw_peer_expect_dropped(struct raw_peer *p, uint64_t errors_before);
 /** Send a library control message (and descriptors) as the peer's library would. */
 void raw_ctl_send(int fd, enum comch_ctl_type type, uint32_t id, const struct comch_ctl_msg *tmpl,
 		  const int *fds, unsigned int nb_fds);
+/** The same without cmocka's asserts (for a forked child): 0 or -errno. */
+int raw_ctl_send_try(int fd, enum comch_ctl_type type, uint32_t id,
+		     const struct comch_ctl_msg *tmpl, const int *fds, unsigned int nb_fds);
 /**
  * The server's next library control message: its type, with *c and the
  * descriptors filled; 0 if the server closed or sent something else.
@@ -95,6 +102,8 @@ void raw_consumer_fini(struct raw_consumer *rc);
 void raw_announce_fds(int fd, uint32_t id, uint32_t nb_posts, const int *fds);
 /** NEW for rc, as id. */
 void raw_consumer_announce(struct raw_peer *p, struct raw_consumer *rc, uint32_t id);
+/** The same on socket fd, without cmocka's asserts (for a forked child): 0 or -errno. */
+int raw_consumer_announce_try(int fd, const struct raw_consumer *rc, uint32_t id);
 
 /** Descriptors open in this process right now. */
 unsigned int count_fds(void);

@@ -93,9 +93,11 @@ static int
 shm_client_connect(void *dev, const struct rte_comch_drv_client_conf *conf,
 		   struct rte_comch_pe *pe, void **hs)
 {
-	const struct shm_dev *sd = dev;
+	struct shm_dev *sd = dev;
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	struct shm_peer *peer;
 	struct shm_msg hello;
+	struct ucred cred;
 	struct shm_conn *sc;
 	int fd, err;
 
@@ -111,7 +113,15 @@ shm_client_connect(void *dev, const struct rte_comch_drv_client_conf *conf,
 		/* No socket, or a dead server's socket: nobody of that name is there yet. */
 		return err == ENOENT || err == ECONNREFUSED ? -ENOENT : -err;
 	}
-	sc = shm_conn_new(sd, pe, fd);
+	/* The server's process: its consumers count against its budgets here. */
+	err = shm_peer_cred(fd, &cred);
+	if (err == 0)
+		err = shm_peer_join(sd, cred.pid, UINT32_MAX, &peer);
+	if (err < 0) {
+		close(fd);
+		return err;
+	}
+	sc = shm_conn_new(sd, pe, fd, peer);
 	if (sc == NULL)
 		return -ENOMEM;
 	sc->state = SHM_CONN_WAIT_ACCEPT;

@@ -127,16 +127,15 @@ shm_conn_sock_handler(struct rte_comch_drv_fd *pfd, uint32_t events)
 }
 
 struct shm_conn *
-shm_conn_new(const struct shm_dev *sd, struct rte_comch_pe *pe, int sock)
+shm_conn_new(struct shm_dev *sd, struct rte_comch_pe *pe, int sock, struct shm_peer *peer)
 {
 	struct shm_conn *sc = calloc(1, sizeof(*sc));
 
-	if (sc == NULL) {
-		close(sock);
-		return NULL;
-	}
+	if (sc == NULL)
+		goto fail;
 	sc->sd = sd;
 	sc->pe = pe;
+	sc->peer = peer;
 	sc->rx.memfd = sc->rx.bell.fd = sc->rx.peer_bell = -1;
 	sc->tx.memfd = sc->tx.bell.fd = sc->tx.peer_bell = -1;
 	sc->bell.fd = -1;
@@ -145,12 +144,16 @@ shm_conn_new(const struct shm_dev *sd, struct rte_comch_pe *pe, int sock)
 	sc->sock.arg = sc;
 	sc->hs_result = -EINPROGRESS;
 	if (rte_comch_drv_pe_fd_add(pe, &sc->sock) < 0) {
-		close(sock);
 		free(sc);
-		return NULL;
+		goto fail;
 	}
 	shm_fds_keep(1);
 	return sc;
+fail:
+	close(sock);
+	if (peer != NULL)
+		shm_peer_leave(sd, peer);
+	return NULL;
 }
 
 /* Stop watching our fds: nothing more is read from a connection that is down. */
@@ -188,6 +191,9 @@ void
 shm_conn_free(struct shm_conn *sc)
 {
 	shm_conn_release(sc);
+	/* Its peer's consumers were unmapped before (they may be, after the release). */
+	if (sc->peer != NULL)
+		shm_peer_leave(sc->sd, sc->peer);
 	free(sc);
 }
 
@@ -356,7 +362,7 @@ shm_conn_close(void *conn, int reason)
 static void
 shm_conn_free_op(void *conn)
 {
-	free(conn);
+	shm_conn_free(conn); /* released at close already: its process is left now */
 }
 
 const struct rte_comch_drv_conn_ops shm_conn_ops = {

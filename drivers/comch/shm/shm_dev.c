@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,11 +35,17 @@ RTE_LOG_REGISTER_DEFAULT(shm_logtype, NOTICE);
 #define SHM_KEY_PEER_FDS "max_peer_fds"
 #define SHM_KEY_PEER_MAP "max_peer_map"
 #define SHM_KEY_FD_RESERVE "fd_reserve"
+#define SHM_KEY_PROC_CONNS "max_proc_conns"
+#define SHM_KEY_PROC_FDS "max_proc_fds"
+#define SHM_KEY_PROC_MAP "max_proc_map"
+#define SHM_KEY_DEV_FDS "max_dev_fds"
+#define SHM_KEY_DEV_MAP "max_dev_map"
 #define SHM_DEFAULT_FN "pf0"
 
 static const char * const shm_valid_keys[] = {
 	SHM_KEY_DOMAIN, SHM_KEY_ROLE, SHM_KEY_FN, SHM_KEY_REP, SHM_KEY_DIR, SHM_KEY_DOORBELL,
-	SHM_KEY_PEER_FDS, SHM_KEY_PEER_MAP, SHM_KEY_FD_RESERVE,
+	SHM_KEY_PEER_FDS, SHM_KEY_PEER_MAP, SHM_KEY_FD_RESERVE, SHM_KEY_PROC_CONNS,
+	SHM_KEY_PROC_FDS, SHM_KEY_PROC_MAP, SHM_KEY_DEV_FDS, SHM_KEY_DEV_MAP,
 	NULL,
 };
 
@@ -51,9 +58,34 @@ struct shm_args {
 	const char *peer_fds;
 	const char *peer_map;
 	const char *fd_reserve;
+	const char *proc_conns;
+	const char *proc_fds;
+	const char *proc_map;
+	const char *dev_fds;
+	const char *dev_map;
 	const char *reps[SHM_MAX_REPS];
 	unsigned int nb_reps;
 	int err;
+};
+
+/* Where each key but rep lands. */
+static const struct {
+	const char *key;
+	size_t off;
+} shm_arg_slots[] = {
+	{ SHM_KEY_DOMAIN, offsetof(struct shm_args, domain) },
+	{ SHM_KEY_ROLE, offsetof(struct shm_args, role) },
+	{ SHM_KEY_FN, offsetof(struct shm_args, fn) },
+	{ SHM_KEY_DIR, offsetof(struct shm_args, dir) },
+	{ SHM_KEY_DOORBELL, offsetof(struct shm_args, doorbell) },
+	{ SHM_KEY_PEER_FDS, offsetof(struct shm_args, peer_fds) },
+	{ SHM_KEY_PEER_MAP, offsetof(struct shm_args, peer_map) },
+	{ SHM_KEY_FD_RESERVE, offsetof(struct shm_args, fd_reserve) },
+	{ SHM_KEY_PROC_CONNS, offsetof(struct shm_args, proc_conns) },
+	{ SHM_KEY_PROC_FDS, offsetof(struct shm_args, proc_fds) },
+	{ SHM_KEY_PROC_MAP, offsetof(struct shm_args, proc_map) },
+	{ SHM_KEY_DEV_FDS, offsetof(struct shm_args, dev_fds) },
+	{ SHM_KEY_DEV_MAP, offsetof(struct shm_args, dev_map) },
 };
 
 /* Names become path components: a plain, short charset, never "." or "..". */
@@ -75,7 +107,8 @@ static int
 shm_arg_one(const char *key, const char *value, void *opaque)
 {
 	struct shm_args *a = opaque;
-	const char **slot;
+	const char **slot = NULL;
+	unsigned int i;
 
 	if (value == NULL || *value == '\0') {
 		SHM_LOG(ERR, "devargs: %s needs a value", key);
@@ -91,14 +124,11 @@ shm_arg_one(const char *key, const char *value, void *opaque)
 		a->reps[a->nb_reps++] = value;
 		return 0;
 	}
-	slot = strcmp(key, SHM_KEY_DOMAIN) == 0 ? &a->domain :
-	       strcmp(key, SHM_KEY_ROLE) == 0 ? &a->role :
-	       strcmp(key, SHM_KEY_FN) == 0 ? &a->fn :
-	       strcmp(key, SHM_KEY_DOORBELL) == 0 ? &a->doorbell :
-	       strcmp(key, SHM_KEY_PEER_FDS) == 0 ? &a->peer_fds :
-	       strcmp(key, SHM_KEY_PEER_MAP) == 0 ? &a->peer_map :
-	       strcmp(key, SHM_KEY_FD_RESERVE) == 0 ? &a->fd_reserve : &a->dir;
-	if (*slot != NULL) {
+	/* kvargs let only shm_valid_keys through: each has its slot. */
+	for (i = 0; i < RTE_DIM(shm_arg_slots) && slot == NULL; i++)
+		if (strcmp(key, shm_arg_slots[i].key) == 0)
+			slot = (const char **)RTE_PTR_ADD(a, shm_arg_slots[i].off);
+	if (slot == NULL || *slot != NULL) {
 		SHM_LOG(ERR, "devargs: %s given twice", key);
 		a->err = -EINVAL;
 		return -1;
@@ -131,29 +161,58 @@ shm_arg_number(const char *key, const char *value, uint64_t min, uint64_t max, u
 	return 0;
 }
 
-/* The budgets of what a connection's peer may make us hold, with their defaults. */
+/* A count in [min, max] of key, if given: *out keeps its default otherwise. */
 static int
-shm_args_budgets(const struct shm_args *a, struct shm_dev *sd)
+shm_arg_count(const char *key, const char *value, uint64_t min, uint64_t max, uint32_t *out)
 {
 	uint64_t v;
 
+	if (value == NULL)
+		return 0;
+	if (shm_arg_number(key, value, min, max, &v) < 0)
+		return -EINVAL;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+/* Bytes in [4 KiB, what SHM_MAX_FAST consumers of the largest size map] of key, if given. */
+static int
+shm_arg_bytes(const char *key, const char *value, uint64_t *out)
+{
+	if (value == NULL)
+		return 0;
+	return shm_arg_number(key, value, 4096, SHM_MAX_MMAP_BYTES * SHM_MAX_FAST, out);
+}
+
+/*
+ * The budgets of what peers may make us hold, with their defaults: per
+ * connection, per peer process, for all peers of the device.
+ */
+static int
+shm_args_budgets(const struct shm_args *a, enum rte_comch_dev_role role, struct shm_dev *sd)
+{
 	sd->peer_fds = SHM_DEFAULT_PEER_FDS;
 	sd->peer_map = SHM_DEFAULT_PEER_MAP;
+	sd->proc_conns = SHM_DEFAULT_PROC_CONNS;
+	sd->proc_fds = SHM_DEFAULT_PROC_FDS;
+	sd->proc_map = SHM_DEFAULT_PROC_MAP;
+	sd->dev_fds = SHM_DEFAULT_DEV_FDS;
+	sd->dev_map = SHM_DEFAULT_DEV_MAP;
 	sd->fd_reserve = SHM_DEFAULT_FD_RESERVE;
-	if (a->peer_fds != NULL) {
-		if (shm_arg_number(SHM_KEY_PEER_FDS, a->peer_fds, 1, 1u << 20, &v) < 0)
-			return -EINVAL;
-		sd->peer_fds = (uint32_t)v;
-	}
-	if (a->peer_map != NULL &&
-	    shm_arg_number(SHM_KEY_PEER_MAP, a->peer_map, 4096, SHM_MAX_MMAP_BYTES * SHM_MAX_FAST,
-			   &sd->peer_map) < 0)
+	if (a->proc_conns != NULL && role == RTE_COMCH_ROLE_HOST) {
+		SHM_LOG(ERR, "devargs: %s is for BlueField-side devices, whose servers accept "
+			"connections", SHM_KEY_PROC_CONNS);
 		return -EINVAL;
-	if (a->fd_reserve != NULL) {
-		if (shm_arg_number(SHM_KEY_FD_RESERVE, a->fd_reserve, 0, 1u << 20, &v) < 0)
-			return -EINVAL;
-		sd->fd_reserve = (uint32_t)v;
 	}
+	if (shm_arg_count(SHM_KEY_PEER_FDS, a->peer_fds, 1, 1u << 20, &sd->peer_fds) < 0 ||
+	    shm_arg_count(SHM_KEY_PROC_CONNS, a->proc_conns, 1, 1u << 16, &sd->proc_conns) < 0 ||
+	    shm_arg_count(SHM_KEY_PROC_FDS, a->proc_fds, 1, 1u << 20, &sd->proc_fds) < 0 ||
+	    shm_arg_count(SHM_KEY_DEV_FDS, a->dev_fds, 1, 1u << 20, &sd->dev_fds) < 0 ||
+	    shm_arg_count(SHM_KEY_FD_RESERVE, a->fd_reserve, 0, 1u << 20, &sd->fd_reserve) < 0 ||
+	    shm_arg_bytes(SHM_KEY_PEER_MAP, a->peer_map, &sd->peer_map) < 0 ||
+	    shm_arg_bytes(SHM_KEY_PROC_MAP, a->proc_map, &sd->proc_map) < 0 ||
+	    shm_arg_bytes(SHM_KEY_DEV_MAP, a->dev_map, &sd->dev_map) < 0)
+		return -EINVAL;
 	return 0;
 }
 
@@ -330,7 +389,11 @@ shm_dev_dir(struct shm_dev *sd, const char *dir, const char *domain)
 static void
 shm_dev_close(void *dev)
 {
-	free(dev);
+	struct shm_dev *sd = dev;
+
+	/* Every connection is gone, and with the last of each process, its entry. */
+	pthread_mutex_destroy(&sd->peers.lock);
+	free(sd);
 }
 
 static const struct rte_comch_drv_dev_ops shm_dev_ops = {
@@ -385,10 +448,13 @@ shm_probe(const struct rte_kvargs *kvlist, struct rte_comch_drv_dev_conf *conf)
 	sd = calloc(1, sizeof(*sd));
 	if (sd == NULL)
 		return -ENOMEM;
-	rc = shm_args_budgets(&a, sd);
+	pthread_mutex_init(&sd->peers.lock, NULL);
+	LIST_INIT(&sd->peers.list);
+	rc = shm_args_budgets(&a, conf->role, sd);
 	if (rc == 0)
 		rc = shm_dev_dir(sd, a.dir, a.domain);
 	if (rc < 0) {
+		pthread_mutex_destroy(&sd->peers.lock);
 		free(sd);
 		return rc;
 	}

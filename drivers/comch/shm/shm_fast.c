@@ -29,9 +29,10 @@
  * set) from their next progress after filling, behind one fence.
  *
  * What the peer's consumers make us hold is budgeted per connection (devargs
- * max_peer_fds, max_peer_map) and for the process (fd_reserve, and half of the
- * kernel's mapping limit): an announcement past a budget is refused, and the
- * connection stays.
+ * max_peer_fds, max_peer_map), per peer process and for all peers of the
+ * device (max_proc_*, max_dev_*: shm_peer.c), and for the process (fd_reserve,
+ * and half of the kernel's mapping limit): an announcement past a budget is
+ * refused, and the connection stays.
  */
 
 #include <errno.h>
@@ -348,9 +349,13 @@ const struct rte_comch_drv_consumer_ops shm_consumer_ops = {
 
 /* ------------------------------------------------------------------ peer's consumers */
 
-/* Refuse what would go past a budget: -EMFILE (descriptors) or -ENOSPC (mappings). */
+/*
+ * Refuse what would go past a budget: -EMFILE (descriptors) or -ENOSPC
+ * (mappings). Else the peer process is charged for it: refund it when the
+ * consumer is unmapped, or if the import fails after all.
+ */
 static int
-shm_import_budget(const struct shm_conn *sc, uint64_t bytes)
+shm_import_budget(struct shm_conn *sc, uint64_t bytes)
 {
 	const struct shm_dev *sd = sc->sd;
 
@@ -374,7 +379,7 @@ shm_import_budget(const struct shm_conn *sc, uint64_t bytes)
 			"free in the process", sd->fd_reserve);
 		return -EMFILE;
 	}
-	return 0;
+	return shm_peer_charge(sc->sd, sc->peer, bytes);
 }
 
 static void
@@ -386,6 +391,7 @@ shm_remote_unmap(struct shm_conn *sc, struct shm_remote *rc)
 	shm_fds_keep(-1);
 	sc->nb_peer_fds--;
 	sc->peer_bytes -= rc->mem_len + rc->ring_bytes;
+	shm_peer_refund(sc->sd, sc->peer, rc->mem_len + rc->ring_bytes);
 	comch_fetch_sub_release(&shm_peer_maps, 2);
 }
 
@@ -398,6 +404,7 @@ shm_producer_import(void *conn, const struct rte_comch_drv_remote_conf *conf,
 	size_t ring_bytes = shm_fp_ring_bytes(nb_slots);
 	const struct shm_fp_hdr *hdr;
 	struct shm_remote *rc;
+	bool charged = false;
 	int ret = -EPROTO;
 
 	rc = calloc(1, sizeof(*rc));
@@ -414,6 +421,7 @@ shm_producer_import(void *conn, const struct rte_comch_drv_remote_conf *conf,
 	ret = shm_import_budget(sc, conf->mem_len + ring_bytes);
 	if (ret < 0)
 		goto fail;
+	charged = true;
 	ret = -EPROTO;
 	if (shm_bell_adopt(blob->fds[2], sc->sd->efd_bells, &rc->bell) < 0) {
 		SHM_LOG(ERR, "peer consumer: its doorbell is not a Unix datagram socket%s",
@@ -459,6 +467,8 @@ fail:
 		close(rc->bell.fd);
 		shm_fds_keep(-1);
 	}
+	if (charged)
+		shm_peer_refund(sc->sd, sc->peer, conf->mem_len + ring_bytes);
 	shm_close_fds(blob->fds, blob->nb_fds);
 	free(rc);
 	return ret;

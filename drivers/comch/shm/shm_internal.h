@@ -9,8 +9,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/queue.h>
+#include <sys/types.h>
 #include <sys/un.h>
 #include <unistd.h>
+
+#include <pthread.h>
 
 #include <rte_common.h>
 #include <rte_log.h>
@@ -41,6 +44,40 @@ extern int shm_logtype;
 #define SHM_DEFAULT_PEER_MAP (64ull << 30)
 /* Descriptors a peer's consumer may never take from the process: room for new clients. */
 #define SHM_DEFAULT_FD_RESERVE 64
+/*
+ * What one peer process may make us hold over all its connections to a
+ * device (devargs), and all peers together: a process opening many
+ * connections gets no more than a few connections' worth.
+ */
+#define SHM_DEFAULT_PROC_CONNS 128
+#define SHM_DEFAULT_PROC_FDS 1024
+#define SHM_DEFAULT_PROC_MAP (256ull << 30)
+#define SHM_DEFAULT_DEV_FDS 8192
+#define SHM_DEFAULT_DEV_MAP (4ull << 40)
+
+/* ------------------------------------------------------------------ peer processes */
+
+/* One peer process, as the kernel names it (SO_PEERCRED), and what it holds here. */
+struct shm_peer {
+	LIST_ENTRY(shm_peer) next;
+	pid_t pid;
+	uint32_t nb_conns;    /* its connections to this device, handshakes included */
+	uint32_t nb_fds;      /* descriptors we keep for its consumers */
+	uint64_t bytes;       /* bytes of its consumers we map */
+	uint32_t nb_refused;  /* connections refused: logged at 1, 2, 4, 8, ... */
+};
+
+/*
+ * The peer processes of a device and their sum; connections on any lcore
+ * share it, on the control path only. A mutex: ThreadSanitizer cannot see
+ * what DPDK 22.11's rte_spinlock (inline assembly on x86) orders.
+ */
+struct shm_peers {
+	pthread_mutex_t lock;
+	LIST_HEAD(, shm_peer) list;
+	uint32_t nb_fds;
+	uint64_t bytes;
+};
 
 struct shm_dev {
 	char dir[PATH_MAX];   /* <base>/<domain> */
@@ -49,8 +86,31 @@ struct shm_dev {
 	uint32_t peer_fds;    /* descriptors a connection may hold for its peer */
 	uint64_t peer_map;    /* bytes of a peer's memory a connection may map */
 	uint32_t fd_reserve;  /* descriptors the peer's consumers leave free in the process */
+	uint32_t proc_conns;  /* connections one peer process may have to our servers */
+	uint32_t proc_fds;    /* descriptors one peer process's consumers may make us keep */
+	uint64_t proc_map;    /* bytes of one peer process's consumers we may map */
+	uint32_t dev_fds;     /* the same, for all peers together */
+	uint64_t dev_map;
+	struct shm_peers peers;
 	const char *reps[SHM_MAX_REPS]; /* probe's representor names, until the library copied them */
 };
+
+struct ucred;
+/** Who is at the other end of a Unix socket, as the kernel says: 0, or -errno. */
+int shm_peer_cred(int sock, struct ucred *cred);
+/**
+ * A connection of process pid: counted against it, refused with -EUSERS if
+ * it has max_conns already (logged), or -ENOMEM. *peer for the calls below.
+ */
+int shm_peer_join(struct shm_dev *sd, pid_t pid, uint32_t max_conns, struct shm_peer **peer);
+/** A connection of peer ended; what it held was refunded before. */
+void shm_peer_leave(struct shm_dev *sd, struct shm_peer *peer);
+/**
+ * One descriptor and bytes of mapping for a consumer of peer, if within its
+ * process's budgets and the device's: 0, -EMFILE or -ENOSPC (logged).
+ */
+int shm_peer_charge(struct shm_dev *sd, struct shm_peer *peer, uint64_t bytes);
+void shm_peer_refund(struct shm_dev *sd, struct shm_peer *peer, uint64_t bytes);
 
 /* ------------------------------------------------------------------ doorbells */
 
@@ -393,7 +453,8 @@ struct shm_conn {
 	struct rte_comch_drv_fd sock;
 	struct rte_comch_drv_fd bell;  /* our receive ring's doorbell */
 	struct rte_comch_pe *pe;
-	const struct shm_dev *sd;
+	struct shm_dev *sd;
+	struct shm_peer *peer;         /* its process, until freed; NULL if over_budget */
 	enum shm_conn_state state;
 	uint32_t peer_queue;           /* capacity of the peer's receive ring */
 	uint32_t max_msg;
@@ -402,6 +463,12 @@ struct shm_conn {
 	struct shm_ring tx;            /* the peer's: we write */
 	/* Handshake, server side. */
 	struct shm_server *srv;
+	/*
+	 * Its process has its budget of connections: refused (REJECT) at its
+	 * HELLO, read first so that our close does not reset the socket under
+	 * the REJECT, or when its time is up.
+	 */
+	bool over_budget;
 	LIST_ENTRY(shm_conn) next;     /* in the server's handshakes */
 	TAILQ_ENTRY(shm_conn) ev_next; /* in the server's events, while one is due */
 	enum rte_comch_drv_srv_event_type ev;
@@ -420,7 +487,9 @@ struct shm_conn {
 	uint64_t peer_bytes;
 };
 
-struct shm_conn *shm_conn_new(const struct shm_dev *sd, struct rte_comch_pe *pe, int sock);
+/** A connection on sock, of the peer process peer (whose count it takes over; or NULL). */
+struct shm_conn *shm_conn_new(struct shm_dev *sd, struct rte_comch_pe *pe, int sock,
+			      struct shm_peer *peer);
 void shm_conn_free(struct shm_conn *sc);
 /** Release everything that touches the peer: fds, rings. */
 void shm_conn_release(struct shm_conn *sc);

@@ -31,7 +31,7 @@
 #define SHM_ACCEPT_BURST 64
 
 struct shm_server {
-	const struct shm_dev *sd;
+	struct shm_dev *sd;
 	const char *name;
 	char sock_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	char lock_path[PATH_MAX];
@@ -45,12 +45,13 @@ struct shm_server {
 	TAILQ_HEAD(, shm_conn) events;     /* handshakes with an event for the library */
 	uint32_t nb_dropped;               /* dropped before any offer, not yet reported */
 	int drop_status;
+	uint32_t nb_refused;               /* refused for a budget (-EUSERS), not yet reported */
 };
 
 static int
 shm_server_create(void *dev, const struct rte_comch_drv_server_conf *conf, void **priv)
 {
-	const struct shm_dev *sd = dev;
+	struct shm_dev *sd = dev;
 	char rep_dir[PATH_MAX];
 	struct shm_server *ss;
 	int rc;
@@ -133,6 +134,21 @@ shm_server_drop(struct shm_server *ss, struct shm_conn *sc, int status, const ch
 	shm_conn_free(sc);
 }
 
+/*
+ * A handshake of a process over its budget of connections, at its HELLO
+ * (answered REJECT) or at its time limit: reported as refused for a budget
+ * (shm_peer_join() logged it).
+ */
+static void
+shm_server_refuse(struct shm_server *ss, struct shm_conn *sc, bool answer)
+{
+	if (answer)
+		(void)shm_conn_send_msg(sc, SHM_MSG_REJECT, ECONNREFUSED);
+	ss->nb_refused++;
+	shm_server_forget(ss, sc);
+	shm_conn_free(sc);
+}
+
 /* What a handshake came to, for the library's next poll. */
 static void
 shm_server_event(struct shm_server *ss, struct shm_conn *sc,
@@ -189,6 +205,11 @@ shm_server_on_msg(struct shm_conn *sc, int rc, const struct shm_msg *m, int *fds
 {
 	struct shm_server *ss = sc->srv;
 
+	if (sc->over_budget) {
+		shm_close_fds(fds, nb_fds);
+		shm_server_refuse(ss, sc, rc == 0);
+		return;
+	}
 	if (rc < 0) {
 		if (sc->state == SHM_CONN_WAIT_READY)
 			shm_server_failed(ss, sc, rc, rc == -EPROTO ? "garbled message" :
@@ -250,16 +271,28 @@ shm_server_answer(void *srv, void *hs, int status, const struct rte_comch_drv_co
 	shm_ring_handed_over(&sc->rx);
 }
 
-/* Only our own user (or root) may talk to us, whatever the socket's mode says. */
-static bool
-shm_server_peer_allowed(int fd)
+/*
+ * A new client's connection, counted against its process; if that process
+ * has its budget of connections already, one to refuse with REJECT
+ * (ECONNREFUSED: final for the client's library) at its HELLO. NULL if out of
+ * memory.
+ */
+static struct shm_conn *
+shm_server_admit(struct shm_server *ss, int fd, pid_t pid)
 {
-	struct ucred cred;
-	socklen_t len = sizeof(cred);
+	struct shm_peer *peer = NULL;
+	struct shm_conn *sc;
+	int rc;
 
-	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0)
-		return false;
-	return cred.uid == geteuid() || cred.uid == 0;
+	rc = shm_peer_join(ss->sd, pid, ss->sd->proc_conns, &peer);
+	if (rc < 0 && rc != -EUSERS) {
+		close(fd);
+		return NULL;
+	}
+	sc = shm_conn_new(ss->sd, ss->pe, fd, peer);
+	if (sc != NULL)
+		sc->over_budget = rc == -EUSERS;
+	return sc;
 }
 
 static void
@@ -267,6 +300,7 @@ shm_server_accept_handler(struct rte_comch_drv_fd *pfd, uint32_t events)
 {
 	struct shm_server *ss = pfd->arg;
 	struct shm_conn *sc;
+	struct ucred cred;
 	int i, fd;
 
 	for (i = 0; i < SHM_ACCEPT_BURST; i++) {
@@ -276,7 +310,8 @@ shm_server_accept_handler(struct rte_comch_drv_fd *pfd, uint32_t events)
 		fd = accept4(ss->listen.fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 		if (fd < 0)
 			return;
-		if (!shm_server_peer_allowed(fd)) {
+		/* Only our own user (or root) may talk to us, whatever the socket's mode says. */
+		if (shm_peer_cred(fd, &cred) < 0 || (cred.uid != geteuid() && cred.uid != 0)) {
 			SHM_LOG(WARNING, "server \"%s\": refusing a process of another user",
 				ss->name);
 			ss->nb_dropped++;
@@ -284,7 +319,7 @@ shm_server_accept_handler(struct rte_comch_drv_fd *pfd, uint32_t events)
 			close(fd);
 			continue;
 		}
-		sc = shm_conn_new(ss->sd, ss->pe, fd);
+		sc = shm_server_admit(ss, fd, cred.pid);
 		if (sc == NULL)
 			continue;
 		sc->srv = ss;
@@ -351,6 +386,22 @@ shm_server_stop(void *srv)
 		shm_conn_free(sc);
 	}
 	ss->nb_dropped = 0;
+	ss->nb_refused = 0;
+}
+
+/* Up to max DROPPED events of status, taken from *count: how many. */
+static unsigned int
+shm_server_dropped(struct rte_comch_drv_srv_event *ev, unsigned int max, uint32_t *count,
+		   int status)
+{
+	unsigned int n;
+
+	for (n = 0; *count != 0 && n < max; n++, (*count)--) {
+		ev[n].type = RTE_COMCH_DRV_SRV_DROPPED;
+		ev[n].hs = NULL;
+		ev[n].status = status;
+	}
+	return n;
 }
 
 static unsigned int
@@ -358,24 +409,22 @@ shm_server_poll(void *srv, struct rte_comch_drv_srv_event *ev, unsigned int max,
 {
 	struct shm_server *ss = srv;
 	struct shm_conn *sc, *tmp;
-	unsigned int n = 0;
+	unsigned int n;
 
 	/* Handshakes that take too long: drop them, whoever's turn it is. */
 	for (sc = LIST_FIRST(&ss->pending); sc != NULL; sc = tmp) {
 		tmp = LIST_NEXT(sc, next);
 		if (now < sc->deadline)
 			continue;
-		if (sc->state == SHM_CONN_WAIT_HELLO)
+		if (sc->over_budget)
+			shm_server_refuse(ss, sc, false);
+		else if (sc->state == SHM_CONN_WAIT_HELLO)
 			shm_server_drop(ss, sc, -ETIMEDOUT, "the client took too long");
 		else if (sc->state == SHM_CONN_WAIT_READY && sc->ev == 0)
 			shm_server_failed(ss, sc, -ETIMEDOUT, "the client took too long");
 	}
-	for (; ss->nb_dropped != 0 && n < max; n++) {
-		ev[n].type = RTE_COMCH_DRV_SRV_DROPPED;
-		ev[n].hs = NULL;
-		ev[n].status = ss->drop_status;
-		ss->nb_dropped--;
-	}
+	n = shm_server_dropped(ev, max, &ss->nb_refused, -EUSERS);
+	n += shm_server_dropped(ev + n, max - n, &ss->nb_dropped, ss->drop_status);
 	while (n < max && (sc = TAILQ_FIRST(&ss->events)) != NULL) {
 		TAILQ_REMOVE(&ss->events, sc, ev_next);
 		ev[n].type = sc->ev;
@@ -397,7 +446,7 @@ shm_server_poll(void *srv, struct rte_comch_drv_srv_event *ev, unsigned int max,
 		default: /* FAILED: the handshake goes */
 			LIST_REMOVE(sc, next);
 			ss->nb_pending--;
-			free(sc);
+			shm_conn_free(sc);
 			ev[n].hs = NULL;
 			break;
 		}
