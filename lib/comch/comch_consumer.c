@@ -32,6 +32,12 @@
  * completes without it; the consumer stays quarantined until it comes.
  */
 #define COMCH_EXPIRE_TIMEOUT_MS 1000
+/*
+ * A start waits this long for the peer's answer to the announcement (its
+ * import, and the driver's second half of the set-up), then stops: a peer
+ * that never answers costs a consumer the time of a start and a stop.
+ */
+#define COMCH_START_TIMEOUT_MS 1000
 
 static struct rte_comch_consumer *
 comch_consumer_of(struct rte_comch_ctx *ctx)
@@ -86,6 +92,7 @@ comch_consumer_start(struct rte_comch_ctx *ctx)
 		comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_RUNNING);
 		return 0;
 	}
+	c->start_deadline = rte_get_tsc_cycles() + comch_ms_to_tsc(COMCH_START_TIMEOUT_MS);
 	comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_STARTING);
 	return -EINPROGRESS;
 }
@@ -227,6 +234,14 @@ comch_consumer_progress(struct rte_comch_ctx *ctx, bool slow, uint64_t now)
 		if (reg < 0 || comch_link_dead(c->link)) {
 			c->ctx.last_error = reg < 0 ? reg : -ECONNRESET;
 			comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_IDLE);
+			return 1;
+		}
+		if (now > c->start_deadline) {
+			/* Withdrawn as a stop withdraws it: the peer may still answer. */
+			COMCH_LOG(WARNING, "consumer %u: the peer did not answer its start within "
+				  "%u ms: stopping it", c->id, COMCH_START_TIMEOUT_MS);
+			c->ctx.last_error = -ETIMEDOUT;
+			comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_STOPPING);
 			return 1;
 		}
 		return 0;
@@ -589,6 +604,31 @@ comch_consumer_free(struct rte_comch_consumer *c)
 		comch_mmap_release(c->mmap);
 	TAILQ_REMOVE(&c->link->consumers, c, next);
 	comch_objreg_quarantine(c);
+}
+
+int
+comch_consumer_connect(struct rte_comch_consumer *c, struct rte_comch_drv_blob *reply)
+{
+	const struct rte_comch_drv_ops *ops = c->ctx.dev->ops;
+	bool empty = reply->len == 0 && reply->nb_fds == 0;
+	int rc;
+
+	if (ops->consumer->connect == NULL) {
+		if (empty)
+			return 0;
+		COMCH_LOG(ERR, "consumer %u: the peer answered its start with a reply this "
+			  "driver does not take", c->id);
+		if (c->link->type == COMCH_LINK_CONN)
+			comch_link_conn(c->link)->ops->blob_discard(c->link->drv, reply);
+		return -EPROTO;
+	}
+	rc = ops->consumer->connect(c->drv, reply);
+	if (rc < 0) {
+		COMCH_LOG(ERR, "consumer %u: the driver refused the peer's reply to its start: %s",
+			  c->id, strerror(-rc));
+		return -EPROTO;
+	}
+	return 0;
 }
 
 void

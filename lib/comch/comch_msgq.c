@@ -305,6 +305,7 @@ comch_msgq_import(struct comch_link *link, struct rte_comch_consumer *c)
 		.mem_len = 0,
 	};
 	struct rte_comch_drv_blob blob = { .nb_fds = 0 };
+	struct rte_comch_drv_blob reply = { .len = 0, .nb_fds = 0 };
 	void *drv = NULL;
 	int rc;
 
@@ -315,9 +316,14 @@ comch_msgq_import(struct comch_link *link, struct rte_comch_consumer *c)
 	rc = ops->consumer->start(c->drv, &st, &blob);
 	if (rc < 0)
 		return rc;
-	rc = ops->producer->import(link->drv, &rconf, &blob, &drv);
+	rc = ops->producer->import(link->drv, &rconf, &blob, &reply, &drv);
 	if (rc < 0)
 		return rc;
+	rc = comch_consumer_connect(c, &reply);
+	if (rc < 0) {
+		ops->producer->unimport(link->drv, drv);
+		return rc;
+	}
 	comch_link_import(link, c->id, c->imm_len, drv);
 	comch_store_release(&c->reg, 1);
 	return 0;

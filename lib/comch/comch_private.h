@@ -507,6 +507,7 @@ struct rte_comch_consumer {
 	int expired;        /**< Atomic, from the connection's lcore: the peer will not write. */
 	bool expire_asked;
 	uint64_t expire_deadline; /**< TSC: a stop waits for the confirmation until then. */
+	uint64_t start_deadline;  /**< TSC: a start is given up then (connection). */
 	/** Its last stop completed without the peer's confirmation (the consumer's lcore). */
 	bool quarantined;
 	/** Destroyed while quarantined: freed when the peer confirms (connection's lcore). */
@@ -877,6 +878,12 @@ struct rte_comch_consumer *comch_consumer_create(struct comch_link *link,
 int comch_consumer_submit(struct rte_comch_consumer_task_post_recv *t);
 /** Connection lcore: the peer will not write into c any more; frees c if it was destroyed. */
 void comch_consumer_withdrawn(struct rte_comch_consumer *c);
+/**
+ * The second half of a consumer's set-up: the peer's reply to its start blob,
+ * to the driver's connect (owned from here). -EPROTO, logged, if the driver
+ * refuses it or takes no reply but got one.
+ */
+int comch_consumer_connect(struct rte_comch_consumer *c, struct rte_comch_drv_blob *reply);
 /** Connection lcore, at its end: free the destroyed consumers that waited for the peer. */
 void comch_consumer_free_zombies(struct comch_link *link);
 

@@ -8,7 +8,7 @@
  * they export).
  *
  *   consumer starts:  NEW(id, posts, imm_len, mem_len) + blob -->
- *                     <-- READY(id)              the peer imported it
+ *                     <-- READY(id) + reply      the peer imported it
  *                     <-- REFUSED(id, status)    over its budget: no import
  *   consumer stops:   EXPIRED(id) -->
  *                     <-- ACK(id)                the peer will not write again
@@ -189,15 +189,21 @@ comch_proto_serve(struct rte_comch_connection *conn)
 	return n;
 }
 
-/* READY, REFUSED and ACK: answers about one of our consumers. */
+/*
+ * READY, REFUSED and ACK: answers about one of our consumers. READY carries
+ * the peer's reply to the consumer's set-up (maybe empty), which this owns.
+ */
 static int
-comch_proto_on_answer(struct rte_comch_connection *conn, const struct comch_ctl_msg *m)
+comch_proto_on_answer(struct rte_comch_connection *conn, const struct comch_ctl_msg *m,
+		      struct rte_comch_drv_blob *reply)
 {
 	struct rte_comch_consumer *c = comch_proto_consumer(conn, m->id);
+	int rc;
 
 	if (c == NULL) {
 		COMCH_LOG(ERR, "connection %u: the peer answered about consumer %u, which does not "
 			  "exist", conn->id, m->id);
+		conn->ops->blob_discard(conn->drv, reply);
 		return -EPROTO;
 	}
 	/* Each answer in its turn only: early, late or twice breaks the protocol. */
@@ -207,6 +213,7 @@ comch_proto_on_answer(struct rte_comch_connection *conn, const struct comch_ctl_
 		COMCH_LOG(ERR, "connection %u: the peer answered %s about consumer %u out of turn",
 			  conn->id, m->type == COMCH_CTL_CONSUMER_ACK ? "ACK" :
 			  m->type == COMCH_CTL_CONSUMER_READY ? "READY" : "REFUSED", m->id);
+		conn->ops->blob_discard(conn->drv, reply);
 		return -EPROTO;
 	}
 	switch (m->type) {
@@ -230,10 +237,16 @@ comch_proto_on_answer(struct rte_comch_connection *conn, const struct comch_ctl_
 		comch_consumer_withdrawn(c);
 		return 0;
 	default: /* READY */
-		if (c->proto == COMCH_PROTO_WITHDRAW)
+		if (c->proto == COMCH_PROTO_WITHDRAW) {
+			/* Given up (stopped, or its start timed out): no second half now. */
+			conn->ops->blob_discard(conn->drv, reply);
 			comch_proto_withdraw(conn, c);
-		else
-			c->proto = COMCH_PROTO_READY;
+			return 0;
+		}
+		rc = comch_consumer_connect(c, reply);
+		if (rc < 0)
+			return rc;
+		c->proto = COMCH_PROTO_READY;
 		comch_store_release(&c->reg, 1);
 		return 0;
 	}
@@ -255,6 +268,7 @@ comch_proto_on_new(struct rte_comch_connection *conn, const struct comch_ctl_msg
 		.imm_len = m->imm_len,
 		.mem_len = m->mem_len,
 	};
+	struct rte_comch_drv_blob reply = { .len = 0, .nb_fds = 0 };
 	void *drv = NULL;
 	int rc;
 
@@ -284,7 +298,7 @@ comch_proto_on_new(struct rte_comch_connection *conn, const struct comch_ctl_msg
 		return comch_proto_send(conn, COMCH_CTL_CONSUMER_REFUSED, m->id, ENOSPC, NULL) < 0 ?
 		       -ECONNRESET : 0;
 	}
-	rc = dev->ops->producer->import(conn->drv, &rconf, blob, &drv);
+	rc = dev->ops->producer->import(conn->drv, &rconf, blob, &reply, &drv);
 	if (rc == -EPROTO)
 		return rc;
 	if (rc < 0) {
@@ -297,7 +311,8 @@ comch_proto_on_new(struct rte_comch_connection *conn, const struct comch_ctl_msg
 		       -ECONNRESET : 0;
 	}
 	comch_link_import(&conn->link, m->id, m->imm_len, drv);
-	if (comch_proto_send(conn, COMCH_CTL_CONSUMER_READY, m->id, 0, NULL) < 0)
+	if (comch_proto_send(conn, COMCH_CTL_CONSUMER_READY, m->id, 0,
+			     reply.len != 0 || reply.nb_fds != 0 ? &reply : NULL) < 0)
 		return -ECONNRESET;
 	comch_proto_consumer_event(conn, m->id, true);
 	return 0;
@@ -352,7 +367,7 @@ comch_proto_on_ctl(struct rte_comch_connection *conn, struct rte_comch_drv_ctl *
 	}
 	memcpy(&m, ctl->msg, sizeof(m));
 	if (m.version != COMCH_CTL_VERSION ||
-	    (m.type != COMCH_CTL_CONSUMER_NEW && has_blob)) {
+	    (m.type != COMCH_CTL_CONSUMER_NEW && m.type != COMCH_CTL_CONSUMER_READY && has_blob)) {
 		COMCH_LOG(ERR, "connection %u: control message version %u type %u%s", conn->id,
 			  m.version, m.type, has_blob ? " with memory it should not carry" : "");
 		conn->ops->blob_discard(conn->drv, &ctl->blob);
@@ -366,7 +381,7 @@ comch_proto_on_ctl(struct rte_comch_connection *conn, struct rte_comch_drv_ctl *
 	case COMCH_CTL_CONSUMER_READY:
 	case COMCH_CTL_CONSUMER_REFUSED:
 	case COMCH_CTL_CONSUMER_ACK:
-		return comch_proto_on_answer(conn, &m);
+		return comch_proto_on_answer(conn, &m, &ctl->blob);
 	default:
 		COMCH_LOG(ERR, "connection %u: unknown control message type %u", conn->id, m.type);
 		return -EPROTO;

@@ -20,9 +20,11 @@
  *   each client's offer and carries the library's verdict back;
  * - per connection, a reliable ordered carrier of user messages (received in
  *   place, peek/release) and of the library's own control messages, each with
- *   an optional blob (bytes and descriptors) for memory export;
+ *   an optional blob (bytes, and descriptors for a driver that passes them)
+ *   for the set-up of fast-path objects;
  * - memory: allocation the peer can share, registration, export of a consumer
- *   and import of a peer's consumer;
+ *   and import of a peer's consumer, in two halves (a reply blob goes back to
+ *   the consumer's connect);
  * - the fast path: posting receive buffers, placing a producer's data into the
  *   peer consumer's next posted buffer with up to 32 bytes of immediate data,
  *   and completions returned in arrays;
@@ -43,6 +45,26 @@
  *   capabilities, NULLs, the peer's consumer ids and immediate data lengths),
  *   the driver need not check again. What the peer wrote or sent, the driver
  *   checks before use (indexes, lengths, offsets, descriptors).
+ *
+ * Nothing here assumes that the two sides share memory:
+ * - Set-up of a fast-path object is a round trip the library carries in order
+ *   on the connection and times out: the consumer's start blob goes to the
+ *   peer's import, and import's reply blob to the consumer's connect (queue
+ *   pair numbers, keys and addresses, or descriptors of shared memory).
+ * - A producer learns the remote consumer's posted buffers from memory the
+ *   driver keeps on the producer's side, never by reading the peer's through
+ *   the contract: shm maps the consumer's post ring; a verbs driver gives, in
+ *   import's reply, a post mirror the consumer writes its posts into with
+ *   RDMA WRITE. The library's producer logic is the same for every driver.
+ * - Blobs are driver-defined bytes; descriptors are optional (a verbs driver
+ *   passes none). The library never looks inside.
+ * - Concurrency a driver may assume on the fast path: send and notify on one
+ *   remote are serialised by the library (one producer without a lock, or
+ *   several under the remote's lock); sends to different remotes, and
+ *   completed() of different producers, run at the same time on different
+ *   lcores. Resources a producer needs of its own (a send queue) are made in
+ *   its create; a queue several producers' completions come through is the
+ *   driver's to guard.
  *
  * The programmer's guide has a chapter, "Writing a comch driver", that walks
  * through the contract with the skeleton driver (drivers/comch/skeleton).
@@ -345,10 +367,24 @@ struct rte_comch_drv_consumer_ops {
 	/**
 	 * Connection's engine lcore, at each start: a fresh receive state, and
 	 * the blob that lets the peer write into it (ownership of its
-	 * descriptors passes to the caller).
+	 * descriptors passes to the caller). The library carries the blob to
+	 * the peer's import, whose reply comes back to connect.
 	 */
 	int (*start)(void *c, const struct rte_comch_drv_consumer_start *st,
 		     struct rte_comch_drv_blob *blob);
+	/**
+	 * Optional (NULL: a driver whose import replies nothing). Connection's
+	 * engine lcore, once per start, when the peer's import answered with
+	 * its reply blob (its descriptors are the driver's from the call on):
+	 * finish the set-up the start began (a queue pair's second half, where
+	 * to write posts). Called before the consumer counts as started, so
+	 * before any post; the consumer's lcore sees what it did. -EPROTO if
+	 * the reply is not what the start expects (the library drops the
+	 * connection). A start whose reply never comes is given up by the
+	 * library after a timeout; the driver is told nothing then but the
+	 * next start or the destroy.
+	 */
+	int (*connect)(void *c, struct rte_comch_drv_blob *reply);
 	/**
 	 * Consumer's lcore: post n buffers, in order (addr NULL, len 0:
 	 * immediate data only). A post is where a message lands and the room
@@ -390,9 +426,16 @@ struct rte_comch_drv_producer_ops {
 	 * (mappings) or -EMFILE (descriptors) if it does not fit a budget (the
 	 * connection's, its peer process's, the device's: the driver logs which;
 	 * the library counts it in budget_refusals); -ENOMEM if out of memory.
+	 * reply (empty on entry) is what the consumer's connect receives, for
+	 * a set-up that needs a second half (a queue pair number, where the
+	 * consumer writes its posts for our producers to read): filled only on
+	 * success. This side's producers may send to the remote from the
+	 * library's READY on, before the consumer side has applied the reply:
+	 * a send finds no buffer posted until the consumer posts.
 	 */
 	int (*import)(void *conn, const struct rte_comch_drv_remote_conf *conf,
-		      struct rte_comch_drv_blob *blob, void **remote);
+		      struct rte_comch_drv_blob *blob, struct rte_comch_drv_blob *reply,
+		      void **remote);
 	/**
 	 * Connection's engine lcore: unmap it. The library calls it a grace
 	 * period after the last send could start: no producer is in send or

@@ -839,6 +839,84 @@ test_stop_while_starting_refused(void **state)
 }
 
 /*
+ * A peer that never answers an announcement: the start gives up after its
+ * timeout (-ETIMEDOUT) and stops; the stop in turn gives up waiting, the
+ * consumer ends IDLE, and the connection stays. An answer that comes late is
+ * taken as the withdrawal it now is.
+ */
+static void
+start_unanswered(bool answer_late)
+{
+	uint64_t before = peer_errors();
+	struct server_consumer sc;
+	struct comch_ctl_msg c;
+	unsigned int nb_fds;
+	struct raw_peer p;
+	int fds[4];
+
+	server_consumer_announced(&p, &sc);
+	pump(900);
+	assert_int_equal(sc_state(&sc), RTE_COMCH_CTX_STATE_STARTING);
+	pump(300);
+	assert_int_equal(sc_state(&sc), RTE_COMCH_CTX_STATE_STOPPING);
+	assert_int_equal(rte_comch_ctx_get_last_error(rte_comch_consumer_as_ctx(sc.c)),
+			 -ETIMEDOUT);
+	if (answer_late) {
+		raw_ctl_send(p.fd, COMCH_CTL_CONSUMER_READY, sc.id, NULL, NULL, 0);
+		pump(5);
+		assert_int_equal(raw_ctl_reply(p.fd, &c, fds, &nb_fds),
+				 COMCH_CTL_CONSUMER_EXPIRED);
+		raw_ctl_send(p.fd, COMCH_CTL_CONSUMER_ACK, sc.id, NULL, NULL, 0);
+		pump(5);
+	} else {
+		pump(1200);
+	}
+	assert_int_equal(sc_state(&sc), RTE_COMCH_CTX_STATE_IDLE);
+	assert_int_equal(rte_comch_ctx_get_last_error(rte_comch_consumer_as_ctx(sc.c)),
+			 -ETIMEDOUT);
+	assert_int_equal(peer_errors(), before);
+	/* Unconfirmed, its id (and, destroyed, its mmap) stays taken until the end. */
+	assert_int_equal(rte_comch_server_disconnect(srv, last_conn), 0);
+	pump(10);
+	server_consumer_fini(&sc);
+	close(p.fd);
+	shm_ring_release(&p.rx);
+	shm_ring_release(&p.tx);
+	good_client_roundtrip();
+}
+
+static void
+test_start_never_answered(void **state)
+{
+	start_unanswered(false);
+}
+
+static void
+test_start_answered_late(void **state)
+{
+	start_unanswered(true);
+}
+
+/* A reply to the announcement that the driver (shm: none) does not take breaks the protocol. */
+static void
+test_ready_with_a_reply_not_taken(void **state)
+{
+	uint64_t before = peer_errors();
+	struct server_consumer sc;
+	struct raw_peer p;
+	int fd = memfd_create("reply", MFD_CLOEXEC);
+
+	assert_true(fd >= 0);
+	server_consumer_announced(&p, &sc);
+	raw_ctl_send(p.fd, COMCH_CTL_CONSUMER_READY, sc.id, NULL, &fd, 1);
+	close(fd);
+	raw_peer_expect_dropped(&p, before);
+	pump(5);
+	assert_int_equal(sc_state(&sc), RTE_COMCH_CTX_STATE_IDLE);
+	server_consumer_fini(&sc);
+}
+
+/*
  * Stopped in the same round as the peer's fill lies: the withdrawal is queued
  * as the connection drops. The consumer may be destroyed at once; nothing of
  * it is touched afterwards (AddressSanitizer watches).
@@ -891,6 +969,9 @@ main(void)
 		cmocka_unit_test_setup(test_ack_while_starting, before_each),
 		cmocka_unit_test_setup(test_stop_while_starting_ready, before_each),
 		cmocka_unit_test_setup(test_stop_while_starting_refused, before_each),
+		cmocka_unit_test_setup(test_start_never_answered, before_each),
+		cmocka_unit_test_setup(test_start_answered_late, before_each),
+		cmocka_unit_test_setup(test_ready_with_a_reply_not_taken, before_each),
 		cmocka_unit_test_setup(test_stop_as_fill_lies, before_each),
 	};
 

@@ -30,7 +30,7 @@
 
 static int
 dpa_import(void *conn, const struct rte_comch_drv_remote_conf *conf,
-	   struct rte_comch_drv_blob *blob, void **remote)
+	   struct rte_comch_drv_blob *blob, struct rte_comch_drv_blob *reply, void **remote)
 {
 	struct dpa_msgq *q = conn;
 	struct dpa_cons *c;

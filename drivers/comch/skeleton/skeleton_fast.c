@@ -11,7 +11,10 @@
  *
  * The state is shared by both sides: each start makes a fresh one, exported
  * in the blob as a pointer (one process) with a reference for the peer. It is
- * freed when both sides let go. A consumer destroyed on our side is marked
+ * freed when both sides let go. The ring of posts is the importer's: the
+ * import makes it, as a driver whose sides share no memory makes the post
+ * mirror its producers read, and tells the consumer where it is in its reply;
+ * the consumer's connect takes it (the template of a two-way set-up). A consumer destroyed on our side is marked
  * dead, under its own lock, so a producer of the peer that has not yet heard
  * of it writes nothing into memory the application may free; so is one whose
  * posted buffers come back (flush), which may be before the peer confirmed
@@ -30,6 +33,7 @@
 struct skel_cons_side {
 	uint32_t id;
 	struct skel_consumer *cur;
+	struct rte_ring *posts;      /* where posts go: the import's reply (connect) */
 };
 
 static void
@@ -106,11 +110,10 @@ skel_consumer_start(void *c, const struct rte_comch_drv_consumer_start *st,
 	sc->refs = 2; /* ours, and the one the blob carries to the peer */
 	sc->id = side->id;
 	sc->imm_len = st->imm_len;
-	sc->posts = skel_ring_new(st->nb_posts, sizeof(struct rte_comch_fp_post),
-				  RING_F_SP_ENQ | RING_F_SC_DEQ | RING_F_EXACT_SZ);
+	sc->nb_posts = st->nb_posts;
 	sc->cpls = skel_ring_new(st->nb_posts, sizeof(struct rte_comch_fp_cpl),
 				 RING_F_SP_ENQ | RING_F_SC_DEQ | RING_F_EXACT_SZ);
-	if (sc->posts == NULL || sc->cpls == NULL || skel_bell_init(&sc->bell) < 0 ||
+	if (sc->cpls == NULL || skel_bell_init(&sc->bell) < 0 ||
 	    rte_comch_drv_pe_wake_fd_add(st->pe, sc->bell.fd) < 0) {
 		sc->refs = 1;
 		skel_consumer_put(sc);
@@ -119,9 +122,33 @@ skel_consumer_start(void *c, const struct rte_comch_drv_consumer_start *st,
 	sc->pe = st->pe;
 	skel_consumer_retire(side); /* the last start's, if any */
 	side->cur = sc;
+	side->posts = NULL; /* until the peer's import says where */
 	memcpy(blob->data, &sc, sizeof(sc));
 	blob->len = sizeof(sc);
 	blob->nb_fds = 0;
+	return 0;
+}
+
+/* The peer imported our start: its reply is where our posts go. */
+static int
+skel_consumer_connect(void *c, struct rte_comch_drv_blob *reply)
+{
+	struct skel_cons_side *side = c;
+	struct rte_ring *posts;
+
+	if (reply->len != sizeof(posts) || reply->nb_fds != 0) {
+		SKEL_LOG(ERR, "consumer %u: a reply of %u bytes and %u descriptors", side->id,
+			 reply->len, reply->nb_fds);
+		return -EPROTO;
+	}
+	memcpy(&posts, reply->data, sizeof(posts));
+	/* One process: what the import made is in the state we share; anything else lies. */
+	if (side->cur == NULL || posts != side->cur->posts) {
+		SKEL_LOG(ERR, "consumer %u: the reply names a ring that is not our import's",
+			 side->id);
+		return -EPROTO;
+	}
+	side->posts = posts;
 	return 0;
 }
 
@@ -131,7 +158,7 @@ skel_consumer_post(void *c, const struct rte_comch_fp_post *posts, unsigned int 
 	struct skel_cons_side *side = c;
 
 	/* The library posts at most nb_posts at once: there is room for all. */
-	return rte_ring_sp_enqueue_bulk_elem(side->cur->posts, posts, sizeof(*posts), n, NULL) == n ?
+	return rte_ring_sp_enqueue_bulk_elem(side->posts, posts, sizeof(*posts), n, NULL) == n ?
 	       0 : -ENOSPC;
 }
 
@@ -147,10 +174,14 @@ skel_consumer_poll(void *c, struct rte_comch_fp_cpl *cpl, unsigned int max)
 static int
 skel_consumer_flush(void *c, struct rte_comch_fp_cpl *cpl, unsigned int max)
 {
-	struct skel_consumer *sc = ((struct skel_cons_side *)c)->cur;
+	struct skel_cons_side *side = c;
+	struct skel_consumer *sc = side->cur;
 	struct rte_comch_fp_post post;
 	unsigned int n;
 
+	/* Never connected: nothing was posted. */
+	if (side->posts == NULL)
+		return 0;
 	/*
 	 * The peer may still be sending (the library gave up waiting for its
 	 * confirmation): once its producers see the state dead, under the lock
@@ -159,7 +190,7 @@ skel_consumer_flush(void *c, struct rte_comch_fp_cpl *cpl, unsigned int max)
 	rte_spinlock_lock(&sc->lock);
 	sc->dead = true;
 	rte_spinlock_unlock(&sc->lock);
-	for (n = 0; n < max && rte_ring_sc_dequeue_elem(sc->posts, &post, sizeof(post)) == 0;
+	for (n = 0; n < max && rte_ring_sc_dequeue_elem(side->posts, &post, sizeof(post)) == 0;
 	     n++) {
 		cpl[n].cookie = post.cookie;
 		cpl[n].len = 0;
@@ -188,6 +219,7 @@ const struct rte_comch_drv_consumer_ops skel_consumer_ops = {
 	.create = skel_consumer_create,
 	.destroy = skel_consumer_destroy,
 	.start = skel_consumer_start,
+	.connect = skel_consumer_connect,
 	.post = skel_consumer_post,
 	.poll = skel_consumer_poll,
 	.flush = skel_consumer_flush,
@@ -199,7 +231,7 @@ const struct rte_comch_drv_consumer_ops skel_consumer_ops = {
 
 static int
 skel_import(void *conn, const struct rte_comch_drv_remote_conf *conf,
-	    struct rte_comch_drv_blob *blob, void **remote)
+	    struct rte_comch_drv_blob *blob, struct rte_comch_drv_blob *reply, void **remote)
 {
 	struct skel_consumer *sc;
 
@@ -209,6 +241,21 @@ skel_import(void *conn, const struct rte_comch_drv_remote_conf *conf,
 		return -EPROTO;
 	}
 	memcpy(&sc, blob->data, sizeof(sc));
+	if (conf->nb_posts != sc->nb_posts) {
+		SKEL_LOG(ERR, "consumer %u: announced with %u posts, started with %u", sc->id,
+			 conf->nb_posts, sc->nb_posts);
+		skel_consumer_put(sc);
+		return -EPROTO;
+	}
+	/* Our producers' view of its posts: made here, where it is read. */
+	sc->posts = skel_ring_new(sc->nb_posts, sizeof(struct rte_comch_fp_post),
+				  RING_F_SP_ENQ | RING_F_SC_DEQ | RING_F_EXACT_SZ);
+	if (sc->posts == NULL) {
+		skel_consumer_put(sc);
+		return -ENOMEM;
+	}
+	memcpy(reply->data, &sc->posts, sizeof(sc->posts));
+	reply->len = sizeof(sc->posts);
 	*remote = sc; /* the blob's reference is the import's now */
 	return 0;
 }

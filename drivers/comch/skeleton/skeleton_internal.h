@@ -147,7 +147,9 @@ struct skel_consumer {
 	uint32_t refs;               /* ours + the peer's import */
 	uint32_t id;
 	uint32_t imm_len;
-	struct rte_ring *posts;      /* struct rte_comch_fp_post: SP (us), SC (the peer, locked) */
+	uint32_t nb_posts;
+	/* struct rte_comch_fp_post: SP (us), SC (the peer, locked); made by the import */
+	struct rte_ring *posts;
 	struct rte_ring *cpls;       /* struct rte_comch_fp_cpl: SP (the peer), SC (us) */
 	struct skel_bell bell;
 	struct rte_comch_pe *pe;
