@@ -20,6 +20,7 @@
 #include <rte_pause.h>
 
 #include "comch_test_common.h"
+#include "comch_test_drivers.h"
 
 static char ct_tmpdir[256];
 static char ct_prefix[128];
@@ -37,6 +38,7 @@ ct_now_ms(void)
 int
 ct_group_setup(void **state)
 {
+	const struct ct_driver_desc *drv;
 	char pfx_arg[160];
 	char *argv[16];
 	int argc = 0;
@@ -63,6 +65,16 @@ ct_group_setup(void **state)
 	snprintf(ct_tmpdir, sizeof(ct_tmpdir), "/tmp/comch-test-XXXXXX");
 	if (mkdtemp(ct_tmpdir) == NULL) {
 		perror("mkdtemp");
+		return -1;
+	}
+	drv = ct_driver_desc();
+	if (drv == NULL) {
+		fprintf(stderr, "COMCH_TEST_DRIVER=%s: no such driver in test/comch_test_drivers.c\n",
+			ct_driver());
+		return -1;
+	}
+	if (drv->setup != NULL && drv->setup() < 0) {
+		fprintf(stderr, "driver %s: its test set-up failed\n", drv->name);
 		return -1;
 	}
 	return 0;
@@ -130,11 +142,10 @@ ct_dev_open(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(kv, sizeof(kv), fmt, ap);
 	va_end(ap);
-	/* shm keeps its sockets in a directory: the test's own. */
-	if (ct_driver_is("shm"))
-		snprintf(devargs, sizeof(devargs), "shm:%s,dir=%s", kv, ct_tmpdir);
-	else
-		snprintf(devargs, sizeof(devargs), "%s:%s", ct_driver(), kv);
+	if (ct_driver_desc()->devargs(devargs, sizeof(devargs), kv) >= (int)sizeof(devargs)) {
+		rte_errno = E2BIG;
+		return NULL;
+	}
 	return rte_comch_dev_open(devargs);
 }
 

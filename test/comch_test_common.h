@@ -24,6 +24,7 @@
 #include <rte_comch.h>
 #include <rte_launch.h>
 
+#include "comch_test_drivers.h"
 #include "comch_test_msg.h"
 
 /** Default bound for every wait in the fast tests. */
@@ -51,6 +52,16 @@ int ct_group_teardown(void **state);
  */
 const char *ct_driver(void);
 bool ct_driver_is(const char *name);
+/**
+ * Skip the calling test unless its driver has the capabilities caps
+ * (CT_CAP_*, comch_test_drivers.h), saying why it needs them.
+ */
+#define CT_NEED(caps, why) do { \
+	if (!ct_driver_can(caps)) { \
+		print_message("  (skipped on %s: %s)\n", ct_driver(), why); \
+		skip(); \
+	} \
+} while (0)
 /**
  * Skip the calling test unless it runs against the driver named: it tests
  * what only that driver has, which why says (printed with the skip).

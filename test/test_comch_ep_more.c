@@ -613,7 +613,7 @@ test_death_of_client(void **state)
 	struct env e;
 
 	(void)state;
-	CT_ONLY_DRIVER("shm", "the peer is a child process; skeleton connects only in-process");
+	CT_NEED(CT_CAP_PROCESSES, "the peer is a child process");
 	env_open(&e);
 	sl = has_sleep(e.dpu);
 	srv = ep_server(&e, "ep_death_c", 0);
@@ -677,7 +677,7 @@ test_death_of_server(void **state)
 	struct env e;
 
 	(void)state;
-	CT_ONLY_DRIVER("shm", "the peer is a child process; skeleton connects only in-process");
+	CT_NEED(CT_CAP_PROCESSES, "the peer is a child process");
 	env_open(&e);
 	sl = has_sleep(e.host);
 	cli = rte_comch_ep_create();
@@ -730,7 +730,7 @@ test_death_while_blocked(void **state)
 	struct env e;
 
 	(void)state;
-	CT_ONLY_DRIVER("shm", "the peer is a child process; skeleton connects only in-process");
+	CT_NEED(CT_CAP_PROCESSES, "the peer is a child process");
 	env_open(&e);
 	srv = ep_server(&e, "ep_death_b", 0);
 	c = child_spawn("stall", e.domain, "ep_death_b");
@@ -1336,7 +1336,7 @@ test_flood_rss(void **state)
 	struct env e;
 
 	(void)state;
-	CT_ONLY_DRIVER("shm", "the flooder is a child process; skeleton connects only in-process");
+	CT_NEED(CT_CAP_PROCESSES, "the flooder is a child process");
 	env_open(&e);
 	srv = flood_server(&e, "ep_flood", "flood", &c, &sp);
 	rss_peak_reset();
@@ -1388,7 +1388,7 @@ test_flood_peer_dies_paused(void **state)
 	struct env e;
 
 	(void)state;
-	CT_ONLY_DRIVER("shm", "the peer is a child process killed mid-flood; skeleton connects only in-process");
+	CT_NEED(CT_CAP_PROCESSES, "the peer is a child process killed mid-flood");
 	env_open(&e);
 	srv = flood_server(&e, "ep_flood_die", "flood-die", &c, &sp);
 	flood_wait_line(sp, c, line, sizeof(line));
