@@ -53,9 +53,10 @@
  *   pair numbers, keys and addresses, or descriptors of shared memory).
  * - A producer learns the remote consumer's posted buffers from memory the
  *   driver keeps on the producer's side, never by reading the peer's through
- *   the contract: shm maps the consumer's post ring; a verbs driver gives, in
- *   import's reply, a post mirror the consumer writes its posts into with
- *   RDMA WRITE. The library's producer logic is the same for every driver.
+ *   the contract: shm maps the consumer's post ring; a verbs driver keeps a
+ *   post mirror the consumer's posts reach by SEND (or RDMA WRITE) on a
+ *   queue pair import and connect set up. The library's producer logic is
+ *   the same for every driver.
  * - Blobs are driver-defined bytes; descriptors are optional (a verbs driver
  *   passes none). The library never looks inside.
  * - Concurrency a driver may assume on the fast path: send and notify on one
