@@ -10,10 +10,10 @@
  */
 
 #include <malloc.h>
+#include <pthread.h>
 #include <stdlib.h>
 
 #include <rte_common.h>
-#include <rte_spinlock.h>
 
 #include "comch_objreg.h"
 
@@ -34,8 +34,12 @@ comch_objreg_cmp(const struct comch_objreg_entry *a, const struct comch_objreg_e
 RB_GENERATE_INTERNAL(comch_objreg_tree, comch_objreg_entry, node, comch_objreg_cmp,
 		     __rte_unused static)
 
+/*
+ * A mutex rather than rte_spinlock: DPDK 22.11's x86 spinlock is inline
+ * assembly that ThreadSanitizer cannot see, and nothing here is hot.
+ */
 static struct {
-	rte_spinlock_t lock;
+	pthread_mutex_t lock;
 	struct comch_objreg_tree live;
 	unsigned int nb_live;
 	/* The quarantine: a ring of blocks, oldest at head. */
@@ -43,7 +47,7 @@ static struct {
 	unsigned int q_head, q_len;
 	size_t q_bytes;
 } reg = {
-	.lock = RTE_SPINLOCK_INITIALIZER,
+	.lock = PTHREAD_MUTEX_INITIALIZER,
 	.live = RB_INITIALIZER(&reg.live),
 };
 
@@ -52,10 +56,10 @@ comch_objreg_add(struct comch_objreg_entry *e, const void *key, uint32_t kind)
 {
 	e->key = (uintptr_t)key;
 	e->kind = kind;
-	rte_spinlock_lock(&reg.lock);
+	pthread_mutex_lock(&reg.lock);
 	RB_INSERT(comch_objreg_tree, &reg.live, e);
 	reg.nb_live++;
-	rte_spinlock_unlock(&reg.lock);
+	pthread_mutex_unlock(&reg.lock);
 }
 
 uint32_t
@@ -65,10 +69,10 @@ comch_objreg_kind(const void *key)
 	struct comch_objreg_entry *e;
 	uint32_t kind;
 
-	rte_spinlock_lock(&reg.lock);
+	pthread_mutex_lock(&reg.lock);
 	e = RB_FIND(comch_objreg_tree, &reg.live, &find);
 	kind = e == NULL ? 0 : e->kind;
-	rte_spinlock_unlock(&reg.lock);
+	pthread_mutex_unlock(&reg.lock);
 	return kind;
 }
 
@@ -80,12 +84,12 @@ comch_objreg_retired(const void *key)
 	bool found = false;
 	unsigned int i;
 
-	rte_spinlock_lock(&reg.lock);
+	pthread_mutex_lock(&reg.lock);
 	for (i = 0; i < reg.q_len && !found; i++) {
 		b = &reg.q[(reg.q_head + i) % COMCH_OBJREG_QUARANTINE];
 		found = k >= (uintptr_t)b->addr && k < (uintptr_t)b->addr + b->len;
 	}
-	rte_spinlock_unlock(&reg.lock);
+	pthread_mutex_unlock(&reg.lock);
 	return found;
 }
 
@@ -117,20 +121,20 @@ comch_objreg_push_locked(void *block)
 void
 comch_objreg_retire(struct comch_objreg_entry *e, void *block)
 {
-	rte_spinlock_lock(&reg.lock);
+	pthread_mutex_lock(&reg.lock);
 	RB_REMOVE(comch_objreg_tree, &reg.live, e);
 	reg.nb_live--;
 	comch_objreg_push_locked(block);
-	rte_spinlock_unlock(&reg.lock);
+	pthread_mutex_unlock(&reg.lock);
 }
 
 void
 comch_objreg_remove(struct comch_objreg_entry *e)
 {
-	rte_spinlock_lock(&reg.lock);
+	pthread_mutex_lock(&reg.lock);
 	RB_REMOVE(comch_objreg_tree, &reg.live, e);
 	reg.nb_live--;
-	rte_spinlock_unlock(&reg.lock);
+	pthread_mutex_unlock(&reg.lock);
 }
 
 void
@@ -138,17 +142,17 @@ comch_objreg_quarantine(void *block)
 {
 	if (block == NULL)
 		return;
-	rte_spinlock_lock(&reg.lock);
+	pthread_mutex_lock(&reg.lock);
 	comch_objreg_push_locked(block);
-	rte_spinlock_unlock(&reg.lock);
+	pthread_mutex_unlock(&reg.lock);
 }
 
 void
 comch_objreg_stats(unsigned int *live, unsigned int *quarantined, size_t *bytes)
 {
-	rte_spinlock_lock(&reg.lock);
+	pthread_mutex_lock(&reg.lock);
 	*live = reg.nb_live;
 	*quarantined = reg.q_len;
 	*bytes = reg.q_bytes;
-	rte_spinlock_unlock(&reg.lock);
+	pthread_mutex_unlock(&reg.lock);
 }
