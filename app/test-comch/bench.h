@@ -126,6 +126,8 @@ struct bench_opts {
 	const char *doorbell;            /* shm doorbell= of both sides: socket, eventfd */
 	enum bench_consumer_mem consumer_mem; /* fast-path consumers of both sides */
 	const char *csv;                 /* CSV output file, or NULL */
+	bool targets;                    /* --targets: the project's targets, met or missed */
+	bool brief;                      /* --brief: only the summary table, not every row */
 	enum bench_side side;
 	const char *dir;                 /* runtime directory (shm dir=, sockets) */
 	const char *devargs;             /* device devargs override (one side runs) */

@@ -69,6 +69,8 @@ enum {
 	OPT_IDLE,
 	OPT_DOORBELL,
 	OPT_CONSUMER_MEM,
+	OPT_TARGETS,
+	OPT_BRIEF,
 };
 
 static const struct option long_opts[] = {
@@ -98,6 +100,8 @@ static const struct option long_opts[] = {
 	{ "idle", required_argument, NULL, OPT_IDLE },
 	{ "doorbell", required_argument, NULL, OPT_DOORBELL },
 	{ "consumer-mem", required_argument, NULL, OPT_CONSUMER_MEM },
+	{ "targets", no_argument, NULL, OPT_TARGETS },
+	{ "brief", no_argument, NULL, OPT_BRIEF },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -204,6 +208,10 @@ bench_opts_usage(void)
 	       "                                     messages between two threads of the\n"
 	       "                                     client's process, one rte_ring each way\n"
 	       "  --csv FILE          also write one CSV row per result to FILE\n"
+	       "  --brief             print one summary table (each rte_comch result against\n"
+	       "                      its mode's main baseline), not every row and ratio\n"
+	       "  --targets           also print the project's performance targets, each\n"
+	       "                      met or missed\n"
 	       "  --side server|client\n"
 	       "                      run one side only, in this process (two terminals);\n"
 	       "                      give both sides the same options\n"
@@ -230,9 +238,10 @@ bench_opts_usage(void)
 	       "\n                                     (not built: no memif PMD)");
 	printf("Each side initialises EAL with: -l LCORE --no-huge -m 512 --no-pci\n"
 	       "--single-file-segments --file-prefix=test-comch-SIDE-PID\n"
-	       "--log-level=lib.eal:warning "
+	       "--log-level=lib.eal:critical "
 	       "--log-level=lib.telemetry:error, then the extra EAL arguments\n"
-	       "(e.g. -- --log-level=lib.comch:debug).\n");
+	       "(e.g. -- --log-level=lib.comch:debug, or -- --log-level=lib.eal:info for\n"
+	       "EAL's own messages).\n");
 }
 
 static int
@@ -506,6 +515,12 @@ bench_opts_parse(struct bench_opts *o, int argc, char **argv)
 			break;
 		case OPT_CSV:
 			o->csv = optarg;
+			break;
+		case OPT_TARGETS:
+			o->targets = true;
+			break;
+		case OPT_BRIEF:
+			o->brief = true;
 			break;
 		case OPT_SIDE:
 			ret = parse_side(optarg, &o->side);

@@ -13,6 +13,8 @@
 
 /* Width of the row labels: the longest of the plan, at least the usual 20. */
 static int label_w = 20;
+/* --targets: print the project's targets, met or missed (off: only the figures). */
+static bool show_targets;
 
 static const char *
 side_name(int side)
@@ -311,9 +313,12 @@ print_events(FILE *f, const struct bench_result *c, const struct bench_result *s
 	fmt_sides(cpu, sizeof(cpu), "%.2f%%", c->idle_cpu_pct, s, s != NULL ? s->idle_cpu_pct : 0);
 	fmt_sides(idle_w, sizeof(idle_w), "%.0f", (double)c->idle_wakeups, s,
 		  s != NULL ? (double)s->idle_wakeups : 0);
-	fprintf(f, "    idle %.2f s: cpu %s (target < %.0f%%: %s); wake-ups %s\n", c->idle_s,
-		cpu, IDLE_CPU_TARGET_PCT, worst_cpu < IDLE_CPU_TARGET_PCT ? "met" : "missed",
-		idle_w);
+	if (show_targets)
+		fprintf(f, "    idle %.2f s: cpu %s (target < %.0f%%: %s); wake-ups %s\n",
+			c->idle_s, cpu, IDLE_CPU_TARGET_PCT,
+			worst_cpu < IDLE_CPU_TARGET_PCT ? "met" : "missed", idle_w);
+	else
+		fprintf(f, "    idle %.2f s: cpu %s; wake-ups %s\n", c->idle_s, cpu, idle_w);
 	fprintf(f, "    safety timeouts: %" PRIu64 "%s\n", timeouts,
 		timeouts != 0 ? " (wake-ups lost, or a side descheduled for 100 ms)" : "");
 }
@@ -538,7 +543,8 @@ print_pair(FILE *f, const struct bench_test *ct, const struct bench_result *c,
 			c->mb_per_s / 1e3, name, b->mb_per_s / 1e3, c->mb_per_s / b->mb_per_s);
 		break;
 	}
-	print_targets(f, ct, bt, c, b);
+	if (show_targets)
+		print_targets(f, ct, bt, c, b);
 }
 
 /* Both sides' growth per connection, after the traffic; false if either is missing. */
@@ -627,6 +633,113 @@ print_ratios(FILE *f, const struct bench_test *plan, unsigned int first, unsigne
 	}
 }
 
+/*
+ * The baseline a mode's rte_comch rows are summed up against: the event
+ * modes' wake-up floor, else the strongest channel the run has (memif, the
+ * MsgQ's rte_rings, a Unix socket); memcpy and the cache line are floors.
+ */
+static int
+summary_rank(const struct bench_test *t)
+{
+	static const enum bench_transport order[] = {
+		BENCH_TR_MEMIF_ZC, BENCH_TR_MEMIF, BENCH_TR_RING, BENCH_TR_UNIX,
+		BENCH_TR_UNIX_POLL,
+	};
+	unsigned int i;
+
+	if (t->mode->event)
+		return t->transport == BENCH_TR_EVENTFD ? 0 : -1;
+	for (i = 0; i < RTE_DIM(order); i++)
+		if (t->transport == order[i])
+			return i;
+	return -1;
+}
+
+/* A result's headline figure as text, and as a number where higher is better. */
+static double
+summary_figure(const struct bench_test *t, const struct bench_result *r, char *buf, size_t len)
+{
+	switch (t->mode->kind) {
+	case BENCH_KIND_LAT:
+		snprintf(buf, len, "%.2f us p50", r->lat_ns[BENCH_PCT_P50] / 1e3);
+		return r->lat_ns[BENCH_PCT_P50] > 0 ? 1 / r->lat_ns[BENCH_PCT_P50] : 0;
+	case BENCH_KIND_BW:
+		snprintf(buf, len, "%.2f GB/s", r->mb_per_s / 1e3);
+		return r->mb_per_s;
+	default:
+		fmt_rate(buf, len, r->msgs_per_s);
+		return r->msgs_per_s;
+	}
+}
+
+/* The main baseline of comch row i in its group [first, end), or -1. */
+static int
+summary_baseline(const struct bench_test *plan, unsigned int first, unsigned int end,
+		 unsigned int i, const struct bench_results *rs, enum bench_side who)
+{
+	int best = -1, rank, best_rank = INT32_MAX;
+	const struct bench_result *b;
+	unsigned int j;
+
+	for (j = first; j < end; j++) {
+		rank = summary_rank(&plan[j]);
+		b = get(rs, j, BENCH_SIDE_CLIENT);
+		if (rank < 0 || rank >= best_rank || !test_ok(rs, j, who) || b == NULL ||
+		    b->skipped || !comparable(&plan[i], &plan[j]))
+			continue;
+		best = j;
+		best_rank = rank;
+	}
+	return best;
+}
+
+/*
+ * One table: each rte_comch result of the run against its mode's main
+ * baseline, measured in the same run, and the ratio.
+ */
+static void
+print_summary(FILE *f, const struct bench_test *plan, unsigned int nb,
+	      const struct bench_results *rs, enum bench_side who)
+{
+	char test[96], label[64], size[24], cs[48], bs[64], bl[64], base[136];
+	const struct bench_result *c, *b;
+	unsigned int i, first = 0, end;
+	double cv, bv;
+	int j;
+
+	fprintf(f, "\nSummary: rte_comch against the main baseline of each mode, same run\n");
+	fprintf(f, "  %-36s %-16s %-32s %s\n", "test", "rte_comch", "baseline", "ratio");
+	for (i = 0; i < nb; i++) {
+		if (i != 0 && (plan[i].mode != plan[i - 1].mode || plan[i].size != plan[i - 1].size))
+			first = i;
+		for (end = first; end < nb && plan[end].mode == plan[first].mode &&
+		     plan[end].size == plan[first].size; end++)
+			;
+		c = get(rs, i, BENCH_SIDE_CLIENT);
+		if (!bench_transport_is_comch(plan[i].transport) || !test_ok(rs, i, who) ||
+		    c == NULL || c->skipped)
+			continue;
+		bench_test_label(&plan[i], label, sizeof(label));
+		bench_size_str(plan[i].size, size, sizeof(size));
+		snprintf(test, sizeof(test), "%s %s %s", plan[i].mode->name, size, label);
+		cv = summary_figure(&plan[i], c, cs, sizeof(cs));
+		j = summary_baseline(plan, first, end, i, rs, who);
+		if (j < 0) {
+			fprintf(f, "  %-36s %-16s %-32s\n", test, cs, "(none in this run)");
+			continue;
+		}
+		b = get(rs, j, BENCH_SIDE_CLIENT);
+		bv = summary_figure(&plan[j], b, bs, sizeof(bs));
+		bench_test_label(&plan[j], bl, sizeof(bl));
+		snprintf(base, sizeof(base), "%s %s", bl, bs);
+		if (cv > 0 && bv > 0)
+			fprintf(f, "  %-36s %-16s %-32s %.2fx %s\n", test, cs, base,
+				cv >= bv ? cv / bv : bv / cv, cv >= bv ? "faster" : "slower");
+		else
+			fprintf(f, "  %-36s %-16s %-32s\n", test, cs, base);
+	}
+}
+
 /* A lone server has no measurements: it says what it checked. */
 static unsigned int
 print_server_only(FILE *f, const struct bench_test *plan, unsigned int nb,
@@ -680,6 +793,7 @@ bench_output_print(FILE *f, const struct bench_opts *o, const struct bench_test 
 	char label[64];
 
 	label_w = 20;
+	show_targets = o->targets;
 	for (i = 0; i < nb; i++) {
 		bench_test_label(&plan[i], label, sizeof(label));
 		label_w = RTE_MAX(label_w, (int)strlen(label));
@@ -689,14 +803,16 @@ bench_output_print(FILE *f, const struct bench_opts *o, const struct bench_test 
 	} else {
 		print_run_header(f, o, plan, rs, nb);
 		for (i = 0; i < nb; i++) {
-			if (i == 0 || plan[i].mode != plan[i - 1].mode ||
-			    plan[i].size != plan[i - 1].size) {
+			if (!o->brief && (i == 0 || plan[i].mode != plan[i - 1].mode ||
+					  plan[i].size != plan[i - 1].size)) {
 				if (i != 0)
 					print_ratios(f, plan, first, i, rs, who);
 				first = i;
 				print_group_header(f, &plan[i]);
 			}
-			print_row(f, &plan[i], rs, i, who, failed != 0);
+			/* Brief: the summary says how the good ones went; failures still show. */
+			if (!o->brief || !test_ok(rs, i, who))
+				print_row(f, &plan[i], rs, i, who, failed != 0);
 			if (get(rs, i, BENCH_SIDE_CLIENT) != NULL &&
 			    get(rs, i, BENCH_SIDE_CLIENT)->skipped)
 				skipped++;
@@ -706,8 +822,9 @@ bench_output_print(FILE *f, const struct bench_opts *o, const struct bench_test 
 			else if (!test_ok(rs, i, who))
 				failed++;
 		}
-		if (nb != 0)
+		if (nb != 0 && !o->brief)
 			print_ratios(f, plan, first, nb, rs, who);
+		print_summary(f, plan, nb, rs, who);
 	}
 	if (rs->nb_extra != 0)
 		fprintf(f, "\n");

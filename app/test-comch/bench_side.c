@@ -168,8 +168,13 @@ eal_init(const struct bench_opts *o, struct bench_result *res)
 	 */
 	argv[argc++] = (char *)(uintptr_t)"--single-file-segments";
 	argv[argc++] = prefix;
-	/* EAL's start-up chatter would bury the results; warnings still show. */
-	argv[argc++] = (char *)(uintptr_t)"--log-level=lib.eal:warning";
+	/*
+	 * EAL's start-up chatter would bury the results. Its errors too: without
+	 * hugepages, the memif PMD's region set-up makes EAL log "Error: Invalid
+	 * memory" for memory that works, which reads as a failure of ours. A
+	 * real failure of EAL's fails rte_eal_init(), which this reports.
+	 */
+	argv[argc++] = (char *)(uintptr_t)"--log-level=lib.eal:critical";
 	argv[argc++] = (char *)(uintptr_t)"--log-level=lib.telemetry:error";
 	for (i = 0; i < o->eal_argc; i++)
 		argv[argc++] = o->eal_argv[i];
