@@ -69,7 +69,7 @@ ct_group_setup(void **state)
 	}
 	drv = ct_driver_desc();
 	if (drv == NULL) {
-		fprintf(stderr, "COMCH_TEST_DRIVER=%s: no such driver in test/comch_test_drivers.c\n",
+		fprintf(stderr, "COMCH_TEST_DRIVER=%s: not in test/comch_test_drivers.c\n",
 			ct_driver());
 		return -1;
 	}

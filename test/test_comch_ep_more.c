@@ -305,7 +305,8 @@ child_flood(struct rte_comch_ep *ep, struct rte_comch_ep_peer *peer, bool die)
 		eagain++;
 		if (run++ == 0)
 			run_t0 = ct_now_ms();
-		if (!stalled && run >= FLOOD_STALL_TRIES && ct_now_ms() - run_t0 >= FLOOD_STALL_MS) {
+		if (!stalled && run >= FLOOD_STALL_TRIES &&
+		    ct_now_ms() - run_t0 >= FLOOD_STALL_MS) {
 			printf("STALLED sent=%u eagain=%" PRIu64 "\n", sent, eagain);
 			fflush(stdout);
 			stalled = true;
@@ -1839,7 +1840,7 @@ test_unseen_peers(void **state)
 	after = heap_in_use();
 	/* The churn runs under the sanitizers too (teardown races): only this check does not. */
 	if (EP_ASAN) {
-		print_message("  (a sanitizer's heap, which mallinfo2 does not see: not measured)\n");
+		print_message("  (a sanitizer's heap, unseen by mallinfo2: not measured)\n");
 	} else {
 		print_message("  heap: %zu bytes before %u silent clients, %zu after\n", before,
 			      n, after);

@@ -327,9 +327,11 @@ mk_msgq(struct rte_comch_dpa *dpa, bool dpa_consumer, uint32_t max)
 
 	assert_non_null(q);
 	if (dpa_consumer)
-		assert_int_equal(rte_comch_msgq_set_dpa_consumer(q, rte_comch_dpa_as_accel(dpa)), 0);
+		assert_int_equal(rte_comch_msgq_set_dpa_consumer(q, rte_comch_dpa_as_accel(dpa)),
+				 0);
 	else
-		assert_int_equal(rte_comch_msgq_set_dpa_producer(q, rte_comch_dpa_as_accel(dpa)), 0);
+		assert_int_equal(rte_comch_msgq_set_dpa_producer(q, rte_comch_dpa_as_accel(dpa)),
+				 0);
 	assert_int_equal(rte_comch_msgq_set_max_num_consumers(q, max), 0);
 	assert_int_equal(rte_comch_msgq_set_max_num_producers(q, max), 0);
 	assert_int_equal(rte_comch_msgq_start(q), 0);

@@ -992,7 +992,8 @@ producer_after_destroy(void)
 	ctx = doca_comch_producer_as_ctx(pr);
 	DT_OK(doca_comch_producer_destroy(pr));
 	DT_ERR(doca_comch_producer_get_id(pr, &id), INVAL);
-	DT_ERR(doca_comch_producer_task_send_set_conf(pr, dt_dummy_prod_cb, dt_dummy_prod_cb, 4), INVAL);
+	DT_ERR(doca_comch_producer_task_send_set_conf(pr, dt_dummy_prod_cb, dt_dummy_prod_cb, 4),
+	       INVAL);
 	DT_ERR(doca_comch_producer_task_send_alloc_init(pr, NULL, (const uint8_t *)"x", 1, 1,
 							&task), INVAL);
 	DT_ASSERT(task == NULL);
@@ -1013,7 +1014,8 @@ producer_stale_after_reuse(void)
 	DT_OK(doca_comch_producer_destroy(a));
 	b = ab_producer(&p);
 	DT_ERR(doca_comch_producer_destroy(a), INVAL);
-	DT_ERR(doca_comch_producer_task_send_set_conf(a, dt_dummy_prod_cb, dt_dummy_prod_cb, 2), INVAL);
+	DT_ERR(doca_comch_producer_task_send_set_conf(a, dt_dummy_prod_cb, dt_dummy_prod_cb, 2),
+	       INVAL);
 	ab_producer_works(b);
 	DT_OK(doca_comch_producer_destroy(b));
 	DT_ASSERT(dt_pair_down(&p));
@@ -1034,8 +1036,9 @@ producer_foreign(void)
 	c = ab_consumer(&p, m);
 	/* a consumer, a server, an mmap as a producer */
 	DT_ERR(doca_comch_producer_get_id((struct doca_comch_producer *)c, &id), INVAL);
-	DT_ERR(doca_comch_producer_task_send_set_conf((struct doca_comch_producer *)c, dt_dummy_prod_cb,
-						      dt_dummy_prod_cb, 4), INVAL);
+	DT_ERR(doca_comch_producer_task_send_set_conf((struct doca_comch_producer *)c,
+						      dt_dummy_prod_cb, dt_dummy_prod_cb, 4),
+	       INVAL);
 	DT_ASSERT(doca_comch_producer_as_ctx((struct doca_comch_producer *)c) == NULL);
 	DT_ERR(doca_comch_producer_destroy((struct doca_comch_producer *)c), INVAL);
 	DT_ERR(doca_comch_producer_destroy((struct doca_comch_producer *)p.server), INVAL);
@@ -1085,7 +1088,8 @@ consumer_after_destroy(void)
 	DT_ERR(doca_comch_consumer_get_id(c, &v), INVAL);
 	DT_ERR(doca_comch_consumer_set_imm_data_len(c, 8), INVAL);
 	DT_ERR(doca_comch_consumer_get_imm_data_len(c, &v), INVAL);
-	DT_ERR(doca_comch_consumer_task_post_recv_set_conf(c, dt_dummy_cons_cb, dt_dummy_cons_cb, 4), INVAL);
+	DT_ERR(doca_comch_consumer_task_post_recv_set_conf(c, dt_dummy_cons_cb, dt_dummy_cons_cb,
+							   4), INVAL);
 	DT_ERR(doca_comch_consumer_task_post_recv_alloc_init(c, NULL, &task), INVAL);
 	DT_ASSERT(task == NULL);
 	DT_ASSERT(doca_comch_consumer_as_ctx(c) == NULL);
@@ -1395,21 +1399,24 @@ static const struct ab_case ab_cases[] = {
 	AB(devlist_stale_after_reuse,
 	   "doca_devinfo_destroy_list(): dev_list is not a live doca_devinfo list"),
 	AB(devlist_foreign,
-	   "doca_devinfo_destroy_list(): dev_list is a doca_devinfo_rep list, not a doca_devinfo list"),
+	   "doca_devinfo_destroy_list(): dev_list is a doca_devinfo_rep list, "
+	   "not a doca_devinfo list"),
 	AB(server_double_destroy,
 	   "doca_comch_server_destroy(): server is not a live doca_comch_server"),
 	AB(server_after_destroy, "doca_ctx_start(): ctx is not a live doca_ctx"),
 	AB(server_stale_after_reuse,
 	   "doca_comch_server_destroy(): server is not a live doca_comch_server"),
 	AB(server_foreign,
-	   "doca_comch_server_get_device(): server is a doca_comch_client, not a doca_comch_server"),
+	   "doca_comch_server_get_device(): server is a doca_comch_client, "
+	   "not a doca_comch_server"),
 	AB(client_double_destroy,
 	   "doca_comch_client_destroy(): client is not a live doca_comch_client"),
 	AB(client_after_destroy, "doca_pe_connect_ctx(): ctx is not a live doca_ctx"),
 	AB(client_stale_after_reuse,
 	   "doca_comch_client_destroy(): client is not a live doca_comch_client"),
 	AB(client_foreign,
-	   "doca_comch_client_get_device(): client is a doca_comch_server, not a doca_comch_client"),
+	   "doca_comch_client_get_device(): client is a doca_comch_server, "
+	   "not a doca_comch_client"),
 	AB(producer_double_destroy,
 	   "doca_comch_producer_destroy(): producer is not a live doca_comch_producer"),
 	AB(producer_after_destroy,
@@ -1439,7 +1446,8 @@ static const struct ab_case ab_cases[] = {
 	   "doca_argp_register_param(): input_param is not a live doca_argp_param"),
 	AB(param_stale_after_reuse,
 	   "doca_argp_param_set_long_name(): param is not a live doca_argp_param"),
-	AB(param_foreign, "doca_argp_param_set_type(): param is a doca_mmap, not a doca_argp_param"),
+	AB(param_foreign, "doca_argp_param_set_type(): param is a doca_mmap, "
+	   "not a doca_argp_param"),
 	AB(backend_foreign, "doca_log_backend_set_sdk_level(): backend is a doca_mmap, "
 	   "not a doca_log_backend"),
 };

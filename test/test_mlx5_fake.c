@@ -132,7 +132,7 @@ post_srq(struct ibv_srq *srq, uint64_t id, void *addr, uint32_t len, uint32_t lk
 
 static int
 post(struct ibv_qp *qp, enum ibv_wr_opcode op, uint64_t id, const void *addr, uint32_t len,
-     uint32_t lkey, unsigned int flags, const void *raddr, uint32_t rkey)
+	uint32_t lkey, unsigned int flags, const void *raddr, uint32_t rkey)
 {
 	struct ibv_sge sge = { .addr = (uintptr_t)addr, .length = len, .lkey = lkey };
 	struct ibv_send_wr wr = {

@@ -46,9 +46,9 @@ bc_env_open(struct bench_ctx *bc, struct bench_result *res)
 		snprintf(devargs, sizeof(devargs), "%s", o->devargs);
 	else if (bc->side == BENCH_SIDE_SERVER)
 		/* ctrl-many opens all its clients in the one client process. */
-		snprintf(devargs, sizeof(devargs), "shm:domain=%s,role=dpu,rep=%s,dir=%s,doorbell=%s,"
-			 "max_proc_conns=%u", BC_DOMAIN, BC_FN, o->dir, o->doorbell,
-			 BENCH_MAX_CLIENTS);
+		snprintf(devargs, sizeof(devargs),
+			 "shm:domain=%s,role=dpu,rep=%s,dir=%s,doorbell=%s,max_proc_conns=%u",
+			 BC_DOMAIN, BC_FN, o->dir, o->doorbell, BENCH_MAX_CLIENTS);
 	else
 		snprintf(devargs, sizeof(devargs), "shm:domain=%s,role=host,fn=%s,dir=%s,doorbell=%s",
 			 BC_DOMAIN, BC_FN, o->dir, o->doorbell);

@@ -710,7 +710,8 @@ print_summary(FILE *f, const struct bench_test *plan, unsigned int nb,
 	fprintf(f, "\nSummary: rte_comch against the main baseline of each mode, same run\n");
 	fprintf(f, "  %-36s %-16s %-32s %s\n", "test", "rte_comch", "baseline", "ratio");
 	for (i = 0; i < nb; i++) {
-		if (i != 0 && (plan[i].mode != plan[i - 1].mode || plan[i].size != plan[i - 1].size))
+		if (i != 0 && (plan[i].mode != plan[i - 1].mode ||
+			       plan[i].size != plan[i - 1].size))
 			first = i;
 		for (end = first; end < nb && plan[end].mode == plan[first].mode &&
 		     plan[end].size == plan[first].size; end++)

@@ -198,5 +198,5 @@ RTE_INIT(comch_telemetry_init)
 	rte_telemetry_register_cmd("/comch/conn", comch_tel_conn,
 				   "One connection's counters. Parameters: int dev_id, int conn_id");
 	rte_telemetry_register_cmd("/comch/objects", comch_tel_objects,
-				   "Live comch objects, and destroyed ones kept back. No parameters");
+				   "Live comch objects, destroyed ones kept back. No parameters");
 }

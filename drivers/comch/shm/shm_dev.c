@@ -315,10 +315,10 @@ shm_xdg_dir_check(const char *xdg)
 	}
 	if (what == NULL)
 		return 0;
-	SHM_LOG(ERR, "XDG_RUNTIME_DIR=%s%s: %s. It must be a directory of uid %u with mode 0700, "
-		"as systemd-logind makes /run/user/%u: set XDG_RUNTIME_DIR to such a directory, or "
-		"unset it, or pass devargs dir=<such a directory>; the same in every process of the "
-		"domain", xdg, owner, what, uid, uid);
+	SHM_LOG(ERR, "XDG_RUNTIME_DIR=%s%s: %s. It must be a directory of uid %u with mode "
+		"0700, as systemd-logind makes /run/user/%u: set XDG_RUNTIME_DIR to such a "
+		"directory, or unset it, or pass devargs dir=<such a directory>; the same in "
+		"every process of the domain", xdg, owner, what, uid, uid);
 	return -EPERM;
 }
 
@@ -353,12 +353,12 @@ shm_base_dir(const char *dir, char *base, size_t len, char *fix, size_t fix_len)
 			 "uid %u with mode 0700.", run, uid);
 	} else {
 		snprintf(base, len, "/tmp/rte_comch-%u", uid);
-		snprintf(fix, fix_len, "It is the default, used since neither devargs dir= nor "
-			 "XDG_RUNTIME_DIR is set and the system made no /run/user/%u: in /tmp, "
-			 "another user can make it first. Set XDG_RUNTIME_DIR to a directory of uid "
-			 "%u with mode 0700, or pass devargs dir=<such a directory>, the same in "
-			 "every process of the domain; or have it removed if it is not yours.",
-			 uid, uid);
+		snprintf(fix, fix_len, "It is the default, used since neither devargs dir= "
+			 "nor XDG_RUNTIME_DIR is set and the system made no /run/user/%u: in "
+			 "/tmp, another user can make it first. Set XDG_RUNTIME_DIR to a "
+			 "directory of uid %u with mode 0700, or pass devargs dir=<such a "
+			 "directory>, the same in every process of the domain; or have it "
+			 "removed if it is not yours.", uid, uid);
 	}
 	return 0;
 }

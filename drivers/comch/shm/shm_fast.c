@@ -397,7 +397,8 @@ shm_remote_unmap(struct shm_conn *sc, struct shm_remote *rc)
 
 static int
 shm_producer_import(void *conn, const struct rte_comch_drv_remote_conf *conf,
-		    struct rte_comch_drv_blob *blob, struct rte_comch_drv_blob *reply, void **remote)
+		    struct rte_comch_drv_blob *blob, struct rte_comch_drv_blob *reply,
+		    void **remote)
 {
 	struct shm_conn *sc = conn;
 	uint32_t nb_slots = rte_align32pow2(conf->nb_posts);

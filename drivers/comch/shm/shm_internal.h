@@ -270,7 +270,7 @@ void shm_ring_rx_release(struct shm_ring *r, unsigned int n);
 
 int shm_path(char *buf, size_t size, const char *dir, const char *fn, const char *name,
 	     const char *suffix);
-/** Make or check a directory of ours, mode 0700: 0, or -EPERM (logged, with fix: NULL or advice). */
+/** Make or check a directory of ours, mode 0700: 0, or -EPERM (logged, with fix: advice). */
 int shm_mkdir_private(const char *path, const char *fix);
 int shm_msg_send(int fd, const struct shm_msg *m, const int *fds, unsigned int nb_fds);
 /*

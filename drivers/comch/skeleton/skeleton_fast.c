@@ -14,11 +14,11 @@
  * freed when both sides let go. The ring of posts is the importer's: the
  * import makes it, as a driver whose sides share no memory makes the post
  * mirror its producers read, and tells the consumer where it is in its reply;
- * the consumer's connect takes it (the template of a two-way set-up). A consumer destroyed on our side is marked
- * dead, under its own lock, so a producer of the peer that has not yet heard
- * of it writes nothing into memory the application may free; so is one whose
- * posted buffers come back (flush), which may be before the peer confirmed
- * that it stopped writing.
+ * the consumer's connect takes it (the template of a two-way set-up). A
+ * consumer destroyed on our side is marked dead, under its own lock, so a
+ * producer of the peer that has not yet heard of it writes nothing into
+ * memory the application may free; so is one whose posted buffers come back
+ * (flush), which may be before the peer confirmed that it stopped writing.
  */
 
 #include <errno.h>
