@@ -13,6 +13,9 @@ meson test -C build --suite fast --suite conformance --suite integration --suite
 	--print-errorlogs
 ./devtools/check-install.sh build
 ./devtools/check-symbols.sh build
+# The commits since the rules began, and the code lines they add.
+./devtools/check-commit.sh
+./devtools/check-format.sh
 
 # AddressSanitizer and UndefinedBehaviorSanitizer in one build. UBSan only
 # prints and goes on by default: -fno-sanitize-recover=all makes every finding
