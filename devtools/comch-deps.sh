@@ -8,10 +8,18 @@ missing=""
 for p in $COMCH_PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
 done
+# apt's output goes to a log (COMCH_DEPS_LOG, or one in TMPDIR): one line says
+# what was installed and where the log is; on failure, its end is shown.
 if [ -n "$missing" ]; then
-	echo "Installing:$missing"
+	deps_log=${COMCH_DEPS_LOG:-$(mktemp "${TMPDIR:-/tmp}/comch-packages.XXXXXX.log")}
 	SUDO=""
 	[ "$(id -u)" -eq 0 ] || SUDO="sudo"
-	$SUDO apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing
+	if ! { $SUDO apt-get update -qq &&
+	       DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq \
+			--no-install-recommends $missing; } >"$deps_log" 2>&1; then
+		echo "FAILED to install:$missing (log: $deps_log)"
+		tail -n 20 "$deps_log" | sed 's/^/  | /'
+		exit 1
+	fi
+	echo "installed:$missing (log: $deps_log)"
 fi
