@@ -95,6 +95,9 @@ typedef void (*rte_comch_consumer_task_post_recv_cb_t)(
 /**
  * Create a consumer on a connection, receiving into mmap.
  *
+ * @param conn An established connection.
+ * @param mmap A started mmap with RTE_COMCH_MMAP_PERM_PCI_READ_WRITE, registered
+ *             with the connection's device: the memory producers write into.
  * @return
  *   The consumer, or NULL with rte_errno set:
  *   - EINVAL: conn or mmap is NULL.
@@ -118,6 +121,7 @@ rte_comch_consumer_create(struct rte_comch_connection *conn, struct rte_comch_mm
  * that stops the connection from ending, but its id and its mmap stay held
  * until the peer confirms or the connection ends.
  *
+ * @param consumer The consumer; IDLE.
  * @return
  *   0 on success; -EINVAL if consumer is NULL; -EBUSY if it is not IDLE or
  *   post-recv tasks taken from its pool have not been freed.
@@ -129,6 +133,7 @@ rte_comch_consumer_destroy(struct rte_comch_consumer *consumer);
 /**
  * The consumer's context.
  *
+ * @param consumer The consumer.
  * @return
  *   The context, or NULL with rte_errno set to EINVAL if consumer is NULL.
  */
@@ -147,6 +152,8 @@ rte_comch_consumer_as_ctx(struct rte_comch_consumer *consumer);
  * MsgQ's max_num_consumers), and is reused after a destroy. A peer that
  * announces a consumer 0 breaks the protocol and is dropped (-EPROTO).
  *
+ * @param consumer The consumer.
+ * @param id       Set to its id.
  * @return
  *   0 on success; -EINVAL if an argument is NULL.
  */
@@ -158,6 +165,8 @@ rte_comch_consumer_get_id(const struct rte_comch_consumer *consumer, uint32_t *i
  * Set how many bytes of immediate data the consumer accepts with each message
  * (default 0). Only while IDLE.
  *
+ * @param consumer The consumer.
+ * @param len      Bytes of immediate data, 0 to the device's max_imm_data_len.
  * @return
  *   0 on success; -EINVAL if consumer is NULL or len is above the device's
  *   max_imm_data_len; -EBUSY if not IDLE.
@@ -169,6 +178,8 @@ rte_comch_consumer_set_imm_data_len(struct rte_comch_consumer *consumer, uint32_
 /**
  * Read the immediate data length.
  *
+ * @param consumer The consumer.
+ * @param len      Set to the immediate data length in bytes.
  * @return
  *   0 on success; -EINVAL if an argument is NULL.
  */
@@ -179,11 +190,15 @@ rte_comch_consumer_get_imm_data_len(const struct rte_comch_consumer *consumer, u
 /**
  * Configure post-recv tasks. Mandatory; only while IDLE.
  *
+ * @param consumer      The consumer.
+ * @param completion_cb Called when a posted buffer was filled. Mandatory.
+ * @param error_cb      Called when a posted task came back unfilled. Mandatory.
  * @param num_tasks Pool size, 1 to the device's max_fast_tasks; also how many
  *                  buffers can be posted at once.
  * @return
  *   0 on success; -EINVAL for a NULL argument or a bad num_tasks; -EBUSY if
- *   not IDLE.
+ *   not IDLE, or if num_tasks changes the size of a pool whose tasks are not
+ *   all freed.
  */
 __rte_experimental
 int
@@ -195,6 +210,7 @@ rte_comch_consumer_task_post_recv_set_conf(struct rte_comch_consumer *consumer,
 /**
  * Take a post-recv task from the pool.
  *
+ * @param consumer The consumer; RUNNING.
  * @param buf A buffer of the consumer's mmap to receive into, or NULL to
  *            receive immediate data only. At each submit, the message is to
  *            land at the tail of the buffer's data (data + data_len: its head
@@ -205,6 +221,7 @@ rte_comch_consumer_task_post_recv_set_conf(struct rte_comch_consumer *consumer,
  *            (rte_comch_buf_reset_data_len()) before posting a buffer again to
  *            receive over what it held. Posting a piece of memory that is
  *            already posted is the caller's mistake: it is not detected.
+ * @param task Set to the task.
  * @return
  *   0 on success; -EINVAL for a NULL consumer or task, or a buffer not of the
  *   consumer's mmap (any buffer on a MsgQ); -ENOTSUP for a DPA consumer;
@@ -221,6 +238,7 @@ rte_comch_consumer_task_post_recv_alloc_init(struct rte_comch_consumer *consumer
 /**
  * The generic task behind a post-recv task.
  *
+ * @param task The post-recv task.
  * @return
  *   The task, or NULL with rte_errno set to EINVAL if task is NULL.
  */
@@ -233,6 +251,7 @@ rte_comch_consumer_task_post_recv_as_task(struct rte_comch_consumer_task_post_re
  * follow the data the buffer held at submit: data is unchanged, and data_len
  * grew by the number of bytes the producer wrote (0 for immediate data only).
  *
+ * @param task The post-recv task.
  * @return
  *   The buffer (NULL for an immediate-only task), or NULL with rte_errno set
  *   to EINVAL if task is NULL.
@@ -244,9 +263,11 @@ rte_comch_consumer_task_post_recv_get_buf(const struct rte_comch_consumer_task_p
 /**
  * Change the task's buffer before submitting it again.
  *
+ * @param task The post-recv task, not in flight.
+ * @param buf  A buffer of the consumer's mmap, or NULL for immediate data only.
  * @return
- *   0 on success; -EINVAL if task is NULL or buf is not of the consumer's mmap;
- *   -EBUSY if the task is in flight.
+ *   0 on success; -EINVAL if task is NULL or buf is not of the consumer's mmap
+ *   (any buffer on a MsgQ); -EBUSY if the task is in flight.
  */
 __rte_experimental
 int
@@ -257,6 +278,7 @@ rte_comch_consumer_task_post_recv_set_buf(struct rte_comch_consumer_task_post_re
  * The immediate data received with the message, valid until the task is
  * submitted again or freed.
  *
+ * @param task The post-recv task.
  * @param len Set to its length (0 if none); may be NULL.
  * @return
  *   The immediate data, or NULL with rte_errno set to EINVAL if task is NULL.
@@ -269,6 +291,8 @@ rte_comch_consumer_task_post_recv_get_imm_data(
 /**
  * The id of the producer whose message completed the task.
  *
+ * @param task The post-recv task.
+ * @param id   Set to the producer's id.
  * @return
  *   0 on success; -EINVAL if an argument is NULL; -ENOENT if the task has not
  *   completed successfully.
@@ -287,7 +311,8 @@ rte_comch_consumer_task_post_recv_get_producer_id(
  * @param max_posts  Buffers posted at once at most: 1 to the device's max_fast_tasks.
  * @return
  *   0 on success; -EINVAL if consumer is NULL or max_posts out of range;
- *   -ENOTSUP for a MsgQ's consumer; -EBUSY if it is not IDLE.
+ *   -ENOTSUP for a MsgQ's consumer; -EBUSY if it is not IDLE, or if post-recv
+ *   tasks taken from its pool have not been freed.
  */
 __rte_experimental
 int
@@ -305,6 +330,9 @@ rte_comch_consumer_burst_enable(struct rte_comch_consumer *consumer, uint32_t ma
  * Inline, through the consumer's fast-path object: no lock, no allocation.
  * Thread safety: the consumer's engine's lcore.
  *
+ * @param consumer The consumer, RUNNING in burst mode.
+ * @param posts    The buffers: address and room of each.
+ * @param nb       How many.
  * @return
  *   The number posted, from the first (fewer than nb when max_posts buffers
  *   are outstanding: post the rest once some come back); or, with none posted,
@@ -334,9 +362,13 @@ rte_comch_consumer_post_burst(struct rte_comch_consumer *consumer,
  * Inline, through the consumer's fast-path object. Thread safety: the
  * consumer's engine's lcore.
  *
+ * @param consumer The consumer, in burst mode.
+ * @param cpl      Filled with up to max completions.
+ * @param max      Room in cpl.
  * @return
  *   The number of completions written to cpl (0 to max); -EBUSY if the
- *   consumer is not in burst mode or is IDLE; -EINVAL if cpl is NULL.
+ *   consumer is not in burst mode or is IDLE; -EINVAL if cpl is NULL and max
+ *   is not 0.
  */
 __rte_experimental
 static inline int

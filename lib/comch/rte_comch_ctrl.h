@@ -142,6 +142,8 @@ struct rte_comch_conn_stats {
  *   - EEXIST: a server of that name already exists on this representor, in this
  *     or any other process.
  *   - ENOMEM: out of memory.
+ *   - Another errno value from the driver when it cannot set the server up
+ *     (the shm driver: its socket or lock file cannot be created).
  */
 __rte_experimental
 struct rte_comch_server *
@@ -151,10 +153,12 @@ rte_comch_server_create(struct rte_comch_dev *dev, struct rte_comch_dev_rep *rep
 /**
  * Destroy a server.
  *
+ * @param server The server; IDLE.
  * @return
  *   0 on success; -EINVAL if server is NULL; -EBUSY if it is not IDLE, if send
  *   tasks taken from its pool have not been freed, or if producers or
- *   consumers created on its connections still exist (IDLE ones too).
+ *   consumers created on its connections still exist (IDLE ones too);
+ *   -EDEADLK if called from inside a callback of the server's engine.
  */
 __rte_experimental
 int
@@ -163,6 +167,7 @@ rte_comch_server_destroy(struct rte_comch_server *server);
 /**
  * The server's context, for the rte_comch_ctx_* and rte_comch_pe_* calls.
  *
+ * @param server The server.
  * @return
  *   The context, or NULL with rte_errno set to EINVAL if server is NULL.
  */
@@ -173,6 +178,8 @@ rte_comch_server_as_ctx(struct rte_comch_server *server);
 /**
  * Set the largest message the server's connections carry. Only while IDLE.
  *
+ * @param server The server.
+ * @param size   Largest message in bytes, 1 to the device's max_msg_size.
  * @return
  *   0 on success; -EINVAL if server is NULL or size is 0; -EMSGSIZE if size is
  *   above the device's max_msg_size; -EBUSY if the server is not IDLE.
@@ -184,6 +191,8 @@ rte_comch_server_set_max_msg_size(struct rte_comch_server *server, uint32_t size
 /**
  * Read the largest message size.
  *
+ * @param server The server.
+ * @param size   Set to the largest message size in bytes.
  * @return
  *   0 on success; -EINVAL if server or size is NULL.
  */
@@ -195,6 +204,9 @@ rte_comch_server_get_max_msg_size(const struct rte_comch_server *server, uint32_
  * Set how many messages each connection can queue towards the server.
  * Only while IDLE.
  *
+ * @param server The server.
+ * @param size   Messages each connection can queue, 1 to the device's
+ *               max_recv_queue_size.
  * @return
  *   0 on success; -EINVAL if server is NULL, size is 0 or above the device's
  *   max_recv_queue_size; -EBUSY if the server is not IDLE.
@@ -206,6 +218,8 @@ rte_comch_server_set_recv_queue_size(struct rte_comch_server *server, uint32_t s
 /**
  * Read the receive queue size.
  *
+ * @param server The server.
+ * @param size   Set to the receive queue size, in messages.
  * @return
  *   0 on success; -EINVAL if server or size is NULL.
  */
@@ -216,6 +230,7 @@ rte_comch_server_get_recv_queue_size(const struct rte_comch_server *server, uint
 /**
  * The device the server was created on.
  *
+ * @param server The server.
  * @return
  *   The device, or NULL with rte_errno set to EINVAL if server is NULL.
  */
@@ -226,6 +241,7 @@ rte_comch_server_get_device(const struct rte_comch_server *server);
 /**
  * The representor the server was created on.
  *
+ * @param server The server.
  * @return
  *   The representor, or NULL with rte_errno set to EINVAL if server is NULL.
  */
@@ -237,6 +253,9 @@ rte_comch_server_get_device_rep(const struct rte_comch_server *server);
  * Register the new and expired consumer callbacks (fast path; optional). Only
  * while IDLE. They run on the server's engine.
  *
+ * @param server              The server.
+ * @param new_consumer_cb     Called when a consumer of a client is started.
+ * @param expired_consumer_cb Called when a consumer of a client is stopped.
  * @return
  *   0 on success; -EINVAL if any argument is NULL; -EBUSY if not IDLE.
  */
@@ -261,6 +280,8 @@ rte_comch_server_event_consumer_register(struct rte_comch_server *server,
  * the connection then ends under them but stays allocated until the last of
  * them is destroyed; starting them fails with -ENOTCONN once it has ended.
  *
+ * @param server The server.
+ * @param conn   One of its established connections.
  * @return
  *   0 on success; -EINVAL if server or conn is NULL or conn is not the
  *   server's; -ENOTCONN if the connection is already ending; -EBUSY while
@@ -274,12 +295,14 @@ rte_comch_server_disconnect(struct rte_comch_server *server, struct rte_comch_co
 /**
  * Configure the server's send tasks. Mandatory; only while IDLE.
  *
+ * @param server        The server.
  * @param completion_cb Called when a task succeeded. Mandatory.
  * @param error_cb      Called when a task failed. Mandatory.
  * @param num_tasks     Pool size, 1 to the device's max_send_tasks.
  * @return
  *   0 on success; -EINVAL for a NULL argument or a bad num_tasks; -EBUSY if the
- *   server is not IDLE.
+ *   server is not IDLE, or if num_tasks changes the size of a pool whose tasks
+ *   are not all freed.
  */
 __rte_experimental
 int
@@ -294,6 +317,11 @@ rte_comch_server_task_send_set_conf(struct rte_comch_server *server,
  * The task holds the connection: if it ends, the connection stays valid
  * (ended) until the task is freed, and submitting the task gives -ENOTCONN.
  *
+ * @param server The server; RUNNING.
+ * @param conn   The connection to send on, one of the server's.
+ * @param msg    The message; may be NULL if len is 0.
+ * @param len    Its length in bytes, at most the max message size.
+ * @param task   Set to the task.
  * @return
  *   0 on success; -EINVAL for a NULL server, conn or task, a NULL msg with
  *   len > 0, or conn not of this server; -ENOTCONN if the connection is
@@ -309,6 +337,8 @@ rte_comch_server_task_send_alloc_init(struct rte_comch_server *server,
 /**
  * Register the message received callback. Mandatory; only while IDLE.
  *
+ * @param server The server.
+ * @param cb     Called for each message received on its connections.
  * @return
  *   0 on success; -EINVAL if server or cb is NULL; -EBUSY if not IDLE.
  */
@@ -320,6 +350,9 @@ rte_comch_server_event_msg_recv_register(struct rte_comch_server *server,
 /**
  * Register the connection and disconnection callbacks. Mandatory; only while IDLE.
  *
+ * @param server        The server.
+ * @param connect_cb    Called when a client connects (status 0).
+ * @param disconnect_cb Called when a connection ends, with its reason.
  * @return
  *   0 on success; -EINVAL if any argument is NULL; -EBUSY if not IDLE.
  */
@@ -334,10 +367,13 @@ rte_comch_server_event_connection_status_changed_register(
 /**
  * Create a client (host side) for the server of the given name.
  *
+ * @param dev         A host-side device.
+ * @param server_name Name of the server to connect to, shorter than the
+ *                    device's max_name_len.
  * @return
  *   The client, or NULL with rte_errno set:
- *   - EINVAL: dev or name is NULL, or name is empty.
- *   - ENAMETOOLONG: name is too long for the device.
+ *   - EINVAL: dev or server_name is NULL, or server_name is empty.
+ *   - ENAMETOOLONG: server_name is too long for the device.
  *   - EPERM: dev is a BlueField-side device.
  *   - ENOMEM: out of memory.
  */
@@ -348,10 +384,12 @@ rte_comch_client_create(struct rte_comch_dev *dev, const char *server_name);
 /**
  * Destroy a client.
  *
+ * @param client The client; IDLE.
  * @return
  *   0 on success; -EINVAL if client is NULL; -EBUSY if it is not IDLE, if send
  *   tasks taken from its pool have not been freed, or if producers or
- *   consumers created on its connections still exist (IDLE ones too).
+ *   consumers created on its connections still exist (IDLE ones too);
+ *   -EDEADLK if called from inside a callback of the client's engine.
  */
 __rte_experimental
 int
@@ -360,6 +398,7 @@ rte_comch_client_destroy(struct rte_comch_client *client);
 /**
  * The client's context.
  *
+ * @param client The client.
  * @return
  *   The context, or NULL with rte_errno set to EINVAL if client is NULL.
  */
@@ -371,6 +410,8 @@ rte_comch_client_as_ctx(struct rte_comch_client *client);
  * Require a message size; the server must use the same one. If never set, the
  * client takes the server's. Only while IDLE.
  *
+ * @param client The client.
+ * @param size   Largest message in bytes, 1 to the device's max_msg_size.
  * @return
  *   0 on success; -EINVAL if client is NULL or size is 0; -EMSGSIZE above the
  *   device's max_msg_size; -EBUSY if not IDLE.
@@ -382,6 +423,8 @@ rte_comch_client_set_max_msg_size(struct rte_comch_client *client, uint32_t size
 /**
  * Read the message size: the one set, or once connected the one in use.
  *
+ * @param client The client.
+ * @param size   Set to the message size in bytes.
  * @return
  *   0 on success; -EINVAL if client or size is NULL.
  */
@@ -392,6 +435,9 @@ rte_comch_client_get_max_msg_size(const struct rte_comch_client *client, uint32_
 /**
  * Set how many messages the server can queue towards the client. Only while IDLE.
  *
+ * @param client The client.
+ * @param size   Messages the server can queue, 1 to the device's
+ *               max_recv_queue_size.
  * @return
  *   0 on success; -EINVAL if client is NULL, size is 0 or above the device's
  *   max_recv_queue_size; -EBUSY if not IDLE.
@@ -403,6 +449,8 @@ rte_comch_client_set_recv_queue_size(struct rte_comch_client *client, uint32_t s
 /**
  * Read the receive queue size.
  *
+ * @param client The client.
+ * @param size   Set to the receive queue size, in messages.
  * @return
  *   0 on success; -EINVAL if client or size is NULL.
  */
@@ -420,6 +468,8 @@ rte_comch_client_get_recv_queue_size(const struct rte_comch_client *client, uint
  * running for instance). The log line also gives the number of attempts.
  * Only while IDLE.
  *
+ * @param client     The client.
+ * @param timeout_ms Connect timeout in milliseconds; 0 for none.
  * @return
  *   0 on success; -EINVAL if client is NULL; -EBUSY if not IDLE.
  */
@@ -430,6 +480,7 @@ rte_comch_client_set_connect_timeout(struct rte_comch_client *client, uint32_t t
 /**
  * The device the client was created on.
  *
+ * @param client The client.
  * @return
  *   The device, or NULL with rte_errno set to EINVAL if client is NULL.
  */
@@ -440,6 +491,8 @@ rte_comch_client_get_device(const struct rte_comch_client *client);
 /**
  * The client's connection.
  *
+ * @param client The client.
+ * @param conn   Set to its connection.
  * @return
  *   0 on success; -EINVAL if client or conn is NULL; -ENOTCONN if the client is
  *   not RUNNING.
@@ -451,7 +504,15 @@ rte_comch_client_get_connection(const struct rte_comch_client *client,
 
 /**
  * Configure the client's send tasks. Mandatory; only while IDLE.
- * Same arguments and errors as rte_comch_server_task_send_set_conf().
+ *
+ * @param client        The client.
+ * @param completion_cb Called when a task succeeded. Mandatory.
+ * @param error_cb      Called when a task failed. Mandatory.
+ * @param num_tasks     Pool size, 1 to the device's max_send_tasks.
+ * @return
+ *   0 on success; -EINVAL for a NULL argument or a bad num_tasks; -EBUSY if the
+ *   client is not IDLE, or if num_tasks changes the size of a pool whose tasks
+ *   are not all freed.
  */
 __rte_experimental
 int
@@ -461,7 +522,18 @@ rte_comch_client_task_send_set_conf(struct rte_comch_client *client,
 
 /**
  * Take a send task from the client's pool and set it up.
- * Same arguments and errors as rte_comch_server_task_send_alloc_init().
+ *
+ * @param client The client; RUNNING.
+ * @param conn   The connection to send on: the client's
+ *               (rte_comch_client_get_connection()).
+ * @param msg    The message; may be NULL if len is 0.
+ * @param len    Its length in bytes, at most the max message size.
+ * @param task   Set to the task.
+ * @return
+ *   0 on success; -EINVAL for a NULL client, conn or task, a NULL msg with
+ *   len > 0, or conn not of this client; -ENOTCONN if the connection is
+ *   closing or closed; -EMSGSIZE if len is above the max message size; -EBUSY
+ *   if the client is not RUNNING; -ENOMEM if the pool is empty.
  */
 __rte_experimental
 int
@@ -472,6 +544,8 @@ rte_comch_client_task_send_alloc_init(struct rte_comch_client *client,
 /**
  * Register the message received callback. Mandatory; only while IDLE.
  *
+ * @param client The client.
+ * @param cb     Called for each message received on its connection.
  * @return
  *   0 on success; -EINVAL if client or cb is NULL; -EBUSY if not IDLE.
  */
@@ -484,6 +558,9 @@ rte_comch_client_event_msg_recv_register(struct rte_comch_client *client,
  * Register the new and expired consumer callbacks (fast path; optional). Only
  * while IDLE. They run on the client's engine.
  *
+ * @param client              The client.
+ * @param new_consumer_cb     Called when a consumer of the server is started.
+ * @param expired_consumer_cb Called when a consumer of the server is stopped.
  * @return
  *   0 on success; -EINVAL if any argument is NULL; -EBUSY if not IDLE.
  */
@@ -498,6 +575,8 @@ rte_comch_client_event_consumer_register(struct rte_comch_client *client,
 /**
  * Attach user data to a connection.
  *
+ * @param conn The connection.
+ * @param data The user data.
  * @return
  *   0 on success; -EINVAL if conn is NULL.
  */
@@ -508,6 +587,8 @@ rte_comch_connection_set_user_data(struct rte_comch_connection *conn, union rte_
 /**
  * Read a connection's user data.
  *
+ * @param conn The connection.
+ * @param data Set to its user data (zero if never set).
  * @return
  *   0 on success; -EINVAL if conn or data is NULL.
  */
@@ -519,6 +600,7 @@ rte_comch_connection_get_user_data(const struct rte_comch_connection *conn,
 /**
  * The server a connection belongs to.
  *
+ * @param conn The connection.
  * @return
  *   The server, or NULL with rte_errno set: EINVAL if conn is NULL, ENOENT if
  *   it is a client's connection.
@@ -530,6 +612,7 @@ rte_comch_connection_get_server(const struct rte_comch_connection *conn);
 /**
  * The client a connection belongs to.
  *
+ * @param conn The connection.
  * @return
  *   The client, or NULL with rte_errno set: EINVAL if conn is NULL, ENOENT if
  *   it is a server's connection.
@@ -541,6 +624,7 @@ rte_comch_connection_get_client(const struct rte_comch_connection *conn);
 /**
  * The context (server or client) a connection belongs to.
  *
+ * @param conn The connection.
  * @return
  *   The context, or NULL with rte_errno set to EINVAL if conn is NULL.
  */
@@ -552,6 +636,7 @@ rte_comch_connection_get_ctx(const struct rte_comch_connection *conn);
  * The device a connection runs on (its server's or client's): the device to add
  * to the mmaps of the connection's consumers and producers.
  *
+ * @param conn The connection.
  * @return
  *   The device, or NULL with rte_errno set to EINVAL if conn is NULL or not a
  *   live connection.
@@ -571,6 +656,7 @@ rte_comch_connection_get_device(const struct rte_comch_connection *conn);
  * allocated: until the disconnection callback returns (server), until the
  * client leaves STOPPING, or until its last producer or consumer is destroyed.
  *
+ * @param conn The connection.
  * @return
  *   - 0: it is established.
  *   - -ECONNRESET: it ended, or is ending, otherwise than in order: the peer
@@ -645,6 +731,8 @@ rte_comch_connection_recv_resume(struct rte_comch_connection *conn);
 /**
  * Read a connection's counters.
  *
+ * @param conn  The connection.
+ * @param stats Filled in.
  * @return
  *   0 on success; -EINVAL if conn or stats is NULL.
  */
@@ -656,6 +744,8 @@ rte_comch_connection_get_stats(const struct rte_comch_connection *conn,
 /**
  * The connection's negotiated max message size.
  *
+ * @param conn The connection.
+ * @param size Set to its max message size in bytes.
  * @return
  *   0 on success; -EINVAL if conn or size is NULL.
  */
@@ -668,6 +758,7 @@ rte_comch_connection_get_max_msg_size(const struct rte_comch_connection *conn, u
 /**
  * The generic task behind a send task, for rte_comch_task_* calls.
  *
+ * @param task The send task.
  * @return
  *   The task, or NULL with rte_errno set to EINVAL if task is NULL.
  */
@@ -678,6 +769,7 @@ rte_comch_task_send_as_task(struct rte_comch_task_send *task);
 /**
  * The connection a send task targets.
  *
+ * @param task The send task.
  * @return
  *   The connection, or NULL with rte_errno set to EINVAL if task is NULL.
  */
@@ -688,6 +780,7 @@ rte_comch_task_send_get_conn(const struct rte_comch_task_send *task);
 /**
  * The message of a send task.
  *
+ * @param task The send task.
  * @param len Set to its length; may be NULL.
  * @return
  *   The message, or NULL with rte_errno set to EINVAL if task is NULL (a

@@ -67,15 +67,28 @@ typedef void (*rte_comch_ctx_state_changed_cb_t)(union rte_comch_data user_data,
 /**
  * Start a context.
  *
+ * @param ctx The context (of a server, client, producer or consumer); IDLE.
  * @return
- *   0 if the context is RUNNING; -EINPROGRESS if it is STARTING and will reach
- *   RUNNING through progress; -EINVAL if ctx is NULL; -EBUSY if it is not IDLE;
- *   -ENOTCONN if it has no progress engine, or if it is a producer or consumer
- *   whose connection has ended (an IDLE one outlives the connection it was
- *   created on: see rte_comch_ctx_stop()); -EINVAL if a mandatory callback
- *   (send task configuration, receive event, server connection event) is
- *   missing; -ENOMEM if the task pool cannot be created; other negative errno
- *   values from the driver.
+ *   - 0: the context is RUNNING.
+ *   - -EINPROGRESS: it is STARTING and reaches RUNNING through progress (a
+ *     client connecting, a consumer on a connection being announced).
+ *   - -EINVAL: ctx is NULL; or a mandatory configuration is missing (send task
+ *     configuration, receive event, server connection event; a producer's or
+ *     consumer's task configuration).
+ *   - -EBUSY: it is not IDLE; or it is a consumer whose last stop the peer has
+ *     not confirmed yet (it timed out: start it again once it has), or a MsgQ
+ *     consumer of the same id still being withdrawn.
+ *   - -ENOTCONN: it has no progress engine, or it is a producer or consumer
+ *     whose connection or MsgQ has ended (an IDLE one outlives the connection it
+ *     was created on: see rte_comch_ctx_stop()).
+ *   - -ENOMEM: its task pool cannot be created.
+ *   - -EAGAIN: a consumer on a connection whose engine has too many requests
+ *     of its consumers waiting; try again after progress.
+ *   - -ECONNRESET: a consumer whose announcement the peer did not take: the
+ *     connection ends.
+ *   - Another negative errno value from the driver: a server that cannot
+ *     listen, a client whose connection attempt fails at once for good (its
+ *     last error says the same), a consumer the driver cannot share.
  */
 __rte_experimental
 int
@@ -98,6 +111,7 @@ rte_comch_ctx_start(struct rte_comch_ctx *ctx);
  * stop, or a client whose connection ended) is no error: it changes nothing
  * and returns -EINPROGRESS, the stop under way going on.
  *
+ * @param ctx The context.
  * @return
  *   - 0: the context is IDLE on return.
  *   - -EINPROGRESS: it is STOPPING (from this call, or from before it) and
@@ -118,6 +132,8 @@ rte_comch_ctx_stop(struct rte_comch_ctx *ctx);
 /**
  * Read a context's state.
  *
+ * @param ctx   The context.
+ * @param state Set to its state.
  * @return
  *   0 on success; -EINVAL if ctx or state is NULL.
  */
@@ -128,6 +144,8 @@ rte_comch_ctx_get_state(const struct rte_comch_ctx *ctx, enum rte_comch_ctx_stat
 /**
  * Set the state-changed callback (NULL to remove it). Only while IDLE.
  *
+ * @param ctx The context.
+ * @param cb  Called on each change of state, or NULL.
  * @return
  *   0 on success; -EINVAL if ctx is NULL; -EBUSY if the context is not IDLE.
  */
@@ -138,6 +156,8 @@ rte_comch_ctx_set_state_changed_cb(struct rte_comch_ctx *ctx, rte_comch_ctx_stat
 /**
  * Set the context's user data, passed to its callbacks.
  *
+ * @param ctx       The context.
+ * @param user_data The user data.
  * @return
  *   0 on success; -EINVAL if ctx is NULL.
  */
@@ -148,6 +168,8 @@ rte_comch_ctx_set_user_data(struct rte_comch_ctx *ctx, union rte_comch_data user
 /**
  * Read the context's user data.
  *
+ * @param ctx       The context.
+ * @param user_data Set to its user data.
  * @return
  *   0 on success; -EINVAL if ctx or user_data is NULL.
  */
@@ -158,6 +180,8 @@ rte_comch_ctx_get_user_data(const struct rte_comch_ctx *ctx, union rte_comch_dat
 /**
  * Count the context's tasks submitted and not yet completed.
  *
+ * @param ctx The context.
+ * @param num Set to the number of tasks in flight.
  * @return
  *   0 on success; -EINVAL if ctx or num is NULL.
  */
@@ -168,6 +192,7 @@ rte_comch_ctx_get_num_inflight_tasks(const struct rte_comch_ctx *ctx, uint32_t *
 /**
  * Why the context last left RUNNING or STARTING without being asked to.
  *
+ * @param ctx The context.
  * @return
  *   0 if it was stopped by its user (or never stopped); otherwise a negative
  *   errno value. A client: -ENOENT no server of that name on its function,
@@ -182,7 +207,10 @@ rte_comch_ctx_get_num_inflight_tasks(const struct rte_comch_ctx *ctx, uint32_t *
  *   connection ended under it, -EPROTO the peer corrupted what it shares; a
  *   consumer whose start the peer refused over its budget: -ENOSPC (too many
  *   consumers, or mappings), -EMFILE (descriptors), -ENOMEM, -ENOTSUP (the
- *   peer takes no consumers). -EINVAL if ctx is NULL.
+ *   peer takes no consumers); a consumer the peer did not answer within 1 s,
+ *   at its start or at its stop: -ETIMEDOUT; a consumer the driver could not
+ *   share with the peer at its start: the driver's error. -EINVAL if ctx is
+ *   NULL.
  */
 __rte_experimental
 int

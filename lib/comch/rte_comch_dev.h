@@ -182,6 +182,8 @@ rte_comch_dev_list(struct rte_comch_dev_desc *descs, unsigned int n);
 /**
  * Close a device.
  *
+ * @param dev
+ *   The device.
  * @return
  *   0 on success; -EINVAL if dev is NULL or not a live device; -EBUSY while
  *   representors, servers, clients, mmaps (rte_comch_mmap_add_dev()) or MsgQs
@@ -194,6 +196,10 @@ rte_comch_dev_close(struct rte_comch_dev *dev);
 /**
  * Query a device's capabilities.
  *
+ * @param dev
+ *   The device.
+ * @param info
+ *   Filled in with its capabilities.
  * @return
  *   0 on success; -EINVAL if dev or info is NULL.
  */
@@ -204,6 +210,8 @@ rte_comch_dev_info_get(const struct rte_comch_dev *dev, struct rte_comch_dev_inf
 /**
  * Find an open device by its index.
  *
+ * @param dev_id
+ *   The device's index (rte_comch_dev_info.dev_id).
  * @return
  *   The device, or NULL with rte_errno set to ENODEV if none has that index.
  */
@@ -214,6 +222,10 @@ rte_comch_dev_get_by_id(uint16_t dev_id);
 /**
  * Read device-wide counters.
  *
+ * @param dev
+ *   The device.
+ * @param stats
+ *   Filled in with the counters since open or the last reset.
  * @return
  *   0 on success; -EINVAL if dev or stats is NULL.
  */
@@ -224,6 +236,8 @@ rte_comch_dev_stats_get(const struct rte_comch_dev *dev, struct rte_comch_dev_st
 /**
  * Zero device-wide counters.
  *
+ * @param dev
+ *   The device.
  * @return
  *   0 on success; -EINVAL if dev is NULL.
  */
@@ -270,6 +284,8 @@ rte_comch_dev_rep_open(struct rte_comch_dev *dev, const char *name);
 /**
  * Close a representor.
  *
+ * @param rep
+ *   The representor.
  * @return
  *   0 on success; -EINVAL if rep is NULL; -EBUSY while servers use it.
  */
@@ -280,6 +296,8 @@ rte_comch_dev_rep_close(struct rte_comch_dev_rep *rep);
 /**
  * Name of a representor.
  *
+ * @param rep
+ *   The representor.
  * @return
  *   The name, or NULL with rte_errno set to EINVAL if rep is NULL.
  */

@@ -99,7 +99,7 @@ struct rte_comch_ep_peer_stats {
  * @return
  *   The endpoint, or NULL with rte_errno set: EINVAL if the calling thread is
  *   not an EAL or registered thread; ENOMEM; or the error of the engine's or
- *   the eventfd's creation.
+ *   the eventfd's creation (see rte_comch_pe_create()).
  */
 __rte_experimental
 struct rte_comch_ep *
@@ -110,9 +110,11 @@ rte_comch_ep_create(void);
  * (at most about the drain timeout of 1 s), release every peer address and
  * every queued message, and the engine. Peer addresses are invalid afterwards.
  *
+ * @param ep The endpoint, on its lcore.
  * @return
  *   0 on success; -EINVAL if ep is NULL; -EPERM from another lcore; -EBUSY if
- *   the server or client did not stop within 3 s (call again).
+ *   the server or client did not stop within 3 s, or could not be destroyed
+ *   (call again).
  */
 __rte_experimental
 int
@@ -121,6 +123,8 @@ rte_comch_ep_destroy(struct rte_comch_ep *ep);
 /**
  * Set the device to communicate through. Mandatory; only before listen or connect.
  *
+ * @param ep  The endpoint.
+ * @param dev The device.
  * @return
  *   0 on success; -EINVAL if ep or dev is NULL; -EBUSY after listen or connect.
  */
@@ -131,6 +135,8 @@ rte_comch_ep_set_device(struct rte_comch_ep *ep, struct rte_comch_dev *dev);
 /**
  * Read the device.
  *
+ * @param ep  The endpoint.
+ * @param dev Set to its device.
  * @return
  *   0 on success; -EINVAL if ep or dev is NULL; -ENOENT if none is set.
  */
@@ -142,6 +148,8 @@ rte_comch_ep_get_device(const struct rte_comch_ep *ep, struct rte_comch_dev **de
  * Set the representor a listening endpoint serves (BlueField side). Mandatory
  * for listen; only before listen or connect.
  *
+ * @param ep  The endpoint.
+ * @param rep A representor of the endpoint's device.
  * @return
  *   0 on success; -EINVAL if ep or rep is NULL; -EBUSY after listen or connect.
  */
@@ -152,6 +160,8 @@ rte_comch_ep_set_device_rep(struct rte_comch_ep *ep, struct rte_comch_dev_rep *r
 /**
  * Read the representor.
  *
+ * @param ep  The endpoint.
+ * @param rep Set to its representor.
  * @return
  *   0 on success; -EINVAL if ep or rep is NULL; -ENOENT if none is set.
  */
@@ -165,6 +175,8 @@ rte_comch_ep_get_device_rep(const struct rte_comch_ep *ep, struct rte_comch_dev_
  * connecting one that never set a size takes the server's. Only before listen
  * or connect.
  *
+ * @param ep   The endpoint.
+ * @param size Largest message in bytes.
  * @return
  *   0 on success; -EINVAL if ep is NULL or size is 0; -EMSGSIZE if size is
  *   above the device's max_msg_size (checked here if the device is set, else
@@ -178,6 +190,8 @@ rte_comch_ep_set_max_msg_size(struct rte_comch_ep *ep, uint32_t size);
  * Read the largest message size: the one in use once connected (host side) or
  * listening, else the one set, else the device's default (0 without a device).
  *
+ * @param ep   The endpoint.
+ * @param size Set to the largest message size in bytes.
  * @return
  *   0 on success; -EINVAL if ep or size is NULL.
  */
@@ -190,6 +204,8 @@ rte_comch_ep_get_max_msg_size(const struct rte_comch_ep *ep, uint32_t *size);
  * flight (sent, not yet taken by their peer), over all its peers. Only before
  * listen or connect.
  *
+ * @param ep   The endpoint.
+ * @param size Messages in flight, at most.
  * @return
  *   0 on success; -EINVAL if ep is NULL, size is 0, or size is above the
  *   device's max_send_tasks (checked here if the device is set, else at listen
@@ -202,6 +218,8 @@ rte_comch_ep_set_send_queue_size(struct rte_comch_ep *ep, uint32_t size);
 /**
  * Read the send queue size (the default, capped by the device, if none is set).
  *
+ * @param ep   The endpoint.
+ * @param size Set to the send queue size, in messages.
  * @return
  *   0 on success; -EINVAL if ep or size is NULL.
  */
@@ -215,6 +233,8 @@ rte_comch_ep_get_send_queue_size(const struct rte_comch_ep *ep, uint32_t *size);
  * for rte_comch_ep_recvfrom() (beyond, the peers wait). Only before listen or
  * connect.
  *
+ * @param ep   The endpoint.
+ * @param size Messages per peer in flight, and messages held, at most.
  * @return
  *   0 on success; -EINVAL if ep is NULL, size is 0, or size is above the
  *   device's max_recv_queue_size (checked here if the device is set, else at
@@ -227,6 +247,8 @@ rte_comch_ep_set_recv_queue_size(struct rte_comch_ep *ep, uint32_t size);
 /**
  * Read the receive queue size (the default, capped by the device, if none is set).
  *
+ * @param ep   The endpoint.
+ * @param size Set to the receive queue size, in messages.
  * @return
  *   0 on success; -EINVAL if ep or size is NULL.
  */
@@ -242,13 +264,16 @@ rte_comch_ep_get_recv_queue_size(const struct rte_comch_ep *ep, uint32_t *size);
  * endpoint's later calls (every call runs progress); a new client becomes a
  * peer address, seen first as the source of its first message.
  *
+ * @param ep   The endpoint, on its lcore, with a device and a representor.
+ * @param name The service (server) name.
  * @return
  *   0 on success; -EINVAL if ep or name is NULL, or the device or the
  *   representor is not set, or a size is beyond the device's limits;
  *   -EPERM on a host-side device; -EBUSY if the endpoint already listens or
  *   connected; -EMSGSIZE if the message size is beyond the device's limit;
- *   -EPERM from another lcore; other errors of rte_comch_server_create()
- *   (as negative values: -EEXIST, -ENAMETOOLONG, -ENOMEM) or of the start.
+ *   -EPERM from another lcore; the error of eventfd() for the service event;
+ *   other errors of rte_comch_server_create() (as negative values: -EEXIST,
+ *   -ENAMETOOLONG, -ENOMEM) or of the start.
  */
 __rte_experimental
 int
@@ -261,6 +286,8 @@ rte_comch_ep_listen(struct rte_comch_ep *ep, const char *name);
  * it is established (0), or failed (-ECONNABORTED; the log gives the reason).
  * sendto() to a peer still connecting returns -EAGAIN.
  *
+ * @param ep   The endpoint, on its lcore, with a device.
+ * @param name The service (server) name.
  * @param peer Set to the new peer address, valid until rte_comch_ep_disconnect().
  * @return
  *   0 on success (connecting); -EINVAL if an argument is NULL or the device
@@ -282,6 +309,8 @@ rte_comch_ep_connect(struct rte_comch_ep *ep, const char *name, struct rte_comch
  * connection end. On a host-side endpoint this stops its client, after which
  * (once stopped) it may connect again.
  *
+ * @param ep   The endpoint, on its lcore.
+ * @param peer One of its peer addresses.
  * @return
  *   0 on success; -EINVAL if ep or peer is NULL or peer is not of ep;
  *   -EPERM from another lcore.
@@ -299,7 +328,11 @@ rte_comch_ep_disconnect(struct rte_comch_ep *ep, struct rte_comch_ep_peer *peer)
  * (never -EAGAIN), or the peer's connection ends (-ECONNRESET), or another
  * error. Do not block on a peer that only the calling thread would drain.
  *
+ * @param ep    The endpoint, on its lcore.
+ * @param msg   The message; may be NULL if len is 0.
+ * @param len   Its length in bytes, at most the connection's max message size.
  * @param flags RTE_COMCH_EP_MSG_FLAG_NONE or RTE_COMCH_EP_MSG_FLAG_BLOCKING.
+ * @param peer  The peer address to send to, one of ep's.
  * @return
  *   0 on success (the message is in flight); -EAGAIN if the send queue is
  *   full, the peer's receive queue is full, or the connection is still being
@@ -310,7 +343,8 @@ rte_comch_ep_disconnect(struct rte_comch_ep *ep, struct rte_comch_ep_peer *peer)
  *   NULL msg with len > 0, unknown flags or a peer not of ep; -ENOMEM out of
  *   memory for the copy; -EPERM from another lcore; other negative errors of
  *   the send task's allocation or submit (-EBUSY: the server or client is no
- *   longer running); blocking: the error of epoll_create1() or epoll_wait().
+ *   longer running); blocking: the error of epoll_create1(), epoll_ctl() or
+ *   epoll_wait().
  */
 __rte_experimental
 int
@@ -321,6 +355,7 @@ rte_comch_ep_sendto(struct rte_comch_ep *ep, const void *msg, size_t len, int fl
  * Take the oldest message received by the endpoint, from any peer.
  * Non-blocking.
  *
+ * @param ep    The endpoint, on its lcore.
  * @param buf   Where to copy the message (may be NULL if *len is 0).
  * @param len   In: the size of buf. Out: the length of the message.
  * @param flags RTE_COMCH_EP_MSG_FLAG_NONE.
@@ -342,6 +377,7 @@ rte_comch_ep_recvfrom(struct rte_comch_ep *ep, void *buf, size_t *len, int flags
  * The descriptors to wait on with poll/epoll. Owned by the endpoint: do not
  * close them.
  *
+ * @param ep      The endpoint.
  * @param send_fd Set to the send event descriptor (an eventfd); may be NULL.
  * @param recv_fd Set to the receive event descriptor (the engine's
  *                notification fd); may be NULL.
@@ -360,6 +396,7 @@ rte_comch_ep_get_event_channel(const struct rte_comch_ep *ep, int *send_fd, int 
  * the engine: wait on recv_fd too, and call any endpoint function when it is
  * readable. A wake-up can be spurious: sendto may still say -EAGAIN.
  *
+ * @param ep The endpoint, on its lcore.
  * @return
  *   0 on success; -EINVAL if ep is NULL; -EPERM from another lcore.
  */
@@ -371,6 +408,7 @@ rte_comch_ep_event_handle_arm_send(struct rte_comch_ep *ep);
  * Arm the receive event before sleeping: recv_fd becomes readable when
  * something arrives (a message, a connection event).
  *
+ * @param ep The endpoint, on its lcore.
  * @return
  *   0 if armed: the caller may sleep on recv_fd; -EAGAIN if messages are
  *   queued or work is pending (a connection being made or closed): call
@@ -393,6 +431,8 @@ rte_comch_ep_event_handle_arm_recv(struct rte_comch_ep *ep);
  * recv_fd too (rte_comch_ep_event_handle_arm_recv()), and call any endpoint
  * function when it is readable.
  *
+ * @param ep A listening endpoint.
+ * @param fd Set to the service event descriptor.
  * @return
  *   0 on success; -EINVAL if ep or fd is NULL; -EBUSY if the endpoint does
  *   not listen.
@@ -406,6 +446,7 @@ rte_comch_ep_get_service_event_channel(const struct rte_comch_ep *ep, int *fd);
  * connected peers (read with rte_comch_ep_get_peer_addr_list()). The previous
  * snapshot's array is invalid from this call on.
  *
+ * @param ep A listening endpoint, on its lcore.
  * @return
  *   0 on success; -EINVAL if ep is NULL; -EBUSY if the endpoint does not
  *   listen; -ENOTCONN if its server is no longer running (the endpoint must be
@@ -419,6 +460,7 @@ rte_comch_ep_update_service_state_info(struct rte_comch_ep *ep);
  * The peers connected at the last rte_comch_ep_update_service_state_info():
  * those whose connection was established and neither ended nor released.
  *
+ * @param ep    A listening endpoint.
  * @param peers Set to an array owned by the endpoint, valid until the next
  *              update or destroy (a peer in it is valid until released);
  *              NULL if there are none.
@@ -437,6 +479,8 @@ rte_comch_ep_get_peer_addr_list(const struct rte_comch_ep *ep,
 /**
  * Attach user data to a peer address (0 until set).
  *
+ * @param peer      The peer address.
+ * @param user_data The user data.
  * @return
  *   0 on success; -EINVAL if peer is NULL.
  */
@@ -447,6 +491,8 @@ rte_comch_ep_peer_addr_set_user_data(struct rte_comch_ep_peer *peer, uint64_t us
 /**
  * Read a peer address's user data.
  *
+ * @param peer      The peer address.
+ * @param user_data Set to its user data.
  * @return
  *   0 on success; -EINVAL if peer or user_data is NULL.
  */
@@ -460,6 +506,7 @@ rte_comch_ep_peer_addr_get_user_data(const struct rte_comch_ep_peer *peer,
  * counters (read with rte_comch_ep_peer_addr_get_stats()) and report the
  * state of its connection.
  *
+ * @param peer The peer address, on its endpoint's lcore.
  * @return
  *   0 if the connection is established; -EINPROGRESS while it is being
  *   established (host side); -ECONNABORTED if it has ended or could not be
@@ -474,6 +521,8 @@ rte_comch_ep_peer_addr_update_info(struct rte_comch_ep_peer *peer);
  * Read the counters of the last rte_comch_ep_peer_addr_update_info() (zero
  * before the first).
  *
+ * @param peer  The peer address.
+ * @param stats Filled in.
  * @return
  *   0 on success; -EINVAL if peer or stats is NULL.
  */

@@ -63,26 +63,45 @@ struct rte_comch_fp_cpl {
 	uint64_t reserved;    /**< A completion fills one cache line. */
 };
 
-/**
- * @internal What a producer's inline burst calls go through: the first thing
- * in a producer, set by the library at each state change.
- */
 struct rte_comch_mmap;
 
+/**
+ * What a producer's inline burst calls go through; applications call
+ * rte_comch_producer_send_burst() and rte_comch_producer_completed_burst()
+ * instead.
+ *
+ * @internal The first thing in a producer, set by the library at each state
+ * change.
+ */
 struct rte_comch_producer_fp {
+	/**
+	 * rte_comch_producer_send_burst() of obj: the library's send, or, outside
+	 * burst mode, a call that refuses with -EBUSY.
+	 */
 	int (*send_burst)(void *obj, uint32_t consumer_id, const struct rte_comch_mmap *mmap,
 			  const struct rte_comch_fp_msg *msgs, uint16_t nb);
+	/** rte_comch_producer_completed_burst() of obj. */
 	int (*completed_burst)(void *obj, int *status, uint16_t max);
+	/** The producer itself, passed to both calls. */
 	void *obj;
 };
 
 /**
- * @internal What a consumer's inline burst calls go through: the first thing
- * in a consumer, set by the library at each state change.
+ * What a consumer's inline burst calls go through; applications call
+ * rte_comch_consumer_post_burst() and rte_comch_consumer_recv_burst() instead.
+ *
+ * @internal The first thing in a consumer, set by the library at each state
+ * change.
  */
 struct rte_comch_consumer_fp {
+	/**
+	 * rte_comch_consumer_post_burst() of obj: the library's post, or, outside
+	 * burst mode, a call that refuses with -EBUSY.
+	 */
 	int (*post_burst)(void *obj, const struct rte_comch_fp_post *posts, uint16_t nb);
+	/** rte_comch_consumer_recv_burst() of obj; outside burst mode, -EBUSY. */
 	int (*recv_burst)(void *obj, struct rte_comch_fp_cpl *cpl, uint16_t max);
+	/** The consumer itself, passed to both calls. */
 	void *obj;
 };
 

@@ -84,6 +84,8 @@ rte_comch_mmap_create(void);
  * buffers). At most 4 devices; before start. The device cannot be closed while
  * the mmap exists.
  *
+ * @param mmap The mmap, not started.
+ * @param dev  The device to register it with.
  * @return
  *   0 on success; -EINVAL if mmap or dev is NULL or not live; -EBUSY if the mmap
  *   is started; -EEXIST if dev was added already; -ENOSPC if 4 devices were.
@@ -95,6 +97,9 @@ rte_comch_mmap_add_dev(struct rte_comch_mmap *mmap, struct rte_comch_dev *dev);
 /**
  * Register a range of process memory. Once per mmap, before start.
  *
+ * @param mmap The mmap, not started.
+ * @param addr Start of the range.
+ * @param len  Its length in bytes.
  * @return
  *   0 on success; -EINVAL if mmap or addr is NULL or len is 0; -EEXIST if the mmap
  *   already has memory; -EBUSY if it is started.
@@ -109,6 +114,8 @@ rte_comch_mmap_set_memrange(struct rte_comch_mmap *mmap, void *addr, size_t len)
  * device's driver allocates it, as memory it can hand to its peers (shm: a
  * sealed memfd); with none, it is ordinary process memory.
  *
+ * @param mmap The mmap, not started.
+ * @param len  Bytes to allocate.
  * @return
  *   0 on success; -EINVAL if mmap is NULL or len is 0; -EEXIST if the mmap already
  *   has memory; -EBUSY if it is started; -ENOMEM (or the driver's error) if the
@@ -121,6 +128,9 @@ rte_comch_mmap_alloc_memrange(struct rte_comch_mmap *mmap, size_t len);
 /**
  * Read the registered range.
  *
+ * @param mmap The mmap.
+ * @param addr Set to the start of the range.
+ * @param len  Set to its length in bytes.
  * @return
  *   0 on success; -EINVAL if an argument is NULL; -ENOENT if no memory is registered.
  */
@@ -131,6 +141,8 @@ rte_comch_mmap_get_memrange(const struct rte_comch_mmap *mmap, void **addr, size
 /**
  * Set the permissions, a mask of RTE_COMCH_MMAP_PERM_*. Only before start.
  *
+ * @param mmap  The mmap, not started.
+ * @param perms A mask of RTE_COMCH_MMAP_PERM_*.
  * @return
  *   0 on success; -EINVAL if mmap is NULL, perms is 0, has unknown bits, or
  *   asks for both PCI_READ_ONLY and PCI_READ_WRITE; -EBUSY if the mmap is started.
@@ -142,6 +154,8 @@ rte_comch_mmap_set_permissions(struct rte_comch_mmap *mmap, uint32_t perms);
 /**
  * Read the permissions.
  *
+ * @param mmap  The mmap.
+ * @param perms Set to its mask of RTE_COMCH_MMAP_PERM_*.
  * @return
  *   0 on success; -EINVAL if an argument is NULL.
  */
@@ -154,6 +168,7 @@ rte_comch_mmap_get_permissions(const struct rte_comch_mmap *mmap, uint32_t *perm
  * taken from it and it can be given to a consumer. Its memory, permissions and
  * devices can no longer change.
  *
+ * @param mmap The mmap, with its memory.
  * @return
  *   0 on success; -EINVAL if mmap is NULL; -ENOENT if no memory is registered;
  *   -EBUSY if it is already started; a driver's error if a device cannot
@@ -166,6 +181,7 @@ rte_comch_mmap_start(struct rte_comch_mmap *mmap);
 /**
  * Stop an mmap.
  *
+ * @param mmap The mmap, started.
  * @return
  *   0 on success; -EINVAL if mmap is NULL; -EALREADY if it is not started;
  *   -EBUSY while buffers or consumers refer to it.
@@ -180,6 +196,7 @@ rte_comch_mmap_stop(struct rte_comch_mmap *mmap);
  * programs destroy their mmaps without stopping them); one that cannot stop
  * is left as it was, started.
  *
+ * @param mmap The mmap.
  * @return
  *   0 on success (stopped first if it was started); -EINVAL if mmap is NULL;
  *   -EBUSY while buffers or consumers refer to it (it stays started and
@@ -203,6 +220,7 @@ rte_comch_buf_pool_create(uint32_t num);
 /**
  * Destroy a pool.
  *
+ * @param pool The pool, all its buffers back.
  * @return
  *   0 on success; -EINVAL if pool is NULL; -EBUSY while buffers are out of it.
  */
@@ -227,6 +245,11 @@ rte_comch_buf_pool_get_num_free(const struct rte_comch_buf_pool *pool, uint32_t 
  * Take a buffer for the piece [addr, addr + len) of a started mmap, with no
  * data in use (data = addr, data_len = 0): a buffer to receive into.
  *
+ * @param pool The pool to take the buffer from.
+ * @param mmap A started mmap.
+ * @param addr Start of the piece, inside the mmap.
+ * @param len  Length of the piece.
+ * @param buf  Set to the buffer, with one reference.
  * @return
  *   0 on success; -EINVAL for a NULL argument or a piece not inside the mmap;
  *   -EPERM if the mmap is not started; -ENOMEM if the pool is empty.
@@ -240,8 +263,15 @@ rte_comch_buf_pool_get_by_addr(struct rte_comch_buf_pool *pool, struct rte_comch
  * Take a buffer for the piece [data, data + len) of a started mmap, all of it
  * in use (data_len = len): a buffer to send from.
  *
+ * @param pool The pool to take the buffer from.
+ * @param mmap A started mmap.
+ * @param data Start of the piece, inside the mmap.
+ * @param len  Length of the piece, all of it in use.
+ * @param buf  Set to the buffer, with one reference.
  * @return
- *   As rte_comch_buf_pool_get_by_addr().
+ *   0 on success; -EINVAL for a NULL argument or a piece not inside the mmap;
+ *   -EPERM if the mmap is not started; -ENOMEM if the pool is empty (as
+ *   rte_comch_buf_pool_get_by_addr()).
  */
 __rte_experimental
 int
@@ -251,6 +281,9 @@ rte_comch_buf_pool_get_by_data(struct rte_comch_buf_pool *pool, struct rte_comch
 /**
  * Set the bytes in use.
  *
+ * @param buf      The buffer.
+ * @param data     Start of the bytes in use.
+ * @param data_len Their number.
  * @return
  *   0 on success; -EINVAL if buf is NULL or [data, data + data_len) is not
  *   inside [head, head + len).
@@ -262,6 +295,7 @@ rte_comch_buf_set_data(struct rte_comch_buf *buf, void *data, size_t data_len);
 /**
  * Mark no bytes in use (data_len = 0), keeping the data pointer.
  *
+ * @param buf The buffer.
  * @return
  *   0 on success; -EINVAL if buf is NULL.
  */
@@ -272,6 +306,7 @@ rte_comch_buf_reset_data_len(struct rte_comch_buf *buf);
 /**
  * Take one more reference.
  *
+ * @param buf    The buffer.
  * @param refcnt Set to the new count; may be NULL.
  * @return
  *   0 on success; -EINVAL if buf is NULL, not taken from a pool, or already
@@ -285,6 +320,7 @@ rte_comch_buf_inc_refcount(struct rte_comch_buf *buf, uint16_t *refcnt);
  * Drop one reference; at zero the buffer goes back to its pool and no longer
  * holds its mmap.
  *
+ * @param buf    The buffer.
  * @param refcnt Set to the new count; may be NULL.
  * @return
  *   0 on success; -EINVAL if buf is NULL or has no reference left (freed twice).

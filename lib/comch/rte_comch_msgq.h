@@ -100,6 +100,8 @@ rte_comch_msgq_create(struct rte_comch_dev *dev);
 /**
  * Destroy a stopped MsgQ.
  *
+ * @param msgq
+ *   A stopped MsgQ.
  * @return
  *   0; -EINVAL if msgq is NULL or destroyed; -EBUSY if it is started.
  */
@@ -145,6 +147,10 @@ rte_comch_msgq_set_dpa_producer(struct rte_comch_msgq *msgq, struct rte_comch_ac
  * Set how many consumers the MsgQ may have at once (default
  * RTE_COMCH_MSGQ_DEFAULT_MAX).
  *
+ * @param msgq
+ *   A stopped MsgQ.
+ * @param max
+ *   Consumers at once, 1 to RTE_COMCH_MSGQ_MAX.
  * @return
  *   0; -EINVAL if msgq is NULL or max is 0 or above RTE_COMCH_MSGQ_MAX;
  *   -EBUSY if the MsgQ is started.
@@ -157,6 +163,10 @@ rte_comch_msgq_set_max_num_consumers(struct rte_comch_msgq *msgq, uint32_t max);
  * Set how many producers the MsgQ may have at once (default
  * RTE_COMCH_MSGQ_DEFAULT_MAX).
  *
+ * @param msgq
+ *   A stopped MsgQ.
+ * @param max
+ *   Producers at once, 1 to RTE_COMCH_MSGQ_MAX.
  * @return
  *   As rte_comch_msgq_set_max_num_consumers().
  */
@@ -167,10 +177,12 @@ rte_comch_msgq_set_max_num_producers(struct rte_comch_msgq *msgq, uint32_t max);
 /**
  * Start the MsgQ: producers and consumers can be created from it.
  *
+ * @param msgq
+ *   A stopped MsgQ with a direction.
  * @return
- *   0; -EINVAL if msgq is NULL, or the driver refused the dpa (not of this
- *   device); -EBUSY if already started; -ENOENT if no direction was set;
- *   -ENOMEM.
+ *   0; -EINVAL if msgq is NULL, or the driver refused the dpa (not a live dpa,
+ *   or not of this device); -EBUSY if already started; -ENOENT if no direction
+ *   was set; -EPERM if called from a DPA program; -ENOMEM.
  */
 __rte_experimental
 int
@@ -179,6 +191,8 @@ rte_comch_msgq_start(struct rte_comch_msgq *msgq);
 /**
  * Stop the MsgQ.
  *
+ * @param msgq
+ *   A started MsgQ, without producers or consumers.
  * @return
  *   0; -EINVAL if msgq is NULL; -EBUSY if it is not started, or producers or
  *   consumers of it still exist (destroy them first).
@@ -204,6 +218,8 @@ rte_comch_msgq_get_direction(const struct rte_comch_msgq *msgq, int *dpa_consume
 /**
  * The device of a MsgQ.
  *
+ * @param msgq
+ *   The MsgQ.
  * @return
  *   The device, or NULL (rte_errno EINVAL) if msgq is NULL.
  */
@@ -219,6 +235,8 @@ rte_comch_msgq_get_device(const struct rte_comch_msgq *msgq);
  * start it as any consumer; a DPA consumer is configured with the dpa driver
  * (rte_comch_dpa_consumer_set_completion() and friends) before its start.
  *
+ * @param msgq
+ *   A started MsgQ.
  * @return
  *   The consumer, or NULL with rte_errno set: EINVAL if msgq is NULL;
  *   EBUSY if the MsgQ is not started; ENOSPC if it has max_num_consumers
@@ -233,6 +251,8 @@ rte_comch_msgq_consumer_create(struct rte_comch_msgq *msgq);
  * a DPA producer if the MsgQ's producers are on the DPA, otherwise a CPU
  * producer.
  *
+ * @param msgq
+ *   A started MsgQ.
  * @return
  *   The producer, or NULL with rte_errno set: EINVAL if msgq is NULL;
  *   EBUSY if the MsgQ is not started; ENOSPC if it has max_num_producers

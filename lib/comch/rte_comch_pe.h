@@ -49,7 +49,8 @@ struct rte_comch_ctx;
  *   The engine, or NULL with rte_errno set:
  *   - EINVAL: lcore_id is not an enabled lcore, or SELF from an unregistered thread.
  *   - ENOMEM: out of memory.
- *   - other: the errno of a failed epoll_create1().
+ *   - other: the errno of a failed epoll_create1(), or of the engine's wake-up
+ *     eventfd (its creation or its epoll_ctl()).
  */
 __rte_experimental
 struct rte_comch_pe *
@@ -58,6 +59,8 @@ rte_comch_pe_create(unsigned int lcore_id);
 /**
  * Destroy a progress engine.
  *
+ * @param pe
+ *   The engine.
  * @return
  *   0 on success; -EINVAL if pe is NULL; -EBUSY while contexts are attached
  *   (destroy them first); -EDEADLK if called from inside a callback.
@@ -69,6 +72,10 @@ rte_comch_pe_destroy(struct rte_comch_pe *pe);
 /**
  * Attach an idle context to an engine. A context is attached once, for life.
  *
+ * @param pe
+ *   The engine.
+ * @param ctx
+ *   The context to attach (rte_comch_server_as_ctx() and the like).
  * @return
  *   0 on success; -EINVAL if pe or ctx is NULL; -EBUSY if the context is not
  *   idle; -EEXIST if it is already attached to an engine.
@@ -80,6 +87,8 @@ rte_comch_pe_connect_ctx(struct rte_comch_pe *pe, struct rte_comch_ctx *ctx);
 /**
  * Run one round of progress over every attached context.
  *
+ * @param pe
+ *   The engine, on its own lcore.
  * @return
  *   1 if anything happened (a task completed, an event fired, a state changed),
  *   0 if nothing did; -EINVAL if pe is NULL; -EPERM if called from an lcore other
@@ -92,6 +101,8 @@ rte_comch_pe_progress(struct rte_comch_pe *pe);
 /**
  * The lcore an engine belongs to.
  *
+ * @param pe
+ *   The engine.
  * @return
  *   The lcore id, or LCORE_ID_ANY with rte_errno set to EINVAL if pe is NULL.
  */
@@ -102,6 +113,10 @@ rte_comch_pe_get_lcore(const struct rte_comch_pe *pe);
 /**
  * Count tasks submitted on this engine's contexts that have not completed yet.
  *
+ * @param pe
+ *   The engine.
+ * @param num
+ *   Set to the number of tasks in flight over all its contexts.
  * @return
  *   0 on success; -EINVAL if pe or num is NULL.
  */
@@ -113,6 +128,10 @@ rte_comch_pe_get_num_inflight_tasks(const struct rte_comch_pe *pe, uint64_t *num
  * File descriptor that becomes readable when the engine has work after
  * rte_comch_pe_request_notification(). Owned by the engine: do not close it.
  *
+ * @param pe
+ *   The engine.
+ * @param fd
+ *   Set to the descriptor.
  * @return
  *   0 on success; -EINVAL if pe or fd is NULL.
  */
@@ -132,6 +151,8 @@ rte_comch_pe_get_notification_fd(const struct rte_comch_pe *pe, int *fd);
  * whose last send was refused with -EAGAIN waits for buffers whose posting
  * rings nothing: either keeps the engine polling.
  *
+ * @param pe
+ *   The engine, on its own lcore.
  * @return
  *   0 if armed: the caller may sleep until the fd is readable;
  *   -EAGAIN if work is pending (a message or a filled buffer waiting,
@@ -148,6 +169,8 @@ rte_comch_pe_request_notification(struct rte_comch_pe *pe);
  * readable. Call it before the next round of progress. Socket events (a new
  * client, a peer that closed) keep the fd readable until that progress handles them.
  *
+ * @param pe
+ *   The engine, on its own lcore.
  * @return
  *   0 on success; -EINVAL if pe is NULL; -EPERM from another lcore.
  */

@@ -80,6 +80,7 @@ typedef void (*rte_comch_producer_task_send_cb_t)(struct rte_comch_producer_task
 /**
  * Create a producer on a connection.
  *
+ * @param conn An established connection.
  * @return
  *   The producer, or NULL with rte_errno set: EINVAL if conn is NULL or not a
  *   live connection; ENOTSUP if the device has no producers; ENOTCONN if the
@@ -93,6 +94,7 @@ rte_comch_producer_create(struct rte_comch_connection *conn);
 /**
  * Destroy a producer.
  *
+ * @param producer The producer; IDLE.
  * @return
  *   0 on success; -EINVAL if producer is NULL; -EBUSY if it is not IDLE or send
  *   tasks taken from its pool have not been freed.
@@ -104,6 +106,7 @@ rte_comch_producer_destroy(struct rte_comch_producer *producer);
 /**
  * The producer's context. Started, it is RUNNING at once.
  *
+ * @param producer The producer.
  * @return
  *   The context, or NULL with rte_errno set to EINVAL if producer is NULL.
  */
@@ -116,6 +119,8 @@ rte_comch_producer_as_ctx(struct rte_comch_producer *producer);
  * each message. Ids start at 1, as consumers' do: never 0, the smallest free
  * one at creation, reused after a destroy.
  *
+ * @param producer The producer.
+ * @param id       Set to its id.
  * @return
  *   0 on success; -EINVAL if an argument is NULL.
  */
@@ -130,9 +135,14 @@ rte_comch_producer_get_id(const struct rte_comch_producer *producer, uint32_t *i
  * with a driver that copies at submit (shm), a send either fails at submit or
  * completes successfully.
  *
+ * @param producer      The producer.
+ * @param completion_cb Called when a send completed. Mandatory.
+ * @param error_cb      Called when a send failed after its submit. Mandatory.
+ * @param num_tasks     Pool size, 1 to the device's max_fast_tasks.
  * @return
  *   0 on success; -EINVAL for a NULL argument or num_tasks not in 1 to the
- *   device's max_fast_tasks; -EBUSY if not IDLE.
+ *   device's max_fast_tasks; -EBUSY if not IDLE, or if num_tasks changes the
+ *   size of a pool whose tasks are not all freed.
  */
 __rte_experimental
 int
@@ -145,10 +155,12 @@ rte_comch_producer_task_send_set_conf(struct rte_comch_producer *producer,
  * Take a send task from the pool and set it up. The buffer's data and the
  * immediate data are read at submit.
  *
+ * @param producer    The producer; RUNNING.
  * @param buf         Data to send (its data, data_len), or NULL for immediate data only.
  * @param imm_data    Immediate data, or NULL if imm_len is 0.
  * @param imm_len     0 to RTE_COMCH_MAX_IMM_DATA_LEN bytes.
  * @param consumer_id Target consumer on the other side.
+ * @param task        Set to the task.
  * @return
  *   0 on success; -EINVAL for a NULL producer or task, NULL imm_data with
  *   imm_len > 0, or a buffer on a MsgQ; -EMSGSIZE if imm_len is above the
@@ -166,6 +178,7 @@ rte_comch_producer_task_send_alloc_init(struct rte_comch_producer *producer,
 /**
  * The generic task behind a producer send task.
  *
+ * @param task The send task.
  * @return
  *   The task, or NULL with rte_errno set to EINVAL if task is NULL.
  */
@@ -176,6 +189,7 @@ rte_comch_producer_task_send_as_task(struct rte_comch_producer_task_send *task);
 /**
  * The task's buffer.
  *
+ * @param task The send task.
  * @return
  *   The buffer (NULL for immediate data only), or NULL with rte_errno set to
  *   EINVAL if task is NULL.
@@ -187,9 +201,12 @@ rte_comch_producer_task_send_get_buf(const struct rte_comch_producer_task_send *
 /**
  * Change the task's buffer (NULL: immediate data only).
  *
+ * @param task The send task, not in flight.
+ * @param buf  The new buffer, or NULL.
  * @return
- *   0 on success; -EINVAL if task is NULL; -EMSGSIZE if the buffer's data is
- *   above max_buf_size; -EBUSY if the task is in flight.
+ *   0 on success; -EINVAL if task is NULL, or buf is not NULL on a MsgQ's
+ *   producer; -EMSGSIZE if the buffer's data is above max_buf_size; -EBUSY if
+ *   the task is in flight.
  */
 __rte_experimental
 int
@@ -199,6 +216,7 @@ rte_comch_producer_task_send_set_buf(struct rte_comch_producer_task_send *task,
 /**
  * The task's immediate data.
  *
+ * @param task The send task.
  * @param len Set to its length; may be NULL.
  * @return
  *   The immediate data (a copy kept in the task), or NULL with rte_errno set
@@ -212,6 +230,9 @@ rte_comch_producer_task_send_get_imm_data(const struct rte_comch_producer_task_s
 /**
  * Change the task's immediate data (copied into the task).
  *
+ * @param task     The send task, not in flight.
+ * @param imm_data The immediate data, or NULL if len is 0.
+ * @param len      Its length, 0 to the device's max_imm_data_len.
  * @return
  *   0 on success; -EINVAL if task is NULL or imm_data is NULL with len > 0;
  *   -EMSGSIZE above max_imm_data_len; -EBUSY if the task is in flight.
@@ -224,6 +245,8 @@ rte_comch_producer_task_send_set_imm_data(struct rte_comch_producer_task_send *t
 /**
  * The task's target consumer.
  *
+ * @param task        The send task.
+ * @param consumer_id Set to its target consumer's id.
  * @return
  *   0 on success; -EINVAL if an argument is NULL.
  */
@@ -235,6 +258,8 @@ rte_comch_producer_task_send_get_consumer_id(const struct rte_comch_producer_tas
 /**
  * Change the task's target consumer.
  *
+ * @param task        The send task, not in flight.
+ * @param consumer_id The new target consumer's id.
  * @return
  *   0 on success; -EINVAL if task is NULL; -EBUSY if the task is in flight.
  */
@@ -248,9 +273,11 @@ rte_comch_producer_task_send_set_consumer_id(struct rte_comch_producer_task_send
  * rte_comch_producer_completed_burst(). Only while IDLE; a later
  * rte_comch_producer_task_send_set_conf() goes back to tasks.
  *
+ * @param producer The producer of a connection; IDLE.
  * @return
  *   0 on success; -EINVAL if producer is NULL; -ENOTSUP for a MsgQ's producer;
- *   -EBUSY if it is not IDLE.
+ *   -EBUSY if it is not IDLE, or if send tasks taken from its pool have not
+ *   been freed.
  */
 __rte_experimental
 int
@@ -307,6 +334,9 @@ rte_comch_producer_send_burst(struct rte_comch_producer *producer, uint32_t cons
  *
  * Inline. Thread safety: the producer's engine's lcore.
  *
+ * @param producer The producer, in burst mode.
+ * @param status   Set to the status of each completion, or NULL.
+ * @param max      Room in status: the most completions to report.
  * @return
  *   The number of completions (0 to max); -EBUSY if the producer is not in
  *   burst mode.

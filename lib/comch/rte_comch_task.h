@@ -34,16 +34,25 @@ struct rte_comch_ctx;
 /**
  * Submit a task.
  *
+ * @param task A task taken from its context's pool and set up.
  * @return
  *   0 on success: the task completes later through a callback.
  *   -EINVAL if task is NULL or was freed; -EALREADY if it is already in flight;
- *   -EBUSY if its context is not RUNNING; -ENOTCONN if its connection has ended;
- *   -EAGAIN if the other side has no room yet: for a control-path send, the
- *   peer's receive queue is full; for a producer send, the consumer has no
- *   buffer posted. Progress, then retry.
+ *   -EBUSY if its context is not RUNNING; -ENOTCONN if its connection (or
+ *   MsgQ) has ended; -EAGAIN if the other side has no room yet: for a
+ *   control-path send, the peer's receive queue is full; for a producer send,
+ *   the consumer has no buffer posted. Progress, then retry.
  *   For a producer send also: -ENOENT for an unknown or expired consumer id;
  *   -EMSGSIZE if the data is longer than the buffer it would land in, or the
- *   immediate data longer than the consumer accepts.
+ *   immediate data longer than the consumer accepts; -EINVAL if the buffer's
+ *   mmap is not registered with the producer's device
+ *   (rte_comch_mmap_add_dev()); -ENOTCONN also if the consumer's side broke
+ *   the protocol (the connection or MsgQ is then ended).
+ *   For a post-receive task also: -ENOSPC if as many buffers as the consumer
+ *   has tasks are posted already; -EINVAL if the buffer's data is not inside
+ *   its piece, or the piece not inside the consumer's mmap.
+ *   For a control-path send also: -ENOMEM if the driver has no memory for the
+ *   message (the skeleton driver copies it).
  *   On failure the task still belongs to the caller, and nothing was sent.
  */
 __rte_experimental
@@ -53,6 +62,7 @@ rte_comch_task_submit(struct rte_comch_task *task);
 /**
  * Return a task to its context's pool.
  *
+ * @param task The task, not in flight.
  * @return
  *   0 on success; -EINVAL if task is NULL; -EBUSY if it is in flight.
  */
@@ -63,6 +73,7 @@ rte_comch_task_free(struct rte_comch_task *task);
 /**
  * Result of the task's last run.
  *
+ * @param task The task.
  * @return
  *   0 if it has not run yet or succeeded; -EINPROGRESS while it is in flight;
  *   the negative errno value it failed with (see each task type); -EINVAL if
@@ -75,6 +86,8 @@ rte_comch_task_get_status(const struct rte_comch_task *task);
 /**
  * Attach user data to a task; it is passed to the task's callbacks.
  *
+ * @param task      The task.
+ * @param user_data The user data.
  * @return
  *   0 on success; -EINVAL if task is NULL.
  */
@@ -85,6 +98,8 @@ rte_comch_task_set_user_data(struct rte_comch_task *task, union rte_comch_data u
 /**
  * Read a task's user data.
  *
+ * @param task      The task.
+ * @param user_data Set to its user data.
  * @return
  *   0 on success; -EINVAL if task or user_data is NULL.
  */
@@ -95,6 +110,7 @@ rte_comch_task_get_user_data(const struct rte_comch_task *task, union rte_comch_
 /**
  * The context a task belongs to.
  *
+ * @param task The task.
  * @return
  *   The context, or NULL with rte_errno set to EINVAL if task is NULL.
  */
