@@ -178,7 +178,8 @@ struct rte_comch_dpa_cq_stats {
  *     RTE_COMCH_DPA_MAX_OBJECTS, or an unknown mode.
  *   - ENOSPC: 255 dpas already exist in this process.
  *   - ENOMEM: out of memory.
- *   - other: the error of rte_service_component_register() (service mode).
+ *   - other: the error of rte_ring_init() for a unit's run queue, or of
+ *     rte_service_component_register() (service mode).
  */
 __rte_experimental
 struct rte_comch_dpa *
@@ -188,6 +189,8 @@ rte_comch_dpa_create(struct rte_comch_dev *dev, const struct rte_comch_dpa_conf 
  * Destroy a stopped dpa that has no threads, completion contexts or DPA
  * memory left.
  *
+ * @param dpa
+ *   A stopped dpa.
  * @return
  *   0; -EINVAL if dpa is NULL; -EBUSY if it is started or still has threads,
  *   completion contexts or memory, or a started MsgQ uses it; -EPERM from
@@ -204,6 +207,8 @@ rte_comch_dpa_destroy(struct rte_comch_dpa *dpa);
  * services' component run state is set, and the units run when the
  * application has mapped their services to running service lcores.
  *
+ * @param dpa
+ *   A stopped dpa.
  * @return
  *   0; -EINVAL if dpa is NULL; -EBUSY if already started; -EPERM from inside
  *   a DPA program; or the negative error of pthread_create().
@@ -219,6 +224,8 @@ rte_comch_dpa_start(struct rte_comch_dpa *dpa);
  * A program that never ends its run makes this wait forever: programs are
  * trusted code (see the driver guide).
  *
+ * @param dpa
+ *   A started dpa.
  * @return
  *   0; -EINVAL if dpa is NULL; -EBUSY if not started; -EPERM from inside a
  *   DPA program.
@@ -245,6 +252,8 @@ rte_comch_dpa_as_accel(struct rte_comch_dpa *dpa);
 /**
  * The device the dpa was created on.
  *
+ * @param dpa
+ *   The dpa.
  * @return
  *   The device, or NULL if dpa is NULL.
  */
@@ -273,6 +282,10 @@ rte_comch_dpa_unit_service_id(const struct rte_comch_dpa *dpa, uint32_t unit,
 /**
  * Create a DPA thread (idle: not attached to a unit, not triggerable).
  *
+ * @param dpa
+ *   The dpa.
+ * @param conf
+ *   The thread's entry function, argument, local storage size and unit.
  * @return
  *   The thread, or NULL with rte_errno set:
  *   - EINVAL: dpa or conf is NULL, no func, local_storage_size above
@@ -289,6 +302,8 @@ rte_comch_dpa_thread_create(struct rte_comch_dpa *dpa,
  * Attach an idle thread to its execution unit and allocate its (zeroed)
  * thread-local storage. It is not triggered until rte_comch_dpa_thread_run().
  *
+ * @param thread
+ *   An idle thread.
  * @return
  *   0; -EINVAL if thread is NULL; -EBUSY if not idle; -ENOMEM; -EPERM from
  *   inside a DPA program.
@@ -301,6 +316,8 @@ rte_comch_dpa_thread_start(struct rte_comch_dpa_thread *thread);
  * Let a started (or finished) thread be triggered. Running it does not
  * trigger it: a notification or a completion does.
  *
+ * @param thread
+ *   A started or finished thread.
  * @return
  *   0; -EINVAL if thread is NULL; -EBUSY if it is idle or already running;
  *   -EPERM from inside a DPA program.
@@ -317,6 +334,8 @@ rte_comch_dpa_thread_run(struct rte_comch_dpa_thread *thread);
  * then runs the thread if it has been run again meanwhile. Programs must
  * accept a run that finds no new work, as on the hardware.
  *
+ * @param thread
+ *   A running or finished thread.
  * @return
  *   0; -EINVAL if thread is NULL; -EBUSY if it is idle or only started;
  *   -EPERM from inside a DPA program.
@@ -329,6 +348,8 @@ rte_comch_dpa_thread_stop(struct rte_comch_dpa_thread *thread);
  * Destroy a thread that is idle or started (not running or finished), and
  * that no completion context is attached to. Its handle becomes stale.
  *
+ * @param thread
+ *   An idle or started thread.
  * @return
  *   0; -EINVAL if thread is NULL; -EBUSY if it is running or finished, or a
  *   completion context is attached; -EPERM from inside a DPA program.
@@ -345,6 +366,8 @@ rte_comch_dpa_thread_destroy(struct rte_comch_dpa_thread *thread);
  * before that run starts are merged into it; a trigger that arrives during a
  * run makes the thread run again after it: a trigger is never lost.
  *
+ * @param thread
+ *   A running thread.
  * @return
  *   0; -EINVAL if thread is NULL; -EPERM if the thread is not running (idle,
  *   only started, stopped or finished): the trigger is dropped and counted.
@@ -356,6 +379,10 @@ rte_comch_dpa_thread_notify(struct rte_comch_dpa_thread *thread);
 /**
  * The handle a DPA program names the thread by.
  *
+ * @param thread
+ *   The thread.
+ * @param[out] handle
+ *   Its handle, to give to programs.
  * @return
  *   0; -EINVAL if thread or handle is NULL.
  */
@@ -367,6 +394,10 @@ rte_comch_dpa_thread_get_dpa_handle(const struct rte_comch_dpa_thread *thread,
 /**
  * Read the counters of a thread.
  *
+ * @param thread
+ *   The thread.
+ * @param[out] stats
+ *   Its counters.
  * @return
  *   0; -EINVAL if thread or stats is NULL.
  */
@@ -379,11 +410,16 @@ rte_comch_dpa_thread_stats_get(const struct rte_comch_dpa_thread *thread,
  * Create a completion context, empty and armed: the first entry posted
  * triggers the attached thread.
  *
+ * @param dpa
+ *   The dpa.
+ * @param conf
+ *   Its size, the thread it triggers, and the limits of the MsgQ consumers
+ *   it may serve.
  * @return
  *   The completion context, or NULL with rte_errno set:
  *   - EINVAL: dpa or conf is NULL, size is not a power of two in range,
- *     imm_len is above RTE_COMCH_DPA_IMM_MAX, or
- *     the thread belongs to another dpa.
+ *     imm_len is above RTE_COMCH_DPA_IMM_MAX, or the thread is not a live
+ *     thread of this dpa.
  *   - ENOSPC: conf.max_cqs completion contexts already exist.
  *   - ENOMEM: out of memory.
  *   - EPERM: called from inside a DPA program.
@@ -400,6 +436,8 @@ rte_comch_dpa_cq_create(struct rte_comch_dpa *dpa, const struct rte_comch_dpa_cq
  * attach them elsewhere, first. A DPA producer's send that asks for a
  * completion on it fails afterwards (-EINVAL): see rte_comch_dpa_msgq.h.
  *
+ * @param cq
+ *   The completion context.
  * @return
  *   0; -EINVAL if cq is NULL; -EBUSY if DPA consumers are attached to it;
  *   -EPERM from inside a DPA program.
@@ -411,6 +449,10 @@ rte_comch_dpa_cq_destroy(struct rte_comch_dpa_cq *cq);
 /**
  * The handle a DPA program names the completion context by.
  *
+ * @param cq
+ *   The completion context.
+ * @param[out] handle
+ *   Its handle, to give to programs.
  * @return
  *   0; -EINVAL if cq or handle is NULL.
  */
@@ -422,6 +464,10 @@ rte_comch_dpa_cq_get_dpa_handle(const struct rte_comch_dpa_cq *cq,
 /**
  * Read the counters of a completion context.
  *
+ * @param cq
+ *   The completion context.
+ * @param[out] stats
+ *   Its counters.
  * @return
  *   0; -EINVAL if cq or stats is NULL.
  */
@@ -453,6 +499,10 @@ rte_comch_dpa_mem_alloc(struct rte_comch_dpa *dpa, uint64_t size, rte_comch_dpa_
  * must not keep an address from rte_comch_dpa_dev_mem_ptr() from one run to
  * the next if the buffer may be freed in between.
  *
+ * @param dpa
+ *   The dpa.
+ * @param mem
+ *   The buffer's handle.
  * @return
  *   0; -EINVAL if dpa is NULL or mem is not a live buffer of dpa; -EPERM
  *   from inside a DPA program.
@@ -464,6 +514,16 @@ rte_comch_dpa_mem_free(struct rte_comch_dpa *dpa, rte_comch_dpa_handle_t mem);
 /**
  * Copy from the CPU into DPA memory (doca_dpa_h2d_memcpy()).
  *
+ * @param dpa
+ *   The dpa.
+ * @param mem
+ *   The buffer's handle.
+ * @param offset
+ *   Where in the buffer to copy to.
+ * @param src
+ *   The bytes to copy.
+ * @param len
+ *   How many.
  * @return
  *   0; -EINVAL if dpa or src is NULL, mem is not a live buffer of dpa, or
  *   [offset, offset + len) is not inside it.
@@ -476,6 +536,16 @@ rte_comch_dpa_h2d_memcpy(struct rte_comch_dpa *dpa, rte_comch_dpa_handle_t mem, 
 /**
  * Copy from DPA memory to the CPU (doca_dpa_d2h_memcpy()).
  *
+ * @param dpa
+ *   The dpa.
+ * @param dst
+ *   Where to copy to.
+ * @param mem
+ *   The buffer's handle.
+ * @param offset
+ *   Where in the buffer to copy from.
+ * @param len
+ *   How many bytes.
  * @return
  *   0; -EINVAL if dpa or dst is NULL, mem is not a live buffer of dpa, or
  *   [offset, offset + len) is not inside it.
@@ -488,6 +558,16 @@ rte_comch_dpa_d2h_memcpy(struct rte_comch_dpa *dpa, void *dst, rte_comch_dpa_han
 /**
  * Set bytes of DPA memory (doca_dpa_memset()).
  *
+ * @param dpa
+ *   The dpa.
+ * @param mem
+ *   The buffer's handle.
+ * @param offset
+ *   Where in the buffer to start.
+ * @param value
+ *   The byte to set (converted to unsigned char, as memset() does).
+ * @param len
+ *   How many bytes.
  * @return
  *   0; -EINVAL if dpa is NULL, mem is not a live buffer of dpa, or
  *   [offset, offset + len) is not inside it.

@@ -77,6 +77,8 @@ rte_comch_dpa_dev_thread_get_local_storage(void);
  * Trigger a thread of the same dpa (doca_dpa_dev_thread_notify()); a thread
  * may trigger itself, it then runs again after this run.
  *
+ * @param thread
+ *   The thread's handle (rte_comch_dpa_thread_get_dpa_handle()).
  * @return
  *   0; -EINVAL if the handle is not a live thread of this dpa; -EPERM if the
  *   thread is not running (the trigger is dropped), or outside a DPA program.
@@ -107,6 +109,10 @@ rte_comch_dpa_dev_get_completion(rte_comch_dpa_handle_t cq, struct rte_comch_dpa
  * Acknowledge the n oldest entries taken and not yet acknowledged, giving
  * their places back to the producers (doca_dpa_dev_completion_ack()).
  *
+ * @param cq
+ *   The completion context's handle.
+ * @param n
+ *   How many entries to acknowledge.
  * @return
  *   0; -EINVAL if the handle is not a live completion context of this dpa, or
  *   n is more than the entries taken and not yet acknowledged (nothing is
@@ -122,6 +128,8 @@ rte_comch_dpa_dev_completion_ack(rte_comch_dpa_handle_t cq, uint32_t n);
  * A trigger disarms the context; a program arms it again before its run ends
  * to be woken by the next entry.
  *
+ * @param cq
+ *   The completion context's handle.
  * @return
  *   0; -EINVAL if the handle is not a live completion context of this dpa;
  *   -EPERM outside a DPA program.

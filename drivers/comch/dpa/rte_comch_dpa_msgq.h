@@ -100,6 +100,10 @@ rte_comch_dpa_consumer_set_dev_max_num_recv(struct rte_comch_consumer *consumer,
  * (doca_comch_consumer_get_dpa_handle()). It becomes stale when the consumer
  * is destroyed.
  *
+ * @param consumer
+ *   A DPA consumer.
+ * @param[out] handle
+ *   Its handle, to give to programs.
  * @return
  *   0; -EINVAL if consumer or handle is NULL, or consumer is not a DPA consumer.
  */
@@ -159,6 +163,10 @@ rte_comch_dpa_producer_completion_attach(struct rte_comch_producer *producer,
  * whatever the state of its context: the software DPA does not tie its sends
  * to the producer's start.
  *
+ * @param producer
+ *   A DPA producer.
+ * @param[out] handle
+ *   Its handle, to give to programs.
  * @return
  *   0; -EINVAL if producer or handle is NULL, or producer is not a DPA producer.
  */
