@@ -182,7 +182,8 @@ doca_comch_server_create(struct doca_dev *dev, struct doca_dev_rep *repr, const 
  * @param server The server.
  * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE if NULL; DOCA_ERROR_BAD_STATE
  *   if it is not IDLE; DOCA_ERROR_IN_USE while connections (kept by tasks,
- *   producers or consumers) remain.
+ *   producers or consumers) remain; DOCA_ERROR_UNKNOWN if called from inside
+ *   a callback of its progress engine (rte_comch's -EDEADLK).
  */
 doca_error_t
 doca_comch_server_destroy(struct doca_comch_server *server);
@@ -270,7 +271,8 @@ doca_comch_server_disconnect(struct doca_comch_server *server,
  * @param task_error_cb Called when it could not be.
  * @param num_send_tasks Size of the pool.
  * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE (NULL, bad number);
- *   DOCA_ERROR_BAD_STATE if not IDLE.
+ *   DOCA_ERROR_BAD_STATE if not IDLE; DOCA_ERROR_IN_USE if the pool changes
+ *   size while tasks taken from it are not all freed.
  */
 doca_error_t
 doca_comch_server_task_send_set_conf(struct doca_comch_server *server,
@@ -351,7 +353,8 @@ doca_comch_client_create(struct doca_dev *dev, const char *server_name,
  * @param client The client.
  * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE if NULL; DOCA_ERROR_BAD_STATE
  *   if not IDLE; DOCA_ERROR_IN_USE while its connection is kept by tasks,
- *   producers or consumers.
+ *   producers or consumers; DOCA_ERROR_UNKNOWN if called from inside a
+ *   callback of its progress engine (rte_comch's -EDEADLK).
  */
 doca_error_t
 doca_comch_client_destroy(struct doca_comch_client *client);

@@ -158,7 +158,8 @@ doca_comch_consumer_get_imm_data_len(const struct doca_comch_consumer *consumer,
  * @param task_error_cb Called when the task ends without data (stop, peer gone).
  * @param num_post_recv_tasks Size of the pool.
  * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE (NULL, bad number);
- *   DOCA_ERROR_BAD_STATE if not IDLE.
+ *   DOCA_ERROR_BAD_STATE if not IDLE; DOCA_ERROR_IN_USE if the pool changes
+ *   size while tasks taken from it are not all freed.
  */
 doca_error_t
 doca_comch_consumer_task_post_recv_set_conf(

@@ -125,7 +125,8 @@ doca_comch_producer_get_id(const struct doca_comch_producer *producer, uint32_t 
  * @param task_error_cb Called when it could not be.
  * @param num_send_tasks Size of the pool.
  * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE (NULL, bad number);
- *   DOCA_ERROR_BAD_STATE if not IDLE.
+ *   DOCA_ERROR_BAD_STATE if not IDLE; DOCA_ERROR_IN_USE if the pool changes
+ *   size while tasks taken from it are not all freed.
  */
 doca_error_t
 doca_comch_producer_task_send_set_conf(struct doca_comch_producer *producer,

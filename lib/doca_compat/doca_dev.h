@@ -13,7 +13,7 @@
  * rte_comch device through a mapping (see the guide, "Devices"):
  * - RTE_COMCH_DOCA_DEVICES="<pci>=<devargs>;..." and
  *   RTE_COMCH_DOCA_REPS="<pci>=<function>;..." (environment), or
- * - RTE_COMCH_DOCA_CONFIG=<file> with lines "dev <pci> <devargs>" and
+ * - `RTE_COMCH_DOCA_CONFIG=<file>` with lines "dev <pci> <devargs>" and
  *   "rep <pci> <function>" ('#' starts a comment), or
  * - by default, one device, "shm:domain=doca", that answers to every PCI
  *   address, and whose representors answer to every PCI address too: two

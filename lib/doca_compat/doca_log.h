@@ -432,10 +432,10 @@ doca_log_rate_limit(uint32_t level, int source, const char *fname, int line, con
 /** Log a trace message (compiled in because DOCA_LOGGING_ALLOW_TRACE is defined). */
 #define DOCA_LOG_TRC(format, ...) DOCA_LOG(DOCA_LOG_LEVEL_TRACE, format, ##__VA_ARGS__)
 #else
-/*
- * Compiled out, as with DOCA, without DOCA_LOGGING_ALLOW_TRACE. The dead call
- * keeps the format checked and the arguments "used", so a variable only traced
- * raises no warning.
+/**
+ * Log a trace message: compiled out, as with DOCA, without
+ * DOCA_LOGGING_ALLOW_TRACE. The dead call keeps the format checked and the
+ * arguments "used", so a variable only traced raises no warning.
  */
 #define DOCA_LOG_TRC(format, ...) \
 	do { \

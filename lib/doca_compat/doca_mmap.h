@@ -60,7 +60,9 @@ doca_mmap_destroy(struct doca_mmap *mmap);
  *
  * @param mmap The mmap.
  * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE if mmap is NULL or has no
- *   memory range; DOCA_ERROR_BAD_STATE if it is started already.
+ *   memory range; DOCA_ERROR_BAD_STATE if it is started already; otherwise the
+ *   error of the device's driver that cannot register it, mapped from
+ *   rte_comch_mmap_start().
  */
 doca_error_t
 doca_mmap_start(struct doca_mmap *mmap);

@@ -34,7 +34,8 @@ struct doca_task;
  * @param pe Set to the engine.
  * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE if pe is NULL;
  *   DOCA_ERROR_INITIALIZATION if EAL cannot start; DOCA_ERROR_NO_MEMORY, or
- *   DOCA_ERROR_FULL if no lcore is left for the thread.
+ *   DOCA_ERROR_FULL if no lcore is left for the thread; others mapped from
+ *   rte_comch_pe_create() (its epoll or eventfd failing).
  */
 doca_error_t
 doca_pe_create(struct doca_pe **pe);
@@ -44,7 +45,8 @@ doca_pe_create(struct doca_pe **pe);
  *
  * @param pe The engine.
  * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE if pe is NULL;
- *   DOCA_ERROR_IN_USE while contexts are connected to it.
+ *   DOCA_ERROR_IN_USE while contexts are connected to it; DOCA_ERROR_UNKNOWN
+ *   if called from inside one of its callbacks (rte_comch's -EDEADLK).
  */
 doca_error_t
 doca_pe_destroy(struct doca_pe *pe);
@@ -87,8 +89,8 @@ doca_pe_get_num_inflight_tasks(const struct doca_pe *pe, size_t *num_inflight_ta
  *
  * @param pe The engine.
  * @param handle Set to the descriptor.
- * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE on a NULL argument;
- *   DOCA_ERROR_NOT_SUPPORTED if a connected context's device cannot wake it.
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE on a NULL argument (or pe
+ *   not a live engine).
  */
 doca_error_t
 doca_pe_get_notification_handle(const struct doca_pe *pe, doca_notification_handle_t *handle);
@@ -97,8 +99,10 @@ doca_pe_get_notification_handle(const struct doca_pe *pe, doca_notification_hand
  * Arm the notification handle; then wait on it, then doca_pe_clear_notification().
  *
  * @param pe The engine.
- * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE if pe is NULL;
- *   DOCA_ERROR_NOT_SUPPORTED as for doca_pe_get_notification_handle().
+ * @return DOCA_SUCCESS: armed, the caller may wait on the handle;
+ *   DOCA_ERROR_AGAIN if work is pending (see rte_comch_pe_request_notification()):
+ *   progress instead of waiting; DOCA_ERROR_INVALID_VALUE if pe is NULL;
+ *   DOCA_ERROR_NOT_PERMITTED from a thread other than the engine's.
  */
 doca_error_t
 doca_pe_request_notification(struct doca_pe *pe);
@@ -109,7 +113,8 @@ doca_pe_request_notification(struct doca_pe *pe);
  * @param pe The engine.
  * @param handle The engine's handle (from doca_pe_get_notification_handle()).
  * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE if pe is NULL or handle is not
- *   the engine's.
+ *   the engine's; DOCA_ERROR_NOT_PERMITTED from a thread other than the
+ *   engine's.
  */
 doca_error_t
 doca_pe_clear_notification(struct doca_pe *pe, doca_notification_handle_t handle);

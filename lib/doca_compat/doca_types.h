@@ -26,9 +26,11 @@
 extern "C" {
 #endif
 
-/** Markers DOCA puts on its declarations; nothing here. */
+/** Marker DOCA puts on its experimental declarations; nothing here. */
 #define DOCA_EXPERIMENTAL
+/** Marker DOCA puts on its stable declarations; nothing here. */
 #define DOCA_STABLE
+/** Marker DOCA puts on its deprecated declarations; nothing here. */
 #define DOCA_DEPRECATED
 
 /** User data: a pointer or a 64-bit value, as the application chooses. */
