@@ -3,7 +3,8 @@
 # Install the Debian 12 packages rte_comch builds with, if any is missing.
 # Sourced by the other scripts; needs root (or sudo) only when something is missing.
 set -e
-COMCH_PKGS="build-essential meson ninja-build pkg-config libdpdk-dev libbsd-dev libcmocka-dev python3-pyelftools"
+# doxygen and python3-sphinx: the API reference and the guides (-Denable_docs=true).
+COMCH_PKGS="build-essential meson ninja-build pkg-config libdpdk-dev libbsd-dev libcmocka-dev python3-pyelftools doxygen python3-sphinx"
 missing=""
 for p in $COMCH_PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -1,10 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# Build everything and run every test suite (fast, conformance: once per driver,
-# integration, doca: the DOCA compatibility layer), check the installed library,
-# its ABI, the commits and their lines, then run the suites again under
-# AddressSanitizer with UndefinedBehaviorSanitizer, and under ThreadSanitizer,
-# then fuzz the wire protocol.
+# Build everything, the guides and the API reference included, and run every
+# test suite (fast, conformance: once per driver, integration, doca: the DOCA
+# compatibility layer), check the installed library, its ABI, that every public
+# header is documented, the commits and their lines, then run the suites again
+# under AddressSanitizer with UndefinedBehaviorSanitizer, and under
+# ThreadSanitizer, then fuzz the wire protocol.
 #
 # Each build prints one line: what ran, the counts, and where its log is. A
 # failure prints the end of its log and stops.
@@ -35,15 +36,23 @@ counts() {
 }
 
 log=$logs/normal.log
-[ -d build ] || run "$log" meson setup build
+# With the docs (Sphinx and Doxygen, warnings as errors): a build directory set
+# up before without them is switched over (only then: a configure regenerates).
+if [ ! -d build ]; then
+	run "$log" meson setup build -Denable_docs=true
+elif ! meson configure build | grep -Eq '^ *enable_docs +true '; then
+	run "$log" meson configure build -Denable_docs=true
+fi
 run "$log" ninja -C build
 run "$log" meson test -C build $suites --print-errorlogs
 run "$log" ./devtools/check-install.sh build
 run "$log" ./devtools/check-symbols.sh build
+run "$log" ./devtools/check-api-doc.sh
 # The commits since the rules began, and the code lines they add.
 run "$log" ./devtools/check-commit.sh
 run "$log" ./devtools/check-format.sh
-echo "normal build: $(counts "$log"); install, ABI, commit and format checks ok (log: $log)"
+echo "normal build: $(counts "$log"); guides and API reference built; install, ABI," \
+	"API doc, commit and format checks ok (log: $log)"
 
 # AddressSanitizer and UndefinedBehaviorSanitizer in one build. UBSan only
 # prints and goes on by default: -fno-sanitize-recover=all makes every finding
