@@ -383,6 +383,44 @@ hand_connect(struct rdma_cm_id *id, struct ibv_qp *qp, uint32_t dest, uint32_t r
 
 /* ------------------------------------------------------------ devices */
 
+/*
+ * rdma_get_devices(): librdmacm's contexts, the ones its ids use, so that a
+ * PD allocated on one serves cm_create_qp(); none at all is ENODEV; a list
+ * not freed is a leak.
+ */
+static void
+test_cm_devices(void **state)
+{
+	struct ibv_context **list;
+	int n = -1;
+
+	(void)state;
+	assert_int_equal(mlx5_fake_reset(), 0);
+	errno = 0;
+	assert_null(G->rdma_get_devices(&n));
+	assert_int_equal(errno, ENODEV);
+	assert_int_equal(n, 0);
+
+	pair_prepare();
+	list = G->rdma_get_devices(&n);
+	assert_non_null(list);
+	assert_int_equal(n, 2);
+	assert_null(list[2]);
+	assert_string_equal(G->get_device_name(list[0]->device), SRV_DEV);
+	assert_string_equal(G->get_device_name(list[1]->device), CLI_DEV);
+	/* the client id resolved through CLI_DEV: its context is the list's */
+	assert_ptr_equal(P.c.id->verbs, list[1]);
+	/* a PD of the list's context serves the id's QP (side_res allocates one) */
+	side_res(&P.c, P.c.id, 64, false, 16, RW_ACCESS);
+	G->rdma_free_devices(list);
+	pair_down();
+
+	/* a list not freed is counted as a leak */
+	fabric();
+	assert_non_null(G->rdma_get_devices(NULL));
+	assert_int_equal(mlx5_fake_reset(), 1);
+}
+
 static void
 test_devices(void **state)
 {
@@ -1503,6 +1541,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_devices),
+		cmocka_unit_test(test_cm_devices),
 		cmocka_unit_test(test_cm_connect),
 		cmocka_unit_test(test_cm_errors),
 		cmocka_unit_test(test_disconnect),

@@ -32,6 +32,7 @@ struct fk_fabric fk = {
 	.evchs = TAILQ_HEAD_INITIALIZER(fk.evchs),
 	.ids = TAILQ_HEAD_INITIALIZER(fk.ids),
 	.retrieved = TAILQ_HEAD_INITIALIZER(fk.retrieved),
+	.devlists = TAILQ_HEAD_INITIALIZER(fk.devlists),
 	.next_key = 0x1000,
 	.next_qpn = 0x11b,
 	.next_handle = 1,
@@ -614,9 +615,16 @@ unsigned int
 mlx5_fake_reset(void)
 {
 	unsigned int leaks = 0, i;
+	struct fk_devlist *dl;
 	struct fk_cmev *ev;
 
 	fk_lock();
+	/* Device lists not freed hold librdmacm's contexts open: a leak. */
+	while ((dl = TAILQ_FIRST(&fk.devlists)) != NULL) {
+		TAILQ_REMOVE(&fk.devlists, dl, next);
+		free(dl);
+		leaks++;
+	}
 	/* Events retrieved and not acknowledged are the application's leak. */
 	while ((ev = TAILQ_FIRST(&fk.retrieved)) != NULL) {
 		TAILQ_REMOVE(&fk.retrieved, ev, next);
@@ -724,6 +732,8 @@ const struct rte_comch_mlx5_glue fk_glue = {
 	.disconnect = fk_disconnect,
 	.get_cm_event = fk_get_cm_event,
 	.ack_cm_event = fk_ack_cm_event,
+	.rdma_get_devices = fk_rdma_get_devices,
+	.rdma_free_devices = fk_rdma_free_devices,
 };
 
 const struct rte_comch_mlx5_glue *

@@ -112,6 +112,69 @@ fk_cm_ctx(struct fk_dev *d)
 	return d->cm_ctx;
 }
 
+/* ------------------------------------------------------------ devices */
+
+/*
+ * rdma_get_devices(): librdmacm's own context of every device, the one its
+ * ids use (id->verbs), held open until rdma_free_devices(). As librdmacm's
+ * ucma_init() does, no device at all is an error (NULL, ENODEV).
+ */
+struct ibv_context **
+fk_rdma_get_devices(int *num)
+{
+	struct fk_devlist *dl = NULL;
+	unsigned int i;
+	int err = 0;
+
+	fk_lock();
+	if (fk.nb_devs == 0) {
+		err = ENODEV;
+	} else if ((dl = calloc(1, sizeof(*dl))) == NULL) {
+		err = ENOMEM;
+	} else {
+		for (i = 0; i < fk.nb_devs && err == 0; i++) {
+			struct fk_ctx *c = fk_cm_ctx(fk.devs[i]);
+
+			if (c == NULL)
+				err = ENOMEM;
+			else
+				dl->ctx[i] = &c->ctx;
+		}
+		if (err != 0) {
+			free(dl);
+			dl = NULL;
+		} else {
+			TAILQ_INSERT_TAIL(&fk.devlists, dl, next);
+		}
+	}
+	if (num != NULL)
+		*num = dl != NULL ? (int)fk.nb_devs : 0;
+	fk_unlock();
+	if (dl == NULL) {
+		errno = err;
+		return NULL;
+	}
+	return dl->ctx;
+}
+
+void
+fk_rdma_free_devices(struct ibv_context **list)
+{
+	struct fk_devlist *dl;
+
+	fk_lock();
+	TAILQ_FOREACH(dl, &fk.devlists, next)
+		if (dl->ctx == list)
+			break;
+	if (dl == NULL) {
+		fk_misuse("rdma_free_devices on a list it did not hand out: %p", (void *)list);
+	} else {
+		TAILQ_REMOVE(&fk.devlists, dl, next);
+		free(dl);
+	}
+	fk_unlock();
+}
+
 /* ------------------------------------------------------------ channels */
 
 struct rdma_event_channel *

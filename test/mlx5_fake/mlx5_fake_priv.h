@@ -296,6 +296,12 @@ struct fk_id {
 	struct ibv_sa_path_rec path;
 };
 
+/* A list rdma_get_devices() handed out: librdmacm's contexts of the devices. */
+struct fk_devlist {
+	TAILQ_ENTRY(fk_devlist) next;
+	struct ibv_context *ctx[FK_MAX_DEVS + 1];
+};
+
 /* The fabric: every object, one lock. */
 struct fk_fabric {
 	pthread_mutex_t lock;
@@ -313,6 +319,7 @@ struct fk_fabric {
 	TAILQ_HEAD(, fk_evch) evchs;
 	TAILQ_HEAD(, fk_id) ids;
 	TAILQ_HEAD(, fk_cmev) retrieved; /* rdma_cm events handed out, not acked */
+	TAILQ_HEAD(, fk_devlist) devlists; /* rdma_get_devices() lists not freed */
 	uint32_t next_key;
 	uint32_t next_qpn;
 	uint32_t next_handle;
@@ -429,5 +436,7 @@ int fk_reject(struct rdma_cm_id *id, const void *private_data, uint8_t len);
 int fk_disconnect(struct rdma_cm_id *id);
 int fk_get_cm_event(struct rdma_event_channel *channel, struct rdma_cm_event **event);
 int fk_ack_cm_event(struct rdma_cm_event *event);
+struct ibv_context **fk_rdma_get_devices(int *num);
+void fk_rdma_free_devices(struct ibv_context **list);
 
 #endif /* MLX5_FAKE_PRIV_H */

@@ -102,6 +102,8 @@ static const struct rte_comch_mlx5_glue mlx5_rdma_core_glue = {
 	.disconnect = rdma_disconnect,
 	.get_cm_event = rdma_get_cm_event,
 	.ack_cm_event = rdma_ack_cm_event,
+	.rdma_get_devices = rdma_get_devices,
+	.rdma_free_devices = rdma_free_devices,
 };
 
 const struct rte_comch_mlx5_glue *mlx5_glue = &mlx5_rdma_core_glue;

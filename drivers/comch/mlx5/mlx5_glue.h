@@ -102,6 +102,13 @@ struct rte_comch_mlx5_glue {
 	int (*disconnect)(struct rdma_cm_id *id);
 	int (*get_cm_event)(struct rdma_event_channel *channel, struct rdma_cm_event **event);
 	int (*ack_cm_event)(struct rdma_cm_event *event);
+	/*
+	 * The device contexts librdmacm's ids use (id->verbs): a PD allocated
+	 * on one of them serves the QPs of the ids on that device. The list
+	 * holds them open until it is freed.
+	 */
+	struct ibv_context **(*rdma_get_devices)(int *num_devices);
+	void (*rdma_free_devices)(struct ibv_context **list);
 };
 
 /**
