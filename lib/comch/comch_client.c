@@ -202,8 +202,13 @@ comch_client_connecting(struct rte_comch_client *cli, uint64_t now)
 		}
 		if (rc != -EINPROGRESS) {
 			cli->hs = NULL;
-			/* A server that went away is retried; its refusal is final. */
-			if (rc == -ECONNRESET)
+			/*
+			 * A server that went away is retried, and so is a name no
+			 * server has yet (a transport that asks the peer, as mlx5
+			 * does, learns it here rather than from connect); any
+			 * other refusal is final.
+			 */
+			if (rc == -ECONNRESET || rc == -ENOENT)
 				comch_client_backoff(cli, rc, now);
 			else
 				comch_client_fail(cli, rc);

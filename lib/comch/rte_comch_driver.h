@@ -218,9 +218,11 @@ struct rte_comch_drv_client_ops {
 		       struct rte_comch_pe *pe, void **hs);
 	/**
 	 * -EINPROGRESS; 0: the server accepted (params filled, hs is now a
-	 * connection); -ECONNRESET: the server went away (the library retries);
-	 * the server's refusal (-ENOENT, -EMSGSIZE, -ECONNREFUSED, -ENOMEM), or
-	 * -EPROTO: final. Unless 0 or -EINPROGRESS, hs is gone.
+	 * connection); -ECONNRESET: the server went away, or -ENOENT: nobody
+	 * serves that name (yet), as the peer said (the library retries both,
+	 * as a connect that failed); the server's refusal (-EMSGSIZE,
+	 * -ECONNREFUSED, -ENOMEM), or -EPROTO: final. Unless 0 or -EINPROGRESS,
+	 * hs is gone.
 	 */
 	int (*poll)(void *hs, struct rte_comch_drv_conn_params *params);
 	/** Give up an attempt under way; hs is gone. */
