@@ -278,8 +278,11 @@ comch_producer_send(struct rte_comch_producer *p, uint32_t consumer_id, const vo
 		rc = locked;
 	}
 	if (likely(rc > 0)) {
-		p->filled[consumer_id / 64] |= RTE_BIT64(consumer_id % 64);
-		p->any_filled = true;
+		/* Whom to wake at the next progress; a driver whose send wakes has no notify. */
+		if (p->fp.notify != NULL) {
+			p->filled[consumer_id / 64] |= RTE_BIT64(consumer_id % 64);
+			p->any_filled = true;
+		}
 	} else if (rc == -EPROTO) {
 		COMCH_LOG(ERR, "producer %u: consumer %u of the other side broke the protocol: "
 			  "ending the %s", p->id, consumer_id,
