@@ -127,7 +127,7 @@ static const struct ct_driver_desc ct_drivers[] = {
 	{
 		/* In one process, on the fake verbs provider: no peer in another. */
 		.name = "mlx5",
-		.caps = 0,
+		.caps = CT_CAP_WAKE_AT_SEND,
 		.setup = ct_mlx5_setup,
 		.devargs = ct_mlx5_devargs,
 	},

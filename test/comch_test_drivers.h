@@ -12,6 +12,14 @@
 enum {
 	/* The peer may be another process (forked children, deaths, floods). */
 	CT_CAP_PROCESSES = 1u << 0,
+	/*
+	 * A send wakes the peer's sleeping engine by itself, at once, rather
+	 * than at the sender's next progress (notify NULL; mlx5: the peer's
+	 * completion event, raised by the hardware for the SEND itself).
+	 * Cases that check a wake-up waits for the sender's progress check, on
+	 * such a driver, only that the wake-up comes.
+	 */
+	CT_CAP_WAKE_AT_SEND = 1u << 1,
 };
 
 /** A driver of the conformance suite. */

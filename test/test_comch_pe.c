@@ -418,8 +418,13 @@ notification_two_engines(const struct ct_cfg *cfg)
 	assert_int_equal(arm(pe2), 0);
 	assert_int_equal(fd_readable(fd2, 50), 0);
 	assert_int_equal(ct_send(&p.srv, p.sconn, msg, sizeof(msg), NULL), 0);
-	/* not before the sender's next round: wake-ups go out once per progress */
-	assert_int_equal(fd_readable(fd2, 50), 0);
+	/*
+	 * Not before the sender's next round: wake-ups go out once per progress;
+	 * or at the send itself, on a driver that wakes so (mlx5: the SEND
+	 * raises the receiver's completion event).
+	 */
+	if (!ct_driver_can(CT_CAP_WAKE_AT_SEND))
+		assert_int_equal(fd_readable(fd2, 50), 0);
 	rte_comch_pe_progress(p.pe);
 	assert_int_equal(fd_readable(fd2, 2000), 1);
 	assert_int_equal(rte_comch_pe_clear_notification(pe2), 0);
