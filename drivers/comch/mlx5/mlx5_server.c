@@ -58,15 +58,20 @@ mlx5_srv_reject_locked(struct mlx5_conn *c, int status)
 struct rdma_cm_id *
 mlx5_srv_on_request(struct mlx5_dev *dev, struct rdma_cm_event *ev)
 {
-	const struct mlx5_req_pdata *pd = ev->param.conn.private_data;
 	struct rdma_conn_param cp;
 	struct rdma_cm_id *id = ev->id;
 	struct mlx5_conn *c = NULL;
+	struct mlx5_req_pdata pd;
 
 	id->context = NULL;
-	if (pd == NULL || ev->param.conn.private_data_len < sizeof(*pd) ||
-	    rte_le_to_cpu_32(pd->magic) != MLX5_MAGIC ||
-	    rte_le_to_cpu_32(pd->version) != MLX5_VERSION) {
+	/* Private data has no alignment: copied, then read. */
+	if (ev->param.conn.private_data != NULL &&
+	    ev->param.conn.private_data_len >= sizeof(pd))
+		memcpy(&pd, ev->param.conn.private_data, sizeof(pd));
+	else
+		memset(&pd, 0, sizeof(pd));
+	if (rte_le_to_cpu_32(pd.magic) != MLX5_MAGIC ||
+	    rte_le_to_cpu_32(pd.version) != MLX5_VERSION) {
 		MLX5_LOG(NOTICE, "%s: a connection request that is not rte_comch's (or of "
 			 "another version): refused", dev->name);
 		goto refuse;
