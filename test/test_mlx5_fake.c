@@ -413,6 +413,20 @@ test_cm_devices(void **state)
 	/* a PD of the list's context serves the id's QP (side_res allocates one) */
 	side_res(&P.c, P.c.id, 64, false, 16, RW_ACCESS);
 	G->rdma_free_devices(list);
+	/* the QPs, oldest first, and which are rdma_cm ids' */
+	{
+		struct ibv_qp *qps[2], *hand = hand_qp(&P.c);
+		bool cm[2];
+
+		assert_int_equal(mlx5_fake_qps(qps, cm, 1), 2);
+		assert_ptr_equal(qps[0], P.c.qp);
+		assert_int_equal(mlx5_fake_qps(qps, cm, 2), 2);
+		assert_true(cm[0]);
+		assert_ptr_equal(qps[1], hand);
+		assert_false(cm[1]);
+		assert_int_equal(G->destroy_qp(hand), 0);
+		assert_int_equal(mlx5_fake_qps(NULL, NULL, 0), 1);
+	}
 	pair_down();
 
 	/* a list not freed is counted as a leak */

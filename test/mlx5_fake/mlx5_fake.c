@@ -590,6 +590,25 @@ mlx5_fake_qp_state(const struct ibv_qp *qp)
 	return st;
 }
 
+unsigned int
+mlx5_fake_qps(struct ibv_qp **qps, bool *cm, unsigned int max)
+{
+	struct fk_qp *q;
+	unsigned int n = 0;
+
+	fk_lock();
+	TAILQ_FOREACH(q, &fk.qps, next) {
+		if (n < max) {
+			qps[n] = &q->qp;
+			if (cm != NULL)
+				cm[n] = q->id != NULL;
+		}
+		n++;
+	}
+	fk_unlock();
+	return n;
+}
+
 void
 mlx5_fake_get_counters(struct mlx5_fake_counters *c)
 {

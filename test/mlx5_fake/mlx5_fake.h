@@ -192,6 +192,22 @@ int mlx5_fake_restore_device(const char *name);
 
 /* ---------------------------------------------------------- inspection */
 
+/**
+ * The QPs of the fabric, oldest first: for a test to find the one to fault
+ * (a driver's QPs are not the test's to see otherwise).
+ *
+ * @param qps
+ *   Filled with up to max of them.
+ * @param cm
+ *   If not NULL, cm[i] says whether qps[i] is an rdma_cm id's (made by
+ *   rdma_create_qp()) rather than made by hand (ibv_create_qp()).
+ * @param max
+ *   Room in qps (and cm).
+ * @return
+ *   How many there are (more than max if qps was too short).
+ */
+unsigned int mlx5_fake_qps(struct ibv_qp **qps, bool *cm, unsigned int max);
+
 /** The true state of a QP (qp->state is what the last ibv_modify_qp() set), or -EINVAL. */
 int mlx5_fake_qp_state(const struct ibv_qp *qp);
 
