@@ -108,6 +108,10 @@ int ct_wait_state(struct rte_comch_pe *pe, struct rte_comch_ctx *ctx,
 int ct_wait_count(struct rte_comch_pe *pe, const uint32_t *counter, uint32_t target,
 		  unsigned int timeout_ms);
 uint64_t ct_now_ms(void);
+/** poll() fd for POLLIN for at most timeout_ms: 1 readable, 0 not, -1 error. */
+int ct_fd_readable(int fd, int timeout_ms);
+/** The descriptors this process has open (/proc/self/fd). */
+int ct_count_fds(void);
 
 /* --------------------------------------------------- recording callbacks */
 

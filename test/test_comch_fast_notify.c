@@ -12,9 +12,7 @@
  * of their own lcore: the server's and the client's (split), or one each (own).
  */
 
-#include <dirent.h>
 #include <errno.h>
-#include <poll.h>
 #include <string.h>
 
 #include <rte_common.h>
@@ -29,14 +27,6 @@ static const int mode_own = CT_FAST_OWN;
 #define QUIET_MS 50
 #define WAKE_MS 2000
 #define NB_CYCLES 200
-
-static int
-fd_readable(int fd, int timeout_ms)
-{
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-
-	return poll(&pfd, 1, timeout_ms);
-}
 
 /*
  * Whether the driver wakes a sleeping consumer at the send itself (1) rather
@@ -57,21 +47,6 @@ pe_fd(struct rte_comch_pe *pe)
 	assert_int_equal(rte_comch_pe_get_notification_fd(pe, &fd), 0);
 	assert_true(fd >= 0);
 	return fd;
-}
-
-/* Open descriptors of this process. */
-static int
-count_fds(void)
-{
-	struct dirent *de;
-	DIR *d = opendir("/proc/self/fd");
-	int n = 0;
-
-	assert_non_null(d);
-	while ((de = readdir(d)) != NULL)
-		n += de->d_name[0] != '.';
-	closedir(d);
-	return n;
 }
 
 /* Every engine of the pair disarmed, so that polling them is the norm again. */
@@ -158,11 +133,11 @@ test_arm_with_posted_buffers(void **state)
 		assert_int_equal(rte_comch_pe_get_num_inflight_tasks(c.pe, &n), 0);
 		assert_int_equal(n, 4);
 		assert_int_equal(rte_comch_pe_request_notification(c.pe), 0);
-		assert_int_equal(fd_readable(fd, QUIET_MS), 0);
+		assert_int_equal(ct_fd_readable(fd, QUIET_MS), 0);
 		/* armed again at once: nothing happened meanwhile */
 		assert_int_equal(rte_comch_pe_clear_notification(c.pe), 0);
 		assert_int_equal(rte_comch_pe_request_notification(c.pe), 0);
-		assert_int_equal(fd_readable(fd, QUIET_MS), 0);
+		assert_int_equal(ct_fd_readable(fd, QUIET_MS), 0);
 		assert_int_equal(c.nb_ok + c.nb_err, 0);
 		down(&p, &c, &pr, side == 0);
 	}
@@ -187,27 +162,27 @@ test_wake_on_producer_progress(void **state)
 		/* data and immediate data */
 		assert_int_equal(rte_comch_pe_request_notification(c.pe), 0);
 		assert_int_equal(ct_prod_send(&pr, c.id, 300, 8, NULL), 0);
-		assert_int_equal(fd_readable(fd, QUIET_MS), wake_at_send());
+		assert_int_equal(ct_fd_readable(fd, QUIET_MS), wake_at_send());
 		assert_int_equal(pr.nb_ok, 0);
 		assert_true(rte_comch_pe_progress(pr.pe) >= 0);
 		assert_int_equal(pr.nb_ok, 1);
-		assert_int_equal(fd_readable(fd, WAKE_MS), 1);
+		assert_int_equal(ct_fd_readable(fd, WAKE_MS), 1);
 		assert_int_equal(rte_comch_pe_clear_notification(c.pe), 0);
-		assert_int_equal(fd_readable(fd, 0), 0);
+		assert_int_equal(ct_fd_readable(fd, 0), 0);
 		assert_int_equal(c.nb_ok, 0);
 		assert_int_equal(ct_wait_count(c.pe, &c.nb_ok, 1, CT_TIMEOUT_MS), 0);
 		assert_got(&c, &pr, 0, 300, 8);
 
 		/* immediate data only wakes it just the same */
 		assert_int_equal(rte_comch_pe_request_notification(c.pe), 0);
-		assert_int_equal(fd_readable(fd, 0), 0);
+		assert_int_equal(ct_fd_readable(fd, 0), 0);
 		assert_int_equal(ct_prod_send(&pr, c.id, CT_NOBUF, 5, NULL), 0);
-		assert_int_equal(fd_readable(fd, QUIET_MS), wake_at_send());
+		assert_int_equal(ct_fd_readable(fd, QUIET_MS), wake_at_send());
 		assert_true(rte_comch_pe_progress(pr.pe) >= 0);
 		assert_int_equal(pr.nb_ok, 2);
-		assert_int_equal(fd_readable(fd, WAKE_MS), 1);
+		assert_int_equal(ct_fd_readable(fd, WAKE_MS), 1);
 		assert_int_equal(rte_comch_pe_clear_notification(c.pe), 0);
-		assert_int_equal(fd_readable(fd, 0), 0);
+		assert_int_equal(ct_fd_readable(fd, 0), 0);
 		assert_int_equal(ct_wait_count(c.pe, &c.nb_ok, 2, CT_TIMEOUT_MS), 0);
 		assert_got(&c, &pr, 1, 0, 5);
 		assert_int_equal(pr.nb_err, 0);
@@ -232,7 +207,7 @@ test_unarmed_never_rung(void **state)
 		assert_int_equal(ct_prod_send(&pr, c.id, 100 + i, 8, NULL), 0);
 		assert_true(rte_comch_pe_progress(pr.pe) >= 0);
 		assert_int_equal(pr.nb_ok, (uint32_t)i + 1);
-		assert_int_equal(fd_readable(fd, QUIET_MS), 0);
+		assert_int_equal(ct_fd_readable(fd, QUIET_MS), 0);
 	}
 	assert_int_equal(ct_wait_count(c.pe, &c.nb_ok, 2, CT_TIMEOUT_MS), 0);
 	assert_got(&c, &pr, 1, 101, 8);
@@ -243,7 +218,7 @@ test_unarmed_never_rung(void **state)
 	assert_int_equal(ct_prod_send(&pr, c.id, 200, 8, NULL), 0);
 	assert_true(rte_comch_pe_progress(pr.pe) >= 0);
 	assert_int_equal(pr.nb_ok, 3);
-	assert_int_equal(fd_readable(fd, QUIET_MS), 0);
+	assert_int_equal(ct_fd_readable(fd, QUIET_MS), 0);
 	assert_int_equal(ct_wait_count(c.pe, &c.nb_ok, 3, CT_TIMEOUT_MS), 0);
 	assert_got(&c, &pr, 2, 200, 8);
 
@@ -251,12 +226,12 @@ test_unarmed_never_rung(void **state)
 	assert_int_equal(rte_comch_pe_request_notification(c.pe), 0);
 	assert_int_equal(ct_prod_send(&pr, c.id, 50, 8, NULL), 0);
 	assert_true(rte_comch_pe_progress(pr.pe) >= 0);
-	assert_int_equal(fd_readable(fd, WAKE_MS), 1);
+	assert_int_equal(ct_fd_readable(fd, WAKE_MS), 1);
 	assert_int_equal(rte_comch_pe_clear_notification(c.pe), 0);
 	assert_int_equal(ct_prod_send(&pr, c.id, 60, 8, NULL), 0);
 	assert_true(rte_comch_pe_progress(pr.pe) >= 0);
 	assert_int_equal(pr.nb_ok, 5);
-	assert_int_equal(fd_readable(fd, QUIET_MS), 0);
+	assert_int_equal(ct_fd_readable(fd, QUIET_MS), 0);
 	assert_int_equal(ct_wait_count(c.pe, &c.nb_ok, 5, CT_TIMEOUT_MS), 0);
 	assert_got(&c, &pr, 4, 60, 8);
 	down(&p, &c, &pr, true);
@@ -288,20 +263,20 @@ test_arm_refused_when_filled(void **state)
 	assert_int_equal(ct_prod_send(&pr, c.id, 129, 8, NULL), 0);
 	assert_true(rte_comch_pe_progress(pr.pe) >= 0);
 	assert_int_equal(pr.nb_ok, 2);
-	assert_int_equal(fd_readable(fd, QUIET_MS), 0);
+	assert_int_equal(ct_fd_readable(fd, QUIET_MS), 0);
 	assert_int_equal(ct_wait_count(c.pe, &c.nb_ok, 2, CT_TIMEOUT_MS), 0);
 	assert_got(&c, &pr, 1, 129, 8);
 	/* all taken: it may sleep again */
 	assert_int_equal(rte_comch_pe_request_notification(c.pe), 0);
-	assert_int_equal(fd_readable(fd, QUIET_MS), 0);
+	assert_int_equal(ct_fd_readable(fd, QUIET_MS), 0);
 
 	/* woken, cleared but not progressed: the filled buffer refuses arming */
 	assert_int_equal(ct_prod_send(&pr, c.id, 130, 8, NULL), 0);
 	assert_true(rte_comch_pe_progress(pr.pe) >= 0);
-	assert_int_equal(fd_readable(fd, WAKE_MS), 1);
+	assert_int_equal(ct_fd_readable(fd, WAKE_MS), 1);
 	assert_int_equal(rte_comch_pe_clear_notification(c.pe), 0);
 	assert_int_equal(rte_comch_pe_request_notification(c.pe), -EAGAIN);
-	assert_int_equal(fd_readable(fd, 0), 0);
+	assert_int_equal(ct_fd_readable(fd, 0), 0);
 	assert_int_equal(ct_wait_count(c.pe, &c.nb_ok, 3, CT_TIMEOUT_MS), 0);
 	assert_got(&c, &pr, 2, 130, 8);
 	assert_int_equal(rte_comch_pe_request_notification(c.pe), 0);
@@ -430,11 +405,11 @@ test_only_armed_consumer_woken(void **state)
 		assert_int_equal(ct_prod_send(&pr, c[i].id, 100 + i, 8, NULL), 0);
 	assert_true(rte_comch_pe_progress(pr.pe) >= 0);
 	assert_int_equal(pr.nb_ok, 3);
-	assert_int_equal(fd_readable(fd[0], WAKE_MS), 1);
-	assert_int_equal(fd_readable(fd[1], QUIET_MS), 0);
-	assert_int_equal(fd_readable(fd[2], QUIET_MS), 0);
+	assert_int_equal(ct_fd_readable(fd[0], WAKE_MS), 1);
+	assert_int_equal(ct_fd_readable(fd[1], QUIET_MS), 0);
+	assert_int_equal(ct_fd_readable(fd[2], QUIET_MS), 0);
 	assert_int_equal(rte_comch_pe_clear_notification(c[0].pe), 0);
-	assert_int_equal(fd_readable(fd[0], 0), 0);
+	assert_int_equal(ct_fd_readable(fd[0], 0), 0);
 	for (i = 0; i < 3; i++) {
 		assert_int_equal(ct_wait_count(c[i].pe, &c[i].nb_ok, 1, CT_TIMEOUT_MS), 0);
 		assert_got(&c[i], &pr, 0, 100 + i, 8);
@@ -445,9 +420,9 @@ test_only_armed_consumer_woken(void **state)
 		assert_int_equal(rte_comch_pe_request_notification(c[i].pe), 0);
 	assert_int_equal(ct_prod_send(&pr, c[1].id, 200, 8, NULL), 0);
 	assert_true(rte_comch_pe_progress(pr.pe) >= 0);
-	assert_int_equal(fd_readable(fd[1], WAKE_MS), 1);
-	assert_int_equal(fd_readable(fd[0], QUIET_MS), 0);
-	assert_int_equal(fd_readable(fd[2], QUIET_MS), 0);
+	assert_int_equal(ct_fd_readable(fd[1], WAKE_MS), 1);
+	assert_int_equal(ct_fd_readable(fd[0], QUIET_MS), 0);
+	assert_int_equal(ct_fd_readable(fd[2], QUIET_MS), 0);
 	assert_int_equal(rte_comch_pe_clear_notification(c[1].pe), 0);
 	assert_int_equal(ct_wait_count(c[1].pe, &c[1].nb_ok, 2, CT_TIMEOUT_MS), 0);
 	assert_got(&c[1], &pr, 1, 200, 8);
@@ -456,9 +431,9 @@ test_only_armed_consumer_woken(void **state)
 	assert_int_equal(ct_prod_send(&pr, c[2].id, 300, 8, NULL), 0);
 	assert_int_equal(ct_prod_send(&pr, c[0].id, 301, 8, NULL), 0);
 	assert_true(rte_comch_pe_progress(pr.pe) >= 0);
-	assert_int_equal(fd_readable(fd[0], WAKE_MS), 1);
-	assert_int_equal(fd_readable(fd[2], WAKE_MS), 1);
-	assert_int_equal(fd_readable(fd[1], QUIET_MS), 0);
+	assert_int_equal(ct_fd_readable(fd[0], WAKE_MS), 1);
+	assert_int_equal(ct_fd_readable(fd[2], WAKE_MS), 1);
+	assert_int_equal(ct_fd_readable(fd[1], QUIET_MS), 0);
 	for (i = 0; i < 3; i++)
 		assert_int_equal(rte_comch_pe_clear_notification(c[i].pe), 0);
 	assert_int_equal(ct_wait_count(c[0].pe, &c[0].nb_ok, 2, CT_TIMEOUT_MS), 0);
@@ -490,22 +465,22 @@ sleep_cycle(struct ct_cons *c, struct ct_prod *pr, uint32_t seq)
 	uint32_t imm_len = seq % 9;
 
 	assert_int_equal(rte_comch_pe_request_notification(c->pe), 0);
-	assert_int_equal(fd_readable(cfd, 0), 0);
+	assert_int_equal(ct_fd_readable(cfd, 0), 0);
 	assert_int_equal(ct_prod_send(pr, c->id, len, imm_len, NULL), 0);
 	if (!wake_at_send())
-		assert_int_equal(fd_readable(cfd, 0), 0);
+		assert_int_equal(ct_fd_readable(cfd, 0), 0);
 	assert_true(rte_comch_pe_progress(pr->pe) >= 0);
 	assert_int_equal(pr->nb_ok, pr->nb_sent);
 	assert_int_equal(rte_comch_pe_request_notification(pr->pe), 0);
-	assert_int_equal(fd_readable(cfd, WAKE_MS), 1);
+	assert_int_equal(ct_fd_readable(cfd, WAKE_MS), 1);
 	assert_int_equal(rte_comch_pe_clear_notification(c->pe), 0);
-	assert_int_equal(fd_readable(cfd, 0), 0);
+	assert_int_equal(ct_fd_readable(cfd, 0), 0);
 	assert_int_equal(ct_wait_count(c->pe, &c->nb_ok, c->nb_ok + 1, CT_TIMEOUT_MS), 0);
 	assert_got(c, pr, seq, len, imm_len);
 	assert_int_equal(c->nb_repost_fail, 0);
-	assert_int_equal(fd_readable(cfd, 0), 0);
+	assert_int_equal(ct_fd_readable(cfd, 0), 0);
 	/* taking and reposting rang nobody */
-	assert_int_equal(fd_readable(pfd, 0), 0);
+	assert_int_equal(ct_fd_readable(pfd, 0), 0);
 	assert_int_equal(rte_comch_pe_clear_notification(pr->pe), 0);
 }
 
@@ -567,7 +542,7 @@ test_ping_pong_both_sleep(void **state)
 		assert_true(rte_comch_pe_progress(cpe) >= 0);
 		assert_int_equal(cp.nb_ok, i + 1);
 		assert_int_equal(rte_comch_pe_request_notification(cpe), 0);
-		assert_int_equal(fd_readable(sfd, WAKE_MS), 1);
+		assert_int_equal(ct_fd_readable(sfd, WAKE_MS), 1);
 		assert_int_equal(rte_comch_pe_clear_notification(spe), 0);
 		assert_int_equal(ct_wait_count(spe, &sc.nb_ok, i + 1, CT_TIMEOUT_MS), 0);
 		assert_got(&sc, &cp, i, 16 + i, 8);
@@ -576,12 +551,12 @@ test_ping_pong_both_sleep(void **state)
 		assert_true(rte_comch_pe_progress(spe) >= 0);
 		assert_int_equal(sp.nb_ok, i + 1);
 		assert_int_equal(rte_comch_pe_request_notification(spe), 0);
-		assert_int_equal(fd_readable(cfd, WAKE_MS), 1);
+		assert_int_equal(ct_fd_readable(cfd, WAKE_MS), 1);
 		assert_int_equal(rte_comch_pe_clear_notification(cpe), 0);
 		assert_int_equal(ct_wait_count(cpe, &cc.nb_ok, i + 1, CT_TIMEOUT_MS), 0);
 		assert_got(&cc, &sp, i, 32 + i, 8);
 		/* nothing rang the server meanwhile */
-		assert_int_equal(fd_readable(sfd, 0), 0);
+		assert_int_equal(ct_fd_readable(sfd, 0), 0);
 	}
 	assert_int_equal(sc.nb_repost_fail + cc.nb_repost_fail, 0);
 	assert_int_equal(sc.nb_err + cc.nb_err + sp.nb_err + cp.nb_err, 0);
@@ -612,7 +587,7 @@ test_teardown_after_sleep(void **state)
 	uint32_t i, seq = 0;
 	int fds, fd;
 
-	fds = count_fds();
+	fds = ct_count_fds();
 	up(&p, MODE(state), true, &c, &pr, 4, true);
 	c.repost = true;
 	fd = pe_fd(c.pe);
@@ -640,7 +615,7 @@ test_teardown_after_sleep(void **state)
 	assert_int_equal(rte_comch_pe_request_notification(c.pe), 0);
 	assert_int_equal(ct_prod_send(&pr, c.id, 77, 8, NULL), 0);
 	assert_true(rte_comch_pe_progress(pr.pe) >= 0);
-	assert_int_equal(fd_readable(fd, WAKE_MS), 1);
+	assert_int_equal(ct_fd_readable(fd, WAKE_MS), 1);
 	assert_int_equal(rte_comch_pe_clear_notification(c.pe), 0);
 	ct_cons_stop(&p, &c, &p.cli);
 	assert_got(&c, &pr, seq, 77, 8);
@@ -651,7 +626,7 @@ test_teardown_after_sleep(void **state)
 	ct_prod_free(&pr);
 	assert_int_equal(pr.nb_err, 0);
 	ct_pair_close(&p);
-	assert_int_equal(count_fds(), fds);
+	assert_int_equal(ct_count_fds(), fds);
 }
 
 /*
@@ -678,13 +653,13 @@ test_disconnect_wakes_sleeping_consumer(void **state)
 	ct_fast_progress_for(&p, 20);
 
 	assert_int_equal(rte_comch_pe_request_notification(c.pe), 0);
-	assert_int_equal(fd_readable(fd, QUIET_MS), 0);
+	assert_int_equal(ct_fd_readable(fd, QUIET_MS), 0);
 	ct_ctx_stop_wait(p.cpe, p.cli.ctx);
 	if (c.pe != p.pe) {
 		/* the server's engine sees the end; the consumer's still sleeps */
 		assert_int_equal(ct_wait_count(p.pe, &p.srv.nb_disconnect, 1, CT_TIMEOUT_MS), 0);
 	}
-	assert_int_equal(fd_readable(fd, WAKE_MS), 1);
+	assert_int_equal(ct_fd_readable(fd, WAKE_MS), 1);
 	assert_int_equal(rte_comch_pe_clear_notification(c.pe), 0);
 	assert_int_equal(ct_wait_state(c.pe, c.ctx, RTE_COMCH_CTX_STATE_IDLE, CT_TIMEOUT_MS), 0);
 	assert_int_equal(c.nb_err, 4);
@@ -737,7 +712,7 @@ test_flush_after_consumer_gone(void **state)
 	int fds;
 
 	(void)state;
-	fds = count_fds();
+	fds = ct_count_fds();
 	up(&p, CT_FAST_OWN, true, &c, &pr, 4, true);
 	ppe = pr.pe;
 	assert_ptr_not_equal(ppe, p.pe);
@@ -774,7 +749,7 @@ test_flush_after_consumer_gone(void **state)
 	ct_prod_stop(&p, &pr);
 	ct_prod_free(&pr);
 	ct_pair_close(&p);
-	assert_int_equal(count_fds(), fds);
+	assert_int_equal(ct_count_fds(), fds);
 }
 
 /*

@@ -10,7 +10,6 @@
  */
 
 #include <errno.h>
-#include <poll.h>
 #include <pthread.h>
 #include <string.h>
 
@@ -284,14 +283,6 @@ test_pe_deadlock(void **state)
 	ct_pair_close(&p);
 }
 
-static int
-fd_readable(int fd, int timeout_ms)
-{
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-
-	return poll(&pfd, 1, timeout_ms);
-}
-
 /* Progress until the engine accepts to be armed. */
 static int
 arm(struct rte_comch_pe *pe)
@@ -328,7 +319,7 @@ test_pe_notification(void **state)
 	/* armed, idle engine: the fd stays quiet */
 	ct_progress_for(p.pe, 20);
 	assert_int_equal(arm(p.pe), 0);
-	assert_int_equal(fd_readable(fd, 50), 0);
+	assert_int_equal(ct_fd_readable(fd, 50), 0);
 	assert_int_equal(rte_comch_pe_clear_notification(p.pe), 0);
 
 	/*
@@ -347,7 +338,7 @@ test_pe_notification(void **state)
 
 	/* all delivered and taken: it arms again and stays quiet */
 	assert_int_equal(arm(p.pe), 0);
-	assert_int_equal(fd_readable(fd, 50), 0);
+	assert_int_equal(ct_fd_readable(fd, 50), 0);
 	assert_int_equal(rte_comch_pe_clear_notification(p.pe), 0);
 	ct_msg_fill(msg, sizeof(msg), 0, 1);
 	assert_int_equal(ct_send(&p.cli, p.cconn, msg, sizeof(msg), NULL), 0);
@@ -380,13 +371,13 @@ notification_two_engines(const struct ct_cfg *cfg)
 	/* server engine armed; the client (other engine) sends: it wakes up */
 	ct_progress_for(p.pe, 20);
 	assert_int_equal(arm(p.pe), 0);
-	assert_int_equal(fd_readable(fd, 50), 0);
+	assert_int_equal(ct_fd_readable(fd, 50), 0);
 	ct_msg_fill(msg, sizeof(msg), 0, 0);
 	assert_int_equal(ct_send(&p.cli, p.cconn, msg, sizeof(msg), NULL), 0);
 	rte_comch_pe_progress(pe2);
-	assert_int_equal(fd_readable(fd, 2000), 1);
+	assert_int_equal(ct_fd_readable(fd, 2000), 1);
 	assert_int_equal(rte_comch_pe_clear_notification(p.pe), 0);
-	assert_int_equal(fd_readable(fd, 0), 0);
+	assert_int_equal(ct_fd_readable(fd, 0), 0);
 	assert_int_equal(ct_wait_count(p.pe, &p.srv.nb_recv, 1, CT_TIMEOUT_MS), 0);
 	assert_int_equal(ct_wait_count(pe2, &p.cli.nb_send_ok, 1, CT_TIMEOUT_MS), 0);
 
@@ -395,11 +386,11 @@ notification_two_engines(const struct ct_cfg *cfg)
 	ct_msg_fill(msg, sizeof(msg), 0, 1);
 	assert_int_equal(ct_send(&p.cli, p.cconn, msg, sizeof(msg), NULL), 0);
 	assert_int_equal(rte_comch_pe_request_notification(pe2), 0);
-	assert_int_equal(fd_readable(fd2, 50), 0);
+	assert_int_equal(ct_fd_readable(fd2, 50), 0);
 	assert_int_equal(ct_wait_count(p.pe, &p.srv.nb_recv, 2, CT_TIMEOUT_MS), 0);
-	assert_int_equal(fd_readable(fd2, 2000), 1);
+	assert_int_equal(ct_fd_readable(fd2, 2000), 1);
 	assert_int_equal(rte_comch_pe_clear_notification(pe2), 0);
-	assert_int_equal(fd_readable(fd2, 0), 0);
+	assert_int_equal(ct_fd_readable(fd2, 0), 0);
 	assert_int_equal(p.cli.nb_send_ok, 1);
 	assert_int_equal(ct_wait_count(pe2, &p.cli.nb_send_ok, 2, CT_TIMEOUT_MS), 0);
 
@@ -416,7 +407,7 @@ notification_two_engines(const struct ct_cfg *cfg)
 
 	/* client engine armed; the server sends */
 	assert_int_equal(arm(pe2), 0);
-	assert_int_equal(fd_readable(fd2, 50), 0);
+	assert_int_equal(ct_fd_readable(fd2, 50), 0);
 	assert_int_equal(ct_send(&p.srv, p.sconn, msg, sizeof(msg), NULL), 0);
 	/*
 	 * Not before the sender's next round: wake-ups go out once per progress;
@@ -424,11 +415,11 @@ notification_two_engines(const struct ct_cfg *cfg)
 	 * raises the receiver's completion event).
 	 */
 	if (!ct_driver_can(CT_CAP_WAKE_AT_SEND))
-		assert_int_equal(fd_readable(fd2, 50), 0);
+		assert_int_equal(ct_fd_readable(fd2, 50), 0);
 	rte_comch_pe_progress(p.pe);
-	assert_int_equal(fd_readable(fd2, 2000), 1);
+	assert_int_equal(ct_fd_readable(fd2, 2000), 1);
 	assert_int_equal(rte_comch_pe_clear_notification(pe2), 0);
-	assert_int_equal(fd_readable(fd2, 0), 0);
+	assert_int_equal(ct_fd_readable(fd2, 0), 0);
 	assert_int_equal(ct_wait_count(pe2, &p.cli.nb_recv, 1, CT_TIMEOUT_MS), 0);
 	assert_int_equal(ct_wait_count(p.pe, &p.srv.nb_send_ok, 1, CT_TIMEOUT_MS), 0);
 	assert_int_equal(p.srv.bad_msgs, 0);
@@ -462,7 +453,7 @@ progress_until_readable(struct rte_comch_pe *pe, int fd)
 
 	while (ct_now_ms() < deadline) {
 		rte_comch_pe_progress(pe);
-		if (fd_readable(fd, 1) == 1)
+		if (ct_fd_readable(fd, 1) == 1)
 			return 1;
 	}
 	return 0;
@@ -495,7 +486,7 @@ test_pe_notification_paused(void **state)
 	assert_int_equal(p.srv.nb_recv, 0);
 	/* the 3 waiting do not keep it up, nor wake it */
 	assert_int_equal(arm(p.pe), 0);
-	assert_int_equal(fd_readable(fd, 50), 0);
+	assert_int_equal(ct_fd_readable(fd, 50), 0);
 	assert_int_equal(rte_comch_pe_clear_notification(p.pe), 0);
 
 	/* one of ours in flight: the client taking it wakes the paused engine */
