@@ -40,7 +40,7 @@
 
 #include <rte_common.h>
 #include <rte_log.h>
-#include <rte_spinlock.h>
+#include <rte_ticketlock.h>
 
 #include <rte_comch_driver.h>
 #include <rte_comch_drv_atomic.h>
@@ -310,7 +310,7 @@ struct mlx5_ctl_pending {
 
 /* The fast path's shared part: the send CQ of the imports, their producers. */
 struct mlx5_fast {
-	rte_spinlock_t lock;          /* polling scq, the graveyard */
+	rte_ticketlock_t lock;        /* polling scq, the graveyard (TSan sees it) */
 	struct ibv_cq *scq;           /* imports' sends (made at the first import) */
 	uint32_t scq_depth;
 	uint32_t scq_used;            /* atomic: WQEs not yet covered by a polled completion */
@@ -475,7 +475,7 @@ struct mlx5_import {
 	struct mlx5_inflight *fifo;
 	uint32_t f_mask;
 	uint32_t f_head;              /* atomic */
-	uint32_t f_tail;              /* fast.lock */
+	uint32_t f_tail;              /* fast.lock; atomic: senders read it */
 	uint32_t sq_depth;
 	uint32_t sq_posted;           /* senders (serialised by the library) */
 	uint32_t sq_done;             /* atomic, pollers */

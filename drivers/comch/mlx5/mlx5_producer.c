@@ -16,7 +16,7 @@
  * record, SENT inline and signaled.
  *
  * Completions: every import's sends complete into the connection's one send
- * CQ, polled under a spinlock by whichever producer calls completed()
+ * CQ, polled under a ticket lock by whichever producer calls completed()
  * (different lcores, at once). A signaled SEND's wr_id is its import; the
  * import's FIFO says whose send it was, and the status lands in that
  * producer's ring, which returns them in the order it sent them. A WRITE is
@@ -43,7 +43,7 @@
 void
 mlx5_fast_init(struct mlx5_conn *c)
 {
-	rte_spinlock_init(&c->fast.lock);
+	rte_ticketlock_init(&c->fast.lock);
 	TAILQ_INIT(&c->fast.imports);
 	TAILQ_INIT(&c->fast.graveyard);
 }
@@ -93,7 +93,7 @@ mlx5_fast_fini(struct mlx5_conn *c)
 static void
 mlx5_fast_complete(struct mlx5_conn *c, struct mlx5_import *r, int status)
 {
-	struct mlx5_inflight *e = &r->fifo[r->f_tail & r->f_mask];
+	struct mlx5_inflight *e = &r->fifo[comch_load_relaxed(&r->f_tail) & r->f_mask];
 
 	if (e->p != NULL) {
 		comch_store_release(&e->p->ring[e->seq & e->p->mask].status, status);
@@ -101,7 +101,8 @@ mlx5_fast_complete(struct mlx5_conn *c, struct mlx5_import *r, int status)
 	}
 	comch_store_release(&r->sq_done, r->sq_done + e->wqes);
 	comch_fetch_sub_release(&c->fast.scq_used, e->wqes);
-	r->f_tail++;
+	/* Senders read it to see the room in the FIFO. */
+	comch_store_release(&r->f_tail, r->f_tail + 1);
 }
 
 /* Poll the shared send CQ once. fast.lock. Returns what it polled. */
@@ -146,11 +147,11 @@ mlx5_fast_poll(struct mlx5_conn *c)
 
 	if (scq == NULL)
 		return;
-	rte_spinlock_lock(&c->fast.lock);
+	rte_ticketlock_lock(&c->fast.lock);
 	while (mlx5_fast_poll_locked(c) == MLX5_POLL_BURST)
 		;
 	mlx5_graveyard_reap(c);
-	rte_spinlock_unlock(&c->fast.lock);
+	rte_ticketlock_unlock(&c->fast.lock);
 }
 
 /* ------------------------------------------------------------------ imports */
@@ -297,7 +298,7 @@ mlx5_unimport(void *conn, void *remote)
 	struct mlx5_import *r = remote;
 	unsigned int spin;
 
-	rte_spinlock_lock(&c->fast.lock);
+	rte_ticketlock_lock(&c->fast.lock);
 	/* No send runs on it (a grace period passed): what is in flight is flushed. */
 	if (r->f_tail != comch_load_acquire(&r->f_head)) {
 		mlx5_qp_to_err(c->glue, r->qp);
@@ -312,7 +313,7 @@ mlx5_unimport(void *conn, void *remote)
 	/* Destroying the QP takes its completions left in the shared CQ with it. */
 	c->glue->destroy_qp(r->qp);
 	r->qp = NULL;
-	rte_spinlock_unlock(&c->fast.lock);
+	rte_ticketlock_unlock(&c->fast.lock);
 	TAILQ_REMOVE(&c->fast.imports, r, next);
 	mlx5_import_free(c, r);
 }
@@ -405,7 +406,7 @@ mlx5_producer_destroy(void *pp)
 	struct mlx5_producer *p = pp;
 	struct mlx5_conn *c = p->conn;
 
-	rte_spinlock_lock(&c->fast.lock);
+	rte_ticketlock_lock(&c->fast.lock);
 	if (comch_load_acquire(&p->done) == comch_load_relaxed(&p->head)) {
 		mlx5_producer_free(p);
 	} else {
@@ -413,7 +414,7 @@ mlx5_producer_destroy(void *pp)
 		TAILQ_INSERT_TAIL(&c->fast.graveyard, p, next);
 	}
 	mlx5_graveyard_reap(c);
-	rte_spinlock_unlock(&c->fast.lock);
+	rte_ticketlock_unlock(&c->fast.lock);
 }
 
 /* Free what the completed sends held, in order (staging, registrations). */
