@@ -175,25 +175,19 @@ run_once(struct rte_comch_pe *pe, struct rte_comch_producer *prod,
 		send_f += fake_cycles - f;
 		if (rc != BURST)
 			die("send_burst", rc < 0 ? rc : EIO);
-		for (k = 0; k < BURST;) {
-			f = fake_cycles;
-			t = rte_rdtsc();
-			rc = rte_comch_consumer_recv_burst(cons, cpl, BURST - k);
-			done += rte_rdtsc() - t;
-			done_f += fake_cycles - f;
-			if (rc < 0)
-				die("recv_burst", rc);
-			k += rc;
-		}
-		for (k = 0; k < BURST;) {
-			f = fake_cycles;
-			t = rte_rdtsc();
-			rc = rte_comch_producer_completed_burst(prod, NULL, BURST - k);
-			done += rte_rdtsc() - t;
-			done_f += fake_cycles - f;
-			if (rc < 0)
-				die("completed_burst", rc);
-			k += rc;
+		/* The consumer's completions, then the producer's: BURST of each. */
+		for (i = 0, k = 0; i < 2; i++, k = 0) {
+			while (k < BURST) {
+				f = fake_cycles;
+				t = rte_rdtsc();
+				rc = i == 0 ? rte_comch_consumer_recv_burst(cons, cpl, BURST - k) :
+				     rte_comch_producer_completed_burst(prod, NULL, BURST - k);
+				done += rte_rdtsc() - t;
+				done_f += fake_cycles - f;
+				if (rc < 0)
+					die(i == 0 ? "recv_burst" : "completed_burst", rc);
+				k += rc;
+			}
 		}
 		sent += BURST;
 		if ((sent / BURST) % 64 == 0)
