@@ -25,6 +25,18 @@ cc -o "$root/client" -DALLOW_EXPERIMENTAL_API -Werror \
 # The library, and the shm driver it finds its devices with, though nothing calls it.
 ldd "$root/client" | grep -q "$root.*librte_comch\.so"
 ldd "$root/client" | grep -q "$root.*librte_comch_shm\.so"
+# rdma-core is the mlx5 driver's alone: the library and the other drivers never link it.
+for lib in librte_comch librte_comch_shm; do
+	if ldd "$libdir/$lib.so" | grep -Eq "libibverbs|librdmacm"; then
+		echo "install check: $lib links rdma-core (only librte_comch_mlx5 may)" >&2
+		exit 1
+	fi
+done
+if [ -e "$libdir/librte_comch_mlx5.so" ]; then
+	ldd "$libdir/librte_comch_mlx5.so" | grep -q libibverbs
+	ldd "$libdir/librte_comch_mlx5.so" | grep -q librdmacm
+	echo "install check: rdma-core linked by librte_comch_mlx5 only: ok"
+fi
 # Every installed header compiles on its own, in C and (if there is a compiler) C++.
 incdir=$(pkg-config --variable=includedir librte_comch)/dpdk
 for h in "$incdir"/rte_comch*.h; do

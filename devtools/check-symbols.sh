@@ -68,6 +68,10 @@ check_lib() {
 
 check_lib lib/comch librte_comch rte_comch
 check_lib drivers/comch/dpa librte_comch_dpa rte_comch_dpa
+# The mlx5 driver (built when rdma-core is found): its one internal call, for tests.
+if [ -d "$build/drivers/comch/mlx5" ]; then
+	check_lib drivers/comch/mlx5 librte_comch_mlx5 mlx5_glue
+fi
 
 # The DOCA layer exports DOCA's names (version.map: doca_*, rte_comch_doca_*):
 # exactly the functions its headers declare, and nothing of its internals.

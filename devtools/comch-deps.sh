@@ -4,7 +4,8 @@
 # Sourced by the other scripts; needs root (or sudo) only when something is missing.
 set -e
 # doxygen and python3-sphinx: the API reference and the guides (-Denable_docs=true).
-COMCH_PKGS="build-essential meson ninja-build pkg-config libdpdk-dev libbsd-dev libcmocka-dev python3-pyelftools doxygen python3-sphinx"
+# libibverbs-dev and librdmacm-dev: the mlx5 driver, and its tests on a fake provider.
+COMCH_PKGS="build-essential meson ninja-build pkg-config libdpdk-dev libbsd-dev libcmocka-dev python3-pyelftools doxygen python3-sphinx libibverbs-dev librdmacm-dev"
 missing=""
 for p in $COMCH_PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
