@@ -96,7 +96,7 @@ int
 mlx5_conn_create_qp(struct mlx5_conn *c, uint32_t recv_wr)
 {
 	struct mlx5_dev *dev = c->dev;
-	uint32_t send_wr = dev->max_queue + MLX5_OTHER_CREDITS + 4;
+	uint32_t send_wr = MLX5_CONN_TX + 4; /* the handshake's sends too */
 	struct ibv_qp_init_attr qa;
 
 	if (mlx5_cq_with_channel(dev, send_wr + recv_wr + 2, c, &c->ch, &c->cq) < 0)
@@ -214,7 +214,7 @@ mlx5_conn_carrier(struct mlx5_conn *c, uint32_t max_msg, uint32_t recv_queue,
 	c->slot = RTE_ALIGN_CEIL(MLX5_HDR + RTE_MAX(max_msg,
 						    (uint32_t)sizeof(struct mlx5_ctl_wire)), 64);
 	c->nb_rx = recv_queue + MLX5_OTHER_CREDITS;
-	c->nb_tx = RTE_MIN(peer_queue + MLX5_OTHER_CREDITS + 1,
+	c->nb_tx = RTE_MIN(RTE_MIN(peer_queue + MLX5_OTHER_CREDITS + 1, (uint32_t)MLX5_CONN_TX),
 			   RTE_MAX(16u, MLX5_TX_BYTES / c->slot));
 	c->user_cap = peer_queue;
 	c->uq_cap = recv_queue;

@@ -78,8 +78,8 @@ extern const struct rte_comch_mlx5_glue *mlx5_glue;
 #define MLX5_MAX_PENDING 1024         /* handshakes of a device before their HELLO */
 
 /* Time limits. */
-#define MLX5_HELLO_MS 2000            /* a client must say who it wants within it */
-#define MLX5_CLIENT_HS_MS 2000        /* an attempt the server never answers */
+#define MLX5_HELLO_MS 5000            /* a client must say who it wants within it */
+#define MLX5_CLIENT_HS_MS 10000       /* an attempt the server never answers */
 #define MLX5_RESOLVE_MS 2000          /* rdma_cm address and route resolution */
 #define MLX5_LINGER_MS 1000           /* a BYE or REJECT that never completes */
 #define MLX5_FLUSH_SPIN 100000        /* polls for an erroring QP's flushes */
@@ -192,6 +192,13 @@ struct mlx5_record {
 #define MLX5_OTHER_CREDITS (MLX5_CTL_CREDITS + MLX5_OTHER_RESERVE)
 #define MLX5_CREDIT_BATCH 32          /* other buffers reposted before a CREDIT says so */
 #define MLX5_CTL_PENDING 512          /* control messages waiting for credits */
+/*
+ * A connection's sends in flight at most (its send buffers, and its send
+ * queue but for the handshake's few): more wait for completions (-EAGAIN),
+ * which every poll takes. The queue is made before the peer's receive queue
+ * is known: sized for it, it would be the device's largest on every side.
+ */
+#define MLX5_CONN_TX (512 + MLX5_OTHER_CREDITS)
 #define MLX5_HS_SLOT 512              /* handshake buffers */
 
 /* wr_id of a connection's work requests: the kind in the top byte. */
