@@ -228,6 +228,15 @@ ct_wait_lcore(unsigned int lcore)
 
 /* -------------------------------------------------------------- progress */
 
+bool
+ct_inflight_is(void *arg)
+{
+	const struct ct_inflight *a = arg;
+	uint32_t n = UINT32_MAX;
+
+	return rte_comch_ctx_get_num_inflight_tasks(a->ctx, &n) == 0 && n == a->want;
+}
+
 int
 progress_until(struct rte_comch_pe *pe, ct_pred_t pred, void *arg, unsigned int timeout_ms)
 {

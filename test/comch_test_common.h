@@ -112,6 +112,12 @@ uint64_t ct_now_ms(void);
 int ct_fd_readable(int fd, int timeout_ms);
 /** The descriptors this process has open (/proc/self/fd). */
 int ct_count_fds(void);
+/** For progress_until() and ct_fast_until(): ctx has want tasks in flight. */
+struct ct_inflight {
+	struct rte_comch_ctx *ctx;
+	uint32_t want;
+};
+bool ct_inflight_is(void *arg);
 
 /* --------------------------------------------------- recording callbacks */
 

@@ -7,7 +7,8 @@
  * arguments, immediate data too long or missing, buffer above max_buf_size,
  * buffer of another mmap, context not RUNNING, pool empty), every getter and
  * setter of both task types (and -EBUSY while in flight), the generic task
- * calls on them, and unfreed tasks blocking destroy.
+ * calls on them, unfreed tasks blocking destroy, and tasks freed in flight
+ * (returned when they come back, without a callback).
  */
 
 #include <errno.h>
@@ -274,7 +275,6 @@ test_send_task_accessors(void **state)
 	assert_int_equal(rte_comch_producer_task_send_set_buf(t, NULL), -EBUSY);
 	assert_int_equal(rte_comch_producer_task_send_set_imm_data(t, imm, 4), -EBUSY);
 	assert_int_equal(rte_comch_producer_task_send_set_consumer_id(t, 1), -EBUSY);
-	assert_int_equal(rte_comch_task_free(gt), -EBUSY);
 	assert_int_equal(rte_comch_task_submit(gt), -EALREADY);
 	assert_int_equal(rte_comch_producer_task_send_get_consumer_id(t, &id), 0);
 	assert_int_equal(id, c.id);
@@ -374,7 +374,6 @@ test_post_recv_task_accessors(void **state)
 	assert_int_equal(rte_comch_task_submit(gt), 0);
 	assert_int_equal(rte_comch_task_get_status(gt), -EINPROGRESS);
 	assert_int_equal(rte_comch_consumer_task_post_recv_set_buf(t, NULL), -EBUSY);
-	assert_int_equal(rte_comch_task_free(gt), -EBUSY);
 	assert_int_equal(rte_comch_task_submit(gt), -EALREADY);
 	assert_int_equal(rte_comch_consumer_task_post_recv_get_producer_id(t, &id), -ENOENT);
 
@@ -499,6 +498,83 @@ test_states_inflight(void **state)
 	ct_pair_close(&p);
 }
 
+/*
+ * Tasks freed in flight, as DOCA programs free them before they stop a
+ * context (their buffers first): each goes back to its pool when it comes
+ * back, filled, sent or flushed by the stop, without its callback; the
+ * contexts reach IDLE and are destroyed, so every task was returned.
+ */
+static void
+test_free_in_flight(void **state)
+{
+	struct rte_comch_consumer_task_post_recv *rt[4];
+	struct rte_comch_producer_task_send *st = NULL;
+	struct ct_inflight ia;
+	struct rte_comch_task *gt;
+	uint64_t deadline;
+	struct ct_prod pr;
+	struct ct_cons c;
+	struct ct_pair p;
+	uint32_t i, n;
+	int rc;
+
+	(void)state;
+	ct_fast_up(&p, NULL, CT_FAST_ONE);
+	ct_cons_new(&c, p.cconn, p.pe, 4, 256, 0);
+	c.keep_tasks = true;
+	ct_cons_start(&p, &c, &p.srv);
+	for (i = 0; i < 4; i++)
+		assert_int_equal(ct_cons_post(&c, i, &rt[i]), 0);
+	for (i = 0; i < 4; i++) {
+		gt = rte_comch_consumer_task_post_recv_as_task(rt[i]);
+		assert_int_equal(rte_comch_buf_dec_refcount(
+			rte_comch_consumer_task_post_recv_get_buf(rt[i]), NULL), 0);
+		assert_int_equal(rte_comch_task_free(gt), 0);
+		/* given up: not freed twice, not submitted again, still in flight */
+		assert_int_equal(rte_comch_task_free(gt), -EINVAL);
+		assert_int_equal(rte_comch_task_submit(gt), -EALREADY);
+		assert_int_equal(rte_comch_task_get_status(gt), -EINPROGRESS);
+	}
+	assert_int_equal(rte_comch_ctx_get_num_inflight_tasks(c.ctx, &n), 0);
+	assert_int_equal(n, 4);
+
+	/* a producer fills one of them: the freed task takes it, silently */
+	ct_prod_new(&pr, p.sconn, p.pe, 4, 4096, true);
+	pr.keep_tasks = true;
+	deadline = ct_now_ms() + CT_TIMEOUT_MS;
+	for (;;) {
+		st = NULL;
+		rc = ct_prod_send(&pr, c.id, 100, 0, &st);
+		if (rc != -EAGAIN || ct_now_ms() > deadline)
+			break;
+		ct_prod_task_release(st);
+		ct_fast_progress(&p);
+	}
+	assert_int_equal(rc, 0);
+	/* and the producer's send, freed in flight too (its buffer first) */
+	assert_int_equal(rte_comch_buf_dec_refcount(rte_comch_producer_task_send_get_buf(st),
+						    NULL), 0);
+	assert_int_equal(rte_comch_task_free(rte_comch_producer_task_send_as_task(st)), 0);
+	ia = (struct ct_inflight){ .ctx = pr.ctx, .want = 0 };
+	assert_int_equal(ct_fast_until(&p, ct_inflight_is, &ia, CT_TIMEOUT_MS), 0);
+	ia = (struct ct_inflight){ .ctx = c.ctx, .want = 3 };
+	assert_int_equal(ct_fast_until(&p, ct_inflight_is, &ia, CT_TIMEOUT_MS), 0);
+	assert_int_equal(pr.nb_ok + pr.nb_err, 0);
+	assert_int_equal(c.nb_ok + c.nb_err, 0);
+
+	/* the stop flushes the other three: no error callback, and it ends */
+	ct_cons_stop(&p, &c, &p.srv);
+	assert_int_equal(c.nb_ok + c.nb_err, 0);
+	assert_int_equal(rte_comch_ctx_get_num_inflight_tasks(c.ctx, &n), 0);
+	assert_int_equal(n, 0);
+	ct_prod_stop(&p, &pr);
+	assert_int_equal(pr.nb_ok + pr.nb_err, 0);
+	/* every task is back in its pool: the destroys are not refused */
+	ct_prod_free(&pr);
+	ct_cons_free(&c);
+	ct_pair_close(&p);
+}
+
 int
 main(void)
 {
@@ -508,6 +584,7 @@ main(void)
 		cmocka_unit_test(test_send_task_accessors),
 		cmocka_unit_test(test_post_recv_task_accessors),
 		cmocka_unit_test(test_states_inflight),
+		cmocka_unit_test(test_free_in_flight),
 	};
 
 	return CT_RUN("comch_fast_task", tests);

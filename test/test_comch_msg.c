@@ -4,7 +4,8 @@
 
 /*
  * Send tasks and messages: alloc_init errors, the task API (submit, free,
- * status, user data, getters), resubmission from callbacks, message sizes,
+ * status, user data, getters), tasks freed in flight, resubmission from
+ * callbacks, message sizes,
  * receive-queue back-pressure (-EAGAIN) with exactly-once in-order delivery,
  * and tasks not freed blocking destroy.
  */
@@ -165,7 +166,6 @@ test_task_api(void **state)
 	assert_int_equal(rte_comch_task_submit(task), 0);
 	assert_int_equal(rte_comch_task_get_status(task), -EINPROGRESS);
 	assert_int_equal(rte_comch_task_submit(task), -EALREADY);
-	assert_int_equal(rte_comch_task_free(task), -EBUSY);
 	assert_int_equal(ct_wait_count(p.pe, &p.cli.nb_send_ok, 1, CT_TIMEOUT_MS), 0);
 	/* the callback got the task and both user data */
 	assert_ptr_equal(p.cli.last_task, t);
@@ -257,6 +257,66 @@ test_destroy_with_unfreed_task(void **state)
 	assert_int_equal(rte_comch_server_destroy(p.srv.server), -EBUSY);
 	/* a task whose connection has ended is still freed normally */
 	assert_int_equal(rte_comch_task_free(rte_comch_task_send_as_task(t)), 0);
+	ct_pair_close(&p);
+}
+
+/*
+ * Send tasks freed in flight, as DOCA programs free them before a stop: a
+ * message handed over still arrives, and its task comes back without a
+ * completion callback; tasks a stop flushes come back without an error
+ * callback; the pool is whole afterwards.
+ */
+static void
+test_free_in_flight(void **state)
+{
+	struct ct_cfg cfg = { .srv_rq = 4, .cli_tasks = 4 };
+	struct ct_inflight ci = { .want = 0 };
+	struct rte_comch_task_send *t[4];
+	struct rte_comch_task *gt;
+	uint8_t msg[8][32];
+	struct ct_pair p;
+	uint32_t i, n;
+
+	(void)state;
+	ct_pair_up(&p, &cfg);
+	ci.ctx = p.cli.ctx;
+	/* the server takes nothing while paused: the sends stay in flight */
+	assert_int_equal(rte_comch_connection_recv_pause(p.sconn), 0);
+	for (i = 0; i < 4; i++) {
+		ct_msg_fill(msg[i], sizeof(msg[i]), 0, i);
+		assert_int_equal(ct_send(&p.cli, p.cconn, msg[i], sizeof(msg[i]), &t[i]), 0);
+	}
+	ct_progress_for(p.pe, 20);
+	for (i = 0; i < 4; i++) {
+		gt = rte_comch_task_send_as_task(t[i]);
+		assert_int_equal(rte_comch_task_get_status(gt), -EINPROGRESS);
+		assert_int_equal(rte_comch_task_free(gt), 0);
+		assert_int_equal(rte_comch_task_free(gt), -EINVAL);
+		assert_int_equal(rte_comch_task_submit(gt), -EALREADY);
+	}
+	assert_int_equal(rte_comch_ctx_get_num_inflight_tasks(p.cli.ctx, &n), 0);
+	assert_int_equal(n, 4);
+	/* taken: the messages arrive, the tasks go back with no callback */
+	assert_int_equal(rte_comch_connection_recv_resume(p.sconn), 0);
+	assert_int_equal(ct_wait_count(p.pe, &p.srv.nb_recv, 4, CT_TIMEOUT_MS), 0);
+	assert_int_equal(progress_until(p.pe, ct_inflight_is, &ci, CT_TIMEOUT_MS), 0);
+	assert_int_equal(p.srv.next_seq, 4);
+	assert_int_equal(p.srv.bad_msgs, 0);
+	assert_int_equal(p.cli.nb_send_ok + p.cli.nb_send_err, 0);
+
+	/* the pool is whole: four more in flight, freed, then flushed by a stop */
+	assert_int_equal(rte_comch_connection_recv_pause(p.sconn), 0);
+	for (i = 0; i < 4; i++) {
+		ct_msg_fill(msg[4 + i], sizeof(msg[4 + i]), 0, 4 + i);
+		assert_int_equal(ct_send(&p.cli, p.cconn, msg[4 + i], sizeof(msg[4 + i]), &t[i]),
+				 0);
+		assert_int_equal(rte_comch_task_free(rte_comch_task_send_as_task(t[i])), 0);
+	}
+	ct_ctx_stop_wait(p.cpe, p.cli.ctx);
+	assert_int_equal(rte_comch_ctx_get_num_inflight_tasks(p.cli.ctx, &n), 0);
+	assert_int_equal(n, 0);
+	assert_int_equal(p.cli.nb_send_ok + p.cli.nb_send_err, 0);
+	/* and the client's destroy finds every task back (ct_pair_close() checks) */
 	ct_pair_close(&p);
 }
 
@@ -354,6 +414,7 @@ main(void)
 		cmocka_unit_test(test_task_api),
 		cmocka_unit_test(test_resubmit_from_callback),
 		cmocka_unit_test(test_destroy_with_unfreed_task),
+		cmocka_unit_test(test_free_in_flight),
 		cmocka_unit_test(test_recv_queue_full),
 		cmocka_unit_test(test_msg_sizes),
 	};

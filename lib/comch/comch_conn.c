@@ -120,6 +120,8 @@ comch_conn_task_done(struct rte_comch_connection *conn, struct rte_comch_task_se
 	t->base.status = status;
 	ctrl->ctx.nb_inflight--;
 	comch_pe_add_inflight(ctrl->ctx.pe, -1);
+	if (comch_task_done_freed(&t->base))
+		return;
 	comch_pe_enter_cb(ctrl->ctx.pe);
 	cb(t, t->base.user_data, ctrl->ctx.user_data);
 	comch_pe_leave_cb(ctrl->ctx.pe);

@@ -111,6 +111,11 @@ comch_consumer_task_done(struct rte_comch_consumer *c, const struct rte_comch_fp
 	struct rte_comch_consumer_task_post_recv *t = (void *)(uintptr_t)cpl->cookie;
 
 	t->base.status = cpl->status;
+	c->ctx.nb_inflight--;
+	comch_pe_add_inflight(c->ctx.pe, -1);
+	/* Freed in flight: its buffer may be gone too, so nothing of it is touched. */
+	if (comch_task_done_freed(&t->base))
+		return;
 	if (cpl->status == 0) {
 		/* Appended at the tail of what the buffer held (see comch_consumer_buf_tail()). */
 		if (t->buf != NULL)
@@ -120,8 +125,6 @@ comch_consumer_task_done(struct rte_comch_consumer *c, const struct rte_comch_fp
 		t->imm_len = cpl->imm_len;
 		t->producer_id = cpl->producer_id;
 	}
-	c->ctx.nb_inflight--;
-	comch_pe_add_inflight(c->ctx.pe, -1);
 	comch_pe_enter_cb(c->ctx.pe);
 	(cpl->status == 0 ? c->ok_cb : c->err_cb)(t, t->base.user_data, c->ctx.user_data);
 	comch_pe_leave_cb(c->ctx.pe);

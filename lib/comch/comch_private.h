@@ -251,7 +251,11 @@ struct rte_comch_task {
 	union rte_comch_data user_data;
 	int status;
 	uint8_t type;
-	bool allocated;                   /**< Taken from the pool and not yet freed. */
+	/**
+	 * Taken from the pool and not freed. A task freed in flight is no longer
+	 * allocated but still in flight (status -EINPROGRESS) until it comes back.
+	 */
+	bool allocated;
 };
 
 struct rte_comch_task_send {
@@ -670,6 +674,23 @@ comch_task_put(struct rte_comch_task *task)
 
 	tp->free[tp->nb_free] = task;
 	COMCH_CNT_ADD(tp->nb_free, 1);
+}
+
+/* comch_task.c: a freed task back to its pool (and a send task's hold on its connection). */
+void comch_task_release(struct rte_comch_task *task);
+
+/*
+ * A task back from flight (completed or flushed) that the application freed
+ * while it flew: to its pool, with no callback. True if so; the caller, which
+ * set its status and counted it out of flight, calls no callback then.
+ */
+static inline bool
+comch_task_done_freed(struct rte_comch_task *task)
+{
+	if (likely(task->allocated))
+		return false;
+	comch_task_release(task);
+	return true;
 }
 
 /* comch_ctrl.c: what server and client share */

@@ -125,6 +125,8 @@ comch_producer_complete(struct rte_comch_producer *p, uint32_t n, const int *sta
 		t->base.status = status != NULL ? status[i] : 0;
 		ctx->nb_inflight--;
 		comch_pe_add_inflight(ctx->pe, -1);
+		if (comch_task_done_freed(&t->base))
+			continue;
 		comch_pe_enter_cb(ctx->pe);
 		(t->base.status == 0 ? p->ok_cb : p->err_cb)(t, t->base.user_data, ctx->user_data);
 		comch_pe_leave_cb(ctx->pe);

@@ -44,19 +44,23 @@ rte_comch_task_free(struct rte_comch_task *task)
 {
 	if (COMCH_NULL_ARG(task))
 		return -EINVAL;
-	if (task->status == -EINPROGRESS) {
-		COMCH_LOG(ERR, "task %p is in flight: it is freed in its callback", (void *)task);
-		return -EBUSY;
-	}
 	if (!task->allocated) {
 		COMCH_LOG(ERR, "task %p is not allocated (freed twice?)", (void *)task);
 		return -EINVAL;
 	}
 	task->allocated = false;
+	/* In flight: it returns to the pool when it comes back (comch_task_done_freed()). */
+	if (task->status != -EINPROGRESS)
+		comch_task_release(task);
+	return 0;
+}
+
+void
+comch_task_release(struct rte_comch_task *task)
+{
 	if (task->type == COMCH_TASK_SEND)
 		comch_conn_task_released(((struct rte_comch_task_send *)task)->conn);
 	comch_task_put(task);
-	return 0;
 }
 
 int

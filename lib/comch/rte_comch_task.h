@@ -62,9 +62,16 @@ rte_comch_task_submit(struct rte_comch_task *task);
 /**
  * Return a task to its context's pool.
  *
- * @param task The task, not in flight.
+ * A task in flight may be freed too, as DOCA programs do before they stop a
+ * context: it is given up at once (it cannot be submitted or freed again) and
+ * goes back to the pool when it comes back, whether it completes or a stop
+ * flushes it, without its callback: the application, which gave it up, hears
+ * no more of it. Until then it counts in flight, and a stop waits for it.
+ * A posted receive freed this way drops the message that fills it.
+ *
+ * @param task The task, in flight or not.
  * @return
- *   0 on success; -EINVAL if task is NULL; -EBUSY if it is in flight.
+ *   0 on success; -EINVAL if task is NULL or not allocated (freed twice).
  */
 __rte_experimental
 int
