@@ -15,7 +15,9 @@
  *   lcore; every message arrives once, in order.
  * - a sender asleep on a full window (send_fd) woken by its peer's death.
  * - recvfrom into buffers of every boundary size, and every bad input of
- *   recvfrom and sendto; every call that moves things refused from another lcore.
+ *   recvfrom and sendto.
+ * - any thread may use an endpoint, one at a time: calls from a worker lcore
+ *   work, and a second thread's calls while one is inside are refused (-EBUSY).
  * - clients that come and go unseen by the server's application cost nothing.
  * - the receive queue is bounded: a client flooding a server that progresses
  *   but does not read gets -EAGAIN once the server's queue and its
@@ -1656,40 +1658,39 @@ test_bad_inputs(void **state)
 	env_close(&e);
 }
 
-/* ============================================================== wrong lcore */
+/* ============================================================== any thread */
 
 struct xl {
 	struct rte_comch_ep *srv, *cli, *fresh;
 	struct rte_comch_ep_peer *sp, *cp;
-	int rc[16];
+	char got[16];
+	size_t got_len;
+	int rc[8];
 };
 
-/* On a worker: every call that moves things is refused, and nothing moves. */
+/*
+ * On a worker: the endpoints were made on the main lcore, and every call works
+ * here as there (the program serialises them: the main lcore waits).
+ */
 static int
 xl_worker(void *arg)
 {
 	struct xl *x = arg;
-	struct rte_comch_ep_peer *from, *p;
-	char buf[16];
-	size_t len = sizeof(buf);
+	struct rte_comch_ep_peer *from;
 	int i = 0;
 
 	x->rc[i++] = rte_comch_ep_sendto(x->cli, "x", 2, 0, x->cp);
-	x->rc[i++] = rte_comch_ep_recvfrom(x->srv, buf, &len, 0, &from);
-	x->rc[i++] = rte_comch_ep_event_handle_arm_send(x->cli);
-	x->rc[i++] = rte_comch_ep_event_handle_arm_recv(x->cli);
-	x->rc[i++] = rte_comch_ep_event_handle_arm_recv(x->srv);
+	x->got_len = sizeof(x->got);
+	x->rc[i++] = rte_comch_ep_recvfrom(x->cli, x->got, &x->got_len, 0, &from);
 	x->rc[i++] = rte_comch_ep_peer_addr_update_info(x->cp);
 	x->rc[i++] = rte_comch_ep_update_service_state_info(x->srv);
-	x->rc[i++] = rte_comch_ep_disconnect(x->srv, x->sp);
-	x->rc[i++] = rte_comch_ep_destroy(x->cli);
-	x->rc[i++] = rte_comch_ep_listen(x->fresh, "ep_xl2");
-	x->rc[i++] = rte_comch_ep_connect(x->fresh, "ep_xl", &p);
+	x->rc[i++] = rte_comch_ep_event_handle_arm_send(x->cli);
+	x->rc[i++] = rte_comch_ep_destroy(x->fresh);
 	return 0;
 }
 
 static void
-test_wrong_lcore(void **state)
+test_any_thread(void **state)
 {
 	struct rte_comch_ep_peer *from;
 	unsigned int worker;
@@ -1713,37 +1714,110 @@ test_wrong_lcore(void **state)
 	x.fresh = rte_comch_ep_create();
 	assert_non_null(x.fresh);
 	assert_int_equal(rte_comch_ep_set_device(x.fresh, e.host), 0);
-	/* something queued at the client, so that arm_recv has a reason to refuse */
+	/* something queued at the client, for the worker to receive */
 	assert_int_equal(send_wait(x.srv, x.cli, "queued", 7, x.sp), 0);
-	{
-		uint64_t t0 = ct_now_ms();
-		int rc;
-
-		do {
-			len = 0;
-			rc = rte_comch_ep_recvfrom(x.cli, NULL, &len, 0, &from);
-			pump(x.srv);
-		} while (rc == -EAGAIN && ct_now_ms() - t0 < LONG_MS);
-		assert_int_equal(rc, -EMSGSIZE);
-	}
+	do {
+		len = 0;
+		pump(x.srv);
+	} while (rte_comch_ep_recvfrom(x.cli, NULL, &len, 0, &from) == -EAGAIN);
 
 	assert_int_equal(ct_remote_launch(xl_worker, &x, worker), 0);
 	assert_int_equal(ct_wait_lcore(worker), 0);
-	for (int i = 0; i < 11; i++) {
-		if (x.rc[i] != -EPERM)
+	for (int i = 0; i < 6; i++) {
+		if (x.rc[i] != 0)
 			print_message("  call %d from another lcore: %d\n", i, x.rc[i]);
+		assert_int_equal(x.rc[i], 0);
 	}
-	for (int i = 0; i < 11; i++)
-		assert_int_equal(x.rc[i], -EPERM);
-	/* all still works from the right lcore */
+	assert_int_equal(x.got_len, 7);
+	assert_string_equal(x.got, "queued");
+	/* and back here: what the worker sent arrives, the endpoints go */
 	len = sizeof(buf);
-	assert_int_equal(recv_wait(x.cli, x.srv, buf, &len, &from, LONG_MS), 0);
-	assert_string_equal(buf, "queued");
-	assert_int_equal(rte_comch_ep_peer_addr_update_info(x.sp), 0);
+	assert_int_equal(recv_wait(x.srv, x.cli, buf, &len, &from, LONG_MS), 0);
+	assert_string_equal(buf, "x");
 	assert_int_equal(svc_nb(x.srv), 1);
-	assert_int_equal(rte_comch_ep_destroy(x.fresh), 0);
 	assert_int_equal(rte_comch_ep_destroy(x.cli), 0);
 	assert_int_equal(rte_comch_ep_destroy(x.srv), 0);
+	env_close(&e);
+}
+
+/* A blocking sendto on a worker, until it is inside (retried while refused). */
+struct xb {
+	struct rte_comch_ep *cli;
+	struct rte_comch_ep_peer *cp;
+	int rc;
+};
+
+static int
+xb_sender(void *arg)
+{
+	struct xb *b = arg;
+	uint64_t t0 = ct_now_ms();
+
+	do {
+		b->rc = rte_comch_ep_sendto(b->cli, "blocked", 8, RTE_COMCH_EP_MSG_FLAG_BLOCKING,
+					    b->cp);
+	} while (b->rc == -EBUSY && ct_now_ms() - t0 < LONG_MS);
+	return 0;
+}
+
+/*
+ * One thread at a time: while a thread is inside a call on an endpoint (a
+ * blocking sendto waiting for room), another thread's calls on it are refused
+ * with -EBUSY and change nothing; the first completes once there is room.
+ */
+static void
+test_concurrent_refused(void **state)
+{
+	struct rte_comch_ep *srv;
+	struct rte_comch_ep_peer *from;
+	struct xb b = { .rc = 1 };
+	unsigned int worker, busy = 0;
+	uint64_t t0;
+	char buf[16];
+	size_t len;
+	struct env e;
+	int rc;
+
+	(void)state;
+	worker = rte_get_next_lcore(-1, 1, 0);
+	if (worker >= RTE_MAX_LCORE)
+		skip();
+	env_open(&e);
+	srv = ep_server(&e, "ep_xb", 1);
+	b.cli = ep_client(&e, "ep_xb", 1, &b.cp);
+	assert_int_equal(wait_info(b.cp, srv, 0), 0);
+	/* fill the window: the server progresses but does not read */
+	t0 = ct_now_ms();
+	while ((rc = rte_comch_ep_sendto(b.cli, "fill", 5, 0, b.cp)) == 0 &&
+	       ct_now_ms() - t0 < LONG_MS)
+		pump(srv);
+	assert_int_equal(rc, -EAGAIN);
+
+	assert_int_equal(ct_remote_launch(xb_sender, &b, worker), 0);
+	t0 = ct_now_ms();
+	do {
+		rc = rte_comch_ep_peer_addr_update_info(b.cp);
+		busy += rc == -EBUSY;
+	} while (rc != -EBUSY && ct_now_ms() - t0 < LONG_MS);
+	assert_int_equal(rc, -EBUSY);
+	len = 0;
+	assert_int_equal(rte_comch_ep_recvfrom(b.cli, NULL, &len, 0, &from), -EBUSY);
+	assert_int_equal(rte_comch_ep_event_handle_arm_recv(b.cli), -EBUSY);
+	assert_int_equal(rte_comch_ep_destroy(b.cli), -EBUSY);
+	/* room at last: the blocked send goes through */
+	t0 = ct_now_ms();
+	do {
+		len = sizeof(buf);
+		rc = rte_comch_ep_recvfrom(srv, buf, &len, 0, &from);
+		if (rc == 0 && strcmp(buf, "blocked") == 0)
+			break;
+	} while ((rc == 0 || rc == -EAGAIN) && ct_now_ms() - t0 < LONG_MS);
+	assert_int_equal(rc, 0);
+	assert_int_equal(ct_wait_lcore(worker), 0);
+	assert_int_equal(b.rc, 0);
+	print_message("  refused %u calls while the worker was inside\n", busy);
+	assert_int_equal(rte_comch_ep_destroy(b.cli), 0);
+	assert_int_equal(rte_comch_ep_destroy(srv), 0);
 	env_close(&e);
 }
 
@@ -1860,7 +1934,8 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_many_clients),
 		cmocka_unit_test(test_back_pressure),
 		cmocka_unit_test(test_back_pressure_blocking),
-		cmocka_unit_test(test_wrong_lcore),
+		cmocka_unit_test(test_any_thread),
+		cmocka_unit_test(test_concurrent_refused),
 		cmocka_unit_test(test_unseen_peers),
 		cmocka_unit_test(test_death_of_client),
 		cmocka_unit_test(test_death_of_server),

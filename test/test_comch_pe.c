@@ -3,8 +3,8 @@
  */
 
 /*
- * Progress engines: create/destroy, lcore ownership (-EPERM from another
- * lcore), re-entrance (-EDEADLK from callbacks), context attachment,
+ * Progress engines: create/destroy, use from any thread but one at a time
+ * (-EBUSY for a second one), re-entrance (-EDEADLK from callbacks), context attachment,
  * in-flight counters and the notification fd (also with a connection whose
  * receive is paused).
  */
@@ -86,6 +86,8 @@ struct remote_call {
 	int progress;
 	int request;
 	int clear;
+	int destroy;      /**< Only if try_destroy. */
+	bool try_destroy;
 };
 
 static int
@@ -96,50 +98,162 @@ remote_calls(void *arg)
 	rc->progress = rte_comch_pe_progress(rc->pe);
 	rc->request = rte_comch_pe_request_notification(rc->pe);
 	rc->clear = rte_comch_pe_clear_notification(rc->pe);
+	if (rc->try_destroy)
+		rc->destroy = rte_comch_pe_destroy(rc->pe);
 	return rc->progress;
 }
 
+static void *
+remote_calls_thread(void *arg)
+{
+	remote_calls(arg);
+	return NULL;
+}
+
+/* An engine is not bound to a thread: any lcore, or a plain thread, may use it. */
 static void
-test_pe_wrong_lcore(void **state)
+test_pe_any_thread(void **state)
 {
 	struct remote_call rc;
 	struct rte_comch_pe *pe, *pe1;
+	pthread_t th;
 
 	(void)state;
 	assert_int_equal(rte_comch_pe_progress(NULL), -EINVAL);
+	assert_int_equal(rte_comch_pe_request_notification(NULL), -EINVAL);
+	assert_int_equal(rte_comch_pe_clear_notification(NULL), -EINVAL);
 	pe = rte_comch_pe_create(RTE_COMCH_PE_LCORE_SELF);
 	assert_non_null(pe);
 	pe1 = rte_comch_pe_create(WORKER_LCORE);
 	assert_non_null(pe1);
 
-	/* main lcore owns pe: nothing attached, nothing happens */
-	assert_int_equal(rte_comch_pe_progress(pe), 0);
+	/* the main lcore uses the worker's engine */
+	assert_int_equal(rte_comch_pe_progress(pe1), 0);
+	assert_int_equal(rte_comch_pe_request_notification(pe1), 0);
+	assert_int_equal(rte_comch_pe_clear_notification(pe1), 0);
 
-	/* main lcore does not own pe1 */
-	assert_int_equal(rte_comch_pe_progress(pe1), -EPERM);
-	assert_int_equal(rte_comch_pe_request_notification(pe1), -EPERM);
-	assert_int_equal(rte_comch_pe_clear_notification(pe1), -EPERM);
-
-	/* lcore 1 does not own pe */
+	/* the worker lcore uses the main lcore's */
 	memset(&rc, 0, sizeof(rc));
 	rc.pe = pe;
 	assert_int_equal(ct_remote_launch(remote_calls, &rc, WORKER_LCORE), 0);
-	assert_int_equal(ct_wait_lcore(WORKER_LCORE), -EPERM);
-	assert_int_equal(rc.progress, -EPERM);
-	assert_int_equal(rc.request, -EPERM);
-	assert_int_equal(rc.clear, -EPERM);
-
-	/* but it owns pe1 */
-	memset(&rc, 0, sizeof(rc));
-	rc.pe = pe1;
-	assert_int_equal(ct_remote_launch(remote_calls, &rc, WORKER_LCORE), 0);
 	assert_int_equal(ct_wait_lcore(WORKER_LCORE), 0);
-	assert_int_equal(rc.progress, 0);
 	assert_int_equal(rc.request, 0);
 	assert_int_equal(rc.clear, 0);
 
-	assert_int_equal(rte_comch_pe_destroy(pe1), 0);
+	/* and so does a thread that is no lcore at all, down to the destroy */
+	memset(&rc, 0, sizeof(rc));
+	rc.pe = pe1;
+	rc.try_destroy = true;
+	rc.destroy = 1;
+	assert_int_equal(pthread_create(&th, NULL, remote_calls_thread, &rc), 0);
+	assert_int_equal(pthread_join(th, NULL), 0);
+	assert_int_equal(rc.progress, 0);
+	assert_int_equal(rc.request, 0);
+	assert_int_equal(rc.clear, 0);
+	assert_int_equal(rc.destroy, 0);
+	/* the label stays: the lcore it was created for */
+	assert_int_equal(rte_comch_pe_get_lcore(pe), rte_get_main_lcore());
 	assert_int_equal(rte_comch_pe_destroy(pe), 0);
+}
+
+/*
+ * While one thread progresses an engine (here: inside one of its callbacks),
+ * another thread's calls are refused with -EBUSY, and change nothing.
+ */
+struct concurrent {
+	struct remote_call rc;
+	uint32_t calls;
+};
+
+static void
+concurrent_recv(struct ct_side *s, struct rte_comch_connection *conn, const uint8_t *msg,
+		uint32_t len)
+{
+	struct concurrent *c = s->arg;
+
+	(void)conn;
+	(void)msg;
+	(void)len;
+	if (c->calls++ != 0)
+		return;
+	/* This thread is inside progress for as long as the worker runs. */
+	if (ct_remote_launch(remote_calls, &c->rc, WORKER_LCORE) == 0)
+		ct_wait_lcore(WORKER_LCORE);
+}
+
+static void
+test_pe_concurrent_refused(void **state)
+{
+	struct concurrent c = {
+		.rc = { .progress = 1, .request = 1, .clear = 1, .destroy = 1,
+			.try_destroy = true },
+	};
+	struct ct_pair p;
+	uint8_t msg[32];
+
+	(void)state;
+	ct_pair_up(&p, NULL);
+	c.rc.pe = p.pe;
+	p.srv.arg = &c;
+	p.srv.on_recv = concurrent_recv;
+	ct_msg_fill(msg, sizeof(msg), 0, 0);
+	assert_int_equal(ct_send(&p.cli, p.cconn, msg, sizeof(msg), NULL), 0);
+	assert_int_equal(ct_wait_count(p.pe, &p.srv.nb_recv, 1, CT_TIMEOUT_MS), 0);
+	assert_int_equal(c.calls, 1);
+	assert_int_equal(c.rc.progress, -EBUSY);
+	assert_int_equal(c.rc.request, -EBUSY);
+	assert_int_equal(c.rc.clear, -EBUSY);
+	assert_int_equal(c.rc.destroy, -EBUSY);
+	/* the engine lives on, and works as before */
+	assert_int_equal(ct_wait_count(p.pe, &p.cli.nb_send_ok, 1, CT_TIMEOUT_MS), 0);
+	ct_msg_fill(msg, sizeof(msg), 0, 1);
+	assert_int_equal(ct_send(&p.cli, p.cconn, msg, sizeof(msg), NULL), 0);
+	assert_int_equal(ct_wait_count(p.pe, &p.srv.nb_recv, 2, CT_TIMEOUT_MS), 0);
+	assert_int_equal(p.srv.bad_msgs, 0);
+	ct_pair_close(&p);
+}
+
+/* A server and client set up on one thread, then run to completion by another. */
+struct handoff {
+	struct ct_pair *p;
+	int rc;
+};
+
+static int
+handoff_worker(void *arg)
+{
+	struct handoff *h = arg;
+	struct ct_pair *p = h->p;
+	uint8_t msg[32];
+	uint32_t i;
+
+	for (i = 0; i < 64; i++) {
+		ct_msg_fill(msg, sizeof(msg), 0, i);
+		h->rc = ct_send_retry(p->pe, &p->cli, p->cconn, msg, sizeof(msg), NULL);
+		if (h->rc != 0)
+			return h->rc;
+	}
+	h->rc = ct_wait_count(p->pe, &p->srv.nb_recv, 64, CT_TIMEOUT_MS);
+	if (h->rc == 0)
+		h->rc = ct_wait_count(p->pe, &p->cli.nb_send_ok, 64, CT_TIMEOUT_MS);
+	return h->rc;
+}
+
+static void
+test_pe_handoff(void **state)
+{
+	struct ct_pair p;
+	struct handoff h = { .p = &p, .rc = 1 };
+
+	(void)state;
+	ct_pair_up(&p, NULL);
+	assert_int_equal(ct_remote_launch(handoff_worker, &h, WORKER_LCORE), 0);
+	assert_int_equal(ct_wait_lcore(WORKER_LCORE), 0);
+	assert_int_equal(h.rc, 0);
+	assert_int_equal(p.srv.nb_recv, 64);
+	assert_int_equal(p.srv.bad_msgs, 0);
+	/* and back on this thread for the teardown */
+	ct_pair_close(&p);
 }
 
 static void
@@ -546,7 +660,9 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pe_create_destroy),
 		cmocka_unit_test(test_pe_create_self_unregistered),
-		cmocka_unit_test(test_pe_wrong_lcore),
+		cmocka_unit_test(test_pe_any_thread),
+		cmocka_unit_test(test_pe_concurrent_refused),
+		cmocka_unit_test(test_pe_handoff),
 		cmocka_unit_test(test_pe_connect_ctx),
 		cmocka_unit_test(test_pe_inflight),
 		cmocka_unit_test(test_pe_deadlock),

@@ -11,7 +11,6 @@
 
 #include <rte_cycles.h>
 #include <rte_errno.h>
-#include <rte_lcore.h>
 
 #include "comch_ep_private.h"
 
@@ -49,14 +48,25 @@ comch_ep_peer_bad(const struct rte_comch_ep_peer *peer, const char *func, bool r
 }
 
 int
-comch_ep_lcore_check(const struct rte_comch_ep *ep, const char *func)
+comch_ep_enter(struct rte_comch_ep *ep, const char *func)
 {
-	if (rte_lcore_id() != ep->lcore) {
-		COMCH_LOG(ERR, "%s: endpoint of lcore %u used from lcore %u", func, ep->lcore,
-			  rte_lcore_id());
-		return -EPERM;
-	}
-	return 0;
+	int rc = comch_user_enter(&ep->user);
+
+	if (likely(rc == 0))
+		return 0;
+	if (rc == -EDEADLK)
+		/* A public call made from inside another: the library's own bug. */
+		COMCH_LOG(ERR, "%s: called from inside another call on the endpoint", func);
+	else
+		COMCH_LOG(ERR, "%s: the endpoint is in use by another thread at the same time: "
+			  "one thread at a time may use it (under the program's own lock)", func);
+	return rc;
+}
+
+void
+comch_ep_leave(struct rte_comch_ep *ep)
+{
+	comch_user_leave(&ep->user);
 }
 
 int
@@ -64,8 +74,6 @@ comch_ep_progress(struct rte_comch_ep *ep)
 {
 	int rc;
 
-	if (comch_ep_lcore_check(ep, __func__) != 0)
-		return -EPERM;
 	if (ep->pe_armed) {
 		rte_comch_pe_clear_notification(ep->pe);
 		ep->pe_armed = false;
@@ -171,7 +179,6 @@ rte_comch_ep_create(void)
 	}
 	ep->svc_fd = -1;
 	ep->block_epfd = -1;
-	ep->lcore = rte_lcore_id();
 	TAILQ_INIT(&ep->peers);
 	comch_ep_rxq_init(ep);
 	ep->magic = COMCH_EP_MAGIC;
@@ -202,17 +209,13 @@ ep_stop_ctx(struct rte_comch_ep *ep, struct rte_comch_ctx *ctx)
 	return 0;
 }
 
-int
-rte_comch_ep_destroy(struct rte_comch_ep *ep)
+/* Stop and destroy everything of ep; -EBUSY, with ep intact, if its contexts do not go. */
+static int
+ep_destroy(struct rte_comch_ep *ep)
 {
 	struct rte_comch_ep_peer *peer;
 	int rc;
 
-	if (COMCH_EP_BAD(ep))
-		return -EINVAL;
-	rc = comch_ep_lcore_check(ep, __func__);
-	if (rc != 0)
-		return rc;
 	if (ep->server != NULL) {
 		rc = ep_stop_ctx(ep, rte_comch_server_as_ctx(ep->server));
 		if (rc != 0)
@@ -252,6 +255,23 @@ rte_comch_ep_destroy(struct rte_comch_ep *ep)
 	free(ep->svc_peers);
 	comch_obj_retire(&ep->reg, &ep->magic, ep);
 	return 0;
+}
+
+int
+rte_comch_ep_destroy(struct rte_comch_ep *ep)
+{
+	int rc;
+
+	if (COMCH_EP_BAD(ep))
+		return -EINVAL;
+	rc = comch_ep_enter(ep, __func__);
+	if (rc != 0)
+		return rc;
+	rc = ep_destroy(ep);
+	/* Destroyed: nobody else may take it, so it is not given back. */
+	if (rc != 0)
+		comch_ep_leave(ep);
+	return rc;
 }
 
 /* Configuration is refused once the endpoint listens or connected. */

@@ -128,18 +128,13 @@ ep_server_state_cb(union rte_comch_data user_data, struct rte_comch_ctx *ctx,
 		comch_ep_service_event(user_data.ptr);
 }
 
-int
-rte_comch_ep_listen(struct rte_comch_ep *ep, const char *name)
+static int
+ep_listen(struct rte_comch_ep *ep, const char *name)
 {
 	struct rte_comch_server *srv;
 	struct rte_comch_ctx *ctx;
 	int rc;
 
-	if (COMCH_EP_BAD(ep) || COMCH_NULL_ARG(name))
-		return -EINVAL;
-	rc = comch_ep_lcore_check(ep, __func__);
-	if (rc != 0)
-		return rc;
 	if (ep->server != NULL || ep->client != NULL) {
 		COMCH_LOG(ERR, "endpoint: already listens or connected");
 		return -EBUSY;
@@ -202,6 +197,21 @@ fail:
 	return rc;
 }
 
+int
+rte_comch_ep_listen(struct rte_comch_ep *ep, const char *name)
+{
+	int rc;
+
+	if (COMCH_EP_BAD(ep) || COMCH_NULL_ARG(name))
+		return -EINVAL;
+	rc = comch_ep_enter(ep, __func__);
+	if (rc != 0)
+		return rc;
+	rc = ep_listen(ep, name);
+	comch_ep_leave(ep);
+	return rc;
+}
+
 /* ------------------------------------------------------------- client side */
 
 static void
@@ -258,19 +268,14 @@ ep_client_reap(struct rte_comch_ep *ep)
 	return 0;
 }
 
-int
-rte_comch_ep_connect(struct rte_comch_ep *ep, const char *name, struct rte_comch_ep_peer **peer)
+static int
+ep_connect(struct rte_comch_ep *ep, const char *name, struct rte_comch_ep_peer **peer)
 {
 	struct rte_comch_client *cli;
 	struct rte_comch_ep_peer *p;
 	struct rte_comch_ctx *ctx;
 	int rc;
 
-	if (COMCH_EP_BAD(ep) || COMCH_NULL_ARG(name, peer))
-		return -EINVAL;
-	rc = comch_ep_lcore_check(ep, __func__);
-	if (rc != 0)
-		return rc;
 	if (ep->server != NULL) {
 		COMCH_LOG(ERR, "endpoint: a listening endpoint does not connect");
 		return -EBUSY;
@@ -337,6 +342,21 @@ fail:
 	return rc;
 }
 
+int
+rte_comch_ep_connect(struct rte_comch_ep *ep, const char *name, struct rte_comch_ep_peer **peer)
+{
+	int rc;
+
+	if (COMCH_EP_BAD(ep) || COMCH_NULL_ARG(name, peer))
+		return -EINVAL;
+	rc = comch_ep_enter(ep, __func__);
+	if (rc != 0)
+		return rc;
+	rc = ep_connect(ep, name, peer);
+	comch_ep_leave(ep);
+	return rc;
+}
+
 /* -------------------------------------------------------------- disconnect */
 
 int
@@ -351,9 +371,10 @@ rte_comch_ep_disconnect(struct rte_comch_ep *ep, struct rte_comch_ep_peer *peer)
 		COMCH_LOG(ERR, "endpoint: peer %p is not of endpoint %p", (void *)peer, (void *)ep);
 		return -EINVAL;
 	}
-	rc = comch_ep_progress(ep);
-	if (rc == -EPERM)
+	rc = comch_ep_enter(ep, __func__);
+	if (rc != 0)
 		return rc;
+	comch_ep_progress(ep);
 	comch_ep_rxq_purge(ep, peer);
 	comch_ep_peer_release(peer);
 	/* Hold the peer: the stop below may report IDLE, and end it, before returning. */
@@ -372,5 +393,6 @@ rte_comch_ep_disconnect(struct rte_comch_ep *ep, struct rte_comch_ep_peer *peer)
 	peer->inflight--;
 	comch_ep_peer_put(peer);
 	comch_ep_progress(ep);
+	comch_ep_leave(ep);
 	return 0;
 }

@@ -92,15 +92,11 @@ rte_comch_ep_get_event_channel(const struct rte_comch_ep *ep, int *send_fd, int 
 }
 
 int
-rte_comch_ep_event_handle_arm_send(struct rte_comch_ep *ep)
+comch_ep_arm_send(struct rte_comch_ep *ep)
 {
 	int rc;
 
-	if (COMCH_EP_BAD_FAST(ep))
-		return -EINVAL;
-	rc = comch_ep_progress(ep);
-	if (rc == -EPERM)
-		return rc;
+	comch_ep_progress(ep);
 	ep_send_fd_drain(ep);
 	if (ep_send_room(ep)) {
 		ep_send_fd_signal(ep);
@@ -117,19 +113,25 @@ rte_comch_ep_event_handle_arm_send(struct rte_comch_ep *ep)
 }
 
 int
-rte_comch_ep_event_handle_arm_recv(struct rte_comch_ep *ep)
+rte_comch_ep_event_handle_arm_send(struct rte_comch_ep *ep)
 {
 	int rc;
 
 	if (COMCH_EP_BAD_FAST(ep))
 		return -EINVAL;
-	/*
-	 * Before touching the endpoint: from another lcore, the queue (and the
-	 * engine) are another thread's; -EPERM as documented, not -EAGAIN.
-	 */
-	rc = comch_ep_lcore_check(ep, __func__);
+	rc = comch_ep_enter(ep, __func__);
 	if (rc != 0)
 		return rc;
+	rc = comch_ep_arm_send(ep);
+	comch_ep_leave(ep);
+	return rc;
+}
+
+static int
+ep_arm_recv(struct rte_comch_ep *ep)
+{
+	int rc;
+
 	if (!TAILQ_EMPTY(&ep->rxq)) {
 		COMCH_LOG(DEBUG, "endpoint: messages queued, not arming");
 		return -EAGAIN;
@@ -143,5 +145,24 @@ rte_comch_ep_event_handle_arm_recv(struct rte_comch_ep *ep)
 		ep->pe_armed = false;
 		return -EAGAIN;
 	}
+	return rc;
+}
+
+int
+rte_comch_ep_event_handle_arm_recv(struct rte_comch_ep *ep)
+{
+	int rc;
+
+	if (COMCH_EP_BAD_FAST(ep))
+		return -EINVAL;
+	/*
+	 * Before touching the endpoint: while another thread is inside a call on
+	 * it, the queue (and the engine) are that thread's; -EBUSY, not -EAGAIN.
+	 */
+	rc = comch_ep_enter(ep, __func__);
+	if (rc != 0)
+		return rc;
+	rc = ep_arm_recv(ep);
+	comch_ep_leave(ep);
 	return rc;
 }

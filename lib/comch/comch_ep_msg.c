@@ -102,9 +102,7 @@ comch_ep_send_once(struct rte_comch_ep *ep, const void *msg, size_t len,
 	uint32_t max;
 	int rc;
 
-	rc = comch_ep_progress(ep);
-	if (rc == -EPERM)
-		return rc;
+	comch_ep_progress(ep);
 	if (peer->connecting) {
 		COMCH_LOG(DEBUG, "endpoint: connection still being established");
 		return -EAGAIN;
@@ -191,7 +189,8 @@ comch_ep_send_wait(struct rte_comch_ep *ep)
 			return rc;
 		}
 	}
-	rc = rte_comch_ep_event_handle_arm_send(ep);
+	/* Inside sendto, which holds the endpoint: the call's body, not the call. */
+	rc = comch_ep_arm_send(ep);
 	if (rc == -EAGAIN)
 		return 0; /* room, or work, already there: try again */
 	if (rc < 0)
@@ -225,32 +224,25 @@ rte_comch_ep_sendto(struct rte_comch_ep *ep, const void *msg, size_t len, int fl
 			  (unsigned int)flags);
 		return -EINVAL;
 	}
+	rc = comch_ep_enter(ep, __func__);
+	if (rc != 0)
+		return rc;
 	while ((rc = comch_ep_send_once(ep, msg, len, peer)) == -EAGAIN &&
 	       flags == RTE_COMCH_EP_MSG_FLAG_BLOCKING) {
 		rc = comch_ep_send_wait(ep);
 		if (rc < 0)
-			return rc;
+			break;
 	}
+	comch_ep_leave(ep);
 	return rc;
 }
 
-int
-rte_comch_ep_recvfrom(struct rte_comch_ep *ep, void *buf, size_t *len, int flags,
-		      struct rte_comch_ep_peer **peer)
+static int
+ep_recvfrom(struct rte_comch_ep *ep, void *buf, size_t *len, struct rte_comch_ep_peer **peer)
 {
 	struct comch_ep_msg *m;
-	int rc;
 
-	if (COMCH_EP_BAD_FAST(ep) || COMCH_NULL_ARG(len, peer))
-		return -EINVAL;
-	if ((buf == NULL && *len > 0) || flags != RTE_COMCH_EP_MSG_FLAG_NONE) {
-		COMCH_LOG(ERR, "endpoint: NULL buffer of %zu bytes or unknown flags %#x", *len,
-			  (unsigned int)flags);
-		return -EINVAL;
-	}
-	rc = comch_ep_progress(ep);
-	if (rc == -EPERM)
-		return rc;
+	comch_ep_progress(ep);
 	m = TAILQ_FIRST(&ep->rxq);
 	if (m == NULL)
 		return -EAGAIN;
@@ -265,4 +257,25 @@ rte_comch_ep_recvfrom(struct rte_comch_ep *ep, void *buf, size_t *len, int flags
 	*peer = m->peer;
 	free(comch_ep_rxq_pop(ep));
 	return 0;
+}
+
+int
+rte_comch_ep_recvfrom(struct rte_comch_ep *ep, void *buf, size_t *len, int flags,
+		      struct rte_comch_ep_peer **peer)
+{
+	int rc;
+
+	if (COMCH_EP_BAD_FAST(ep) || COMCH_NULL_ARG(len, peer))
+		return -EINVAL;
+	if ((buf == NULL && *len > 0) || flags != RTE_COMCH_EP_MSG_FLAG_NONE) {
+		COMCH_LOG(ERR, "endpoint: NULL buffer of %zu bytes or unknown flags %#x", *len,
+			  (unsigned int)flags);
+		return -EINVAL;
+	}
+	rc = comch_ep_enter(ep, __func__);
+	if (rc != 0)
+		return rc;
+	rc = ep_recvfrom(ep, buf, len, peer);
+	comch_ep_leave(ep);
+	return rc;
 }

@@ -27,16 +27,10 @@ rte_comch_ep_peer_addr_get_user_data(const struct rte_comch_ep_peer *peer,
 	return 0;
 }
 
-int
-rte_comch_ep_peer_addr_update_info(struct rte_comch_ep_peer *peer)
+static int
+ep_peer_update_info(struct rte_comch_ep_peer *peer)
 {
-	int rc;
-
-	if (COMCH_EP_PEER_BAD_FAST(peer))
-		return -EINVAL;
-	rc = comch_ep_progress(peer->ep);
-	if (rc == -EPERM)
-		return rc;
+	comch_ep_progress(peer->ep);
 	peer->snap = peer->cnt;
 	peer->snap.send_in_flight_messages = peer->inflight;
 	if (peer->connecting)
@@ -47,6 +41,23 @@ rte_comch_ep_peer_addr_update_info(struct rte_comch_ep_peer *peer)
 		return -ECONNABORTED;
 	}
 	return 0;
+}
+
+int
+rte_comch_ep_peer_addr_update_info(struct rte_comch_ep_peer *peer)
+{
+	struct rte_comch_ep *ep;
+	int rc;
+
+	if (COMCH_EP_PEER_BAD_FAST(peer))
+		return -EINVAL;
+	ep = peer->ep;
+	rc = comch_ep_enter(ep, __func__);
+	if (rc != 0)
+		return rc;
+	rc = ep_peer_update_info(peer);
+	comch_ep_leave(ep);
+	return rc;
 }
 
 int

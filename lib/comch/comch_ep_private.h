@@ -69,7 +69,7 @@ TAILQ_HEAD(comch_ep_peer_list, rte_comch_ep_peer);
 struct rte_comch_ep {
 	uint32_t magic;
 	struct comch_objreg_entry reg; /**< In the registry of live objects. */
-	unsigned int lcore;
+	uintptr_t user;                /**< The thread inside a call on it, or 0. */
 	struct rte_comch_pe *pe;
 	struct rte_comch_dev *dev;
 	struct rte_comch_dev_rep *rep;
@@ -98,8 +98,8 @@ struct rte_comch_ep {
 };
 
 /**
- * True, after a log line, if ep is not a live endpoint (the lcore is checked
- * apart); registry: ask the registry of live objects (destroy, configuration
+ * True, after a log line, if ep is not a live endpoint (its user is checked
+ * apart, comch_ep_enter()); registry: ask the registry of live objects (destroy, configuration
  * calls) rather than read the magic word (per-message calls), as for the
  * library's objects (comch_private.h).
  */
@@ -111,8 +111,16 @@ bool comch_ep_peer_bad(const struct rte_comch_ep_peer *peer, const char *func, b
 #define COMCH_EP_PEER_BAD(p) comch_ep_peer_bad((p), __func__, true)
 #define COMCH_EP_PEER_BAD_FAST(p) comch_ep_peer_bad((p), __func__, false)
 
-/** -EPERM, after a log line naming func, from an lcore other than the endpoint's; else 0. */
-int comch_ep_lcore_check(const struct rte_comch_ep *ep, const char *func);
+/**
+ * Take the endpoint for the calling thread, for one call (any thread, one at a
+ * time, as the program's own lock serialises them): 0, or -EBUSY after a log
+ * line naming func while another thread is inside a call on it.
+ */
+int comch_ep_enter(struct rte_comch_ep *ep, const char *func);
+/** Give it back, at the end of the call. */
+void comch_ep_leave(struct rte_comch_ep *ep);
+/** rte_comch_ep_event_handle_arm_send() for a caller that holds the endpoint. */
+int comch_ep_arm_send(struct rte_comch_ep *ep);
 /** One round of progress (disarming the engine first if armed); 1, 0 or negative. */
 int comch_ep_progress(struct rte_comch_ep *ep);
 /** The effective sizes, applying defaults and the device's limits. */

@@ -45,8 +45,8 @@ rte_comch_ep_get_service_event_channel(const struct rte_comch_ep *ep, int *fd)
 	return 0;
 }
 
-int
-rte_comch_ep_update_service_state_info(struct rte_comch_ep *ep)
+static int
+ep_update_service_state(struct rte_comch_ep *ep)
 {
 	struct rte_comch_ep_peer *peer, **arr;
 	enum rte_comch_ctx_state st;
@@ -54,14 +54,10 @@ rte_comch_ep_update_service_state_info(struct rte_comch_ep *ep)
 	uint64_t v;
 	int rc;
 
-	if (COMCH_EP_BAD(ep))
-		return -EINVAL;
-	rc = ep_service_check(ep, __func__);
+	rc = ep_service_check(ep, "rte_comch_ep_update_service_state_info");
 	if (rc != 0)
 		return rc;
-	rc = comch_ep_progress(ep);
-	if (rc == -EPERM)
-		return rc;
+	comch_ep_progress(ep);
 	/* Re-arm: events from here on make the descriptor readable again. */
 	if (read(ep->svc_fd, &v, sizeof(v)) < 0 && errno != EAGAIN)
 		COMCH_LOG(ERR, "endpoint: service event: %s", strerror(errno));
@@ -90,6 +86,21 @@ rte_comch_ep_update_service_state_info(struct rte_comch_ep *ep)
 		return -ENOTCONN;
 	}
 	return 0;
+}
+
+int
+rte_comch_ep_update_service_state_info(struct rte_comch_ep *ep)
+{
+	int rc;
+
+	if (COMCH_EP_BAD(ep))
+		return -EINVAL;
+	rc = comch_ep_enter(ep, __func__);
+	if (rc != 0)
+		return rc;
+	rc = ep_update_service_state(ep);
+	comch_ep_leave(ep);
+	return rc;
 }
 
 int

@@ -22,25 +22,8 @@
 
 #include "comch_private.h"
 
-/*
- * The calling thread's lcore, cached in the thread (initial-exec: no call to
- * reach it): rte_lcore_id() is a call into EAL's thread-local storage, once
- * per round otherwise. A thread without an lcore is asked again each time.
- */
-static __thread unsigned int comch_tls_lcore_plus1 __attribute__((tls_model("initial-exec")));
-
-static inline unsigned int
-comch_this_lcore(void)
-{
-	unsigned int id = comch_tls_lcore_plus1;
-
-	if (likely(id != 0))
-		return id - 1;
-	id = rte_lcore_id();
-	if (id != LCORE_ID_ANY)
-		comch_tls_lcore_plus1 = id + 1;
-	return id;
-}
+/* Its address names the calling thread (comch_thread_id()); even, as it is aligned. */
+__thread uint64_t comch_thread_token __attribute__((tls_model("initial-exec")));
 
 /* Driver fds are not urgent: connection set-up, peer death, wake-ups. */
 #define COMCH_PE_SLOW_TICK_US 100
@@ -114,14 +97,16 @@ rte_comch_pe_create(unsigned int lcore_id)
 int
 rte_comch_pe_destroy(struct rte_comch_pe *pe)
 {
+	int rc;
+
 	if (COMCH_BAD_OBJ(pe, magic, COMCH_MAGIC_PE))
 		return -EINVAL;
-	if (pe->cb_depth != 0) {
-		COMCH_LOG(ERR, "cannot destroy an engine from inside its callbacks");
-		return -EDEADLK;
-	}
+	rc = comch_pe_enter(pe, __func__);
+	if (rc < 0)
+		return rc;
 	if (!TAILQ_EMPTY(&pe->ctxs)) {
 		COMCH_LOG(ERR, "contexts are still attached: destroy them first");
+		comch_user_leave(&pe->user);
 		return -EBUSY;
 	}
 	close(pe->kick.fd);
@@ -239,6 +224,55 @@ comch_pe_poll_fds(struct rte_comch_pe *pe)
 	return did;
 }
 
+/*
+ * Why an engine was refused to the calling thread (comch_pe_enter()): it is in
+ * use by another thread, or this one is inside one of its callbacks.
+ */
+static int
+comch_pe_refuse(int rc, const char *func)
+{
+	if (rc == -EBUSY)
+		COMCH_LOG(ERR, "%s: the engine is in use by another thread at the same time: "
+			  "one thread at a time may use it", func);
+	else
+		COMCH_LOG(ERR, "%s: called from inside one of the engine's callbacks", func);
+	return rc;
+}
+
+int
+comch_pe_enter(struct rte_comch_pe *pe, const char *func)
+{
+	int rc = comch_user_enter(&pe->user);
+
+	if (unlikely(rc < 0))
+		return comch_pe_refuse(rc, func);
+	/* A callback run outside progress (a stop's): the engine is the thread's already. */
+	if (unlikely(pe->cb_depth != 0)) {
+		comch_user_leave(&pe->user);
+		return comch_pe_refuse(-EDEADLK, func);
+	}
+	return 0;
+}
+
+bool
+comch_pe_borrow(struct rte_comch_pe *pe)
+{
+	uintptr_t me = comch_thread_id();
+	uintptr_t seen;
+
+	if (pe == NULL)
+		return false;
+	for (;;) {
+		seen = 0;
+		if (comch_cas_acq_rel(&pe->user, &seen, me | COMCH_USER_BORROWED))
+			return true;
+		if ((seen & ~COMCH_USER_BORROWED) == me)
+			return false;
+		/* A round, or another borrower's call: both end soon. */
+		rte_pause();
+	}
+}
+
 int
 rte_comch_pe_progress(struct rte_comch_pe *pe)
 {
@@ -247,18 +281,13 @@ rte_comch_pe_progress(struct rte_comch_pe *pe)
 	uint32_t gen;
 	bool slow;
 	int did = 0;
+	int rc;
 
 	if (COMCH_BAD_OBJ_FAST(pe, magic, COMCH_MAGIC_PE))
 		return -EINVAL;
-	if (unlikely(comch_this_lcore() != pe->lcore_id)) {
-		COMCH_LOG(ERR, "engine of lcore %u progressed from lcore %d",
-			  pe->lcore_id, (int)rte_lcore_id());
-		return -EPERM;
-	}
-	if (unlikely(pe->cb_depth != 0)) {
-		COMCH_LOG(ERR, "progress called from inside one of its callbacks");
-		return -EDEADLK;
-	}
+	rc = comch_pe_enter(pe, __func__);
+	if (unlikely(rc < 0))
+		return rc;
 	now = rte_rdtsc();
 	slow = now >= pe->next_slow;
 	if (unlikely(slow)) {
@@ -274,6 +303,7 @@ rte_comch_pe_progress(struct rte_comch_pe *pe)
 		if (unlikely(pe->gen != gen))
 			break;
 	}
+	comch_user_leave(&pe->user);
 	return did != 0;
 }
 
@@ -305,19 +335,6 @@ rte_comch_pe_get_notification_fd(const struct rte_comch_pe *pe, int *fd)
 	return 0;
 }
 
-static int
-comch_pe_check_caller(const struct rte_comch_pe *pe)
-{
-	if (COMCH_BAD_OBJ_FAST(pe, magic, COMCH_MAGIC_PE))
-		return -EINVAL;
-	if (comch_this_lcore() != pe->lcore_id) {
-		COMCH_LOG(ERR, "engine of lcore %u used from lcore %d",
-			  pe->lcore_id, (int)rte_lcore_id());
-		return -EPERM;
-	}
-	return 0;
-}
-
 static void
 comch_pe_disarm_all(struct rte_comch_pe *pe)
 {
@@ -334,7 +351,9 @@ rte_comch_pe_request_notification(struct rte_comch_pe *pe)
 	struct rte_comch_ctx *ctx;
 	int rc;
 
-	rc = comch_pe_check_caller(pe);
+	if (COMCH_BAD_OBJ_FAST(pe, magic, COMCH_MAGIC_PE))
+		return -EINVAL;
+	rc = comch_pe_enter(pe, __func__);
 	if (rc < 0)
 		return rc;
 	/* Each context says whether it can sleep: its driver arms what can wake it. */
@@ -344,17 +363,21 @@ rte_comch_pe_request_notification(struct rte_comch_pe *pe)
 		rc = ctx->ops->arm(ctx);
 		if (rc < 0) {
 			comch_pe_disarm_all(pe);
-			return rc;
+			break;
 		}
 	}
-	return 0;
+	comch_user_leave(&pe->user);
+	return rc < 0 ? rc : 0;
 }
 
 int
 rte_comch_pe_clear_notification(struct rte_comch_pe *pe)
 {
-	int rc = comch_pe_check_caller(pe);
+	int rc;
 
+	if (COMCH_BAD_OBJ_FAST(pe, magic, COMCH_MAGIC_PE))
+		return -EINVAL;
+	rc = comch_pe_enter(pe, __func__);
 	if (rc < 0)
 		return rc;
 	/* Disarming consumes the doorbells, the usual reason to wake. */
@@ -365,5 +388,6 @@ rte_comch_pe_clear_notification(struct rte_comch_pe *pe)
 	 * edge-triggered on the notification fd would see no new edge for it.
 	 */
 	pe->next_slow = 0;
+	comch_user_leave(&pe->user);
 	return 0;
 }

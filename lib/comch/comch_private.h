@@ -579,11 +579,58 @@ void comch_dev_count_rejected(struct rte_comch_dev *dev);
 /** Count a peer's request (a consumer, a connection) refused for a budget. */
 void comch_dev_count_budget_refusal(struct rte_comch_dev *dev);
 
+/*
+ * One thread at a time, any thread: what an engine and a legacy endpoint
+ * allow. Their user word holds the calling thread's id (comch_thread_id())
+ * while it uses them, 0 otherwise: taking it is one compare-and-swap, which
+ * also makes what the last user wrote visible (acquire), giving it back one
+ * release store. A second thread is refused instead of racing, unless the
+ * holder only borrowed the engine for a short call (COMCH_USER_BORROWED,
+ * comch_pe_borrow()): then the second thread waits for it.
+ */
+extern __thread uint64_t comch_thread_token;
+
+/** Marks a user word taken by comch_pe_borrow(). */
+#define COMCH_USER_BORROWED ((uintptr_t)1)
+
+/** The calling thread, as a non-zero even number: the address of its token. */
+static inline uintptr_t
+comch_thread_id(void)
+{
+	return (uintptr_t)&comch_thread_token;
+}
+
+/** 0 if the calling thread took *user; -EDEADLK if it has it already; -EBUSY if another has. */
+static inline int
+comch_user_enter(uintptr_t *user)
+{
+	uintptr_t seen;
+
+	for (;;) {
+		seen = 0;
+		if (likely(comch_cas_acq_rel(user, &seen, comch_thread_id())))
+			return 0;
+		if ((seen & ~COMCH_USER_BORROWED) == comch_thread_id())
+			return -EDEADLK;
+		if ((seen & COMCH_USER_BORROWED) == 0)
+			return -EBUSY;
+		/* Borrowed for a create or a destroy: over in a moment. */
+		rte_pause();
+	}
+}
+
+static inline void
+comch_user_leave(uintptr_t *user)
+{
+	comch_store_release(user, 0);
+}
+
 /* comch_pe.c; the engine's fields are here so that the per-task helpers inline. */
 struct rte_comch_pe {
 	uint32_t magic;          /**< COMCH_MAGIC_PE. */
 	struct comch_objreg_entry reg;    /**< In the registry of live objects. */
-	unsigned int lcore_id;
+	uintptr_t user;          /**< The thread using it (comch_user_enter()), or 0. */
+	unsigned int lcore_id;   /**< The lcore it was created for: a label, no binding. */
 	int epfd;
 	uint32_t cb_depth;       /**< > 0 while a user callback runs. */
 	uint32_t gen;            /**< Bumped when the context list changes. */
@@ -596,6 +643,20 @@ struct rte_comch_pe {
 };
 
 void comch_pe_detach(struct rte_comch_ctx *ctx);
+/**
+ * Take the engine for the calling thread (give it back with comch_user_leave()):
+ * 0, or -EBUSY (another thread has it) or -EDEADLK (inside one of its
+ * callbacks), after a log line naming func.
+ */
+int comch_pe_enter(struct rte_comch_pe *pe, const char *func);
+/**
+ * Take the engine for a short call of a thread that does not use it (a
+ * producer or consumer created or destroyed on one of its connections),
+ * waiting for the round in progress, if any, to end. True if taken: give it
+ * back with comch_user_leave(); false if the calling thread has it already
+ * (inside one of its callbacks), or pe is NULL.
+ */
+bool comch_pe_borrow(struct rte_comch_pe *pe);
 uint64_t comch_ms_to_tsc(uint64_t ms);
 
 static inline void
@@ -877,6 +938,11 @@ comch_grace_awake(struct rte_comch_producer *p)
 int comch_fast_attach(struct comch_link *link, uint32_t count, uint32_t max,
 		      const char *what);
 void comch_fast_detach(struct comch_link *link);
+/**
+ * The engine of a producer's or consumer's connection (taken for its create
+ * and destroy, comch_pe_borrow()), or NULL on a MsgQ, which locks instead.
+ */
+struct rte_comch_pe *comch_fast_conn_pe(const struct comch_link *link);
 /** comch_fast_detach() at a destroy, under the link's lock, which it releases. */
 void comch_fast_detach_unlock(struct comch_link *link);
 int comch_fast_tasks_setup(struct comch_fast_tasks *ft, size_t elt_size);

@@ -55,11 +55,13 @@
  * |------------------------|------------------------------------------------------------|
  * | driver registry        | registration happens in constructors, before main()        |
  * | rte_comch_dev, dev_rep | open/close from one thread; info and stats from any thread |
- * | rte_comch_pe           | used only by the lcore it was created for                  |
- * | contexts, connections, | used only by the lcore of the engine they are attached to  |
+ * | rte_comch_pe           | any thread, one at a time (a second one at the same time:  |
+ * |                        | -EBUSY); handed over with the program's synchronisation    |
+ * | contexts, connections, | used by the thread using the engine they are attached to   |
  * | tasks                  | (no locks: the engine is the unit of parallelism)          |
- * | producers, consumers   | created and destroyed on their connection's engine lcore;  |
- * |                        | started, stopped, submitted, progressed on their own       |
+ * | producers, consumers   | created and destroyed by the thread using their            |
+ * |                        | connection's engine; started, stopped, submitted,          |
+ * |                        | progressed by the one using their own                      |
  * | rte_comch_mmap         | configure, start, stop, destroy from one thread            |
  * | rte_comch_msgq         | configure, start, stop, destroy from one thread; its       |
  * |                        | producers and consumers are created on any lcore           |

@@ -39,8 +39,8 @@
  *   (rte_comch_connection_recv_pause()): its messages wait, and so does the
  *   sender, until it resumes.
  *
- * Thread safety: servers, clients, connections and their tasks are used only
- * from their engine's lcore.
+ * Thread safety: servers, clients, connections and their tasks are used by
+ * the thread using their engine (any thread, one at a time: rte_comch_pe.h).
  */
 
 #include <stdint.h>

@@ -12,10 +12,10 @@
  * engine API. It needs nothing of a driver beyond that, so it runs on every one.
  *
  * Design:
- * - An endpoint owns a progress engine, created on the calling lcore by
- *   rte_comch_ep_create(). Every endpoint call that can move things (listen,
- *   connect, sendto, recvfrom, arm, update_info, disconnect, destroy) runs
- *   progress on it; the application never sees the engine.
+ * - An endpoint owns a progress engine, created (labelled with the calling
+ *   lcore) by rte_comch_ep_create(). Every endpoint call that can move
+ *   things (listen, connect, sendto, recvfrom, arm, update_info, disconnect,
+ *   destroy) runs progress on it; the application never sees the engine.
  * - BlueField side: rte_comch_ep_listen() makes a server on the endpoint's
  *   device and representor; every client connecting to it becomes a peer
  *   address. Host side: rte_comch_ep_connect() makes a client; one endpoint
@@ -49,8 +49,14 @@
  * - A listening endpoint has a service state: an eventfd written on every
  *   connection and disconnection, and a snapshot of its connected peers.
  *
- * Thread safety: an endpoint and its peer addresses are used only from the
- * lcore that created the endpoint.
+ * Thread safety: any thread may use an endpoint and its peer addresses, one at
+ * a time, as with DOCA's endpoints: a program that uses one endpoint from
+ * several threads serialises its calls with its own lock. While a thread is
+ * inside a call on the endpoint (sendto, blocking or not, recvfrom, the arm
+ * calls, update_info, the service state, listen, connect, disconnect,
+ * destroy), those calls from another thread are refused with -EBUSY and
+ * change nothing. The configuration calls and the getters are not checked:
+ * make them before the endpoint is shared.
  */
 
 #include <stddef.h>
@@ -94,7 +100,8 @@ struct rte_comch_ep_peer_stats {
 /* ------------------------------------------------------------ endpoint */
 
 /**
- * Create an endpoint, with a progress engine on the calling lcore.
+ * Create an endpoint, with a progress engine labelled with the calling lcore
+ * (any thread may use the endpoint afterwards, one at a time).
  *
  * @return
  *   The endpoint, or NULL with rte_errno set: EINVAL if the calling thread is
@@ -110,11 +117,11 @@ rte_comch_ep_create(void);
  * (at most about the drain timeout of 1 s), release every peer address and
  * every queued message, and the engine. Peer addresses are invalid afterwards.
  *
- * @param ep The endpoint, on its lcore.
+ * @param ep The endpoint.
  * @return
- *   0 on success; -EINVAL if ep is NULL; -EPERM from another lcore; -EBUSY if
- *   the server or client did not stop within 3 s, or could not be destroyed
- *   (call again).
+ *   0 on success; -EINVAL if ep is NULL; -EBUSY while another thread is
+ *   inside a call on the endpoint, or if the server or client did not stop
+ *   within 3 s (call again).
  */
 __rte_experimental
 int
@@ -264,15 +271,15 @@ rte_comch_ep_get_recv_queue_size(const struct rte_comch_ep *ep, uint32_t *size);
  * endpoint's later calls (every call runs progress); a new client becomes a
  * peer address, seen first as the source of its first message.
  *
- * @param ep   The endpoint, on its lcore, with a device and a representor.
+ * @param ep   The endpoint, with a device and a representor.
  * @param name The service (server) name.
  * @return
  *   0 on success; -EINVAL if ep or name is NULL, or the device or the
  *   representor is not set, or a size is beyond the device's limits;
  *   -EPERM on a host-side device; -EBUSY if the endpoint already listens or
  *   connected; -EMSGSIZE if the message size is beyond the device's limit;
- *   -EPERM from another lcore; the error of eventfd() for the service event;
- *   other errors of rte_comch_server_create() (as negative values: -EEXIST,
+ *   -EBUSY while another thread is inside a call on the endpoint; other
+ *   errors of rte_comch_server_create() (as negative values: -EEXIST,
  *   -ENAMETOOLONG, -ENOMEM) or of the start.
  */
 __rte_experimental
@@ -286,14 +293,15 @@ rte_comch_ep_listen(struct rte_comch_ep *ep, const char *name);
  * it is established (0), or failed (-ECONNABORTED; the log gives the reason).
  * sendto() to a peer still connecting returns -EAGAIN.
  *
- * @param ep   The endpoint, on its lcore, with a device.
+ * @param ep   The endpoint, with a device.
  * @param name The service (server) name.
  * @param peer Set to the new peer address, valid until rte_comch_ep_disconnect().
  * @return
  *   0 on success (connecting); -EINVAL if an argument is NULL or the device
- *   is not set; -EPERM on a BlueField-side device or from another lcore;
- *   -EBUSY if the endpoint listens, or has a connection not yet released
- *   with rte_comch_ep_disconnect(), or a client still stopping;
+ *   is not set; -EPERM on a BlueField-side device; -EBUSY if the endpoint
+ *   listens, or has a connection not yet released with
+ *   rte_comch_ep_disconnect(), or a client still stopping, or while another
+ *   thread is inside a call on the endpoint;
  *   -EMSGSIZE if the message size is beyond the device's limit; other errors
  *   of rte_comch_client_create() (-ENAMETOOLONG, -ENOMEM) or of the start.
  */
@@ -309,11 +317,11 @@ rte_comch_ep_connect(struct rte_comch_ep *ep, const char *name, struct rte_comch
  * connection end. On a host-side endpoint this stops its client, after which
  * (once stopped) it may connect again.
  *
- * @param ep   The endpoint, on its lcore.
+ * @param ep   The endpoint.
  * @param peer One of its peer addresses.
  * @return
  *   0 on success; -EINVAL if ep or peer is NULL or peer is not of ep;
- *   -EPERM from another lcore.
+ *   -EBUSY while another thread is inside a call on the endpoint.
  */
 __rte_experimental
 int
@@ -328,7 +336,7 @@ rte_comch_ep_disconnect(struct rte_comch_ep *ep, struct rte_comch_ep_peer *peer)
  * (never -EAGAIN), or the peer's connection ends (-ECONNRESET), or another
  * error. Do not block on a peer that only the calling thread would drain.
  *
- * @param ep    The endpoint, on its lcore.
+ * @param ep    The endpoint.
  * @param msg   The message; may be NULL if len is 0.
  * @param len   Its length in bytes, at most the connection's max message size.
  * @param flags RTE_COMCH_EP_MSG_FLAG_NONE or RTE_COMCH_EP_MSG_FLAG_BLOCKING.
@@ -341,10 +349,10 @@ rte_comch_ep_disconnect(struct rte_comch_ep *ep, struct rte_comch_ep_peer *peer)
  *   failed (release it with rte_comch_ep_disconnect()); -EMSGSIZE if len is
  *   above the connection's max message size; -EINVAL for a NULL ep or peer, a
  *   NULL msg with len > 0, unknown flags or a peer not of ep; -ENOMEM out of
- *   memory for the copy; -EPERM from another lcore; other negative errors of
- *   the send task's allocation or submit (-EBUSY: the server or client is no
- *   longer running); blocking: the error of epoll_create1(), epoll_ctl() or
- *   epoll_wait().
+ *   memory for the copy; -EBUSY while another thread is inside a call on the
+ *   endpoint; other negative errors of the send task's allocation or submit
+ *   (-EBUSY: the server or client is no longer running); blocking: the error
+ *   of epoll_create1() or epoll_wait().
  */
 __rte_experimental
 int
@@ -355,7 +363,7 @@ rte_comch_ep_sendto(struct rte_comch_ep *ep, const void *msg, size_t len, int fl
  * Take the oldest message received by the endpoint, from any peer.
  * Non-blocking.
  *
- * @param ep    The endpoint, on its lcore.
+ * @param ep    The endpoint.
  * @param buf   Where to copy the message (may be NULL if *len is 0).
  * @param len   In: the size of buf. Out: the length of the message.
  * @param flags RTE_COMCH_EP_MSG_FLAG_NONE.
@@ -364,7 +372,8 @@ rte_comch_ep_sendto(struct rte_comch_ep *ep, const void *msg, size_t len, int fl
  *   0 on success; -EAGAIN if no message is queued; -EMSGSIZE if the message
  *   is longer than *len: *len is set to its length and the message stays
  *   queued; -EINVAL for a NULL ep, len or peer, a NULL buf with *len > 0, or
- *   unknown flags; -EPERM from another lcore.
+ *   unknown flags; -EBUSY while another thread is inside a call on the
+ *   endpoint.
  */
 __rte_experimental
 int
@@ -396,9 +405,10 @@ rte_comch_ep_get_event_channel(const struct rte_comch_ep *ep, int *send_fd, int 
  * the engine: wait on recv_fd too, and call any endpoint function when it is
  * readable. A wake-up can be spurious: sendto may still say -EAGAIN.
  *
- * @param ep The endpoint, on its lcore.
+ * @param ep The endpoint.
  * @return
- *   0 on success; -EINVAL if ep is NULL; -EPERM from another lcore.
+ *   0 on success; -EINVAL if ep is NULL; -EBUSY while another thread is
+ *   inside a call on the endpoint.
  */
 __rte_experimental
 int
@@ -408,12 +418,12 @@ rte_comch_ep_event_handle_arm_send(struct rte_comch_ep *ep);
  * Arm the receive event before sleeping: recv_fd becomes readable when
  * something arrives (a message, a connection event).
  *
- * @param ep The endpoint, on its lcore.
+ * @param ep The endpoint.
  * @return
  *   0 if armed: the caller may sleep on recv_fd; -EAGAIN if messages are
  *   queued or work is pending (a connection being made or closed): call
  *   rte_comch_ep_recvfrom() instead of sleeping; -EINVAL if ep is NULL;
- *   -EPERM from another lcore.
+ *   -EBUSY while another thread is inside a call on the endpoint.
  */
 __rte_experimental
 int
@@ -446,11 +456,12 @@ rte_comch_ep_get_service_event_channel(const struct rte_comch_ep *ep, int *fd);
  * connected peers (read with rte_comch_ep_get_peer_addr_list()). The previous
  * snapshot's array is invalid from this call on.
  *
- * @param ep A listening endpoint, on its lcore.
+ * @param ep A listening endpoint.
  * @return
  *   0 on success; -EINVAL if ep is NULL; -EBUSY if the endpoint does not
  *   listen; -ENOTCONN if its server is no longer running (the endpoint must be
- *   destroyed); -ENOMEM out of memory for the snapshot; -EPERM from another lcore.
+ *   destroyed); -ENOMEM out of memory for the snapshot; -EBUSY while another
+ *   thread is inside a call on the endpoint.
  */
 __rte_experimental
 int
@@ -510,8 +521,8 @@ rte_comch_ep_peer_addr_get_user_data(const struct rte_comch_ep_peer *peer,
  * @return
  *   0 if the connection is established; -EINPROGRESS while it is being
  *   established (host side); -ECONNABORTED if it has ended or could not be
- *   made (the snapshot is still taken); -EINVAL if peer is NULL; -EPERM from
- *   another lcore.
+ *   made (the snapshot is still taken); -EINVAL if peer is NULL; -EBUSY while
+ *   another thread is inside a call on the endpoint.
  */
 __rte_experimental
 int

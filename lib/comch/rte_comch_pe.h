@@ -9,16 +9,22 @@
  * @file
  * Progress engine: the poll loop that drives contexts.
  *
- * An engine belongs to one lcore. rte_comch_pe_progress() completes tasks,
- * delivers events and moves contexts through their states; every callback of
- * every context attached to the engine runs inside it, on that lcore.
+ * rte_comch_pe_progress() completes tasks, delivers events and moves contexts
+ * through their states; every callback of every context attached to the
+ * engine runs inside it, on the thread that called it.
  *
  * An engine can also sleep: rte_comch_pe_get_notification_fd() gives a file
  * descriptor to wait on with poll/epoll; rte_comch_pe_request_notification()
  * arms it before sleeping, so a polling engine never pays a system call for it.
  *
- * Thread safety: an engine and everything attached to it is used only from the
- * lcore it was created for; progress from any other lcore is refused.
+ * Thread safety: an engine is not bound to a thread. Any thread may use it (an
+ * lcore or not), one thread at a time: an engine and everything attached to
+ * it (contexts, connections, tasks) is used by one thread at any moment, and
+ * a program that hands it to another thread does so with its own
+ * synchronisation (a lock, a join, a queue). While a thread is inside
+ * progress, a notification call or destroy on an engine, the same calls from
+ * another thread are refused with -EBUSY and change nothing; the check costs
+ * one uncontended compare-and-swap per call.
  */
 
 #include <stdint.h>
@@ -36,15 +42,17 @@ extern "C" {
 struct rte_comch_pe;
 struct rte_comch_ctx;
 
-/** Pass to rte_comch_pe_create() to bind the engine to the calling lcore. */
+/** Pass to rte_comch_pe_create() to label the engine with the calling lcore. */
 #define RTE_COMCH_PE_LCORE_SELF LCORE_ID_ANY
 
 /**
  * Create a progress engine.
  *
  * @param lcore_id
- *   The lcore that will call progress, or RTE_COMCH_PE_LCORE_SELF for the
- *   calling one. Non-EAL threads must first register with rte_thread_register().
+ *   The lcore meant to progress it, or RTE_COMCH_PE_LCORE_SELF for the calling
+ *   one (a thread that is no lcore must first register with
+ *   rte_thread_register()). A label (rte_comch_pe_get_lcore()), not a binding:
+ *   any thread may use the engine, one at a time.
  * @return
  *   The engine, or NULL with rte_errno set:
  *   - EINVAL: lcore_id is not an enabled lcore, or SELF from an unregistered thread.
@@ -63,7 +71,8 @@ rte_comch_pe_create(unsigned int lcore_id);
  *   The engine.
  * @return
  *   0 on success; -EINVAL if pe is NULL; -EBUSY while contexts are attached
- *   (destroy them first); -EDEADLK if called from inside a callback.
+ *   (destroy them first) or while another thread uses the engine;
+ *   -EDEADLK if called from inside a callback.
  */
 __rte_experimental
 int
@@ -87,19 +96,22 @@ rte_comch_pe_connect_ctx(struct rte_comch_pe *pe, struct rte_comch_ctx *ctx);
 /**
  * Run one round of progress over every attached context.
  *
+ * Any thread may call it, one at a time (see the file's thread safety).
+ *
  * @param pe
- *   The engine, on its own lcore.
+ *   The engine.
  * @return
  *   1 if anything happened (a task completed, an event fired, a state changed),
- *   0 if nothing did; -EINVAL if pe is NULL; -EPERM if called from an lcore other
- *   than the engine's; -EDEADLK if called from inside one of its callbacks.
+ *   0 if nothing did; -EINVAL if pe is NULL; -EBUSY if another thread is using
+ *   the engine at the same time; -EDEADLK if called from inside one of its
+ *   callbacks.
  */
 __rte_experimental
 int
 rte_comch_pe_progress(struct rte_comch_pe *pe);
 
 /**
- * The lcore an engine belongs to.
+ * The lcore an engine was created for (its label: any thread may use it).
  *
  * @param pe
  *   The engine.
@@ -152,13 +164,13 @@ rte_comch_pe_get_notification_fd(const struct rte_comch_pe *pe, int *fd);
  * rings nothing: either keeps the engine polling.
  *
  * @param pe
- *   The engine, on its own lcore.
+ *   The engine.
  * @return
  *   0 if armed: the caller may sleep until the fd is readable;
  *   -EAGAIN if work is pending (a message or a filled buffer waiting,
  *   completions due, a starved producer, a context starting or stopping):
  *   call progress instead of sleeping;
- *   -EINVAL if pe is NULL; -EPERM from another lcore.
+ *   -EINVAL if pe is NULL; -EBUSY while another thread uses the engine.
  */
 __rte_experimental
 int
@@ -170,9 +182,10 @@ rte_comch_pe_request_notification(struct rte_comch_pe *pe);
  * client, a peer that closed) keep the fd readable until that progress handles them.
  *
  * @param pe
- *   The engine, on its own lcore.
+ *   The engine.
  * @return
- *   0 on success; -EINVAL if pe is NULL; -EPERM from another lcore.
+ *   0 on success; -EINVAL if pe is NULL; -EBUSY while another thread uses the
+ *   engine.
  */
 __rte_experimental
 int
