@@ -7,7 +7,8 @@
  * progress on lcore 0 while producers and consumers run on an engine of lcore
  * 1 (rte_eal_remote_launch): a producer on lcore 1, a consumer on lcore 1, both
  * on lcore 1, and two producers on two lcores sending to one consumer (order
- * kept per producer, every byte checked).
+ * kept per producer, every byte checked); producers and consumers created and
+ * destroyed on lcore 1 while lcore 0 progresses their connection.
  */
 
 #include <errno.h>
@@ -17,6 +18,7 @@
 #include <rte_errno.h>
 #include <rte_launch.h>
 #include <rte_lcore.h>
+#include <rte_pause.h>
 
 #include "comch_test_common.h"
 
@@ -316,6 +318,124 @@ test_two_lcores_one_consumer(void **state)
 	ct_pair_close(&p);
 }
 
+/*
+ * Producers and consumers created and destroyed from another thread than the
+ * one progressing the connection's engine, as DOCA programs do (one thread
+ * per producer and consumer): each call takes the connection's engine for
+ * itself, after the round in progress. First, a create waits for a round
+ * that is inside a callback; then creates and destroys in a loop on lcore 1
+ * while lcore 0 keeps progressing the connection.
+ */
+struct aside {
+	struct ct_pair *p;
+	struct rte_comch_mmap *mmap;
+	struct rte_comch_producer *prod;
+	int inside;          /* lcore 0 is inside a callback of the connection's engine */
+	int created_inside;  /* lcore 1's create returned while it was */
+	int loop;            /* lcore 1: create and destroy in a loop */
+	int done;
+	int line;
+};
+
+static int
+aside_worker(void *arg)
+{
+	struct aside *a = arg;
+	struct rte_comch_consumer *c;
+	struct rte_comch_producer *pr;
+	int i;
+
+	if (!a->loop) {
+		a->prod = rte_comch_producer_create(a->p->sconn);
+		a->created_inside = __atomic_load_n(&a->inside, __ATOMIC_ACQUIRE);
+		__atomic_store_n(&a->done, 1, __ATOMIC_RELEASE);
+		return 0;
+	}
+	for (i = 0; i < 200; i++) {
+		pr = rte_comch_producer_create(a->p->sconn);
+		c = rte_comch_consumer_create(a->p->cconn, a->mmap);
+		if (pr == NULL || c == NULL) {
+			a->line = __LINE__;
+			break;
+		}
+		if (rte_comch_producer_destroy(pr) != 0 || rte_comch_consumer_destroy(c) != 0) {
+			a->line = __LINE__;
+			break;
+		}
+	}
+	__atomic_store_n(&a->done, 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
+static void
+aside_recv(struct ct_side *s, struct rte_comch_connection *conn, const uint8_t *msg,
+	   uint32_t len)
+{
+	struct aside *a = s->arg;
+	uint64_t t0 = ct_now_ms();
+
+	(void)conn;
+	(void)msg;
+	(void)len;
+	__atomic_store_n(&a->inside, 1, __ATOMIC_RELEASE);
+	if (ct_remote_launch(aside_worker, a, WORKER) != 0)
+		return;
+	/* Long enough for lcore 1 to run into the engine, held by this round. */
+	while (!__atomic_load_n(&a->done, __ATOMIC_ACQUIRE) && ct_now_ms() - t0 < 100)
+		rte_pause();
+	__atomic_store_n(&a->inside, 0, __ATOMIC_RELEASE);
+}
+
+static void
+test_create_from_another_thread(void **state)
+{
+	struct aside a = { .line = 0 };
+	struct ct_pair p;
+	uint8_t msg[16];
+	uint64_t deadline;
+	uint32_t sent = 0;
+
+	(void)state;
+	ct_fast_up(&p, NULL, CT_FAST_ONE);
+	a.p = &p;
+	p.srv.arg = &a;
+	p.srv.on_recv = aside_recv;
+	ct_msg_fill(msg, sizeof(msg), 0, 0);
+	assert_int_equal(ct_send(&p.cli, p.cconn, msg, sizeof(msg), NULL), 0);
+	assert_int_equal(ct_wait_count(p.pe, &p.srv.nb_recv, 1, CT_TIMEOUT_MS), 0);
+	assert_int_equal(ct_wait_lcore(WORKER), 0);
+	assert_non_null(a.prod);
+	assert_int_equal(a.created_inside, 0);
+	assert_int_equal(rte_comch_producer_destroy(a.prod), 0);
+
+	/* a loop on lcore 1 against a busy connection on lcore 0 */
+	p.srv.on_recv = NULL;
+	a.loop = 1;
+	a.done = 0;
+	a.mmap = rte_comch_mmap_create();
+	assert_non_null(a.mmap);
+	assert_int_equal(rte_comch_mmap_add_dev(a.mmap, p.host), 0);
+	assert_int_equal(rte_comch_mmap_alloc_memrange(a.mmap, 4096), 0);
+	assert_int_equal(rte_comch_mmap_set_permissions(a.mmap,
+		RTE_COMCH_MMAP_PERM_LOCAL_READ_WRITE | RTE_COMCH_MMAP_PERM_PCI_READ_WRITE), 0);
+	assert_int_equal(rte_comch_mmap_start(a.mmap), 0);
+	assert_int_equal(ct_remote_launch(aside_worker, &a, WORKER), 0);
+	deadline = ct_now_ms() + 4 * CT_TIMEOUT_MS;
+	while (!__atomic_load_n(&a.done, __ATOMIC_ACQUIRE) && ct_now_ms() < deadline) {
+		ct_msg_fill(msg, sizeof(msg), 0, 1 + sent);
+		if (ct_send(&p.cli, p.cconn, msg, sizeof(msg), NULL) == 0)
+			sent++;
+		assert_true(ct_fast_progress(&p) >= 0);
+	}
+	assert_int_equal(ct_wait_lcore(WORKER), 0);
+	assert_int_equal(a.line, 0);
+	assert_int_equal(ct_wait_count(p.pe, &p.srv.nb_recv, 1 + sent, CT_TIMEOUT_MS), 0);
+	assert_int_equal(p.srv.bad_msgs, 0);
+	assert_int_equal(rte_comch_mmap_stop(a.mmap), 0);
+	assert_int_equal(rte_comch_mmap_destroy(a.mmap), 0);
+	ct_pair_close(&p);
+}
+
 int
 main(void)
 {
@@ -324,6 +444,7 @@ main(void)
 		cmocka_unit_test(test_consumer_on_lcore1),
 		cmocka_unit_test(test_both_on_lcore1),
 		cmocka_unit_test(test_two_lcores_one_consumer),
+		cmocka_unit_test(test_create_from_another_thread),
 	};
 
 	return CT_RUN("comch_fast_lcore", tests);

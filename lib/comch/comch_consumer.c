@@ -579,12 +579,22 @@ comch_consumer_create(struct comch_link *link, struct rte_comch_mmap *mmap, uint
 struct rte_comch_consumer *
 rte_comch_consumer_create(struct rte_comch_connection *conn, struct rte_comch_mmap *mmap)
 {
+	struct rte_comch_consumer *c;
+	bool borrowed;
+	int err;
+
 	if (COMCH_BAD_CONN(conn) || COMCH_BAD_OBJ(mmap, magic, COMCH_MAGIC_MMAP)) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
-	return comch_consumer_create(&conn->link, mmap, conn->link.dev->info.max_consumers,
-				     false);
+	/* From any thread: the connection's engine, meanwhile, is this call's. */
+	borrowed = comch_pe_borrow(conn->ctrl->ctx.pe);
+	c = comch_consumer_create(&conn->link, mmap, conn->link.dev->info.max_consumers, false);
+	err = rte_errno;
+	if (borrowed)
+		comch_user_leave(&conn->ctrl->ctx.pe->user);
+	rte_errno = err;
+	return c;
 }
 
 static void
@@ -652,14 +662,13 @@ comch_consumer_free_zombies(struct comch_link *link)
 	}
 }
 
-int
-rte_comch_consumer_destroy(struct rte_comch_consumer *consumer)
+static int
+comch_consumer_destroy(void *obj)
 {
+	struct rte_comch_consumer *consumer = obj;
 	struct comch_link *link;
 	int rc;
 
-	if (COMCH_BAD_CONSUMER(consumer))
-		return -EINVAL;
 	/*
 	 * A request of its own may still be queued (a stop that ended with the
 	 * connection): served now, on the connection's lcore, where it would be,
@@ -694,6 +703,14 @@ rte_comch_consumer_destroy(struct rte_comch_consumer *consumer)
 	/* (A connection may be freed here: a MsgQ's link, never.) */
 	comch_fast_detach_unlock(link);
 	return 0;
+}
+
+int
+rte_comch_consumer_destroy(struct rte_comch_consumer *consumer)
+{
+	if (COMCH_BAD_CONSUMER(consumer))
+		return -EINVAL;
+	return comch_fast_conn_destroy(consumer->link, comch_consumer_destroy, consumer);
 }
 
 struct rte_comch_ctx *

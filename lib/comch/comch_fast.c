@@ -73,6 +73,29 @@ comch_fast_attach(struct comch_link *link, uint32_t count, uint32_t max, const c
 	return 0;
 }
 
+/* The engine of a producer's or consumer's connection, or NULL on a MsgQ (which locks). */
+static struct rte_comch_pe *
+comch_fast_conn_pe(struct comch_link *link)
+{
+	if (link->type != COMCH_LINK_CONN)
+		return NULL;
+	/* A server or client outlives its connections' producers and consumers. */
+	return comch_link_conn(link)->ctrl->ctx.pe;
+}
+
+int
+comch_fast_conn_destroy(struct comch_link *link, int (*destroy)(void *obj), void *obj)
+{
+	/* The connection may go with obj, its engine stays: read it before. */
+	struct rte_comch_pe *pe = comch_fast_conn_pe(link);
+	bool borrowed = comch_pe_borrow(pe);
+	int rc = destroy(obj);
+
+	if (borrowed)
+		comch_user_leave(&pe->user);
+	return rc;
+}
+
 /* A producer or consumer is gone: a connection that ended goes with its last one. */
 void
 comch_fast_detach(struct comch_link *link)

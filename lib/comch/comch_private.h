@@ -939,10 +939,11 @@ int comch_fast_attach(struct comch_link *link, uint32_t count, uint32_t max,
 		      const char *what);
 void comch_fast_detach(struct comch_link *link);
 /**
- * The engine of a producer's or consumer's connection (taken for its create
- * and destroy, comch_pe_borrow()), or NULL on a MsgQ, which locks instead.
+ * destroy(obj), a producer's or consumer's on link, from any thread: with the
+ * connection's engine borrowed (comch_pe_borrow()) for the call; a MsgQ's
+ * link locks instead. Returns what destroy returns.
  */
-struct rte_comch_pe *comch_fast_conn_pe(const struct comch_link *link);
+int comch_fast_conn_destroy(struct comch_link *link, int (*destroy)(void *obj), void *obj);
 /** comch_fast_detach() at a destroy, under the link's lock, which it releases. */
 void comch_fast_detach_unlock(struct comch_link *link);
 int comch_fast_tasks_setup(struct comch_fast_tasks *ft, size_t elt_size);

@@ -487,11 +487,22 @@ comch_producer_create(struct comch_link *link, uint32_t max, bool offloaded)
 struct rte_comch_producer *
 rte_comch_producer_create(struct rte_comch_connection *conn)
 {
+	struct rte_comch_producer *p;
+	bool borrowed;
+	int err;
+
 	if (COMCH_BAD_CONN(conn)) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
-	return comch_producer_create(&conn->link, conn->link.dev->info.max_producers, false);
+	/* From any thread: the connection's engine, meanwhile, is this call's. */
+	borrowed = comch_pe_borrow(conn->ctrl->ctx.pe);
+	p = comch_producer_create(&conn->link, conn->link.dev->info.max_producers, false);
+	err = rte_errno;
+	if (borrowed)
+		comch_user_leave(&conn->ctrl->ctx.pe->user);
+	rte_errno = err;
+	return p;
 }
 
 static void
@@ -504,13 +515,12 @@ comch_producer_drv_release(struct rte_comch_ctx *ctx)
 	p->drv = NULL;
 }
 
-int
-rte_comch_producer_destroy(struct rte_comch_producer *producer)
+static int
+comch_producer_destroy(void *obj)
 {
+	struct rte_comch_producer *producer = obj;
 	int rc;
 
-	if (COMCH_BAD_PRODUCER(producer))
-		return -EINVAL;
 	rc = comch_fast_destroy(&producer->ctx, &producer->tasks, "producer destroy",
 				comch_producer_drv_release);
 	if (rc < 0)
@@ -526,6 +536,14 @@ rte_comch_producer_destroy(struct rte_comch_producer *producer)
 	comch_fast_detach_unlock(producer->link);
 	comch_ctx_retire(&producer->ctx, producer);
 	return 0;
+}
+
+int
+rte_comch_producer_destroy(struct rte_comch_producer *producer)
+{
+	if (COMCH_BAD_PRODUCER(producer))
+		return -EINVAL;
+	return comch_fast_conn_destroy(producer->link, comch_producer_destroy, producer);
 }
 
 struct rte_comch_ctx *

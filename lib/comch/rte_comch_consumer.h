@@ -60,9 +60,11 @@
  * woken when a producer fills one (from that producer's next progress) and
  * when the connection ends.
  *
- * Thread safety: create and destroy a consumer on the lcore of its connection's
- * engine (or before lcores run), a MsgQ's on any lcore; start, stop, submit
- * and progress it on the lcore of its own engine, which may be another one.
+ * Thread safety: create and destroy a consumer from any thread, as DOCA allows
+ * (one per thread): on a connection, the call takes the connection's engine
+ * for itself, after the round in progress on another thread if any; a MsgQ's
+ * takes the MsgQ's lock. Start, stop, submit and progress it from the thread
+ * using its own engine, which may be another one.
  */
 
 #include <stdint.h>
@@ -328,7 +330,7 @@ rte_comch_consumer_burst_enable(struct rte_comch_consumer *consumer, uint32_t ma
  * (the end of the data, and the room left after it).
  *
  * Inline, through the consumer's fast-path object: no lock, no allocation.
- * Thread safety: the consumer's engine's lcore.
+ * Thread safety: the thread using the consumer's engine.
  *
  * @param consumer The consumer, RUNNING in burst mode.
  * @param posts    The buffers: address and room of each.
@@ -359,8 +361,8 @@ rte_comch_consumer_post_burst(struct rte_comch_consumer *consumer,
  * the consumer reaches IDLE only when every buffer came back, so keep calling
  * this (and progressing its engine) until then.
  *
- * Inline, through the consumer's fast-path object. Thread safety: the
- * consumer's engine's lcore.
+ * Inline, through the consumer's fast-path object. Thread safety: the thread
+ * using the consumer's engine.
  *
  * @param consumer The consumer, in burst mode.
  * @param cpl      Filled with up to max completions.

@@ -44,10 +44,12 @@
  * (a MsgQ: the stop of one of its DPA consumers) waits for every running
  * producer of the connection or MsgQ to do one or the other.
  *
- * Thread safety: create and destroy a producer on the lcore of its
- * connection's engine (or before lcores run), a MsgQ's on any lcore; start,
- * stop, submit and progress it on the lcore of its own engine. Producers on
- * different lcores may send to the same consumer.
+ * Thread safety: create and destroy a producer from any thread, as DOCA
+ * allows (one per thread): on a connection, the call takes the connection's
+ * engine for itself, after the round in progress on another thread if any; a
+ * MsgQ's takes the MsgQ's lock. Start, stop, submit and progress it from the
+ * thread using its own engine. Producers on different lcores may send to the
+ * same consumer.
  */
 
 #include <stdint.h>
@@ -293,7 +295,7 @@ rte_comch_producer_burst_enable(struct rte_comch_producer *producer);
  * Inline, through the producer's fast-path object: no allocation, callback or
  * free; the consumer's lock is taken once per burst. The consumer is woken, if
  * it sleeps, at the producer's next progress.
- * Thread safety: the producer's engine's lcore.
+ * Thread safety: the thread using the producer's engine.
  *
  * @param producer     The producer, RUNNING in burst mode.
  * @param consumer_id  A consumer of the peer (its new-consumer event gave the id).
@@ -332,7 +334,7 @@ rte_comch_producer_send_burst(struct rte_comch_producer *producer, uint32_t cons
  * status[i] (if status is not NULL) is 0 or the -errno of a transfer that
  * failed.
  *
- * Inline. Thread safety: the producer's engine's lcore.
+ * Inline. Thread safety: the thread using the producer's engine.
  *
  * @param producer The producer, in burst mode.
  * @param status   Set to the status of each completion, or NULL.
