@@ -81,7 +81,10 @@ if [ -z "$doca_lib" ]; then
 	echo "check-symbols: no librte_comch_doca built in $build/lib/doca_compat"
 	rc=1
 else
-	sed -n 's/^\(doca_[a-z_0-9]*\|rte_comch_doca_[a-z_0-9]*\)(.*/\1/p' \
+	# (A static inline function, as doca_version(), is in the header only.)
+	awk '/^(doca_[a-z_0-9]*|rte_comch_doca_[a-z_0-9]*)\(/ && prev !~ /^static inline/ {
+			sub(/\(.*/, ""); print }
+		{ prev = $0 }' \
 		$(ls "$src"/lib/doca_compat/doca_*.h | grep -v '_private\.h$') |
 		sort -u >"$tmp/doca-decl"
 	nm -D --defined-only "$doca_lib" | awk '$2 == "T" { sub(/@.*/, "", $3); print $3 }' |

@@ -22,6 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Which side the program is built for (DOCA_ARCH_DPU), as with DOCA's headers. */
+#include <doca_build_config.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
