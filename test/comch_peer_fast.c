@@ -437,7 +437,9 @@ f_expired_consumer(struct rte_comch_connection *conn, uint32_t id)
 static void
 f_connect(struct rte_comch_connection *conn, int status)
 {
-	if (F.conn != NULL || status != 0) {
+	if (status != 0)
+		return; /* a client that could not connect */
+	if (F.conn != NULL) {
 		printf("BAD second connection\n");
 		F.ctrl_bad++;
 		return;

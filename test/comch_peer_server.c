@@ -100,11 +100,15 @@ srv_recv(struct rte_comch_connection *conn, const uint8_t *msg, uint32_t len)
 static void
 srv_connect(struct rte_comch_connection *conn, int status)
 {
-	struct sconn *c = calloc(1, sizeof(*c));
-	union rte_comch_data ud = { .ptr = c };
+	struct sconn *c;
+	union rte_comch_data ud;
 
+	if (status != 0)
+		return; /* a client that could not connect */
+	c = calloc(1, sizeof(*c));
 	if (c == NULL)
 		abort();
+	ud.ptr = c;
 	c->conn = conn;
 	c->id = UINT32_MAX;
 	c->next = S.conns;

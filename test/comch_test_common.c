@@ -397,11 +397,20 @@ ct_connect_cb(struct rte_comch_connection *conn, int status)
 
 	if (s == NULL)
 		return;
+	if (status != 0) {
+		/* A client that could not connect: its connection lives for this call only. */
+		if (rte_comch_connection_update_info(conn) == 0)
+			s->bad_msgs++;
+		if (s->nb_connect_failed < CT_MAX_LOG)
+			s->connect_failed[s->nb_connect_failed] = status;
+		s->nb_connect_failed++;
+		if (s->on_connect != NULL)
+			s->on_connect(s, conn, status);
+		return;
+	}
 	if (s->nb_connect < CT_MAX_CONNS)
 		s->conns[s->nb_connect] = conn;
 	s->nb_connect++;
-	if (status != 0)
-		s->bad_msgs++; /* a connection event must carry status 0 */
 	if (s->on_connect != NULL)
 		s->on_connect(s, conn, status);
 }

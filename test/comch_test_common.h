@@ -152,6 +152,8 @@ struct ct_side {
 	void (*on_task)(struct ct_side *s, struct rte_comch_task_send *task, bool ok);
 	/* connection events (server) */
 	uint32_t nb_connect;
+	uint32_t nb_connect_failed; /**< Clients that could not connect (status < 0). */
+	int connect_failed[CT_MAX_LOG]; /**< Their statuses. */
 	uint32_t nb_disconnect;
 	int disc_status[CT_MAX_LOG];
 	struct rte_comch_connection *conns[CT_MAX_CONNS];
@@ -166,7 +168,7 @@ struct ct_side {
 	uint32_t exp_cons[CT_MAX_LOG];
 	struct rte_comch_connection *new_cons_conn; /**< conn of the last new event. */
 	struct rte_comch_connection *exp_cons_conn; /**< conn of the last expired event. */
-	/* hooks, called at the end of the recording callbacks */
+	/* hooks, called at the end of the recording callbacks (on_connect: for failed clients too) */
 	ct_recv_hook_t on_recv;
 	ct_conn_hook_t on_connect;
 	ct_conn_hook_t on_disconnect;

@@ -4,7 +4,8 @@
 
 /*
  * Connection establishment: unknown server name (-ENOENT after the connect
- * timeout), wrong representor, message size negotiation (-EMSGSIZE), servers
+ * timeout), wrong representor, message size negotiation (-EMSGSIZE), a client
+ * that could not connect reported to the server's callback, servers
  * of the same name on different representors, many clients on one server,
  * and a server that meets garbage on its socket.
  */
@@ -158,6 +159,90 @@ test_wrong_representor(void **state)
 	destroy_side(&e, &cli);
 	destroy_side(&e, &srv1);
 	destroy_side(&e, &srv0);
+	env_close(&e);
+}
+
+/* What a server's callback can do with a client that could not connect. */
+struct failed_probe {
+	uint32_t calls;
+	int status;
+	bool server_ok;
+	bool user_data_ok;
+	int update_info;
+	int disconnect;
+	int send_alloc;
+	int producer_errno;
+	int pause;
+};
+
+static void
+probe_failed(struct ct_side *s, struct rte_comch_connection *conn, int status)
+{
+	struct failed_probe *f = s->arg;
+	struct rte_comch_task_send *t = NULL;
+	union rte_comch_data ud = { .u64 = 42 };
+	uint8_t msg[8] = { 0 };
+
+	if (status == 0)
+		return;
+	f->calls++;
+	f->status = status;
+	f->server_ok = rte_comch_connection_get_server(conn) == s->server &&
+		       rte_comch_connection_get_ctx(conn) == s->ctx;
+	ud.u64 = 0;
+	f->user_data_ok = rte_comch_connection_set_user_data(conn,
+			(union rte_comch_data){ .u64 = 42 }) == 0 &&
+		rte_comch_connection_get_user_data(conn, &ud) == 0 && ud.u64 == 42;
+	f->update_info = rte_comch_connection_update_info(conn);
+	f->disconnect = rte_comch_server_disconnect(s->server, conn);
+	f->send_alloc = rte_comch_server_task_send_alloc_init(s->server, conn, msg, sizeof(msg),
+							      &t);
+	rte_errno = 0;
+	f->producer_errno = rte_comch_producer_create(conn) == NULL ? rte_errno : 0;
+	f->pause = rte_comch_connection_recv_pause(conn);
+}
+
+/*
+ * A client that asks for a server and cannot connect is reported to the
+ * server's connection callback with the reason (DOCA's change_successful =
+ * 0), with a connection that ended before it began: readable, refusing
+ * everything else, gone after the callback.
+ */
+static void
+test_failed_connection_reported(void **state)
+{
+	struct ct_cfg scfg = { .srv_msg_size = 100 };
+	struct ct_cfg big = { .cli_msg_size = 200 };
+	struct failed_probe f = { .calls = 0 };
+	struct rte_comch_obj_stats before, after;
+	struct ct_side srv, cli;
+	struct env e;
+
+	(void)state;
+	env_open(&e);
+	start_server(&e, &srv, e.rep0, "failed", &scfg);
+	srv.arg = &f;
+	srv.on_connect = probe_failed;
+	assert_int_equal(rte_comch_obj_stats_get(&before), 0);
+	start_client(&e, &cli, e.host0, "failed", &big);
+	wait_client_fails(&e, &cli);
+	assert_int_equal(ct_wait_count(e.pe, &srv.nb_connect_failed, 1, CT_TIMEOUT_MS), 0);
+	assert_int_equal(srv.nb_connect, 0);
+	assert_int_equal(srv.connect_failed[0], -EMSGSIZE);
+	assert_int_equal(f.calls, 1);
+	assert_int_equal(f.status, -EMSGSIZE);
+	assert_true(f.server_ok);
+	assert_true(f.user_data_ok);
+	assert_int_equal(f.update_info, -ECONNRESET);
+	assert_int_equal(f.disconnect, -ENOTCONN);
+	assert_int_equal(f.send_alloc, -ENOTCONN);
+	assert_int_equal(f.producer_errno, ENOTCONN);
+	assert_int_equal(f.pause, -ENOTCONN);
+	/* nothing of it is left: the client's context is all that was added */
+	assert_int_equal(rte_comch_obj_stats_get(&after), 0);
+	assert_int_equal(after.live, before.live + 1);
+	destroy_side(&e, &cli);
+	destroy_side(&e, &srv);
 	env_close(&e);
 }
 
@@ -359,6 +444,7 @@ main(void)
 		cmocka_unit_test(test_unknown_server_name),
 		cmocka_unit_test(test_wrong_representor),
 		cmocka_unit_test(test_msg_size_mismatch),
+		cmocka_unit_test(test_failed_connection_reported),
 		cmocka_unit_test(test_connect_timeout_unresponsive),
 		cmocka_unit_test(test_many_clients_one_server),
 		cmocka_unit_test(test_garbage_handshake),

@@ -58,6 +58,38 @@ comch_conn_create(struct comch_ctrl *ctrl, void *drv, const struct rte_comch_drv
 	return conn;
 }
 
+void
+comch_conn_report_failed(struct comch_ctrl *ctrl, int status,
+			 rte_comch_event_conn_status_cb_t cb)
+{
+	struct rte_comch_dev *dev = ctrl->ctx.dev;
+	struct rte_comch_connection *conn;
+
+	conn = calloc(1, sizeof(*conn));
+	if (conn == NULL) {
+		COMCH_LOG(ERR, "%s: out of memory to report a failed connection", ctrl->name);
+		return;
+	}
+	conn->magic = COMCH_MAGIC_CONN;
+	conn->ctrl = ctrl;
+	/* Ended from the start: whatever is asked of it, but its getters, is -ENOTCONN. */
+	conn->state = COMCH_CONN_DEAD;
+	conn->close_reason = status;
+	conn->task_err = status;
+	conn->max_msg_size = ctrl->max_msg_size;
+	rte_spinlock_lock(&dev->lock);
+	conn->id = dev->next_conn_id++;
+	rte_spinlock_unlock(&dev->lock);
+	comch_link_init(&conn->link, COMCH_LINK_CONN, dev, conn->id, NULL, 0);
+	comch_store_relaxed(&conn->link.fp_dead, 1);
+	comch_obj_publish(&conn->reg, &conn->magic);
+	comch_pe_enter_cb(ctrl->ctx.pe);
+	cb(conn, status);
+	comch_pe_leave_cb(ctrl->ctx.pe);
+	/* In no list, held by nothing (no task, producer or consumer could be made). */
+	comch_obj_retire(&conn->reg, &conn->magic, conn);
+}
+
 int
 comch_conn_check_fast_idle(const struct rte_comch_connection *conn, const char *what)
 {

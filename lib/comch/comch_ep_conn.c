@@ -85,7 +85,9 @@ ep_connect_cb(struct rte_comch_connection *conn, int status)
 	union rte_comch_data ud = { .ptr = NULL };
 	struct rte_comch_ep *ep;
 
-	RTE_SET_USED(status);
+	/* A client that could not connect: no peer address, nothing to tell. */
+	if (status != 0)
+		return;
 	rte_comch_ctx_get_user_data(ctx, &ud);
 	ep = ud.ptr;
 	if (comch_ep_peer_new(ep, conn) == NULL) {

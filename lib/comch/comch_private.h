@@ -796,6 +796,13 @@ void comch_client_conn_ended(struct rte_comch_client *cli, struct rte_comch_conn
 /* comch_conn.c */
 struct rte_comch_connection *comch_conn_create(struct comch_ctrl *ctrl, void *drv,
 					       const struct rte_comch_drv_conn_params *p);
+/**
+ * Tell the server's connection callback (cb) that a client could not connect
+ * (status, negative): with a connection of its own, ended from the start,
+ * live only during the callback.
+ */
+void comch_conn_report_failed(struct comch_ctrl *ctrl, int status,
+			      rte_comch_event_conn_status_cb_t cb);
 /** One round of a connection: messages in, messages taken, control messages. */
 int comch_conn_progress(struct rte_comch_connection *conn, bool slow, uint64_t now);
 /** -EBUSY (logged) unless every producer and consumer on conn is IDLE: a close may go. */

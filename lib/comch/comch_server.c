@@ -163,6 +163,9 @@ comch_server_poll(struct rte_comch_server *srv, uint64_t now)
 				srv->nb_answered++;
 			}
 			ops->answer(srv->drv, ev[i].hs, status, status == 0 ? &agreed : NULL);
+			/* A client that asked for another name is not this server's. */
+			if (status != 0 && status != ENOENT)
+				comch_conn_report_failed(&srv->ctrl, -status, srv->connect_cb);
 			break;
 		case RTE_COMCH_DRV_SRV_UP:
 			srv->nb_answered--;
@@ -170,11 +173,15 @@ comch_server_poll(struct rte_comch_server *srv, uint64_t now)
 			break;
 		case RTE_COMCH_DRV_SRV_FAILED:
 			srv->nb_answered--;
-			/* fall through */
+			COMCH_LOG(NOTICE, "server %s: a client's handshake failed: %s",
+				  srv->ctrl.name, strerror(-ev[i].status));
+			comch_dev_count_rejected(dev);
+			comch_conn_report_failed(&srv->ctrl, ev[i].status, srv->connect_cb);
+			break;
 		case RTE_COMCH_DRV_SRV_DROPPED:
 			comch_dev_count_rejected(dev);
 			/* Refused for a budget: the driver logged it, at a rate it keeps. */
-			if (ev[i].type == RTE_COMCH_DRV_SRV_DROPPED && ev[i].status == -EUSERS) {
+			if (ev[i].status == -EUSERS) {
 				comch_dev_count_budget_refusal(dev);
 				break;
 			}

@@ -97,13 +97,25 @@ typedef void (*rte_comch_event_msg_recv_cb_t)(struct rte_comch_connection *conn,
 /**
  * Connection status callback (server side).
  *
+ * The connection callback also reports a client that asked for this server
+ * and could not connect (as DOCA reports a connection that failed): status is
+ * then negative, and conn is a connection that ended before it began, valid
+ * only during the callback: its getters and user data work, everything else
+ * answers -ENOTCONN, and nothing about it needs to be undone.
+ *
  * @param conn   The connection. After a disconnection callback returns, the
  *               connection is over: it stays allocated only while send
  *               tasks, producers or consumers still point at it, and is freed
  *               with the last of them. Do not keep the pointer otherwise.
- * @param status For a new connection, 0. For a disconnection: -ECONNABORTED if
- *               either side closed it in order, -ECONNRESET if the peer died,
- *               -EPROTO if the peer broke the protocol and was dropped.
+ * @param status For a new connection, 0. For a client that could not
+ *               connect: -EMSGSIZE (its max message size differs),
+ *               -ECONNREFUSED (the server has max_clients), -EPROTO (a receive
+ *               queue size out of range, or a broken handshake), or the reason
+ *               its handshake failed after the server accepted it
+ *               (-ECONNRESET if it left, -ETIMEDOUT...). For a disconnection:
+ *               -ECONNABORTED if either side closed it in order, -ECONNRESET
+ *               if the peer died, -EPROTO if the peer broke the protocol and
+ *               was dropped.
  */
 typedef void (*rte_comch_event_conn_status_cb_t)(struct rte_comch_connection *conn, int status);
 

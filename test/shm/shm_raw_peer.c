@@ -69,6 +69,8 @@ cli_recv(struct rte_comch_connection *conn, const uint8_t *msg, uint32_t len)
 static void
 srv_connect(struct rte_comch_connection *conn, int status)
 {
+	if (status != 0)
+		return; /* a client that could not connect */
 	last_conn = conn;
 	nb_connects++;
 }
