@@ -176,6 +176,7 @@ struct dt_rec {
 	struct doca_comch_task_send *last_task;
 	/* connections (server) */
 	uint32_t nb_connect;
+	uint32_t nb_connect_failed;	/**< Connection callbacks with change_successful 0. */
 	uint32_t nb_disconnect;
 	struct doca_comch_connection *conn;	/**< Last connected. */
 	uint8_t last_change_ok;

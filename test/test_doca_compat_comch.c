@@ -528,6 +528,41 @@ test_pe_threads(void **state)
 	}
 }
 
+/*
+ * The connection-status callbacks' change_successful: 0 for a client that
+ * could not connect (its max message size differs), 1 for one that did, and
+ * 1 for a disconnection in order.
+ */
+static void
+test_connection_status(void **state)
+{
+	struct dt_fix *x = *state;
+	struct dt_pair *p = &x->p;
+
+	dt_pair_open(p);
+	dt_server_create(p, 4);
+	dt_client_create(p, 4);
+	DT_OK(doca_comch_server_set_max_msg_size(p->server, 1024));
+	DT_OK(doca_comch_client_set_max_msg_size(p->client, 512));
+	DT_OK(doca_ctx_start(p->srec.ctx));
+	DT_ERR(doca_ctx_start(p->crec.ctx), DOCA_ERROR_IN_PROGRESS);
+	assert_true(dt_wait_state(p->pe, p->crec.ctx, DOCA_CTX_STATE_IDLE));
+	assert_true(dt_wait_count(p->pe, &p->srec.nb_connect_failed, 1));
+	assert_int_equal(p->srec.nb_connect, 0);
+	assert_int_equal(p->srec.last_change_ok, 0);
+
+	DT_OK(doca_comch_client_set_max_msg_size(p->client, 1024));
+	DT_ERR(doca_ctx_start(p->crec.ctx), DOCA_ERROR_IN_PROGRESS);
+	assert_true(dt_wait_state(p->pe, p->crec.ctx, DOCA_CTX_STATE_RUNNING));
+	assert_true(dt_wait_count(p->pe, &p->srec.nb_connect, 1));
+	assert_int_equal(p->srec.last_change_ok, 1);
+	DT_ERR(doca_ctx_stop(p->crec.ctx), DOCA_ERROR_IN_PROGRESS);
+	assert_true(dt_wait_state(p->pe, p->crec.ctx, DOCA_CTX_STATE_IDLE));
+	assert_true(dt_wait_count(p->pe, &p->srec.nb_disconnect, 1));
+	assert_int_equal(p->srec.last_change_ok, 1);
+	assert_int_equal(p->srec.nb_connect_failed, 1);
+}
+
 #define DT_TEST(t) cmocka_unit_test_setup_teardown(t, dt_setup, dt_teardown)
 
 int
@@ -543,6 +578,7 @@ main(void)
 		DT_TEST(test_pe_notification),
 		DT_TEST(test_send_error),
 		DT_TEST(test_pe_threads),
+		DT_TEST(test_connection_status),
 	};
 	int ret;
 

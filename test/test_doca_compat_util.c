@@ -434,9 +434,14 @@ dt_connect_cb(struct doca_comch_event_connection_status_changed *event,
 	struct dt_rec *r = dt_rec_of_conn(conn);
 
 	(void)event;
+	r->last_change_ok = change_successful;
+	/* A client that could not connect: its connection lives for this call only. */
+	if (!change_successful) {
+		r->nb_connect_failed++;
+		return;
+	}
 	r->nb_connect++;
 	r->conn = conn;
-	r->last_change_ok = change_successful;
 }
 
 void

@@ -183,26 +183,26 @@ doca_comch_server_event_msg_recv_register(struct doca_comch_server *server,
 }
 
 static void
-dc_server_conn_status(struct rte_comch_connection *conn, bool up)
+dc_server_conn_status(struct rte_comch_connection *conn, bool up, uint8_t ok)
 {
 	struct doca_comch_server *s = (struct doca_comch_server *)dc_comch_of_conn(conn);
 	doca_comch_event_connection_status_changed_cb_t cb = up ? s->connect_cb : s->disconnect_cb;
 
-	cb(dc_comch_conn_event(), DC_DCONN(conn), 1);
+	cb(dc_comch_conn_event(), DC_DCONN(conn), ok);
 }
 
+/* A client that connected (status 0), or one that could not: change_successful 0. */
 static void
 dc_server_connected(struct rte_comch_connection *conn, int status)
 {
-	RTE_SET_USED(status);
-	dc_server_conn_status(conn, true);
+	dc_server_conn_status(conn, true, status == 0);
 }
 
+/* Either side closed it in order; anything else is a connection that failed. */
 static void
 dc_server_disconnected(struct rte_comch_connection *conn, int status)
 {
-	RTE_SET_USED(status); /* DOCA reports no reason */
-	dc_server_conn_status(conn, false);
+	dc_server_conn_status(conn, false, status == -ECONNABORTED);
 }
 
 doca_error_t
