@@ -4,7 +4,8 @@
 
 /*
  * DOCA compatibility layer: the PCI-address mapping (doca_devmap.c), EAL
- * start-up (doca_eal.c), and two processes that find each other with no set-up.
+ * start-up (doca_eal.c), and two processes that find each other through the
+ * mapping "*" (one device that answers to every PCI address).
  *
  * The layer loads the mapping and starts EAL once per process, so every case
  * runs in a forked child that sets its environment before its first DOCA call
@@ -124,9 +125,41 @@ dt_rep_is(const struct doca_devinfo_rep *ri, const char *pci)
 
 /* --------------------------------------------------------------- mapping */
 
-/* No environment: one device, "0000:03:00.0", that answers to any address. */
+/*
+ * No mapping: no device, as DOCA on a machine without a BlueField; every
+ * call that lists devices says so, and the log says how to map one.
+ */
 static int
-child_map_default(void *arg)
+child_map_none(void *arg)
+{
+	struct doca_devinfo **list = NULL;
+	uint32_t n = 0;
+
+	(void)arg;
+	dt_env_clear();
+	DT_ERR(doca_devinfo_create_list(&list, &n), DOCA_ERROR_NOT_FOUND);
+	DT_ERR(doca_devinfo_create_list(&list, &n), DOCA_ERROR_NOT_FOUND);
+	return 0;
+}
+
+static void
+test_map_none(void **state)
+{
+	struct dt_child c;
+	int st;
+	bool hint;
+
+	(void)state;
+	st = dt_child_run(&c, "map_none", child_map_none, NULL);
+	hint = dt_child_log_has(&c, "RTE_COMCH_DOCA_DEVICES=\"*=shm:domain=doca\"");
+	dt_child_done(&c);
+	assert_int_equal(st, 0);
+	assert_true(hint);
+}
+
+/* "*": one device, listed as "0000:03:00.0", that answers to any address. */
+static int
+child_map_any(void *arg)
 {
 	static const char * const bad[] = {
 		"03:00", "zz:00.0", "0000:03:00.0x", "", "03:00.0 ", "3:0.0", "0000:03:00.0.1",
@@ -139,8 +172,7 @@ child_map_default(void *arg)
 	uint32_t n = 0, i;
 	uint8_t eq;
 
-	(void)arg;
-	dt_env_clear();
+	dt_arg_env(arg);
 	DT_OK(doca_devinfo_create_list(&list, &n));
 	DT_EQ(n, 1);
 	DT_ASSERT(list[1] == NULL);
@@ -184,10 +216,16 @@ child_map_default(void *arg)
 }
 
 static void
-test_map_default(void **state)
+test_map_any(void **state)
 {
+	struct dt_map_arg a;
+	char devs[1024];
+
 	(void)state;
-	dt_run_ok("map_default", child_map_default, NULL);
+	dt_arg_init(&a);
+	snprintf(devs, sizeof(devs), "*=shm:domain=%s,dir=%s", a.domain, a.dir);
+	a.devices = devs;
+	dt_run_ok("map_any", child_map_any, &a);
 }
 
 /* Two entries, short and long forms, blanks around them; each answers to its own address. */
@@ -330,6 +368,10 @@ test_map_bad_entries(void **state)
 	dt_map_bad("03:00.0=shm:domain=x,role=dpu", "3b:00.0=", inval);
 	dt_map_bad("03:00.0=shm:domain=x,role=dpu", "xx=pf0", inval);
 	dt_map_bad("03:00.0=shm:domain=x,role=dpu", "3b:00.0=pf0;3b:00.1=pf0", inval);
+	/* "*" answers to every address: no other device beside it */
+	dt_map_bad("*=shm:domain=x;04:00.0=shm:domain=y", NULL, inval);
+	dt_map_bad("04:00.0=shm:domain=y;*=shm:domain=x", NULL, inval);
+	dt_map_bad("*=shm:domain=x;*=shm:domain=y", NULL, inval);
 	/* parses, but names no device */
 	dt_map_bad("", NULL, DOCA_ERROR_NOT_FOUND);
 	dt_map_bad(NULL, "3b:00.0=pf0", DOCA_ERROR_NOT_FOUND);
@@ -775,13 +817,13 @@ test_eal_app_started(void **state)
 	dt_run_ok("eal_app", child_eal_app, &a);
 }
 
-/* -------------------------------------------- two processes, no set-up */
+/* ------------------------------------------- two processes, mapping "*" */
 
 #define DT_SERVER_ENV "DOCA_COMPAT_TEST_SERVER"
 static const char dt_ping[] = "ping from the host";
 static const char dt_pong[] = "pong from the BlueField";
 
-/* The BlueField side, as a DOCA program: default mapping, server named by DT_SERVER_ENV. */
+/* The BlueField side, as a DOCA program: mapping "*", server named by DT_SERVER_ENV. */
 static int
 child_two_server(void *arg)
 {
@@ -792,7 +834,7 @@ child_two_server(void *arg)
 	doca_error_t r;
 
 	memset(&p, 0, sizeof(p));
-	dt_env_clear();
+	dt_arg_env(a);
 	setenv(DT_SERVER_ENV, a->name, 1);
 	snprintf(p.name, sizeof(p.name), "%s", getenv(DT_SERVER_ENV));
 	p.dpu = dt_dev_open("03:00.0");
@@ -823,7 +865,7 @@ child_two_server(void *arg)
 	return 0;
 }
 
-/* The host side, as a DOCA program: default mapping, the server named by DT_SERVER_ENV. */
+/* The host side, as a DOCA program: mapping "*", the server named by DT_SERVER_ENV. */
 static int
 child_two_client(void *arg)
 {
@@ -832,10 +874,10 @@ child_two_client(void *arg)
 	struct doca_comch_task_send *task = NULL;
 
 	memset(&p, 0, sizeof(p));
-	dt_env_clear();
+	dt_arg_env(a);
 	setenv(DT_SERVER_ENV, a->name, 1);
 	snprintf(p.name, sizeof(p.name), "%s", getenv(DT_SERVER_ENV));
-	p.host = dt_dev_open("b1:00.0");	/* any address names the default device */
+	p.host = dt_dev_open("b1:00.0");	/* any address names the "*" device */
 	DT_OK(doca_pe_create(&p.pe));
 	dt_client_create(&p, 4);
 	DT_ERR(doca_ctx_start(p.crec.ctx), DOCA_ERROR_IN_PROGRESS);
@@ -854,16 +896,18 @@ child_two_client(void *arg)
 }
 
 static void
-test_two_processes_default(void **state)
+test_two_processes_any(void **state)
 {
 	struct dt_child srv, cli;
 	struct dt_map_arg a;
 	struct pollfd pfd;
-	char c = 0;
+	char c = 0, devs[1024];
 	int fds[2], sst, cst;
 
 	(void)state;
 	dt_arg_init(&a);
+	snprintf(devs, sizeof(devs), "*=shm:domain=%s,dir=%s", a.domain, a.dir);
+	a.devices = devs;
 	dt_unique(a.name, sizeof(a.name), "doca-two-");
 	assert_int_equal(pipe(fds), 0);
 	a.ready_fd = fds[1];
@@ -893,7 +937,8 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_map_default),
+		cmocka_unit_test(test_map_none),
+		cmocka_unit_test(test_map_any),
 		cmocka_unit_test(test_map_env_two),
 		cmocka_unit_test(test_map_bad_entries),
 		cmocka_unit_test(test_map_config_file),
@@ -905,7 +950,7 @@ main(void)
 		cmocka_unit_test(test_eal_override),
 		cmocka_unit_test(test_eal_bad_override),
 		cmocka_unit_test(test_eal_app_started),
-		cmocka_unit_test(test_two_processes_default),
+		cmocka_unit_test(test_two_processes_any),
 	};
 
 	return cmocka_run_group_tests_name("doca_compat_map", tests, NULL, NULL);

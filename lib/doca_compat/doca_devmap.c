@@ -5,7 +5,9 @@
 /*
  * The PCI-address mapping: which rte_comch device a DOCA program's PCI address
  * names. From RTE_COMCH_DOCA_DEVICES / RTE_COMCH_DOCA_REPS, else from the file
- * RTE_COMCH_DOCA_CONFIG, else one default device that answers to any address.
+ * RTE_COMCH_DOCA_CONFIG; with neither, no device, as on a machine without a
+ * BlueField. The address "*" asks for one device that answers to every
+ * address (RTE_COMCH_DOCA_DEVICES="*=shm:domain=doca").
  */
 
 #include <ctype.h>
@@ -24,8 +26,9 @@
 #define DC_MAP_MAX_DEVS 16
 #define DC_MAP_MAX_REPS 64
 #define DC_MAP_LINE_MAX 512
-#define DC_DEFAULT_DEVARGS "shm:domain=doca"
-#define DC_DEFAULT_DEV_PCI "0000:03:00.0"
+/* The address a "*" device lists (doca_devinfo_get_pci_addr_str()). */
+#define DC_ANY_DEV_PCI "0000:03:00.0"
+#define DC_ANY_HINT "RTE_COMCH_DOCA_DEVICES=\"*=shm:domain=doca\""
 
 static pthread_once_t dc_map_once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t dc_map_mutex = PTHREAD_MUTEX_INITIALIZER;
@@ -95,8 +98,14 @@ dc_map_add_dev(const char *pci, const char *devargs, const char *where)
 	}
 	d = &dc_devs[dc_nb_devs];
 	memset(d, 0, sizeof(*d));
+	/* "*": the one device of the mapping, whatever address a program gives. */
+	if (strcmp(pci, "*") == 0) {
+		d->any_pci = true;
+		pci = DC_ANY_DEV_PCI;
+	}
 	if (!dc_pci_parse(pci, &d->addr)) {
-		DC_LOG(ERR, "%s: \"%s\" is not a PCI address (bb:dd.f or dddd:bb:dd.f)", where, pci);
+		DC_LOG(ERR, "%s: \"%s\" is not a PCI address (bb:dd.f or dddd:bb:dd.f) nor \"*\"",
+		       where, pci);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	if (*devargs == '\0' || strchr(devargs, ':') == NULL) {
@@ -218,6 +227,21 @@ dc_map_parse_file(const char *path)
 	return ret;
 }
 
+/* A "*" device answers to every address: no other device could be named. */
+static doca_error_t
+dc_map_check_any(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < dc_nb_devs; i++)
+		if (dc_devs[i].any_pci && dc_nb_devs > 1) {
+			DC_LOG(ERR, "the device \"*\" answers to every PCI address: it must be "
+			       "the only device of the mapping");
+			return DOCA_ERROR_INVALID_VALUE;
+		}
+	return DOCA_SUCCESS;
+}
+
 static void
 dc_map_do_load(void)
 {
@@ -232,14 +256,21 @@ dc_map_do_load(void)
 	} else if (file != NULL) {
 		ret = dc_map_parse_file(file);
 	} else {
-		ret = dc_map_add_dev(DC_DEFAULT_DEV_PCI, DC_DEFAULT_DEVARGS, "default");
-		dc_devs[0].any_pci = true;
+		/* As DOCA on a machine without a BlueField: no address names a device. */
+		DC_LOG(ERR, "no device: no PCI address is mapped to an rte_comch device. Set "
+		       "RTE_COMCH_DOCA_DEVICES=\"<pci>=<devargs>;...\" (or RTE_COMCH_DOCA_CONFIG="
+		       "<file>), or %s for one shm device that answers to every PCI address",
+		       DC_ANY_HINT);
+		ret = DOCA_ERROR_NOT_FOUND;
 	}
 	if (ret == DOCA_SUCCESS && dc_nb_devs == 0) {
 		DC_LOG(ERR, "the device mapping names no device (RTE_COMCH_DOCA_DEVICES or "
-		       "\"dev\" lines of RTE_COMCH_DOCA_CONFIG)");
+		       "\"dev\" lines of RTE_COMCH_DOCA_CONFIG; %s maps every address)",
+		       DC_ANY_HINT);
 		ret = DOCA_ERROR_NOT_FOUND;
 	}
+	if (ret == DOCA_SUCCESS)
+		ret = dc_map_check_any();
 	if (ret != DOCA_SUCCESS)
 		dc_nb_devs = 0;
 	/* Devices live as long as the process; in the registry, their handles are checked. */
