@@ -211,6 +211,17 @@ doca_compat_dev_get_held(struct doca_dev *dev, enum doca_compat_role want);
 DC_INTERNAL void
 doca_compat_dev_release(struct doca_dev *dev);
 
+/*
+ * The same for an mmap: a hold that does not keep doca_dev_close() from
+ * succeeding. A device closed while mmaps hold it is closed for the program
+ * at once, and for good when the last of them releases it (DOCA programs
+ * close the device before they destroy its mmap).
+ */
+DC_INTERNAL struct rte_comch_dev *
+doca_compat_dev_hold_memory(struct doca_dev *dev);
+DC_INTERNAL void
+doca_compat_dev_release_memory(struct doca_dev *dev);
+
 /* The rte_comch representor behind a DOCA representor, and its DOCA device. */
 DC_INTERNAL struct rte_comch_dev_rep *
 doca_compat_rep_get(struct doca_dev_rep *rep);

@@ -239,20 +239,13 @@ doca_dev_open(struct doca_devinfo *devinfo, struct doca_dev **dev)
 	return DOCA_SUCCESS;
 }
 
-doca_error_t
-doca_dev_close(struct doca_dev *dev)
+/* The end of a handle's open (the mapping lock is held): 0 or the rte_comch close's error. */
+static int
+dc_dev_close_locked(struct doca_dev *dev)
 {
-	struct doca_devinfo *e;
+	struct doca_devinfo *e = dev->info;
 	int rc = 0;
 
-	DC_OBJ_ARG(dev, DC_KIND_DEV);
-	e = dev->info;
-	dc_map_lock();
-	if (dev->holds > 0) {
-		dc_map_unlock();
-		DC_LOG(ERR, "device %s: %u objects still use it", e->pci, dev->holds);
-		return DOCA_ERROR_IN_USE;
-	}
 	if (--e->opens == 0) {
 		rc = e->rdev == NULL ? 0 : rte_comch_dev_close(e->rdev);
 		if (rc == 0) {
@@ -262,6 +255,32 @@ doca_dev_close(struct doca_dev *dev)
 			e->opens++;
 		}
 	}
+	return rc;
+}
+
+doca_error_t
+doca_dev_close(struct doca_dev *dev)
+{
+	struct doca_devinfo *e;
+	int rc = 0;
+
+	DC_OBJ_ARG(dev, DC_KIND_DEV);
+	e = dev->info;
+	dc_map_lock();
+	if (dev->holds > dev->mmap_holds) {
+		dc_map_unlock();
+		DC_LOG(ERR, "device %s: %u objects still use it (a server, client, representor "
+		       "or endpoint: destroy them first)", e->pci, dev->holds - dev->mmap_holds);
+		return DOCA_ERROR_IN_USE;
+	}
+	if (dev->holds > 0) {
+		/* Only mmaps: closed for the program now, for good with the last of them. */
+		dev->closed = true;
+		dc_map_unlock();
+		dc_obj_remove(&dev->obj);
+		return DOCA_SUCCESS;
+	}
+	rc = dc_dev_close_locked(dev);
 	dc_map_unlock();
 	if (rc != 0) {
 		DC_LOG(ERR, "device %s: %s", e->pci, strerror(-rc));
@@ -331,6 +350,42 @@ doca_compat_dev_release(struct doca_dev *dev)
 	dev->holds--;
 	dev->info->holds--;
 	dc_map_unlock();
+}
+
+struct rte_comch_dev *
+doca_compat_dev_hold_memory(struct doca_dev *dev)
+{
+	struct rte_comch_dev *rdev = doca_compat_dev_get_held(dev, DOCA_COMPAT_ROLE_ANY);
+
+	if (rdev != NULL) {
+		dc_map_lock();
+		dev->mmap_holds++;
+		dc_map_unlock();
+	}
+	return rdev;
+}
+
+void
+doca_compat_dev_release_memory(struct doca_dev *dev)
+{
+	bool last;
+	int rc = 0;
+
+	dc_map_lock();
+	dev->mmap_holds--;
+	dev->holds--;
+	dev->info->holds--;
+	last = dev->closed && dev->holds == 0;
+	if (last)
+		rc = dc_dev_close_locked(dev);
+	dc_map_unlock();
+	if (!last)
+		return;
+	/* Its mmaps are gone, so is the rte_comch device's reason to refuse. */
+	if (rc != 0)
+		DC_LOG(ERR, "device %s: closing after its last mmap: %s", dev->info->pci,
+		       strerror(-rc));
+	comch_objreg_quarantine(dev);
 }
 
 /* ------------------------------------------------------------ representors */

@@ -41,6 +41,8 @@ struct doca_dev {
 	struct dc_obj obj;		/* first: DC_KIND_DEV */
 	struct doca_devinfo *info;
 	unsigned int holds;		/* objects created through this handle */
+	unsigned int mmap_holds;	/* of which mmaps (doca_compat_dev_hold_memory()) */
+	bool closed;			/* closed by the program: ends with its last mmap */
 };
 
 /* One representor mapping entry: "rep <pci> <function>". */

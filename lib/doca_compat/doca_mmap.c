@@ -71,7 +71,7 @@ doca_mmap_destroy(struct doca_mmap *mmap)
 		return rc == -EBUSY ? DOCA_ERROR_IN_USE : rte_comch_doca_error_from_errno(rc);
 	}
 	if (mmap->dev != NULL)
-		doca_compat_dev_release(mmap->dev);
+		doca_compat_dev_release_memory(mmap->dev);
 	if (mmap->free_cb != NULL && addr != NULL)
 		mmap->free_cb(addr, len, mmap->free_opaque);
 	dc_obj_retire(&mmap->obj, mmap);
@@ -120,12 +120,12 @@ doca_mmap_add_dev(struct doca_mmap *mmap, struct doca_dev *dev)
 		DC_LOG(ERR, "mmap %p has a device already: an mmap has one here", (void *)mmap);
 		return DOCA_ERROR_FULL;
 	}
-	rdev = doca_compat_dev_get_held(dev, DOCA_COMPAT_ROLE_ANY);
+	rdev = doca_compat_dev_hold_memory(dev);
 	if (rdev == NULL)
 		return DOCA_ERROR_INVALID_VALUE;
 	rc = rte_comch_mmap_add_dev(mmap->rm, rdev);
 	if (rc != 0) {
-		doca_compat_dev_release(dev);
+		doca_compat_dev_release_memory(dev);
 		return dc_mmap_err(mmap, rc, false);
 	}
 	mmap->dev = dev;
