@@ -6,7 +6,8 @@
  * DOCA compatibility layer: error codes (names, descriptions, errno mapping)
  * and bad inputs (NULL for every pointer parameter of a representative set of
  * calls). The mapping of this process (test_doca_compat.h, dt_env_setup()) gives
- * the NULL checks real objects for their other parameters.
+ * the NULL checks real objects for their other parameters. The capability
+ * getters against the rte_comch device the layer opened for each side.
  */
 
 #include <errno.h>
@@ -14,6 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include <rte_comch.h>
 
 #include "test_doca_compat.h"
 
@@ -648,6 +652,87 @@ dt_teardown(void **state)
 	return 0;
 }
 
+/* The rte_comch device the layer opened for this process's mapping, on side role. */
+static struct rte_comch_dev *
+dt_rdev_of(enum rte_comch_dev_role role)
+{
+	struct rte_comch_dev_info info;
+	struct rte_comch_dev *d;
+	char tag[32];
+	unsigned int id;
+
+	/* dt_env_setup()'s domain: "dc<pid>x<n>" */
+	snprintf(tag, sizeof(tag), "dc%dx", (int)getpid());
+	for (id = 0; id < UINT16_MAX; id++) {
+		d = rte_comch_dev_get_by_id(id);
+		if (d != NULL && rte_comch_dev_info_get(d, &info) == 0 && info.role == role &&
+		    strstr(info.name, tag) != NULL)
+			return d;
+		if (d == NULL && id > 64)
+			break;
+	}
+	return NULL;
+}
+
+/* Every capability getter gives the device's own limit (rte_comch_dev_info). */
+static void
+dt_check_caps(const char *pci, enum rte_comch_dev_role role)
+{
+	struct rte_comch_dev_info info;
+	struct rte_comch_dev *rdev;
+	struct doca_devinfo *di;
+	struct doca_dev *dev;
+	uint32_t v;
+
+	dev = dt_dev_open(pci);
+	di = doca_dev_as_devinfo(dev);
+	rdev = dt_rdev_of(role);
+	assert_non_null(rdev);
+	assert_int_equal(rte_comch_dev_info_get(rdev, &info), 0);
+	DT_OK(doca_comch_cap_get_max_name_len(di, &v));
+	assert_int_equal(v, info.max_name_len);
+	DT_OK(doca_comch_cap_get_max_msg_size(di, &v));
+	assert_int_equal(v, info.max_msg_size);
+	DT_OK(doca_comch_cap_get_max_recv_queue_size(di, &v));
+	assert_int_equal(v, info.max_recv_queue_size);
+	DT_OK(doca_comch_cap_get_max_clients(di, &v));
+	assert_int_equal(v, info.max_clients);
+	DT_OK(doca_comch_cap_get_max_send_tasks(di, &v));
+	assert_int_equal(v, info.max_send_tasks);
+	DT_OK(doca_comch_producer_cap_get_max_num_tasks(di, &v));
+	assert_int_equal(v, info.max_fast_tasks);
+	DT_OK(doca_comch_consumer_cap_get_max_num_tasks(di, &v));
+	assert_int_equal(v, info.max_fast_tasks);
+	DT_OK(doca_comch_producer_cap_get_max_buf_size(di, &v));
+	assert_int_equal(v, info.max_buf_size > UINT32_MAX ? UINT32_MAX : info.max_buf_size);
+	DT_OK(doca_comch_consumer_cap_get_max_buf_size(di, &v));
+	assert_int_equal(v, info.max_buf_size > UINT32_MAX ? UINT32_MAX : info.max_buf_size);
+	DT_OK(doca_comch_producer_cap_get_max_buf_list_len(di, &v));
+	assert_int_equal(v, 1);
+	DT_OK(doca_comch_consumer_cap_get_max_buf_list_len(di, &v));
+	assert_int_equal(v, 1);
+	DT_OK(doca_comch_consumer_cap_get_max_imm_data_len(di, &v));
+	assert_int_equal(v, info.max_imm_data_len);
+	/* the sides: each device is pinned to one by its mapping */
+	DT_ERR(doca_comch_cap_server_is_supported(di),
+	       (info.capa & RTE_COMCH_CAPA_SERVER) ? DOCA_SUCCESS : DOCA_ERROR_NOT_SUPPORTED);
+	DT_ERR(doca_comch_cap_client_is_supported(di),
+	       (info.capa & RTE_COMCH_CAPA_CLIENT) ? DOCA_SUCCESS : DOCA_ERROR_NOT_SUPPORTED);
+	DT_ERR(doca_comch_producer_cap_is_supported(di),
+	       (info.capa & RTE_COMCH_CAPA_PRODUCER) ? DOCA_SUCCESS : DOCA_ERROR_NOT_SUPPORTED);
+	DT_ERR(doca_comch_consumer_cap_is_supported(di),
+	       (info.capa & RTE_COMCH_CAPA_CONSUMER) ? DOCA_SUCCESS : DOCA_ERROR_NOT_SUPPORTED);
+	DT_OK(doca_dev_close(dev));
+}
+
+static void
+test_caps_values(void **state)
+{
+	(void)state;
+	dt_check_caps("03:00.0", RTE_COMCH_ROLE_DPU);
+	dt_check_caps("04:00.0", RTE_COMCH_ROLE_HOST);
+}
+
 int
 main(void)
 {
@@ -657,6 +742,7 @@ main(void)
 		cmocka_unit_test(test_error_aliases),
 		cmocka_unit_test(test_error_macros),
 		cmocka_unit_test(test_null_devices),
+		cmocka_unit_test(test_caps_values),
 		cmocka_unit_test(test_null_pe_ctx),
 		cmocka_unit_test(test_null_memory),
 		cmocka_unit_test_setup_teardown(test_null_comch, dt_setup, dt_teardown),
