@@ -1130,6 +1130,210 @@ test_dpa_mem(void **state)
 	assert_int_equal(rte_comch_dpa_destroy(dpa2), 0);
 }
 
+/* ------------------------------------------------------------ RPC, addresses, entries in place */
+
+/* A program that records how many times it ran (the RPC's notify target). */
+static void
+prog_runs(uint64_t arg)
+{
+	INC((uint64_t *)(uintptr_t)arg);
+}
+
+struct rpc_free {
+	struct rte_comch_dpa *dpa;
+	rte_comch_dpa_handle_t mem;
+	int rc;
+	uint64_t done;
+};
+
+/* Frees a buffer from another thread: waits for the RPC in progress. */
+static void *
+rpc_free_main(void *arg)
+{
+	struct rpc_free *f = arg;
+
+	f->rc = rte_comch_dpa_mem_free(f->dpa, f->mem);
+	STORE(&f->done, 1);
+	return NULL;
+}
+
+static void
+test_dpa_rpc(void **state)
+{
+	struct rte_comch_dpa *dpa = ct_dpa_new(dpa_test_dev, RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 0);
+	struct rte_comch_dpa *dpa2 = ct_dpa_new(dpa_test_dev, RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 0);
+	struct rpc_free f = { .dpa = dpa };
+	struct p_count nested = { .mode = 0 };
+	rte_comch_dpa_handle_t mem, th;
+	struct rte_comch_dpa_thread *t;
+	uint64_t runs = 0;
+	pthread_t tid;
+	void *addr;
+	int rc;
+
+	(void)state;
+	/* errors: no dpa, no RPC to end, another dpa's RPC to end */
+	assert_int_equal(rte_comch_dpa_rpc_begin(NULL), -EINVAL);
+	assert_int_equal(rte_comch_dpa_rpc_begin((struct rte_comch_dpa *)&nested), -EINVAL);
+	assert_int_equal(rte_comch_dpa_rpc_end(dpa), -EINVAL);
+	assert_int_equal(rte_comch_dpa_rpc_end(NULL), -EINVAL);
+	t = ct_dpa_thread_new(dpa, prog_runs, &runs, 16, true);
+	assert_int_equal(rte_comch_dpa_thread_get_dpa_handle(t, &th), 0);
+	assert_int_equal(rte_comch_dpa_mem_alloc(dpa, 64, &mem), 0);
+	assert_int_equal(rte_comch_dpa_mem_get_addr(dpa, mem, &addr), 0);
+	assert_int_equal(rte_comch_dpa_start(dpa), 0);
+
+	/* device-side calls outside an RPC are refused */
+	assert_null(rte_comch_dpa_dev_mem_ptr(mem, 0, 8));
+	assert_int_equal(rte_comch_dpa_rpc_begin(dpa), 0);
+	/* inside: the dpa's objects, as a program sees them */
+	assert_ptr_equal(rte_comch_dpa_dev_mem_ptr(mem, 0, 8), addr);
+	assert_int_equal(rte_comch_dpa_dev_thread_notify(th), 0);
+	/* no thread of its own: no local storage, no end of run (logged, returns) */
+	assert_null(rte_comch_dpa_dev_thread_get_local_storage());
+	rte_comch_dpa_dev_thread_reschedule();
+	rte_comch_dpa_dev_thread_finish();
+	/* not nested, no CPU-side call, no RPC of another dpa to end */
+	assert_int_equal(rte_comch_dpa_rpc_begin(dpa), -EPERM);
+	assert_int_equal(rte_comch_dpa_rpc_begin(dpa2), -EPERM);
+	assert_int_equal(rte_comch_dpa_thread_stop(t), -EPERM);
+	assert_int_equal(rte_comch_dpa_rpc_end(dpa2), -EINVAL);
+	/* a free from another thread waits for the RPC to end */
+	f.mem = mem;
+	assert_int_equal(pthread_create(&tid, NULL, rpc_free_main, &f), 0);
+	usleep(20000);
+	assert_int_equal(LOAD(&f.done), 0);
+	assert_int_equal(rte_comch_dpa_rpc_end(dpa), 0);
+	assert_int_equal(pthread_join(tid, NULL), 0);
+	assert_int_equal(f.rc, 0);
+	assert_true(ct_dpa_wait_ge(&runs, 1));
+	/* the thread is CPU again */
+	assert_null(rte_comch_dpa_dev_mem_ptr(mem, 0, 8));
+	assert_int_equal(rte_comch_dpa_rpc_end(dpa), -EINVAL);
+	rc = rte_comch_dpa_mem_get_addr(dpa, mem, &addr);
+	assert_int_equal(rc, -EINVAL); /* freed */
+
+	assert_int_equal(rte_comch_dpa_stop(dpa), 0);
+	ct_dpa_thread_rm(t);
+	assert_int_equal(rte_comch_dpa_destroy(dpa), 0);
+	assert_int_equal(rte_comch_dpa_destroy(dpa2), 0);
+}
+
+/* A program begins an RPC: refused, as RPCs do not nest into programs. */
+struct p_rpc_in_prog {
+	struct rte_comch_dpa *dpa;
+	int rc;
+	uint64_t done;
+};
+
+static void
+prog_rpc_begin(uint64_t arg)
+{
+	struct p_rpc_in_prog *p = (struct p_rpc_in_prog *)(uintptr_t)arg;
+
+	p->rc = rte_comch_dpa_rpc_begin(p->dpa);
+	STORE(&p->done, 1);
+}
+
+static void
+test_dpa_rpc_in_program(void **state)
+{
+	struct rte_comch_dpa *dpa = ct_dpa_new(dpa_test_dev, RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 0);
+	struct p_rpc_in_prog p = { .dpa = dpa, .rc = 1 };
+	struct rte_comch_dpa_thread *t = ct_dpa_thread_new(dpa, prog_rpc_begin, &p, 0, true);
+
+	(void)state;
+	assert_int_equal(rte_comch_dpa_start(dpa), 0);
+	assert_int_equal(rte_comch_dpa_thread_notify(t), 0);
+	assert_true(ct_dpa_wait_ge(&p.done, 1));
+	assert_int_equal(p.rc, -EPERM);
+	assert_int_equal(rte_comch_dpa_stop(dpa), 0);
+	ct_dpa_thread_rm(t);
+	assert_int_equal(rte_comch_dpa_destroy(dpa), 0);
+}
+
+static void
+test_dpa_mem_get_addr(void **state)
+{
+	struct rte_comch_dpa *dpa = ct_dpa_new(dpa_test_dev, RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 0);
+	struct rte_comch_dpa *dpa2 = ct_dpa_new(dpa_test_dev, RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 0);
+	rte_comch_dpa_handle_t m, m2;
+	uint64_t v = 0x0123456789abcdefull, back = 0;
+	uint8_t *a, *a2;
+	void *p;
+
+	(void)state;
+	assert_int_equal(rte_comch_dpa_mem_alloc(dpa, 64, &m), 0);
+	assert_int_equal(rte_comch_dpa_mem_alloc(dpa, 64, &m2), 0);
+	assert_int_equal(rte_comch_dpa_mem_get_addr(dpa, m, &p), 0);
+	a = p;
+	assert_int_equal(rte_comch_dpa_mem_get_addr(dpa, m2, &p), 0);
+	a2 = p;
+	assert_ptr_not_equal(a, a2);
+	/* the buffer itself: the CPU's copies land there, and what is written there is read back */
+	assert_int_equal(rte_comch_dpa_h2d_memcpy(dpa, m, 8, &v, sizeof(v)), 0);
+	assert_memory_equal(a + 8, &v, sizeof(v));
+	memset(a2, 0x77, 64);
+	assert_int_equal(rte_comch_dpa_d2h_memcpy(dpa, &back, m2, 56, sizeof(back)), 0);
+	assert_int_equal(back, 0x7777777777777777ull);
+	/* errors */
+	assert_int_equal(rte_comch_dpa_mem_get_addr(NULL, m, &p), -EINVAL);
+	assert_int_equal(rte_comch_dpa_mem_get_addr(dpa, m, NULL), -EINVAL);
+	assert_int_equal(rte_comch_dpa_mem_get_addr(dpa2, m, &p), -EINVAL);
+	assert_int_equal(rte_comch_dpa_mem_get_addr(dpa, RTE_COMCH_DPA_HANDLE_INVALID, &p),
+			 -EINVAL);
+	assert_int_equal(rte_comch_dpa_mem_free(dpa, m2), 0);
+	assert_int_equal(rte_comch_dpa_mem_get_addr(dpa, m2, &p), -EINVAL);
+	assert_int_equal(rte_comch_dpa_mem_free(dpa, m), 0);
+	assert_int_equal(rte_comch_dpa_destroy(dpa), 0);
+	assert_int_equal(rte_comch_dpa_destroy(dpa2), 0);
+}
+
+static void
+test_dpa_get_completion_ref(void **state)
+{
+	struct rte_comch_dpa *dpa = ct_dpa_new(dpa_test_dev, RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 0);
+	const struct rte_comch_dpa_cqe *r1 = NULL, *r2 = NULL, *r3 = NULL;
+	struct rte_comch_dpa_cqe copy;
+	rte_comch_dpa_handle_t h;
+	struct rte_comch_dpa_cq *cq = ct_dpa_cq_new(dpa, 2, NULL, &h);
+	uint32_t len;
+
+	(void)state;
+	post_imm(cq, 11, 0);
+	post_imm(cq, 12, 0);
+	post_imm(cq, 13, -EAGAIN); /* full: two places, neither acknowledged */
+	assert_int_equal(rte_comch_dpa_dev_get_completion_ref(h, &r1), -EPERM);
+	assert_int_equal(rte_comch_dpa_rpc_begin(dpa), 0);
+	assert_int_equal(rte_comch_dpa_dev_get_completion_ref(h, NULL), -EINVAL);
+	assert_int_equal(rte_comch_dpa_dev_get_completion_ref(h ^ (1ull << 40), &r1), -EINVAL);
+	assert_int_equal(rte_comch_dpa_dev_get_completion_ref(h, &r1), 1);
+	assert_int_equal(rte_comch_dpa_dev_get_completion_ref(h, &r2), 1);
+	assert_int_equal(rte_comch_dpa_dev_get_completion_ref(h, &r3), 0);
+	assert_null(r3);
+	/* in place, in order, read with the accessors */
+	assert_ptr_not_equal(r1, r2);
+	assert_int_equal(rte_comch_dpa_dev_get_completion_user_data(r1), 11);
+	assert_int_equal(rte_comch_dpa_dev_get_completion_user_data(r2), 12);
+	assert_int_equal(rte_comch_dpa_dev_get_completion_producer_id(r1), 7);
+	assert_non_null(rte_comch_dpa_dev_get_completion_imm(r2, &len));
+	assert_int_equal(len, 8);
+	/* the first place back: the next post lands there, the second entry is untouched */
+	assert_int_equal(rte_comch_dpa_dev_completion_ack(h, 1), 0);
+	assert_int_equal(rte_comch_dpa_rpc_end(dpa), 0);
+	post_imm(cq, 14, 0);
+	post_imm(cq, 15, -EAGAIN);
+	assert_int_equal(rte_comch_dpa_dev_get_completion_user_data(r2), 12);
+	assert_int_equal(rte_comch_dpa_rpc_begin(dpa), 0);
+	assert_int_equal(rte_comch_dpa_dev_get_completion(h, &copy), 1);
+	assert_int_equal(copy.user_data, 14);
+	assert_int_equal(rte_comch_dpa_dev_get_completion_user_data(r1), 14);
+	assert_int_equal(rte_comch_dpa_dev_completion_ack(h, 2), 0);
+	assert_int_equal(rte_comch_dpa_rpc_end(dpa), 0);
+	assert_int_equal(rte_comch_dpa_cq_destroy(cq), 0);
+	assert_int_equal(rte_comch_dpa_destroy(dpa), 0);
+}
+
 /* ------------------------------------------------------------ stress */
 
 /*
@@ -1393,6 +1597,10 @@ main(void)
 		cmocka_unit_test(test_dpa_local_storage),
 		cmocka_unit_test(test_dpa_cq_semantics),
 		cmocka_unit_test(test_dpa_mem),
+		cmocka_unit_test(test_dpa_mem_get_addr),
+		cmocka_unit_test(test_dpa_rpc),
+		cmocka_unit_test(test_dpa_rpc_in_program),
+		cmocka_unit_test(test_dpa_get_completion_ref),
 		cmocka_unit_test(test_dpa_stress_pthread),
 		cmocka_unit_test(test_dpa_dropped_trigger_keeps_arming),
 		cmocka_unit_test(test_dpa_many_threads),

@@ -148,6 +148,9 @@ dpa_grace_wait(struct rte_comch_dpa *dpa)
 		while (comch_load_acquire(&dpa->units[i].seq) == s)
 			rte_pause();
 	}
+	/* RPCs run on CPU threads, outside the units: wait until none is in progress. */
+	while (comch_load_acquire(&dpa->nb_rpcs) != 0)
+		rte_pause();
 }
 
 static void

@@ -293,27 +293,55 @@ rte_comch_dpa_cq_post(struct rte_comch_dpa_cq *cq, const struct rte_comch_dpa_cq
 	return 0;
 }
 
-int
-rte_comch_dpa_dev_get_completion(rte_comch_dpa_handle_t h, struct rte_comch_dpa_cqe *cqe)
+/*
+ * Take the next entry of the context h names, for func: 1 and *slot, 0 if
+ * there is none, or a negative errno (logged). The entry keeps its place
+ * until acknowledged.
+ */
+static int
+dpa_cq_take(rte_comch_dpa_handle_t h, const void *out, struct dpa_cq_slot **slot,
+	    const char *func)
 {
 	struct rte_comch_dpa_cq *cq;
-	struct dpa_cq_slot *slot;
 	int ret;
 
-	cq = dpa_cq_dev_lookup(h, &ret, __func__);
+	cq = dpa_cq_dev_lookup(h, &ret, func);
 	if (cq == NULL)
 		return ret;
-	ret = dpa_out_check(cqe, "cqe", __func__);
+	ret = dpa_out_check(out, "cqe", func);
 	if (ret < 0)
 		return ret;
-	slot = dpa_cq_next(cq);
-	if (slot == NULL)
+	*slot = dpa_cq_next(cq);
+	if (*slot == NULL)
 		return 0;
-	*cqe = slot->cqe;
 	/* Only the program (one at a time) writes rcv. */
 	comch_store_relaxed(&cq->rcv, comch_load_relaxed(&cq->rcv) + 1);
 	DPA_STAT_INC(&cq->received);
 	return 1;
+}
+
+int
+rte_comch_dpa_dev_get_completion(rte_comch_dpa_handle_t h, struct rte_comch_dpa_cqe *cqe)
+{
+	struct dpa_cq_slot *slot = NULL;
+	int ret = dpa_cq_take(h, cqe, &slot, __func__);
+
+	if (ret == 1)
+		*cqe = slot->cqe;
+	return ret;
+}
+
+int
+rte_comch_dpa_dev_get_completion_ref(rte_comch_dpa_handle_t h,
+				     const struct rte_comch_dpa_cqe **cqe)
+{
+	struct dpa_cq_slot *slot = NULL;
+	int ret = dpa_cq_take(h, cqe, &slot, __func__);
+
+	/* In place: producers do not write it again before it is acknowledged. */
+	if (ret == 1)
+		*cqe = &slot->cqe;
+	return ret;
 }
 
 int

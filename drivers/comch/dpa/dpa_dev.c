@@ -24,8 +24,9 @@ dpa_dev_end_run(enum dpa_run_end end, const char *fn)
 {
 	struct dpa_exec *ex = dpa_cur_exec;
 
-	if (ex == NULL) {
-		DPA_LOG_FN(ERR, fn, "not called from a DPA program, ignored");
+	if (ex == NULL || ex->thread == NULL) {
+		DPA_LOG_FN(ERR, fn, "not called from a DPA thread's run (%s), ignored",
+			   ex == NULL ? "no DPA program" : "an RPC");
 		return;
 	}
 	ex->end = end;
@@ -47,7 +48,9 @@ rte_comch_dpa_dev_thread_finish(void)
 void *
 rte_comch_dpa_dev_thread_get_local_storage(void)
 {
-	return dpa_dev_caller(__func__) != NULL ? dpa_cur_exec->thread->tls : NULL;
+	/* An RPC has no thread, so no local storage. */
+	return dpa_dev_caller(__func__) != NULL && dpa_cur_exec->thread != NULL ?
+	       dpa_cur_exec->thread->tls : NULL;
 }
 
 int

@@ -167,6 +167,22 @@ rte_comch_dpa_memset(struct rte_comch_dpa *dpa, rte_comch_dpa_handle_t mem, uint
 	return 0;
 }
 
+int
+rte_comch_dpa_mem_get_addr(struct rte_comch_dpa *dpa, rte_comch_dpa_handle_t mem, void **addr)
+{
+	uint8_t *p;
+
+	if (addr == NULL) {
+		DPA_LOG(ERR, "addr is NULL");
+		return -EINVAL;
+	}
+	p = dpa_mem_addr(dpa, mem, 0, 0, __func__);
+	if (p == NULL)
+		return -EINVAL;
+	*addr = p;
+	return 0;
+}
+
 void *
 rte_comch_dpa_dev_mem_ptr(rte_comch_dpa_handle_t mem, uint64_t offset, uint64_t len)
 {

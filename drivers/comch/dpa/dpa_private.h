@@ -287,9 +287,13 @@ struct rte_comch_dpa {
 	uint32_t max_eps;
 	uint32_t nb_eps;           /* under eps_lock */
 	struct dpa_ep *eps;
+	uint32_t nb_rpcs;          /* atomic: RPCs in progress (dpa_rpc.c) */
 };
 
-/* The run in progress on the calling thread, if it is a unit inside a program. */
+/*
+ * The run in progress on the calling thread: a unit inside a program, or a
+ * CPU thread inside an RPC (thread NULL: no local storage, no end of run).
+ */
 struct dpa_exec {
 	struct rte_comch_dpa *dpa;
 	struct rte_comch_dpa_thread *thread;

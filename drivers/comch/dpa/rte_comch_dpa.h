@@ -577,6 +577,61 @@ int
 rte_comch_dpa_memset(struct rte_comch_dpa *dpa, rte_comch_dpa_handle_t mem, uint64_t offset,
 		     int value, uint64_t len);
 
+/**
+ * The address of a buffer of DPA memory in this process.
+ *
+ * The software DPA shares the process's memory: a program may use this
+ * address directly, as device code on a BlueField-3 uses the device address
+ * doca_dpa_mem_alloc() gives (the DOCA layer hands it out so). The address is
+ * valid until rte_comch_dpa_mem_free(); the copies above stay the way to write
+ * the buffer from the CPU in order with a program that reads it.
+ *
+ * @param dpa
+ *   The dpa.
+ * @param mem
+ *   A buffer of dpa (rte_comch_dpa_mem_alloc()).
+ * @param[out] addr
+ *   Its first byte.
+ * @return
+ *   0; -EINVAL if dpa or addr is NULL, or mem is not a live buffer of dpa.
+ */
+__rte_experimental
+int
+rte_comch_dpa_mem_get_addr(struct rte_comch_dpa *dpa, rte_comch_dpa_handle_t mem, void **addr);
+
+/**
+ * Run the calling CPU thread as an RPC of dpa until rte_comch_dpa_rpc_end():
+ * on a BlueField-3, a function the CPU has the DPA run once while it waits
+ * (doca_dpa_rpc()). Between the two calls the thread may make the device-side
+ * calls of rte_comch_dpa_dev.h on dpa's objects, as a program of dpa does,
+ * but for those of a thread's run (local storage: NULL; reschedule and finish:
+ * logged and ignored); the CPU-side calls are refused (-EPERM), as in a
+ * program. The dpa's stops and destroys, and those of its objects, wait for
+ * the RPCs in progress as they wait for the programs' runs. The dpa need not
+ * be started: an RPC runs on the caller, not on a unit.
+ *
+ * @param dpa
+ *   A live dpa.
+ * @return
+ *   0; -EINVAL if dpa is NULL or not a live dpa; -EPERM if the caller is a
+ *   DPA program or already in an RPC (RPCs do not nest).
+ */
+__rte_experimental
+int
+rte_comch_dpa_rpc_begin(struct rte_comch_dpa *dpa);
+
+/**
+ * End the RPC of rte_comch_dpa_rpc_begin() on the calling thread.
+ *
+ * @param dpa
+ *   The dpa given to rte_comch_dpa_rpc_begin().
+ * @return
+ *   0; -EINVAL if no RPC of dpa is in progress on the calling thread.
+ */
+__rte_experimental
+int
+rte_comch_dpa_rpc_end(struct rte_comch_dpa *dpa);
+
 #ifdef __cplusplus
 }
 #endif

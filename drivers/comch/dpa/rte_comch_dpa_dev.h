@@ -106,6 +106,25 @@ int
 rte_comch_dpa_dev_get_completion(rte_comch_dpa_handle_t cq, struct rte_comch_dpa_cqe *cqe);
 
 /**
+ * Take the next completion entry of a completion context, as
+ * rte_comch_dpa_dev_get_completion() does, but give its address in the
+ * context instead of a copy (DOCA's completion element): the entry stays
+ * there, unchanged, until it is acknowledged (rte_comch_dpa_dev_completion_ack())
+ * or the context is destroyed.
+ *
+ * @param cq
+ *   The completion context's handle.
+ * @param[out] cqe
+ *   The entry, to read with the accessors below.
+ * @return
+ *   As rte_comch_dpa_dev_get_completion().
+ */
+__rte_experimental
+int
+rte_comch_dpa_dev_get_completion_ref(rte_comch_dpa_handle_t cq,
+				     const struct rte_comch_dpa_cqe **cqe);
+
+/**
  * Acknowledge the n oldest entries taken and not yet acknowledged, giving
  * their places back to the producers (doca_dpa_dev_completion_ack()).
  *
