@@ -210,3 +210,24 @@ doca_comch_consumer_task_post_recv_get_producer_id(
 		rte_comch_consumer_task_post_recv_get_producer_id(DC_CRTASK(task), &id);
 	return id;
 }
+
+doca_error_t
+dc_consumer_wrap(struct rte_comch_consumer *rc, struct doca_comch_consumer **consumer)
+{
+	struct doca_comch_consumer *c = calloc(1, sizeof(*c));
+
+	if (c == NULL) {
+		rte_comch_consumer_destroy(rc);
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	c->rc = rc;
+	dc_ctx_init(&c->ctx, DC_CTX_CONSUMER, DC_CONS_CTX(c), NULL);
+	*consumer = c;
+	return DOCA_SUCCESS;
+}
+
+struct rte_comch_consumer *
+dc_consumer_rte(const struct doca_comch_consumer *consumer)
+{
+	return consumer->rc;
+}

@@ -239,4 +239,7 @@ doca_comch_consumer_task_post_recv_get_producer_id(
 }
 #endif
 
+/* MsgQ's calls on consumers and producers, which DOCA declares here. */
+#include <doca_comch_msgq.h>
+
 #endif /* DOCA_COMPAT_COMCH_CONSUMER_H */

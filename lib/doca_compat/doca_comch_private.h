@@ -61,4 +61,23 @@ dc_comch_of_conn(const struct rte_comch_connection *conn);
 DC_INTERNAL struct doca_comch_event_connection_status_changed *
 dc_comch_conn_event(void);
 
+struct doca_comch_consumer;
+struct doca_comch_producer;
+
+/*
+ * MsgQ (doca_comch_msgq.c): wrap an rte_comch consumer or producer a MsgQ
+ * made, as doca_comch_consumer_create() and _producer_create() wrap theirs
+ * (published, IDLE; DOCA_ERROR_NO_MEMORY and the rte_comch object destroyed if
+ * the wrapper cannot be had), and the rte_comch object of a wrapper the caller
+ * checked.
+ */
+DC_INTERNAL doca_error_t
+dc_consumer_wrap(struct rte_comch_consumer *rc, struct doca_comch_consumer **consumer);
+DC_INTERNAL struct rte_comch_consumer *
+dc_consumer_rte(const struct doca_comch_consumer *consumer);
+DC_INTERNAL doca_error_t
+dc_producer_wrap(struct rte_comch_producer *rp, struct doca_comch_producer **producer);
+DC_INTERNAL struct rte_comch_producer *
+dc_producer_rte(const struct doca_comch_producer *producer);
+
 #endif /* DOCA_COMCH_PRIVATE_H */

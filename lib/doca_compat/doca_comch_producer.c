@@ -213,3 +213,24 @@ doca_comch_producer_task_send_set_consumer_id(struct doca_comch_producer_task_se
 									 consumer_id) != 0)
 		DC_LOG(ERR, "task %p: consumer id not set", (void *)task);
 }
+
+doca_error_t
+dc_producer_wrap(struct rte_comch_producer *rp, struct doca_comch_producer **producer)
+{
+	struct doca_comch_producer *p = calloc(1, sizeof(*p));
+
+	if (p == NULL) {
+		rte_comch_producer_destroy(rp);
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	p->rp = rp;
+	dc_ctx_init(&p->ctx, DC_CTX_PRODUCER, DC_PROD_CTX(p), NULL);
+	*producer = p;
+	return DOCA_SUCCESS;
+}
+
+struct rte_comch_producer *
+dc_producer_rte(const struct doca_comch_producer *producer)
+{
+	return producer->rp;
+}

@@ -224,4 +224,7 @@ doca_comch_producer_task_send_set_consumer_id(struct doca_comch_producer_task_se
 }
 #endif
 
+/* MsgQ's calls on consumers and producers, which DOCA declares here. */
+#include <doca_comch_msgq.h>
+
 #endif /* DOCA_COMPAT_COMCH_PRODUCER_H */

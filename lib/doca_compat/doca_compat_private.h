@@ -87,6 +87,13 @@ enum {
 	DC_KIND_CC_EP,
 	DC_KIND_ARGP_PARAM,
 	DC_KIND_LOG_BACKEND,
+	/* The DPA and MsgQ objects (doca_dpa.c, doca_comch_msgq.c). */
+	DC_KIND_DPA,
+	DC_KIND_DPA_THREAD,
+	DC_KIND_DPA_COMPLETION,
+	DC_KIND_DPA_NOTIFICATION,
+	DC_KIND_MSGQ,
+	DC_KIND_CONSUMER_COMPLETION,
 	/* Contexts: DC_KIND_CTX | enum dc_ctx_kind. */
 	DC_KIND_CTX = 0x444f4400u,
 	DC_KIND_CTX_KINDS = 0xffu,
@@ -252,6 +259,7 @@ struct doca_ctx {
 	union doca_data user_data;
 	doca_ctx_state_changed_callback_t state_cb;
 	struct doca_dev *dev;		/* held while the context exists */
+	struct doca_dpa *dpa;		/* its datapath is on this DPA (doca_comch_msgq.c) */
 };
 DC_OBJ_FIRST(struct doca_ctx, obj);
 
@@ -282,5 +290,24 @@ dc_data_to(union doca_data d);
  */
 DC_INTERNAL doca_error_t
 dc_ctx_err(const struct rte_comch_ctx *rctx, int rc, enum rte_comch_ctx_state needed);
+
+/* ------------------------------------------------------------------ the DPA */
+
+struct doca_mmap;
+
+/*
+ * Stop a context whose datapath is on a DPA (ctx->dpa, doca_comch_msgq.c): at
+ * once, as DOCA stops one, the layer progressing the engine it runs on.
+ */
+DC_INTERNAL doca_error_t
+dc_dpa_ctx_stop(struct doca_ctx *ctx);
+
+/*
+ * Before an mmap starts: add to it the DPA device of its device, if a DPA was
+ * created on that device (doca_dpa.c), so that DPA programs can copy to and
+ * from it. 0 or a negative errno of rte_comch_mmap_add_dev().
+ */
+DC_INTERNAL int
+dc_dpa_mmap_add_dpa_dev(struct doca_mmap *mmap);
 
 #endif /* DOCA_COMPAT_PRIVATE_H */

@@ -80,6 +80,9 @@ doca_ctx_stop(struct doca_ctx *ctx)
 	int rc;
 
 	DC_OBJ_ARG(ctx, DC_KIND_CTX_ANY);
+	/* A DPA-side producer or consumer stops at once, as on DOCA (doca_comch_msgq.c). */
+	if (ctx->dpa != NULL)
+		return dc_dpa_ctx_stop(ctx);
 	rc = rte_comch_ctx_get_state(ctx->rctx, &state);
 	if (rc != 0)
 		return rte_comch_doca_error_from_errno(rc);

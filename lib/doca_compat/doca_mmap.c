@@ -84,7 +84,10 @@ doca_mmap_start(struct doca_mmap *mmap)
 	int rc;
 
 	DC_OBJ_ARG(mmap, DC_KIND_MMAP);
-	rc = rte_comch_mmap_start(mmap->rm);
+	/* Reachable by the DPA of its device too, if it has one (doca_dpa.c). */
+	rc = dc_dpa_mmap_add_dpa_dev(mmap);
+	if (rc == 0)
+		rc = rte_comch_mmap_start(mmap->rm);
 	if (rc == -ENOENT)
 		return DOCA_ERROR_INVALID_VALUE; /* no memory range */
 	if (rc == 0)

@@ -15,6 +15,7 @@ struct doca_mmap {
 	struct rte_comch_mmap *rm;
 	struct doca_dev *dev;	/* held while the mmap exists */
 	bool started;
+	bool dpa_added;		/* its device's DPA device was added (doca_dpa.c) */
 	doca_mmap_memrange_free_cb_t free_cb;
 	void *free_opaque;
 };

@@ -32,6 +32,18 @@ dc_kind_name(uint32_t kind)
 		return "doca_argp_param";
 	case DC_KIND_LOG_BACKEND:
 		return "doca_log_backend";
+	case DC_KIND_DPA:
+		return "doca_dpa";
+	case DC_KIND_DPA_THREAD:
+		return "doca_dpa_thread";
+	case DC_KIND_DPA_COMPLETION:
+		return "doca_dpa_completion";
+	case DC_KIND_DPA_NOTIFICATION:
+		return "doca_dpa_notification_completion";
+	case DC_KIND_MSGQ:
+		return "doca_comch_msgq";
+	case DC_KIND_CONSUMER_COMPLETION:
+		return "doca_comch_consumer_completion";
 	case DC_KIND_SERVER:
 		return "doca_comch_server";
 	case DC_KIND_CLIENT:
