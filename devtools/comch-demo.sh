@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Build everything, then run the main job: a BlueField-side process (server) and
 # a host-side process (client) talking over the shm driver (control path, fast
-# path, legacy endpoints, a DOCA program on the DOCA compatibility layer), then a
-# short benchmark against baselines measured in the same run.
+# path, legacy endpoints, a DOCA program on the DOCA compatibility layer, a DOCA
+# MsgQ program with its DPA part on the software DPA), then a short benchmark
+# against baselines measured in the same run.
 #
 # It prints a few lines per part; every program's full output, the package
 # installation and the build go to log files, named at the end.
@@ -94,11 +95,18 @@ run_pair doca \
 	'Exchanged'
 
 echo
+echo "DOCA MsgQ: a CPU part and a DPA part in DOCA names, the DPA part on the software DPA"
+build/examples/doca_comch_msgq/dpdk-doca-comch-msgq -N 2000 -s 64 -w 16 >"$logs/msgq.log" 2>&1 ||
+	fail "doca_comch_msgq" "$logs/msgq.log"
+sed -e "s/^\[[^]]*\]\[[^]]*\]\[DOCA\]\[[A-Z]*\]\[[^]]*\]\[[^]]*\] //" "$logs/msgq.log" |
+	grep -E 'Request 0:|Exchanged|sample done' | sed 's/^/  /' || true
+
+echo
 echo "speed: dpdk-test-comch, both sides polling, one per core, against baselines of the" \
 	"same run (full results: $logs/bench.log)"
 build/app/test-comch/dpdk-test-comch --brief >"$logs/bench.log" 2>&1 ||
 	fail "dpdk-test-comch" "$logs/bench.log"
 sed -n '/^Summary/,$p' "$logs/bench.log" | sed '/^$/d'
 echo
-echo "demo done: control path, fast path, endpoints and a DOCA program over the shm driver," \
+echo "demo done: control path, fast path, endpoints, a DOCA program and a DOCA MsgQ program," \
 	"then the benchmark; every program's full output is in $logs"
