@@ -289,7 +289,16 @@ dc_data_to(union doca_data d);
  * not in that state, DOCA_ERROR_IN_USE otherwise.
  */
 DC_INTERNAL doca_error_t
-dc_ctx_err(const struct rte_comch_ctx *rctx, int rc, enum rte_comch_ctx_state needed);
+dc_ctx_err_slow(const struct rte_comch_ctx *rctx, int rc, enum rte_comch_ctx_state needed);
+/*
+ * The same, with success answered inline and rctx (often a call) evaluated
+ * only on an error: per-message calls go through it.
+ */
+#define dc_ctx_err(rctx, rc, needed) \
+	__extension__({ \
+		int dc_rc_ = (rc); \
+		likely(dc_rc_ == 0) ? DOCA_SUCCESS : dc_ctx_err_slow((rctx), dc_rc_, (needed)); \
+	})
 
 /* ------------------------------------------------------------------ the DPA */
 

@@ -50,7 +50,7 @@ dc_ctx_of(const struct rte_comch_ctx *rctx)
 }
 
 doca_error_t
-dc_ctx_err(const struct rte_comch_ctx *rctx, int rc, enum rte_comch_ctx_state needed)
+dc_ctx_err_slow(const struct rte_comch_ctx *rctx, int rc, enum rte_comch_ctx_state needed)
 {
 	enum rte_comch_ctx_state state;
 

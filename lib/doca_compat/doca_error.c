@@ -104,6 +104,9 @@ rte_comch_doca_error_from_errno(int neg_errno)
 {
 	unsigned int i;
 
+	/* Success first: per-message calls ask for it. */
+	if (likely(neg_errno == 0))
+		return DOCA_SUCCESS;
 	if (neg_errno > 0)
 		neg_errno = -neg_errno;
 	for (i = 0; i < RTE_DIM(dc_errors); i++)
