@@ -18,34 +18,31 @@ dc_log2_floor(uint32_t max)
 	return max == 0 ? 0 : 31 - (uint32_t)__builtin_clz(max);
 }
 
+/* Return, as *out, the largest n with 2^n at most what get() says of devinfo. */
+#define DC_CC_LOG_TASKS(devinfo, out, get) \
+	do { \
+		uint32_t max_ = 0; \
+		doca_error_t ret_; \
+		DC_OBJ_ARG(devinfo, DC_KIND_DEVINFO); \
+		DC_NULL_ARG(out); \
+		ret_ = get((devinfo), &max_); \
+		if (ret_ == DOCA_SUCCESS) \
+			*(out) = dc_log2_floor(max_); \
+		return ret_; \
+	} while (0)
+
 doca_error_t
 doca_cc_consumer_cap_get_max_log_num_tasks(const struct doca_devinfo *devinfo,
 					   uint32_t *max_log_num_tasks)
 {
-	uint32_t max = 0;
-	doca_error_t ret;
-
-	DC_OBJ_ARG(devinfo, DC_KIND_DEVINFO);
-	DC_NULL_ARG(max_log_num_tasks);
-	ret = doca_comch_consumer_cap_get_max_num_tasks(devinfo, &max);
-	if (ret == DOCA_SUCCESS)
-		*max_log_num_tasks = dc_log2_floor(max);
-	return ret;
+	DC_CC_LOG_TASKS(devinfo, max_log_num_tasks, doca_comch_consumer_cap_get_max_num_tasks);
 }
 
 doca_error_t
 doca_cc_producer_cap_get_max_log_num_tasks(const struct doca_devinfo *devinfo,
 					   uint32_t *max_log_num_tasks)
 {
-	uint32_t max = 0;
-	doca_error_t ret;
-
-	DC_OBJ_ARG(devinfo, DC_KIND_DEVINFO);
-	DC_NULL_ARG(max_log_num_tasks);
-	ret = doca_comch_producer_cap_get_max_num_tasks(devinfo, &max);
-	if (ret == DOCA_SUCCESS)
-		*max_log_num_tasks = dc_log2_floor(max);
-	return ret;
+	DC_CC_LOG_TASKS(devinfo, max_log_num_tasks, doca_comch_producer_cap_get_max_num_tasks);
 }
 
 /* Return one field of rte_comch's information about a device, as *out. */
