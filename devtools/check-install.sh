@@ -54,7 +54,7 @@ echo "install check: built and linked a sample against the installed librte_comc
 
 # The DOCA layer: a DOCA program builds with `pkg-config doca-comch` (the alias a
 # DOCA meson.build asks for) and nothing else; every DOCA header compiles alone.
-for pc in rte-comch-doca doca-comch doca-common doca-argp; do
+for pc in librte_comch_dpa rte-comch-doca doca-comch doca-common doca-argp; do
 	sed "s|^prefix=|prefix=$root|" "$(find "$root" -name "$pc.pc" | head -n 1)" \
 		>"$root/pc/$pc.pc"
 done
