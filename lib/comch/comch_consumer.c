@@ -35,9 +35,12 @@
 /*
  * A start waits this long for the peer's answer to the announcement (its
  * import, and the driver's second half of the set-up), then stops: a peer
- * that never answers costs a consumer the time of a start and a stop.
+ * that never answers costs a consumer the time of a start and a stop. Long
+ * enough for a live peer whose engine is busy elsewhere for a while (a
+ * stream of large messages, a sanitizer build on a loaded machine): one
+ * second was seen to expire on such a peer.
  */
-#define COMCH_START_TIMEOUT_MS 1000
+#define COMCH_START_TIMEOUT_MS 5000
 
 static struct rte_comch_consumer *
 comch_consumer_of(struct rte_comch_ctx *ctx)

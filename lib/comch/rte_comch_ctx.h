@@ -207,8 +207,8 @@ rte_comch_ctx_get_num_inflight_tasks(const struct rte_comch_ctx *ctx, uint32_t *
  *   connection ended under it, -EPROTO the peer corrupted what it shares; a
  *   consumer whose start the peer refused over its budget: -ENOSPC (too many
  *   consumers, or mappings), -EMFILE (descriptors), -ENOMEM, -ENOTSUP (the
- *   peer takes no consumers); a consumer the peer did not answer within 1 s,
- *   at its start or at its stop: -ETIMEDOUT; a consumer the driver could not
+ *   peer takes no consumers); a consumer the peer did not answer (5 s at its
+ *   start, 1 s at its stop): -ETIMEDOUT; a consumer the driver could not
  *   share with the peer at its start: the driver's error. -EINVAL if ctx is
  *   NULL.
  */
