@@ -34,7 +34,7 @@ extern "C" {
 
 /**
  * A version as one number that orders as versions do, patch exact. No cast:
- * usable in #if as well as in C expressions.
+ * usable in \c \#if as well as in C expressions.
  */
 #define DOCA_VERSION_CALC_EXACT(major, minor, patch) \
 	(((major) << 24) | ((minor) << 16) | (patch))
