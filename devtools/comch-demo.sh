@@ -96,7 +96,8 @@ run_pair doca \
 
 echo
 echo "DOCA MsgQ: a CPU part and a DPA part in DOCA names, the DPA part on the software DPA"
-build/examples/doca_comch_msgq/dpdk-doca-comch-msgq -N 2000 -s 64 -w 16 >"$logs/msgq.log" 2>&1 ||
+RTE_COMCH_DOCA_DEVICES="*=shm:domain=demo-msgq,dir=$dir" \
+	build/examples/doca_comch_msgq/dpdk-doca-comch-msgq -N 2000 -s 64 -w 16 >"$logs/msgq.log" 2>&1 ||
 	fail "doca_comch_msgq" "$logs/msgq.log"
 sed -e "s/^\[[^]]*\]\[[^]]*\]\[DOCA\]\[[A-Z]*\]\[[^]]*\]\[[^]]*\] //" "$logs/msgq.log" |
 	grep -E 'Request 0:|Exchanged|sample done' | sed 's/^/  /' || true
