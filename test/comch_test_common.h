@@ -168,7 +168,9 @@ struct ct_side {
 	uint32_t exp_cons[CT_MAX_LOG];
 	struct rte_comch_connection *new_cons_conn; /**< conn of the last new event. */
 	struct rte_comch_connection *exp_cons_conn; /**< conn of the last expired event. */
-	/* hooks, called at the end of the recording callbacks (on_connect: for failed clients too) */
+	/* hooks, called at the end of the recording callbacks (on_connect: for failed
+	 * clients too)
+	 */
 	ct_recv_hook_t on_recv;
 	ct_conn_hook_t on_connect;
 	ct_conn_hook_t on_disconnect;

@@ -240,7 +240,8 @@ test_cc_server_client(void **state)
 	DT_OK(doca_cc_server_event_msg_recv_register(server, cc_recv));
 	DT_OK(doca_cc_server_event_connection_register(server, cc_connect, cc_disconnect));
 	DT_OK(doca_cc_server_event_consumer_register(server, cc_new_consumer, cc_expired_consumer));
-	DT_OK(doca_ctx_set_user_data(doca_cc_server_as_ctx(server), (union doca_data){ .ptr = &srv }));
+	DT_OK(doca_ctx_set_user_data(doca_cc_server_as_ctx(server),
+				     (union doca_data){ .ptr = &srv }));
 	DT_OK(doca_pe_connect_ctx(pe, doca_cc_server_as_ctx(server)));
 	DT_OK(doca_ctx_start(doca_cc_server_as_ctx(server)));
 
@@ -257,7 +258,8 @@ test_cc_server_client(void **state)
 	DT_OK(doca_cc_client_task_send_set_conf(client, cc_send_ok, cc_send_err, 8));
 	DT_OK(doca_cc_client_event_msg_recv_register(client, cc_recv));
 	DT_OK(doca_cc_client_event_consumer_register(client, cc_new_consumer, cc_expired_consumer));
-	DT_OK(doca_ctx_set_user_data(doca_cc_client_as_ctx(client), (union doca_data){ .ptr = &cli }));
+	DT_OK(doca_ctx_set_user_data(doca_cc_client_as_ctx(client),
+				     (union doca_data){ .ptr = &cli }));
 	DT_OK(doca_pe_connect_ctx(pe, doca_cc_client_as_ctx(client)));
 	DT_ERR(doca_cc_client_get_connection(client, &cconn), DOCA_ERROR_BAD_STATE);
 	DT_ERR(doca_ctx_start(doca_cc_client_as_ctx(client)), DOCA_ERROR_IN_PROGRESS);
@@ -306,7 +308,8 @@ test_cc_server_client(void **state)
 	DT_OK(doca_buf_inventory_buf_get_by_addr(cinv, cmm, cmem, CC_MEM, &cbuf));
 	DT_OK(doca_cc_consumer_create(cconn, cmm, &cons));
 	DT_OK(doca_cc_consumer_post_recv_task_set_conf(cons, cc_post_recv_ok, cc_post_recv_err, 4));
-	DT_OK(doca_ctx_set_user_data(doca_cc_consumer_as_ctx(cons), (union doca_data){ .ptr = &cli }));
+	DT_OK(doca_ctx_set_user_data(doca_cc_consumer_as_ctx(cons),
+				     (union doca_data){ .ptr = &cli }));
 	DT_OK(doca_pe_connect_ctx(pe, doca_cc_consumer_as_ctx(cons)));
 	(void)doca_ctx_start(doca_cc_consumer_as_ctx(cons));
 	DT_ASSERT(dt_wait_state(pe, doca_cc_consumer_as_ctx(cons), DOCA_CTX_STATE_RUNNING));
@@ -328,7 +331,8 @@ test_cc_server_client(void **state)
 	DT_OK(doca_buf_inventory_buf_get_by_data(pinv, pmm, pmem, 100, &pbuf));
 	DT_OK(doca_cc_producer_create(srv.conn, &prod));
 	DT_OK(doca_cc_producer_send_task_set_conf(prod, cc_prod_ok, cc_prod_err, 4));
-	DT_OK(doca_ctx_set_user_data(doca_cc_producer_as_ctx(prod), (union doca_data){ .ptr = &srv }));
+	DT_OK(doca_ctx_set_user_data(doca_cc_producer_as_ctx(prod),
+				     (union doca_data){ .ptr = &srv }));
 	DT_OK(doca_pe_connect_ctx(pe, doca_cc_producer_as_ctx(prod)));
 	DT_OK(doca_ctx_start(doca_cc_producer_as_ctx(prod)));
 	DT_OK(doca_cc_producer_get_id(prod, &prod_id));
@@ -404,7 +408,8 @@ test_cc_caps(void **state)
 	DT_ERR(doca_cc_consumer_cap_get_max_consumers(info, NULL), DOCA_ERROR_INVALID_VALUE);
 	DT_ERR(doca_cc_producer_cap_get_max_producers((const struct doca_devinfo *)dev, &v),
 	       DOCA_ERROR_INVALID_VALUE);
-	DT_ERR(doca_cc_producer_task_send_alloc_init(NULL, NULL, 1, NULL), DOCA_ERROR_INVALID_VALUE);
+	DT_ERR(doca_cc_producer_task_send_alloc_init(NULL, NULL, 1, NULL),
+	       DOCA_ERROR_INVALID_VALUE);
 	DT_OK(doca_dev_close(dev));
 }
 

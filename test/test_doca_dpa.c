@@ -333,7 +333,10 @@ test_dpa_thread_rpc(void **state)
 	__atomic_store_n(&p.finish, 1, __ATOMIC_RELEASE);
 	DT_OK(doca_dpa_rpc(dpa, DT_FUNC(t_rpc_notify), &ret, nh, s, 0u, &rc, &seen));
 	assert_true(dt_wait_u64(&p.runs, 2));
-	/* its run counts before it finishes: notify until it has (a notify before wakes it again) */
+	/*
+	 * its run counts before it finishes: notify until it has (a notify before
+	 * wakes it again)
+	 */
 	for (i = 0; i < DT_TIMEOUT_MS; i++) {
 		DT_OK(doca_dpa_rpc(dpa, DT_FUNC(t_rpc_notify), &ret, nh, s, 0u, &rc, &seen));
 		if (rc == -EPERM)
@@ -647,7 +650,8 @@ t_dev_send(struct t_dev *d)
 	d->empty[1] = doca_dpa_dev_comch_producer_is_consumer_empty(d->producer, d->cpu_consumer);
 	/* a completion; none; an unknown flag; a copy with a completion; the completions full */
 	d->send[1] = doca_dpa_dev_comch_producer_post_send_imm_only(
-		d->producer, d->cpu_consumer, ans[0], sizeof(ans[0]), DOCA_DPA_DEV_SUBMIT_FLAG_FLUSH);
+		d->producer, d->cpu_consumer, ans[0], sizeof(ans[0]),
+		DOCA_DPA_DEV_SUBMIT_FLAG_FLUSH);
 	d->send[2] = doca_dpa_dev_comch_producer_post_send_imm_only(
 		d->producer, d->cpu_consumer, ans[1], sizeof(ans[1]),
 		DOCA_DPA_DEV_SUBMIT_FLAG_OPTIMIZE_REPORTS);
@@ -726,7 +730,7 @@ t_send_done(struct doca_comch_producer_task_send *task, union doca_data task_use
 /* A started mmap of len bytes at addr (or of DPA memory), and its handle for the DPA. */
 static struct doca_mmap *
 t_mmap(struct t_msgq *m, void *addr, doca_dpa_dev_uintptr_t dpa_addr, size_t len,
-       doca_dpa_dev_mmap_t *h)
+	doca_dpa_dev_mmap_t *h)
 {
 	struct doca_mmap *mm = NULL;
 

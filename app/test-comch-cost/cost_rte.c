@@ -143,7 +143,8 @@ recv_err(struct rte_comch_consumer_task_post_recv *task, union rte_comch_data tu
 
 /* A send completed: its buffer is free again. */
 static void
-send_done(struct rte_comch_producer_task_send *task, union rte_comch_data tud, union rte_comch_data cud)
+send_done(struct rte_comch_producer_task_send *task, union rte_comch_data tud,
+	  union rte_comch_data cud)
 {
 	struct rte_comch_task *t = rte_comch_producer_task_send_as_task(task);
 
@@ -314,7 +315,8 @@ start_consumer(void)
 								    c.free_bufs[--c.nb_free],
 								    &task);
 		if (ret == 0)
-			ret = rte_comch_task_submit(rte_comch_consumer_task_post_recv_as_task(task));
+			ret = rte_comch_task_submit(
+				rte_comch_consumer_task_post_recv_as_task(task));
 	}
 	return ret;
 }
@@ -356,8 +358,9 @@ stream(void)
 					fail("take a send task", ret);
 					return;
 				}
-				rte_comch_task_set_user_data(rte_comch_producer_task_send_as_task(task),
-							(union rte_comch_data){ .ptr = buf });
+				rte_comch_task_set_user_data(
+					rte_comch_producer_task_send_as_task(task),
+					(union rte_comch_data){ .ptr = buf });
 			}
 			ret = rte_comch_task_submit(rte_comch_producer_task_send_as_task(task));
 			if (ret == -EAGAIN)

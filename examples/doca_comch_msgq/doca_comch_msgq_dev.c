@@ -50,11 +50,9 @@ msgq_dev_send(struct msgq_dev_args *a, const struct msgq_answer *ans)
 							   sizeof(*ans),
 							   DOCA_DPA_DEV_SUBMIT_FLAG_FLUSH);
 	else
-		ret = doca_dpa_dev_comch_producer_post_send_imm_only(a->producer,
-								     a->cpu_consumer_id,
-								     (const uint8_t *)ans,
-								     sizeof(*ans),
-								     DOCA_DPA_DEV_SUBMIT_FLAG_FLUSH);
+		ret = doca_dpa_dev_comch_producer_post_send_imm_only(
+			a->producer, a->cpu_consumer_id, (const uint8_t *)ans, sizeof(*ans),
+			DOCA_DPA_DEV_SUBMIT_FLAG_FLUSH);
 	/* -EAGAIN: a receive, or the room of a completion, is missing: later. */
 	if (ret == -EAGAIN)
 		return 1;

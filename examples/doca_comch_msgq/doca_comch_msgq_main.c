@@ -251,7 +251,8 @@ ans_recv_cb(struct doca_comch_consumer_task_post_recv *task, union doca_data tas
 	doca_error_t ret;
 
 	(void)task_user_data;
-	if (imm == NULL || doca_comch_consumer_task_post_recv_get_imm_data_len(task) != sizeof(ans)) {
+	if (imm == NULL ||
+	    doca_comch_consumer_task_post_recv_get_imm_data_len(task) != sizeof(ans)) {
 		app_fail(app, DOCA_ERROR_UNEXPECTED, "An answer of the wrong size");
 	} else {
 		memcpy(&ans, imm, sizeof(ans));
@@ -701,17 +702,22 @@ destroy_msgqs(struct msgq_app *app, doca_error_t *rc)
 		struct doca_ctx *ctx;
 		const char *what;
 	} ends[] = {
-		{ app->req_prod ? doca_comch_producer_as_ctx(app->req_prod) : NULL, "CPU producer" },
-		{ app->req_cons ? doca_comch_consumer_as_ctx(app->req_cons) : NULL, "DPA consumer" },
-		{ app->ans_prod ? doca_comch_producer_as_ctx(app->ans_prod) : NULL, "DPA producer" },
-		{ app->ans_cons ? doca_comch_consumer_as_ctx(app->ans_cons) : NULL, "CPU consumer" },
+		{ app->req_prod ? doca_comch_producer_as_ctx(app->req_prod) : NULL,
+		  "CPU producer" },
+		{ app->req_cons ? doca_comch_consumer_as_ctx(app->req_cons) : NULL,
+		  "DPA consumer" },
+		{ app->ans_prod ? doca_comch_producer_as_ctx(app->ans_prod) : NULL,
+		  "DPA producer" },
+		{ app->ans_cons ? doca_comch_consumer_as_ctx(app->ans_cons) : NULL,
+		  "CPU consumer" },
 	};
 	enum doca_ctx_states state;
 	unsigned int i;
 
 	app->stopping = true;
 	for (i = 0; i < sizeof(ends) / sizeof(ends[0]); i++)
-		if (ends[i].ctx != NULL && doca_ctx_get_state(ends[i].ctx, &state) == DOCA_SUCCESS &&
+		if (ends[i].ctx != NULL &&
+		    doca_ctx_get_state(ends[i].ctx, &state) == DOCA_SUCCESS &&
 		    state != DOCA_CTX_STATE_IDLE)
 			step(rc, stop_ctx(app, ends[i].ctx), ends[i].what);
 	if (app->req_prod != NULL)

@@ -311,7 +311,8 @@ dc_dpa_pe(struct doca_dpa *dpa)
 	if (dpa->pe == NULL && doca_compat_thread_init() == DOCA_SUCCESS) {
 		dpa->pe = rte_comch_pe_create(RTE_COMCH_PE_LCORE_SELF);
 		if (dpa->pe == NULL)
-			DC_LOG(ERR, "no engine for the DPA's contexts: %s", rte_strerror(rte_errno));
+			DC_LOG(ERR, "no engine for the DPA's contexts: %s",
+			       rte_strerror(rte_errno));
 	}
 	pthread_mutex_unlock(&dpa->lock);
 	return dpa->pe;
@@ -388,7 +389,8 @@ dc_dpa_mem_find(const struct doca_dpa *dpa, doca_dpa_dev_uintptr_t ptr, uint64_t
 	for (i = 0; i < dpa->nb_mems; i++) {
 		const struct dc_dpa_mem *m = &dpa->mems[i];
 
-		if (ptr >= m->addr && ptr - m->addr <= m->size && size <= m->size - (ptr - m->addr)) {
+		if (ptr >= m->addr && ptr - m->addr <= m->size &&
+		    size <= m->size - (ptr - m->addr)) {
 			*off = ptr - m->addr;
 			return m;
 		}
@@ -502,7 +504,8 @@ doca_dpa_thread_destroy(struct doca_dpa_thread *dpa_thread)
 			rc = rte_comch_dpa_thread_destroy(dpa_thread->rt);
 		}
 		if (rc < 0)
-			return rc == -EBUSY ? DOCA_ERROR_IN_USE : rte_comch_doca_error_from_errno(rc);
+			return rc == -EBUSY ? DOCA_ERROR_IN_USE :
+			       rte_comch_doca_error_from_errno(rc);
 	}
 	dc_obj_retire(&dpa_thread->obj, dpa_thread);
 	return DOCA_SUCCESS;
@@ -734,7 +737,8 @@ doca_dpa_mem_alloc(struct doca_dpa *dpa, size_t size, doca_dpa_dev_uintptr_t *de
 	DC_OBJ_ARG(dpa, DC_KIND_DPA);
 	DC_NULL_ARG(dev_ptr);
 	if (size == 0 || size > RTE_COMCH_DPA_MEM_MAX) {
-		DC_LOG(ERR, "%zu bytes: 1 to %llu", size, (unsigned long long)RTE_COMCH_DPA_MEM_MAX);
+		DC_LOG(ERR, "%zu bytes: 1 to %llu", size,
+		       (unsigned long long)RTE_COMCH_DPA_MEM_MAX);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	pthread_mutex_lock(&dpa->lock);
@@ -782,7 +786,10 @@ doca_dpa_mem_free(struct doca_dpa *dpa, doca_dpa_dev_uintptr_t dev_ptr)
 	return rte_comch_doca_error_from_errno(rc);
 }
 
-/* The buffer handle and offset of [ptr, ptr + size) of dpa, or DOCA_ERROR_INVALID_VALUE (logged). */
+/*
+ * The buffer handle and offset of [ptr, ptr + size) of dpa, or
+ * DOCA_ERROR_INVALID_VALUE (logged).
+ */
 static doca_error_t
 dc_dpa_mem_range(struct doca_dpa *dpa, doca_dpa_dev_uintptr_t ptr, size_t size,
 		 rte_comch_dpa_handle_t *h, uint64_t *off, const char *func)

@@ -440,7 +440,8 @@ rte_comch_doca_dpa_rpc_end(struct doca_dpa *dpa);
 		doca_error_t dc_rpc_err_ = rte_comch_doca_dpa_rpc_begin(dc_rpc_dpa_, dc_rpc_ret_); \
 		if (dc_rpc_err_ == DOCA_SUCCESS) { \
 			void (*dc_rpc_fn_)(void) = (void (*)(void))(func); \
-			/* Declared without parameters, defined with them: the call is the definition's. */ \
+			/* Declared without parameters, defined with them: */ \
+			/* the call is the definition's. */ \
 			__asm__("" : "+r"(dc_rpc_fn_)); \
 			_Pragma("GCC diagnostic push") \
 			_Pragma("GCC diagnostic ignored \"-Wstrict-prototypes\"") \

@@ -33,7 +33,10 @@ typedef uint64_t doca_dpa_dev_uintptr_t;
 typedef uint64_t doca_dpa_dev_t;
 /** A DPA completion context (doca_dpa_completion_get_dpa_handle()). */
 typedef uint64_t doca_dpa_dev_completion_t;
-/** A notification completion: the thread it wakes (doca_dpa_notification_completion_get_dpa_handle()). */
+/**
+ * A notification completion: the thread it wakes
+ * (doca_dpa_notification_completion_get_dpa_handle()).
+ */
 typedef uint64_t doca_dpa_dev_notification_completion_t;
 /** An mmap a program copies to or from (doca_mmap_dev_get_dpa_handle()). */
 typedef uint64_t doca_dpa_dev_mmap_t;
