@@ -51,6 +51,7 @@ bf_open(struct bf_side *f, struct bc_sess *s, const struct bench_test *t,
 	f->size = t->size;
 	f->nb_bufs = t->buffers;
 	f->burst = t->transport == BENCH_TR_COMCH_BURST;
+	f->tx_burst = t->burst;
 	f->pe = bc_env_fp_pe(s->bc, res);
 	if (f->pe == NULL)
 		return res->status;
@@ -440,14 +441,27 @@ tx_failed(struct rte_comch_producer_task_send *task, union rte_comch_data task_u
 	rte_comch_task_free(rte_comch_producer_task_send_as_task(task));
 }
 
-/* The producer's data: one buffer per offset of the pattern, so any seq is ready to go. */
+/*
+ * The producer's source buffers: a ring of a power of two of them, twice the
+ * burst (at least 32), written in turn; small, as an application reuses a few
+ * buffers it keeps warm (the memif sender's mbufs come back from its pool's
+ * cache). A buffer is written again only that many sends later: the drivers
+ * the benchmark runs copy at send (shm, skeleton), and the task API keeps no
+ * more sends in flight than buffers (bf_send()); a driver that completes
+ * later than a ring's turn would fail the receiver's check of every message.
+ */
 static int
 tx_bufs_open(struct bf_side *f)
 {
-	uint8_t *pattern = (uint8_t *)(uintptr_t)bench_msg_pattern(0);
-	unsigned int k;
+	uint32_t nb = rte_align32pow2(2 * RTE_MAX(f->tx_burst, 16u)), k;
 	int ret;
 
+	f->tx_stride = buf_stride(f->size);
+	f->tx_mask = nb - 1;
+	f->tx_base = aligned_alloc(RTE_CACHE_LINE_SIZE, (size_t)nb * f->tx_stride);
+	if (f->tx_base == NULL)
+		return bench_fail(f->res, -ENOMEM, "no memory for %" PRIu32 " source buffers of %"
+				  PRIu32 " bytes", nb, f->size);
 	f->tx_mmap = rte_comch_mmap_create();
 	if (f->tx_mmap == NULL)
 		return bench_fail(f->res, -rte_errno, "rte_comch_mmap_create: %s",
@@ -455,7 +469,8 @@ tx_bufs_open(struct bf_side *f)
 	/* Ordinary process memory is fine to send from. */
 	ret = rte_comch_mmap_add_dev(f->tx_mmap, rte_comch_connection_get_device(f->s->conn));
 	if (ret == 0)
-		ret = rte_comch_mmap_set_memrange(f->tx_mmap, pattern, bench_msg_pattern_len());
+		ret = rte_comch_mmap_set_memrange(f->tx_mmap, f->tx_base,
+						  (size_t)nb * f->tx_stride);
 	if (ret == 0)
 		ret = rte_comch_mmap_start(f->tx_mmap);
 	if (ret < 0)
@@ -463,12 +478,15 @@ tx_bufs_open(struct bf_side *f)
 	/* The burst API sends from addresses in the mmap: no buffer objects. */
 	if (f->burst)
 		return 0;
-	f->tx_pool = rte_comch_buf_pool_create(BENCH_MSG_PERIOD);
-	if (f->tx_pool == NULL)
-		return bench_fail(f->res, -rte_errno, "rte_comch_buf_pool_create: %s",
-				  strerror(rte_errno));
-	for (k = 0; k < BENCH_MSG_PERIOD; k++) {
-		ret = rte_comch_buf_pool_get_by_data(f->tx_pool, f->tx_mmap, pattern + k, f->size,
+	f->tx_bufs = calloc(nb, sizeof(*f->tx_bufs));
+	f->tx_pool = rte_comch_buf_pool_create(nb);
+	if (f->tx_bufs == NULL || f->tx_pool == NULL)
+		return bench_fail(f->res, f->tx_bufs == NULL ? -ENOMEM : -rte_errno,
+				  "%" PRIu32 " source buffer objects: %s", nb,
+				  f->tx_bufs == NULL ? "no memory" : strerror(rte_errno));
+	for (k = 0; k < nb; k++) {
+		ret = rte_comch_buf_pool_get_by_data(f->tx_pool, f->tx_mmap,
+						     f->tx_base + k * f->tx_stride, f->size,
 						     &f->tx_bufs[k]);
 		if (ret < 0)
 			return bench_fail(f->res, ret, "rte_comch_buf_pool_get_by_data: %s",
@@ -580,8 +598,11 @@ bf_send(struct bf_side *f, uint32_t kind, uint64_t seq,
 		ret = rte_comch_producer_send_burst(f->producer, f->peer_id, f->tx_mmap, &m, 1);
 		return likely(ret == 1) ? 0 : bf_send_refused(f, ret);
 	}
+	/* No more in flight than source buffers: seq's is free again. */
+	if (unlikely(f->size != 0 && f->tx_tasks > f->tx_mask))
+		return -ENOBUFS;
 	ret = rte_comch_producer_task_send_alloc_init(f->producer,
-			f->size != 0 ? f->tx_bufs[seq % BENCH_MSG_PERIOD] : NULL,
+			f->size != 0 ? f->tx_bufs[bf_produce(f, seq)] : NULL,
 			(const uint8_t *)&hdr, BF_IMM_LEN, f->peer_id, &task);
 	if (unlikely(ret < 0)) {
 		if (ret == -ENOMEM)
@@ -633,7 +654,7 @@ bf_close(struct bf_side *f)
 		else
 			f->producer = NULL;
 	}
-	for (k = 0; k < BENCH_MSG_PERIOD; k++) {
+	for (k = 0; f->tx_bufs != NULL && k <= f->tx_mask; k++) {
 		if (f->tx_bufs[k] != NULL)
 			rte_comch_buf_dec_refcount(f->tx_bufs[k], NULL);
 		f->tx_bufs[k] = NULL;
@@ -663,6 +684,14 @@ bf_close(struct bf_side *f)
 		rte_comch_mmap_stop(f->tx_mmap);
 		if (rte_comch_mmap_destroy(f->tx_mmap) == 0)
 			f->tx_mmap = NULL;
+	}
+	if (f->tx_pool == NULL) {
+		free(f->tx_bufs);
+		f->tx_bufs = NULL;
+	}
+	if (f->tx_mmap == NULL) {
+		free(f->tx_base);
+		f->tx_base = NULL;
 	}
 	if (f->rx_mmap != NULL && f->rx_pool == NULL && f->consumer == NULL) {
 		rte_comch_mmap_stop(f->rx_mmap);

@@ -21,9 +21,11 @@
  * and carries the control messages.
  *
  * Messages: the 16-byte header (bench_msg.h) is the immediate data; the data,
- * if the size is not 0, is size bytes of the pattern of the sequence number,
- * sent from the pattern itself (one buffer per offset in it), so the sender
- * builds nothing and the one copy is the library's.
+ * if the size is not 0, is size bytes of the pattern of the sequence number.
+ * The sender produces each message as an application produces its data, and
+ * as the memif sender builds its mbufs: it writes the payload into the next of
+ * its source buffers (a ring of them, cache-line aligned, registered once), then
+ * sends from there. The library's copy into the peer's buffer comes on top.
  *
  * APIs: the comch transport uses tasks (alloc, submit, completion callback,
  * free); comch-burst the burst API (send_burst from an array of messages,
@@ -83,7 +85,11 @@ struct bf_side {
 	/* Producer. */
 	struct rte_comch_mmap *tx_mmap;
 	struct rte_comch_buf_pool *tx_pool;
-	struct rte_comch_buf *tx_bufs[BENCH_MSG_PERIOD];
+	uint8_t *tx_base;            /* the source buffers: tx_mask + 1 of tx_stride bytes */
+	size_t tx_stride;
+	uint32_t tx_mask;
+	uint32_t tx_burst;           /* the test's burst: sends before a progress */
+	struct rte_comch_buf **tx_bufs; /* the task API's buffer object of each */
 	struct rte_comch_producer *producer;
 	uint32_t peer_id;            /* the peer's consumer the producer sends to */
 	uint32_t tx_tasks;           /* send tasks taken, not freed */
@@ -118,13 +124,27 @@ int bf_send(struct bf_side *f, uint32_t kind, uint64_t seq,
 	    struct rte_comch_producer_task_send **pending);
 int bf_resubmit(struct bf_side *f, struct rte_comch_producer_task_send *task);
 
-/* The message kind/seq as the burst API sends it. */
+/*
+ * Produce the payload of message seq in its source buffer (size bytes of the
+ * pattern of seq); returns the buffer's index. Buffers are reused in turn:
+ * there are more of them than sends that can be in flight (bf_producer_open()).
+ */
+static inline uint32_t
+bf_produce(const struct bf_side *f, uint64_t seq)
+{
+	uint32_t k = (uint32_t)seq & f->tx_mask;
+
+	memcpy(f->tx_base + k * f->tx_stride, bench_msg_pattern(seq), f->size);
+	return k;
+}
+
+/* The message kind/seq as the burst API sends it, its payload produced. */
 static inline void
 bf_msg(const struct bf_side *f, struct rte_comch_fp_msg *m, uint32_t kind, uint64_t seq)
 {
 	const struct bench_msg_hdr hdr = { .seq = seq, .kind = kind, .len = f->size };
 
-	m->data = f->size != 0 ? bench_msg_pattern(seq) : NULL;
+	m->data = f->size != 0 ? f->tx_base + bf_produce(f, seq) * f->tx_stride : NULL;
 	m->len = f->size;
 	m->imm_len = BENCH_MSG_HDR_LEN;
 	memcpy(m->imm, &hdr, sizeof(hdr));
