@@ -139,6 +139,10 @@ struct bench_opts {
 };
 
 /* One entry of the plan. */
+/* Descriptors of each memif ring, log2 (memif's default): the most one tx_burst takes. */
+#define BENCH_MEMIF_RING_LOG2 10
+#define BENCH_MEMIF_RING_SIZE (1u << BENCH_MEMIF_RING_LOG2)
+
 struct bench_test {
 	unsigned int id;                 /* position in the plan: names servers and sockets */
 	const struct bench_mode *mode;

@@ -22,9 +22,8 @@
 #include "bench_memif.h"
 #include "bench_msg.h"
 
-/* Descriptors of each memif ring (its default): log2. */
-#define BM_RING_LOG2 10
-#define BM_RING_SIZE (1u << BM_RING_LOG2)
+#define BM_RING_LOG2 BENCH_MEMIF_RING_LOG2
+#define BM_RING_SIZE BENCH_MEMIF_RING_SIZE
 /* mbufs of a side's pool: its rings and the bursts in flight, whatever the size. */
 #define BM_POOL_SIZE (4 * BM_RING_SIZE - 1)
 #define BM_POOL_CACHE 256

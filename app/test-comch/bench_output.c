@@ -370,6 +370,11 @@ print_row(FILE *f, const struct bench_test *t, const struct bench_results *rs, u
 	}
 	if (c != NULL && c->status == 0 && !c->skipped && c->event)
 		print_events(f, c, s != NULL && s->status == 0 && s->event ? s : NULL);
+	/* memif's tx_burst takes no more than its ring has room for. */
+	if (c != NULL && c->status == 0 && !c->skipped && t->burst > BENCH_MEMIF_RING_SIZE &&
+	    (t->transport == BENCH_TR_MEMIF || t->transport == BENCH_TR_MEMIF_ZC))
+		fprintf(f, "  %-*s (burst capped: memif takes at most %u messages a call, its "
+			"ring)\n", w, "", BENCH_MEMIF_RING_SIZE);
 	if (c != NULL && c->status == 0 && !c->skipped && t->mode->kind == BENCH_KIND_MANY)
 		print_mem(f, t, c, s != NULL && s->status == 0 ? s : NULL);
 	if (expects(who, BENCH_SIDE_SERVER) && s != NULL && s->status != 0)
