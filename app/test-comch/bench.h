@@ -128,6 +128,7 @@ struct bench_opts {
 	const char *csv;                 /* CSV output file, or NULL */
 	bool targets;                    /* --targets: the project's targets, met or missed */
 	bool brief;                      /* --brief: only the summary table, not every row */
+	unsigned int repeat;             /* --repeat: runs of the whole plan (parent) */
 	enum bench_side side;
 	const char *dir;                 /* runtime directory (shm dir=, sockets) */
 	const char *devargs;             /* device devargs override (one side runs) */
@@ -139,6 +140,9 @@ struct bench_opts {
 };
 
 /* One entry of the plan. */
+/* --repeat: most runs of a plan. */
+#define BENCH_MAX_REPEAT 100
+
 /* Descriptors of each memif ring, log2 (memif's default): the most one tx_burst takes. */
 #define BENCH_MEMIF_RING_LOG2 10
 #define BENCH_MEMIF_RING_SIZE (1u << BENCH_MEMIF_RING_LOG2)

@@ -71,6 +71,7 @@ enum {
 	OPT_CONSUMER_MEM,
 	OPT_TARGETS,
 	OPT_BRIEF,
+	OPT_REPEAT,
 };
 
 static const struct option long_opts[] = {
@@ -102,6 +103,7 @@ static const struct option long_opts[] = {
 	{ "consumer-mem", required_argument, NULL, OPT_CONSUMER_MEM },
 	{ "targets", no_argument, NULL, OPT_TARGETS },
 	{ "brief", no_argument, NULL, OPT_BRIEF },
+	{ "repeat", required_argument, NULL, OPT_REPEAT },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -210,6 +212,10 @@ bench_opts_usage(void)
 	       "  --csv FILE          also write one CSV row per result to FILE\n"
 	       "  --brief             print one summary table (each rte_comch result against\n"
 	       "                      its mode's main baseline), not every row and ratio\n"
+	       "  --repeat N          run the whole plan N times (1 to %u), each time with new\n"
+	       "                      processes, and end with the median over the runs of\n"
+	       "                      each per-run ratio to the baseline, with its spread\n"
+	       "                      (default 1; --csv records the last run)\n"
 	       "  --targets           also print the project's performance targets, each\n"
 	       "                      met or missed\n"
 	       "  --side server|client\n"
@@ -235,7 +241,8 @@ bench_opts_usage(void)
 	       BENCH_MAX_CLIENTS,
 	       DEFAULT_PRODUCERS, BENCH_MAX_PRODUCERS, DEFAULT_CONSUMERS, BENCH_MAX_CONSUMERS,
 	       DEFAULT_IDLE, SUITE_IDLE, bench_transport_built(BENCH_TR_MEMIF) ? "" :
-	       "\n                                     (not built: no memif PMD)");
+	       "\n                                     (not built: no memif PMD)",
+	       BENCH_MAX_REPEAT);
 	printf("Each side initialises EAL with: -l LCORE --no-huge -m 512 --no-pci\n"
 	       "--single-file-segments --file-prefix=test-comch-SIDE-PID\n"
 	       "--log-level=lib.eal:critical "
@@ -440,6 +447,7 @@ bench_opts_parse(struct bench_opts *o, int argc, char **argv)
 	o->duration = DEFAULT_DURATION;
 	o->recv_queue = DEFAULT_RECV_QUEUE;
 	o->burst = DEFAULT_BURST;
+	o->repeat = 1;
 	o->recv_queues[0] = DEFAULT_RECV_QUEUE;
 	o->nb_recv_queues = 1;
 	o->bursts[0] = DEFAULT_BURST;
@@ -521,6 +529,10 @@ bench_opts_parse(struct bench_opts *o, int argc, char **argv)
 			break;
 		case OPT_BRIEF:
 			o->brief = true;
+			break;
+		case OPT_REPEAT:
+			ret = parse_u64(optarg, "repeat", 1, BENCH_MAX_REPEAT, &v);
+			o->repeat = v;
 			break;
 		case OPT_SIDE:
 			ret = parse_side(optarg, &o->side);
@@ -620,6 +632,11 @@ bench_opts_parse(struct bench_opts *o, int argc, char **argv)
 				BENCH_PROG, o->sizes[i]);
 			return -EINVAL;
 		}
+	}
+	if (o->repeat > 1 && o->side != BENCH_SIDE_BOTH) {
+		fprintf(stderr, "%s: --repeat runs both sides itself: not with --side\n",
+			BENCH_PROG);
+		return -EINVAL;
 	}
 	if (o->devargs != NULL && o->side == BENCH_SIDE_BOTH) {
 		fprintf(stderr, "%s: --devargs needs --side (each side has its own device)\n",

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_common.h>
@@ -660,21 +661,42 @@ summary_rank(const struct bench_test *t)
 	return -1;
 }
 
+/* A result's headline figure: p50 ns (latency), MB/s (bandwidth), messages/s. */
+static double
+summary_raw(const struct bench_test *t, const struct bench_result *r)
+{
+	switch (t->mode->kind) {
+	case BENCH_KIND_LAT:
+		return r->lat_ns[BENCH_PCT_P50];
+	case BENCH_KIND_BW:
+		return r->mb_per_s;
+	default:
+		return r->msgs_per_s;
+	}
+}
+
+/* A headline figure as text; returns it as a number where higher is better. */
+static double
+summary_fmt(const struct bench_test *t, double raw, char *buf, size_t len)
+{
+	switch (t->mode->kind) {
+	case BENCH_KIND_LAT:
+		snprintf(buf, len, "%.2f us p50", raw / 1e3);
+		return raw > 0 ? 1 / raw : 0;
+	case BENCH_KIND_BW:
+		snprintf(buf, len, "%.2f GB/s", raw / 1e3);
+		return raw;
+	default:
+		fmt_rate(buf, len, raw);
+		return raw;
+	}
+}
+
 /* A result's headline figure as text, and as a number where higher is better. */
 static double
 summary_figure(const struct bench_test *t, const struct bench_result *r, char *buf, size_t len)
 {
-	switch (t->mode->kind) {
-	case BENCH_KIND_LAT:
-		snprintf(buf, len, "%.2f us p50", r->lat_ns[BENCH_PCT_P50] / 1e3);
-		return r->lat_ns[BENCH_PCT_P50] > 0 ? 1 / r->lat_ns[BENCH_PCT_P50] : 0;
-	case BENCH_KIND_BW:
-		snprintf(buf, len, "%.2f GB/s", r->mb_per_s / 1e3);
-		return r->mb_per_s;
-	default:
-		fmt_rate(buf, len, r->msgs_per_s);
-		return r->msgs_per_s;
-	}
+	return summary_fmt(t, summary_raw(t, r), buf, len);
 }
 
 /* The main baseline of comch row i in its group [first, end), or -1. */
@@ -698,6 +720,27 @@ summary_baseline(const struct bench_test *plan, unsigned int first, unsigned int
 	return best;
 }
 
+/* The first row of row i's group (its mode and size), given the previous row's. */
+static unsigned int
+group_first(const struct bench_test *plan, unsigned int i, unsigned int prev_first)
+{
+	if (i != 0 && (plan[i].mode != plan[i - 1].mode || plan[i].size != plan[i - 1].size))
+		return i;
+	return prev_first;
+}
+
+/* The end of the group that starts at row first. */
+static unsigned int
+group_end(const struct bench_test *plan, unsigned int nb, unsigned int first)
+{
+	unsigned int end = first;
+
+	while (end < nb && plan[end].mode == plan[first].mode &&
+	       plan[end].size == plan[first].size)
+		end++;
+	return end;
+}
+
 /*
  * One table: each rte_comch result of the run against its mode's main
  * baseline, measured in the same run, and the ratio.
@@ -715,12 +758,8 @@ print_summary(FILE *f, const struct bench_test *plan, unsigned int nb,
 	fprintf(f, "\nSummary: rte_comch against the main baseline of each mode, same run\n");
 	fprintf(f, "  %-36s %-16s %-32s %s\n", "test", "rte_comch", "baseline", "ratio");
 	for (i = 0; i < nb; i++) {
-		if (i != 0 && (plan[i].mode != plan[i - 1].mode ||
-			       plan[i].size != plan[i - 1].size))
-			first = i;
-		for (end = first; end < nb && plan[end].mode == plan[first].mode &&
-		     plan[end].size == plan[first].size; end++)
-			;
+		first = group_first(plan, i, first);
+		end = group_end(plan, nb, first);
 		c = get(rs, i, BENCH_SIDE_CLIENT);
 		if (!bench_transport_is_comch(plan[i].transport) || !test_ok(rs, i, who) ||
 		    c == NULL || c->skipped)
@@ -978,4 +1017,80 @@ bench_output_csv(const char *path, const struct bench_opts *o, const struct benc
 		fprintf(stderr, "%s: cannot write %s: %s\n", BENCH_PROG, path, strerror(errno));
 	}
 	return ret;
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The median of v[0..n), n > 0; sorts v. */
+static double
+median(double *v, unsigned int n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 != 0 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+void
+bench_output_repeated(FILE *f, const struct bench_test *plan, unsigned int nb,
+		      const struct bench_results *rs, unsigned int nb_runs)
+{
+	double ratio[BENCH_MAX_REPEAT], cv[BENCH_MAX_REPEAT], bv[BENCH_MAX_REPEAT];
+	char test[96], label[64], size[24], cs[48], bs[48], bl[64], base[120], spread[48];
+	const struct bench_result *c, *b;
+	unsigned int i, r, n, first = 0, end;
+	const struct bench_test *bt;
+	double med;
+	int j;
+
+	fprintf(f, "\nSummary of %u runs: rte_comch against the main baseline of each mode, "
+		"the median of the per-run ratios\n(rte_comch / baseline, higher is better; "
+		"latency: the baseline's p50 over rte_comch's), lowest and highest run\n",
+		nb_runs);
+	fprintf(f, "  %-36s %-16s %-32s %s\n", "test", "rte_comch", "baseline", "ratio");
+	for (i = 0; i < nb; i++) {
+		first = group_first(plan, i, first);
+		end = group_end(plan, nb, first);
+		if (!bench_transport_is_comch(plan[i].transport))
+			continue;
+		bt = NULL;
+		for (r = 0, n = 0; r < nb_runs && r < BENCH_MAX_REPEAT; r++) {
+			c = get(&rs[r], i, BENCH_SIDE_CLIENT);
+			if (!test_ok(&rs[r], i, BENCH_SIDE_BOTH) || c == NULL || c->skipped)
+				continue;
+			j = summary_baseline(plan, first, end, i, &rs[r], BENCH_SIDE_BOTH);
+			if (j < 0)
+				continue;
+			b = get(&rs[r], j, BENCH_SIDE_CLIENT);
+			cv[n] = summary_raw(&plan[i], c);
+			bv[n] = summary_raw(&plan[j], b);
+			if (cv[n] <= 0 || bv[n] <= 0)
+				continue;
+			ratio[n] = summary_fmt(&plan[i], cv[n], cs, sizeof(cs)) /
+				   summary_fmt(&plan[j], bv[n], bs, sizeof(bs));
+			/* The baseline the runs compare with: the first run's. */
+			if (bt == NULL)
+				bt = &plan[j];
+			n++;
+		}
+		bench_test_label(&plan[i], label, sizeof(label));
+		bench_size_str(plan[i].size, size, sizeof(size));
+		snprintf(test, sizeof(test), "%s %s %s", plan[i].mode->name, size, label);
+		if (n == 0) {
+			fprintf(f, "  %-36s (no run with a baseline)\n", test);
+			continue;
+		}
+		summary_fmt(&plan[i], median(cv, n), cs, sizeof(cs));
+		summary_fmt(bt, median(bv, n), bs, sizeof(bs));
+		bench_test_label(bt, bl, sizeof(bl));
+		snprintf(base, sizeof(base), "%s %s", bl, bs);
+		med = median(ratio, n);
+		/* median() sorted the ratios: their ends are the lowest and the highest run. */
+		snprintf(spread, sizeof(spread), "[%.2f-%.2f]", ratio[0], ratio[n - 1]);
+		fprintf(f, "  %-36s %-16s %-32s %.2fx %s of %u\n", test, cs, base, med, spread, n);
+	}
 }

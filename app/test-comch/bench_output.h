@@ -24,4 +24,11 @@ int bench_output_csv(const char *path, const struct bench_opts *o,
 		     const struct bench_test *plan, unsigned int nb,
 		     const struct bench_results *rs, enum bench_side who);
 
+/*
+ * After --repeat: each rte_comch result against its mode's main baseline, the
+ * median over the runs of the per-run ratio, with the lowest and highest.
+ */
+void bench_output_repeated(FILE *f, const struct bench_test *plan, unsigned int nb,
+			   const struct bench_results *rs, unsigned int nb_runs);
+
 #endif /* BENCH_OUTPUT_H */

@@ -237,23 +237,59 @@ check_exit(const struct child *c, struct bench_results *rs)
 	bench_results_add(rs, &res);
 }
 
+/* One run of the plan: both sides started, their results collected into rs. */
+static void
+run_once(const struct bench_opts *o, const char *exe, const struct bench_test *plan,
+	 unsigned int nb, struct bench_results *rs)
+{
+	struct child ch[2] = {
+		{ .side = BENCH_SIDE_SERVER, .rd = { .fd = -1, .eof = true } },
+		{ .side = BENCH_SIDE_CLIENT, .rd = { .fd = -1, .eof = true } },
+	};
+	struct bench_progress pg;
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i < 2 && ret == 0; i++) {
+		ret = spawn(&ch[i], o, exe);
+		if (ret < 0)
+			fprintf(stderr, "%s: cannot start the %s side: %s\n", BENCH_PROG,
+				i == 0 ? "server" : "client", strerror(-ret));
+		else
+			ch[i].started = true;
+		ch[i].rd.eof = !ch[i].started;
+	}
+	bench_progress_init(&pg, o, plan, nb);
+	if (collect(ch, rs, o->timeout, &pg) < 0 || ret < 0) {
+		struct bench_result res;
+
+		bench_result_init(&res, NULL, BENCH_SIDE_BOTH);
+		res.status = ret < 0 ? ret : -ETIMEDOUT;
+		snprintf(res.error, sizeof(res.error), ret < 0 ? "a side could not be started" :
+			 "run stopped by the watchdog after %.0f s (--timeout)", o->timeout);
+		bench_results_add(rs, &res);
+	}
+	bench_progress_clear(&pg);
+	for (i = 0; i < 2; i++) {
+		if (ch[i].rd.fd >= 0)
+			close(ch[i].rd.fd);
+		if (ch[i].started)
+			check_exit(&ch[i], rs);
+	}
+}
+
 int
 bench_parent_run(const struct bench_opts *o_in)
 {
 	struct bench_opts o = *o_in;
 	struct bench_test plan[BENCH_MAX_TESTS];
-	struct child ch[2] = {
-		{ .side = BENCH_SIDE_SERVER, .rd = { .fd = -1, .eof = true } },
-		{ .side = BENCH_SIDE_CLIENT, .rd = { .fd = -1, .eof = true } },
-	};
 	char exe[PATH_MAX], tmpl[PATH_MAX];
 	const char *tmp = getenv("TMPDIR");
-	struct bench_progress pg;
-	struct bench_results rs;
+	struct bench_results *rs;
+	unsigned int nb, r, runs = 0;
 	bool own_dir = false;
-	unsigned int nb, i;
 	ssize_t len;
-	int ret;
+	int ret = 0;
 
 	nb = bench_plan_build(&o, plan, BENCH_MAX_TESTS);
 	if (nb == 0 || nb > BENCH_MAX_TESTS) {
@@ -281,41 +317,31 @@ bench_parent_run(const struct bench_opts *o_in)
 		o.dir = tmpl;
 		own_dir = true;
 	}
-	ret = bench_results_init(&rs, nb);
-	if (ret < 0)
+	rs = calloc(o.repeat, sizeof(*rs));
+	if (rs == NULL) {
+		ret = -ENOMEM;
 		goto out_dir;
-
-	for (i = 0; i < 2 && ret == 0; i++) {
-		ret = spawn(&ch[i], &o, exe);
+	}
+	/* Each run whole, with new processes; a failed run ends the repetition. */
+	for (r = 0; r < o.repeat && ret == 0; r++) {
+		ret = bench_results_init(&rs[r], nb);
 		if (ret < 0)
-			fprintf(stderr, "%s: cannot start the %s side: %s\n", BENCH_PROG,
-				i == 0 ? "server" : "client", strerror(-ret));
-		else
-			ch[i].started = true;
-		ch[i].rd.eof = !ch[i].started;
+			break;
+		runs++;
+		if (o.repeat > 1)
+			printf("%sRun %u of %u\n", r != 0 ? "\n" : "", r + 1, o.repeat);
+		run_once(&o, exe, plan, nb, &rs[r]);
+		ret = bench_output_print(stdout, &o, plan, nb, &rs[r], BENCH_SIDE_BOTH) != 0 ?
+		      -EIO : 0;
 	}
-	bench_progress_init(&pg, &o, plan, nb);
-	if (collect(ch, &rs, o.timeout, &pg) < 0 || ret < 0) {
-		struct bench_result res;
-
-		bench_result_init(&res, NULL, BENCH_SIDE_BOTH);
-		res.status = ret < 0 ? ret : -ETIMEDOUT;
-		snprintf(res.error, sizeof(res.error), ret < 0 ? "a side could not be started" :
-			 "run stopped by the watchdog after %.0f s (--timeout)", o.timeout);
-		bench_results_add(&rs, &res);
-	}
-	bench_progress_clear(&pg);
-	for (i = 0; i < 2; i++) {
-		if (ch[i].rd.fd >= 0)
-			close(ch[i].rd.fd);
-		if (ch[i].started)
-			check_exit(&ch[i], &rs);
-	}
-
-	ret = bench_output_print(stdout, &o, plan, nb, &rs, BENCH_SIDE_BOTH) != 0 ? -EIO : 0;
-	if (o.csv != NULL && bench_output_csv(o.csv, &o, plan, nb, &rs, BENCH_SIDE_BOTH) < 0)
+	if (o.repeat > 1 && runs > 1)
+		bench_output_repeated(stdout, plan, nb, rs, runs);
+	if (runs != 0 && o.csv != NULL &&
+	    bench_output_csv(o.csv, &o, plan, nb, &rs[runs - 1], BENCH_SIDE_BOTH) < 0)
 		ret = -EIO;
-	bench_results_free(&rs);
+	for (r = 0; r < runs; r++)
+		bench_results_free(&rs[r]);
+	free(rs);
 out_dir:
 	if (own_dir)
 		bench_rm_tree(tmpl);

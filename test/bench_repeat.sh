@@ -1,0 +1,31 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# dpdk-test-comch --repeat: every run is printed, then the summary over the
+# runs, with a median ratio and its spread for each rte_comch row; a bad
+# count, or --repeat with --side, is refused.
+# Usage: bench_repeat.sh DPDK-TEST-COMCH
+set -e
+bench=$1
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+
+"$bench" --mode fp-stream,fp-lat --size 64 --transport comch-burst,memif,cacheline \
+	--iterations 200 --warmup 50 --duration 0.05 --no-progress --brief --repeat 3 >"$out"
+for k in 1 2 3; do
+	grep -q "^Run $k of 3$" "$out" || { echo "no run $k"; cat "$out"; exit 1; }
+done
+grep -q '^Summary of 3 runs' "$out" || { echo "no summary of the runs"; cat "$out"; exit 1; }
+# fp-stream burst 1 and burst 32 against memif, fp-lat against the cache line
+rows=$(sed -n '/^Summary of 3 runs/,$p' "$out" |
+	grep -cE '^  fp-(stream|lat) 64 B comch-burst.* [0-9]+\.[0-9]+x \[[0-9.]+-[0-9.]+\] of 3$')
+[ "$rows" -eq 3 ] || { echo "expected 3 rows with a median and a spread, got $rows"; \
+	cat "$out"; exit 1; }
+
+for bad in "--repeat 0" "--repeat 101" "--repeat x" "--repeat 2 --side server"; do
+	if "$bench" $bad >"$out" 2>&1; then
+		echo "accepted: $bad"
+		exit 1
+	fi
+	grep -q repeat "$out" || { echo "no word of --repeat for: $bad"; cat "$out"; exit 1; }
+done
+echo "ok"
