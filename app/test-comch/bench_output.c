@@ -642,14 +642,15 @@ print_ratios(FILE *f, const struct bench_test *plan, unsigned int first, unsigne
 /*
  * The baseline a mode's rte_comch rows are summed up against: the event
  * modes' wake-up floor, else the strongest channel the run has (memif, the
- * MsgQ's rte_rings, a Unix socket); memcpy and the cache line are floors.
+ * MsgQ's rte_rings, a Unix socket), else a floor (the cache line, memcpy).
  */
 static int
 summary_rank(const struct bench_test *t)
 {
+	/* The floors last: a run without any channel is summed up against them. */
 	static const enum bench_transport order[] = {
 		BENCH_TR_MEMIF_ZC, BENCH_TR_MEMIF, BENCH_TR_RING, BENCH_TR_UNIX,
-		BENCH_TR_UNIX_POLL,
+		BENCH_TR_UNIX_POLL, BENCH_TR_CACHELINE, BENCH_TR_MEMCPY,
 	};
 	unsigned int i;
 
