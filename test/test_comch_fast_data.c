@@ -9,8 +9,9 @@
  * id; immediate-only messages; -EMSGSIZE leaves the posted buffer posted and
  * untouched; order per consumer; several producers and consumers in both
  * directions; sizes 0 to 16 MiB; a consumer never has more than num_tasks
- * buffers posted; only the bytes in use travel; appends; a consumer on the
- * application's own memory (set_memrange).
+ * buffers posted; only the bytes in use travel; appends; large messages at
+ * destinations of any alignment; a consumer on the application's own memory
+ * (set_memrange).
  */
 
 #include <errno.h>
@@ -571,6 +572,60 @@ test_recv_appends(void **state)
 }
 
 /*
+ * Large messages at the tail of data already in use, so at destinations of any
+ * alignment, and of lengths that are no multiple of a cache line or of 16
+ * (shm copies from 1 KiB on with non-temporal stores, whole 64-byte blocks and
+ * the rest apart): every byte lands, nothing before or after is written.
+ */
+static void
+test_large_unaligned(void **state)
+{
+	static const uint32_t used[] = { 1, 7, 15, 16, 33, 63, 64 };
+	static const uint32_t lens[] = { 1024, 1025, 1087, 3001, 4095 };
+	struct rte_comch_consumer_task_post_recv *t = NULL;
+	struct rte_comch_buf *b = NULL;
+	uint32_t k, i, ok, seq = 0;
+	struct ct_prod pr;
+	struct ct_cons c;
+	struct ct_pair p;
+
+	ct_fast_up(&p, NULL, MODE(state));
+	ct_cons_new(&c, p.cconn, ct_fast_pe(&p, false), 2, 8192, 0);
+	c.keep_tasks = true;
+	ct_cons_start(&p, &c, &p.srv);
+	ct_prod_new(&pr, p.sconn, ct_fast_pe(&p, true), 8, 8192, true);
+	assert_int_equal(rte_comch_buf_pool_get_by_addr(c.pool, c.mmap, c.mem, 8192, &b), 0);
+	assert_int_equal(rte_comch_consumer_task_post_recv_alloc_init(c.cons, b, &t), 0);
+	ok = c.nb_ok;
+	for (k = 0; k < RTE_DIM(used) * RTE_DIM(lens); k++) {
+		uint32_t u = used[k % RTE_DIM(used)], len = lens[k % RTE_DIM(lens)];
+
+		memset(c.mem, 0xcc, 8192);
+		memset(c.mem, 0x5a, u);
+		assert_int_equal(rte_comch_buf_set_data(b, c.mem, u), 0);
+		repost(t);
+		assert_int_equal(ct_prod_send_retry(&p, &pr, c.id, len, 0, NULL), 0);
+		assert_int_equal(ct_fast_wait_count(&p, &c.nb_ok, ++ok), 0);
+		assert_int_equal(b->data_len, u + len);
+		for (i = 0; i < u; i++)
+			assert_int_equal(c.mem[i], 0x5a);
+		assert_int_equal(ct_fast_check(c.mem + u, len, pr.id, seq++), 0);
+		for (i = u + len; i < 8192; i++)
+			if (c.mem[i] != 0xcc)
+				fail_msg("byte %u after %u + %u written", i, u, len);
+	}
+	assert_int_equal(rte_comch_task_free(rte_comch_consumer_task_post_recv_as_task(t)), 0);
+	assert_int_equal(rte_comch_buf_dec_refcount(b, NULL), 0);
+	assert_int_equal(ct_fast_wait_count(&p, &pr.nb_ok, seq), 0);
+	assert_int_equal(pr.nb_err, 0);
+	ct_prod_stop(&p, &pr);
+	ct_prod_free(&pr);
+	ct_cons_stop(&p, &c, &p.srv);
+	ct_cons_free(&c);
+	ct_pair_close(&p);
+}
+
+/*
  * A consumer on the application's own memory (set_memrange on aligned_alloc):
  * every size lands intact where it was posted, in order (shm, whose peer cannot
  * map that memory, stages it and copies each message over once more), and
@@ -642,6 +697,7 @@ main(void)
 		ALL(test_posted_limit),
 		BOTH(test_buf_offsets),
 		BOTH(test_recv_appends),
+		BOTH(test_large_unaligned),
 		ALL(test_user_memory),
 	};
 

@@ -40,12 +40,13 @@ RTE_LOG_REGISTER_DEFAULT(shm_logtype, NOTICE);
 #define SHM_KEY_PROC_MAP "max_proc_map"
 #define SHM_KEY_DEV_FDS "max_dev_fds"
 #define SHM_KEY_DEV_MAP "max_dev_map"
+#define SHM_KEY_NT_MIN "nt_min"
 #define SHM_DEFAULT_FN "pf0"
 
 static const char * const shm_valid_keys[] = {
 	SHM_KEY_DOMAIN, SHM_KEY_ROLE, SHM_KEY_FN, SHM_KEY_REP, SHM_KEY_DIR, SHM_KEY_DOORBELL,
 	SHM_KEY_PEER_FDS, SHM_KEY_PEER_MAP, SHM_KEY_FD_RESERVE, SHM_KEY_PROC_CONNS,
-	SHM_KEY_PROC_FDS, SHM_KEY_PROC_MAP, SHM_KEY_DEV_FDS, SHM_KEY_DEV_MAP,
+	SHM_KEY_PROC_FDS, SHM_KEY_PROC_MAP, SHM_KEY_DEV_FDS, SHM_KEY_DEV_MAP, SHM_KEY_NT_MIN,
 	NULL,
 };
 
@@ -63,6 +64,7 @@ struct shm_args {
 	const char *proc_map;
 	const char *dev_fds;
 	const char *dev_map;
+	const char *nt_min;
 	const char *reps[SHM_MAX_REPS];
 	unsigned int nb_reps;
 	int err;
@@ -86,6 +88,7 @@ static const struct {
 	{ SHM_KEY_PROC_MAP, offsetof(struct shm_args, proc_map) },
 	{ SHM_KEY_DEV_FDS, offsetof(struct shm_args, dev_fds) },
 	{ SHM_KEY_DEV_MAP, offsetof(struct shm_args, dev_map) },
+	{ SHM_KEY_NT_MIN, offsetof(struct shm_args, nt_min) },
 };
 
 /* Names become path components: a plain, short charset, never "." or "..". */
@@ -186,7 +189,8 @@ shm_arg_bytes(const char *key, const char *value, uint64_t *out)
 
 /*
  * The budgets of what peers may make us hold, with their defaults: per
- * connection, per peer process, for all peers of the device.
+ * connection, per peer process, for all peers of the device; and the size
+ * from which sends copy non-temporally.
  */
 static int
 shm_args_budgets(const struct shm_args *a, enum rte_comch_dev_role role, struct shm_dev *sd)
@@ -199,6 +203,7 @@ shm_args_budgets(const struct shm_args *a, enum rte_comch_dev_role role, struct 
 	sd->dev_fds = SHM_DEFAULT_DEV_FDS;
 	sd->dev_map = SHM_DEFAULT_DEV_MAP;
 	sd->fd_reserve = SHM_DEFAULT_FD_RESERVE;
+	sd->nt_min = SHM_DEFAULT_NT_MIN;
 	if (a->proc_conns != NULL && role == RTE_COMCH_ROLE_HOST) {
 		SHM_LOG(ERR, "devargs: %s is for BlueField-side devices, whose servers accept "
 			"connections", SHM_KEY_PROC_CONNS);
@@ -209,6 +214,7 @@ shm_args_budgets(const struct shm_args *a, enum rte_comch_dev_role role, struct 
 	    shm_arg_count(SHM_KEY_PROC_FDS, a->proc_fds, 1, 1u << 20, &sd->proc_fds) < 0 ||
 	    shm_arg_count(SHM_KEY_DEV_FDS, a->dev_fds, 1, 1u << 20, &sd->dev_fds) < 0 ||
 	    shm_arg_count(SHM_KEY_FD_RESERVE, a->fd_reserve, 0, 1u << 20, &sd->fd_reserve) < 0 ||
+	    shm_arg_count(SHM_KEY_NT_MIN, a->nt_min, 0, SHM_MAX_NT_MIN, &sd->nt_min) < 0 ||
 	    shm_arg_bytes(SHM_KEY_PEER_MAP, a->peer_map, &sd->peer_map) < 0 ||
 	    shm_arg_bytes(SHM_KEY_PROC_MAP, a->proc_map, &sd->proc_map) < 0 ||
 	    shm_arg_bytes(SHM_KEY_DEV_MAP, a->dev_map, &sd->dev_map) < 0)

@@ -46,6 +46,9 @@
 
 #include <rte_common.h>
 #include <rte_memcpy.h>
+#ifdef RTE_ARCH_X86
+#include <emmintrin.h>
+#endif
 #include <rte_prefetch.h>
 
 #include "shm_internal.h"
@@ -451,6 +454,7 @@ shm_producer_import(void *conn, const struct rte_comch_drv_remote_conf *conf,
 	rc->armed_p = (uint32_t *)RTE_PTR_ADD(rc->ring, SHM_FP_ARMED_OFF);
 	rc->nb_slots = nb_slots;
 	rc->mask = nb_slots - 1;
+	rc->nt_min = sc->sd->nt_min != 0 ? sc->sd->nt_min : SIZE_MAX;
 	/* Read once: a consumer that lies about it only misses its own wake-ups. */
 	rc->fence = !((comch_load_relaxed(&hdr->flags) & SHM_FP_F_MEMBARRIER) &&
 		      shm_barrier_asymmetric());
@@ -484,6 +488,39 @@ shm_producer_unimport(void *conn, void *remote)
 
 /* ------------------------------------------------------------------ producer */
 
+/*
+ * Copy len bytes into the peer's buffer with non-temporal stores, then fence:
+ * the peer reads them after the slot's sequence number, a release store that
+ * does not order non-temporal stores by itself. The lines go to memory instead
+ * of the producer's cache, and taking them needs no read for ownership of
+ * lines the consumer's cache still holds from their last lap (what an ordinary
+ * copy of a few KiB into recently reposted buffers waits for).
+ */
+static inline void
+shm_copy_nt(uint8_t *dst, const uint8_t *src, size_t len)
+{
+#ifdef RTE_ARCH_X86
+	size_t head = (16 - ((uintptr_t)dst & 15)) & 15, i;
+
+	rte_memcpy(dst, src, head);
+	for (i = head; i + 64 <= len; i += 64) {
+		__m128i a = _mm_loadu_si128((const __m128i *)(const void *)(src + i));
+		__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(src + i + 16));
+		__m128i c = _mm_loadu_si128((const __m128i *)(const void *)(src + i + 32));
+		__m128i d = _mm_loadu_si128((const __m128i *)(const void *)(src + i + 48));
+
+		_mm_stream_si128((__m128i *)(void *)(dst + i), a);
+		_mm_stream_si128((__m128i *)(void *)(dst + i + 16), b);
+		_mm_stream_si128((__m128i *)(void *)(dst + i + 32), c);
+		_mm_stream_si128((__m128i *)(void *)(dst + i + 48), d);
+	}
+	rte_memcpy(dst + i, src + i, len - i);
+	_mm_sfence();
+#else
+	rte_memcpy(dst, src, len);
+#endif
+}
+
 /* One message into the consumer's next posted buffer: 0, or -EAGAIN, -EMSGSIZE, -EPROTO. */
 static inline int
 shm_producer_send_one(struct shm_remote *rc, uint32_t producer_id,
@@ -516,6 +553,8 @@ shm_producer_send_one(struct shm_remote *rc, uint32_t producer_id,
 		return -EMSGSIZE;
 	if (msg->len <= SHM_FP_INLINE_MAX)
 		rte_memcpy(slot->inline_data, msg->data, msg->len);
+	else if (msg->len >= rc->nt_min)
+		shm_copy_nt(rc->mem + off, msg->data, msg->len);
 	else
 		rte_memcpy(rc->mem + off, msg->data, msg->len);
 	slot->data_len = msg->len;
