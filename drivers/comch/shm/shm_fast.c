@@ -560,8 +560,15 @@ shm_producer_send_one(struct shm_remote *rc, uint32_t producer_id,
 	slot->data_len = msg->len;
 	slot->imm_len = msg->imm_len;
 	slot->producer_id = producer_id;
-	/* All 32 bytes, a fixed-size copy: the slot's line is being written anyway. */
-	rte_mov32(slot->imm, msg->imm);
+	/*
+	 * Fixed-size copies, the slot's line being written anyway: 16 bytes, and the
+	 * other 16 only when they count. Not one 32-byte load: the application
+	 * stored the immediate data just before, 16 bytes or less at a time, and a
+	 * load wider than that store cannot be forwarded from it (a stall).
+	 */
+	rte_mov16(slot->imm, msg->imm);
+	if (msg->imm_len > 16)
+		rte_mov16(slot->imm + 16, msg->imm + 16);
 	rc->taken++;
 	comch_store_release(&slot->seq, rc->taken);
 	/*
