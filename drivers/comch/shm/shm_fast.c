@@ -46,11 +46,9 @@
 
 #include <rte_common.h>
 #include <rte_memcpy.h>
-#ifdef RTE_ARCH_X86
-#include <emmintrin.h>
-#endif
 #include <rte_prefetch.h>
 
+#include "shm_copy.h"
 #include "shm_internal.h"
 
 /* Mappings of peers' memory the whole process holds, against half the kernel's limit. */
@@ -487,39 +485,6 @@ shm_producer_unimport(void *conn, void *remote)
 }
 
 /* ------------------------------------------------------------------ producer */
-
-/*
- * Copy len bytes into the peer's buffer with non-temporal stores, then fence:
- * the peer reads them after the slot's sequence number, a release store that
- * does not order non-temporal stores by itself. The lines go to memory instead
- * of the producer's cache, and taking them needs no read for ownership of
- * lines the consumer's cache still holds from their last lap (what an ordinary
- * copy of a few KiB into recently reposted buffers waits for).
- */
-static inline void
-shm_copy_nt(uint8_t *dst, const uint8_t *src, size_t len)
-{
-#ifdef RTE_ARCH_X86
-	size_t head = (16 - ((uintptr_t)dst & 15)) & 15, i;
-
-	rte_memcpy(dst, src, head);
-	for (i = head; i + 64 <= len; i += 64) {
-		__m128i a = _mm_loadu_si128((const __m128i *)(const void *)(src + i));
-		__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(src + i + 16));
-		__m128i c = _mm_loadu_si128((const __m128i *)(const void *)(src + i + 32));
-		__m128i d = _mm_loadu_si128((const __m128i *)(const void *)(src + i + 48));
-
-		_mm_stream_si128((__m128i *)(void *)(dst + i), a);
-		_mm_stream_si128((__m128i *)(void *)(dst + i + 16), b);
-		_mm_stream_si128((__m128i *)(void *)(dst + i + 32), c);
-		_mm_stream_si128((__m128i *)(void *)(dst + i + 48), d);
-	}
-	rte_memcpy(dst + i, src + i, len - i);
-	_mm_sfence();
-#else
-	rte_memcpy(dst, src, len);
-#endif
-}
 
 /* One message into the consumer's next posted buffer: 0, or -EAGAIN, -EMSGSIZE, -EPROTO. */
 static inline int
