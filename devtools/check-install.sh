@@ -25,8 +25,23 @@ cc -o "$root/client" -DALLOW_EXPERIMENTAL_API -Werror \
 # The library, and the shm driver it finds its devices with, though nothing calls it.
 ldd "$root/client" | grep -q "$root.*librte_comch\.so"
 ldd "$root/client" | grep -q "$root.*librte_comch_shm\.so"
+# The legacy endpoint API: its own library and pkg-config module, on top of
+# librte_comch's (an endpoint sample, built with nothing but that module).
+sed "s|^prefix=|prefix=$root|" "$(find "$root" -name librte_comch_ep.pc | head -n 1)" \
+	>"$root/pc/librte_comch_ep.pc"
+cc -o "$root/ep_client" -DALLOW_EXPERIMENTAL_API -Werror \
+	"$src/examples/comch_ep_client/main.c" "$src/examples/common/comch_sample.c" \
+	"$src/examples/common/comch_sample_ep.c" -I"$src/examples/common" \
+	$(pkg-config --cflags --libs librte_comch_ep) -Wl,-rpath,"$libdir"
+ldd "$root/ep_client" | grep -q "$root.*librte_comch_ep\.so"
+ldd "$root/ep_client" | grep -q "$root.*librte_comch\.so"
+if nm -D --defined-only "$libdir/librte_comch.so" | grep -q ' rte_comch_ep_'; then
+	echo "install check: librte_comch exports the endpoint API (librte_comch_ep's)" >&2
+	exit 1
+fi
+echo "install check: built an endpoint sample with pkg-config librte_comch_ep: ok"
 # rdma-core is the mlx5 driver's alone: the library and the other drivers never link it.
-for lib in librte_comch librte_comch_shm; do
+for lib in librte_comch librte_comch_ep librte_comch_shm; do
 	if ldd "$libdir/$lib.so" | grep -Eq "libibverbs|librdmacm"; then
 		echo "install check: $lib links rdma-core (only librte_comch_mlx5 may)" >&2
 		exit 1

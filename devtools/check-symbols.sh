@@ -3,7 +3,8 @@
 # Each library's ABI, three ways that must agree: the functions its public
 # headers mark __rte_experimental, the EXPERIMENTAL node of its version.map, and
 # what the built library exports. The driver calls (INTERNAL) are checked likewise.
-# Checked: librte_comch and the libraries drivers export API from (dpa).
+# Checked: librte_comch, librte_comch_ep and the libraries drivers export
+# API from (dpa).
 # Usage: check-symbols.sh <build dir>
 set -e
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -67,6 +68,14 @@ check_lib() {
 }
 
 check_lib lib/comch librte_comch rte_comch
+check_lib lib/comch_ep librte_comch_ep rte_comch_ep
+# The endpoint API is librte_comch_ep's alone: librte_comch exports none of it.
+comch_lib=$(find "$build/lib/comch" -maxdepth 1 -type f -name 'librte_comch.so.*.*' | head -n 1)
+if [ -n "$comch_lib" ] && nm -D --defined-only "$comch_lib" | grep -q ' rte_comch_ep_'; then
+	echo "check-symbols: librte_comch exports rte_comch_ep_* (librte_comch_ep's):"
+	nm -D --defined-only "$comch_lib" | grep ' rte_comch_ep_'
+	rc=1
+fi
 check_lib drivers/comch/dpa librte_comch_dpa rte_comch_dpa
 # The mlx5 driver (built when rdma-core is found): its one internal call, for tests.
 if [ -d "$build/drivers/comch/mlx5" ]; then

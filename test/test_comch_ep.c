@@ -16,6 +16,8 @@
 
 #include <rte_errno.h>
 
+#include <rte_comch_ep.h>
+
 #include "comch_test_common.h"
 
 struct env {
@@ -647,6 +649,31 @@ test_service_state(void **state)
 	env_close(&e);
 }
 
+/*
+ * librte_comch_ep counts its own objects (rte_comch_ep_obj_stats_get()): an
+ * endpoint is live from create to destroy, then its memory is kept back.
+ */
+static void
+test_obj_stats(void **state)
+{
+	struct rte_comch_obj_stats s0, s1, s2;
+	struct rte_comch_ep *ep;
+
+	(void)state;
+	assert_int_equal(rte_comch_ep_obj_stats_get(NULL), -EINVAL);
+	assert_int_equal(rte_comch_ep_obj_stats_get(&s0), 0);
+	ep = rte_comch_ep_create();
+	assert_non_null(ep);
+	assert_int_equal(rte_comch_ep_obj_stats_get(&s1), 0);
+	assert_int_equal(s1.live, s0.live + 1);
+	assert_int_equal(rte_comch_ep_destroy(ep), 0);
+	assert_int_equal(rte_comch_ep_obj_stats_get(&s2), 0);
+	assert_int_equal(s2.live, s0.live);
+	assert_true(s2.quarantined > 0);
+	/* a stale handle is refused, its memory kept back */
+	assert_int_equal(rte_comch_ep_destroy(ep), -EINVAL);
+}
+
 int
 main(void)
 {
@@ -660,6 +687,7 @@ main(void)
 		cmocka_unit_test(test_disconnect),
 		cmocka_unit_test(test_connect_unknown),
 		cmocka_unit_test(test_service_state),
+		cmocka_unit_test(test_obj_stats),
 	};
 
 	return CT_RUN("comch_ep", tests);

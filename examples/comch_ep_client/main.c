@@ -40,6 +40,7 @@
 #include <rte_comch_ep.h>
 
 #include "comch_sample.h"
+#include "comch_sample_ep.h"
 
 #define DEFAULT_SERVICE_NAME "comch_ep_sample"
 #define DEFAULT_TEXT "Message from the client"

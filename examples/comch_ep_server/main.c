@@ -42,6 +42,7 @@
 #include <rte_comch_ep.h>
 
 #include "comch_sample.h"
+#include "comch_sample_ep.h"
 
 #define DEFAULT_REP "pf0"
 #define DEFAULT_SERVICE_NAME "comch_ep_sample"

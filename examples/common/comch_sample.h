@@ -113,23 +113,6 @@ int
 comch_sample_open_device(const char *devargs, const char *rep_name, bool fast_path,
 			 struct rte_comch_dev **dev, struct rte_comch_dev_rep **rep);
 
-struct epoll_event;
-struct rte_comch_ep;
-
-/*
- * The endpoint samples' sleep: until the endpoint ep may have something new.
- * Watch its send_fd in the epoll set epfd only if for_send (it stays readable
- * once signalled), arm its receive event (and its send event if for_send), then
- * wait in epoll_wait() for at most max events: 1 ms if arming says -EAGAIN
- * (work on timers is pending: nap, not spin), else until deadline (a TSC value;
- * 0 for none). Returns the number of events in events (0 on a signal or a
- * timeout of the wait), -ETIMEDOUT past the deadline, or -errno, printed after
- * "who: ".
- */
-int
-comch_sample_ep_wait(struct rte_comch_ep *ep, int epfd, int send_fd, bool for_send,
-		     uint64_t deadline, struct epoll_event *events, int max, const char *who);
-
 /* Create the calling lcore's progress engine. NULL with rte_errno set, printed. */
 struct rte_comch_pe *
 comch_sample_pe_create(void);

@@ -3,43 +3,13 @@
  */
 
 /*
- * Argument checks shared by every public call: one log line that names the
- * call and the argument, instead of a hand-written copy in each function; and
- * what the registry of live objects tells the application.
+ * Argument checks shared by every public call: what the registry of live
+ * objects tells the application (the NULL checks are lib/common's, comch_args.h).
  */
 
 #include <string.h>
 
 #include "comch_private.h"
-
-/* The index-th name of "a, b, c" (the stringified argument list), as a length and start. */
-static const char *
-comch_arg_name(const char *names, unsigned int index, int *len)
-{
-	const char *p = names, *comma;
-
-	while (index-- > 0 && (comma = strchr(p, ',')) != NULL)
-		p = comma + 1 + strspn(comma + 1, " ");
-	*len = (int)strcspn(p, ",");
-	return p;
-}
-
-bool
-comch_null_args(const char *func, const char *names, const void * const *args, unsigned int n)
-{
-	unsigned int i;
-	const char *name;
-	int len;
-
-	for (i = 0; i < n; i++) {
-		if (args[i] != NULL)
-			continue;
-		name = comch_arg_name(names, i, &len);
-		rte_log(RTE_LOG_ERR, comch_logtype, "COMCH: %s(): %.*s is NULL\n", func, len, name);
-		return true;
-	}
-	return false;
-}
 
 static const char *
 comch_magic_name(uint32_t magic)

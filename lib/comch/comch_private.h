@@ -22,6 +22,7 @@
 #include <rte_rcu_qsbr.h>
 #include <rte_ticketlock.h>
 
+#include "comch_args.h"
 #include "comch_objreg.h"
 #include "rte_comch_driver.h"
 #include "rte_comch_drv_atomic.h"
@@ -64,7 +65,7 @@ enum comch_ctx_type {
  * one destroyed just before, so that a stale handle never names a new object.
  */
 enum {
-	COMCH_MAGIC_DEAD = 0xdeadc0deu,
+	COMCH_MAGIC_DEAD = COMCH_OBJREG_DEAD,
 	COMCH_MAGIC_DEV = 0xc0c40001u,
 	COMCH_MAGIC_REP = 0xc0c40002u,
 	COMCH_MAGIC_PE = 0xc0c40003u,
@@ -79,9 +80,6 @@ enum {
 	COMCH_MAGIC_CTX_ANY = 0xc0c410ffu,
 };
 
-/** Log "<func>(): <name> is NULL" for the first NULL of args; true if there was one. */
-bool comch_null_args(const char *func, const char *names, const void * const *args,
-		     unsigned int n);
 /**
  * Log why, and return true, unless the object whose magic word is at magic is
  * a live want (NULL: the object is NULL); registry: ask the registry, else
@@ -90,52 +88,8 @@ bool comch_null_args(const char *func, const char *names, const void * const *ar
 bool comch_obj_bad(const char *func, const char *name, const uint32_t *magic, uint32_t want,
 		   bool registry);
 
-/*
- * Mark an object dead. Volatile: a plain store to memory about to be handed
- * away is one the compiler may leave out.
- */
-static inline void
-comch_obj_kill(uint32_t *magic)
-{
-	*(volatile uint32_t *)magic = COMCH_MAGIC_DEAD;
-}
-
-/** A new object is the application's: enter it (its magic word set) in the registry. */
-static inline void
-comch_obj_publish(struct comch_objreg_entry *reg, const uint32_t *magic)
-{
-	comch_objreg_add(reg, magic, *magic);
-}
-
-/**
- * The end of a published object: dead, out of the registry, and its memory
- * (block: the allocation that holds it) in the quarantine instead of freed.
- */
-static inline void
-comch_obj_retire(struct comch_objreg_entry *reg, uint32_t *magic, void *block)
-{
-	comch_obj_kill(magic);
-	comch_objreg_retire(reg, block);
-}
-
-/* Whether one of n pointers is NULL: inline, so that accessors pay no call for it. */
-static inline bool
-comch_any_null(const void * const *args, unsigned int n)
-{
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		if (args[i] == NULL)
-			return true;
-	return false;
-}
-
 /** True, after a log line naming it, if one of the (pointer) arguments is NULL. */
-#define COMCH_NULL_ARG(...) \
-	(unlikely(comch_any_null((const void * const []){ __VA_ARGS__ }, \
-				 RTE_DIM(((const void * const []){ __VA_ARGS__ })))) && \
-	 comch_null_args(__func__, #__VA_ARGS__, (const void * const []){ __VA_ARGS__ }, \
-			 RTE_DIM(((const void * const []){ __VA_ARGS__ }))))
+#define COMCH_NULL_ARG(...) COMCH_NULL_ARG_LOG(comch_logtype, __VA_ARGS__)
 static inline bool
 comch_magic_ok(uint32_t magic, uint32_t want)
 {

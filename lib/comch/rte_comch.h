@@ -24,7 +24,8 @@
  *   buffers, for the fast path.
  * - rte_comch_producer, rte_comch_consumer: the fast path on a connection or a MsgQ.
  * - rte_comch_msgq: producers and consumers between CPU code and DPA programs.
- * - rte_comch_ep: the legacy endpoint API (sockets-like), over servers and clients.
+ * The legacy endpoint API (sockets-like, over servers and clients) is a library
+ * of its own, librte_comch_ep: rte_comch_ep.h, not included here.
  *
  * Error model:
  * - Functions returning int return 0 on success or a negative errno value.
@@ -83,7 +84,6 @@
 #include <rte_comch_producer.h>
 #include <rte_comch_consumer.h>
 #include <rte_comch_msgq.h>
-#include <rte_comch_ep.h>
 
 #ifdef __cplusplus
 extern "C" {

@@ -89,4 +89,41 @@ void comch_objreg_quarantine(void *block);
 /** What the registry holds now: live objects, and blocks and bytes in quarantine. */
 void comch_objreg_stats(unsigned int *live, unsigned int *quarantined, size_t *bytes);
 
+/*
+ * The objects of the libraries carry a magic word (their kind while live) at the
+ * address they are entered at; the helpers below keep the word and the registry
+ * in step.
+ */
+
+/** The magic word of a destroyed object. */
+#define COMCH_OBJREG_DEAD 0xdeadc0deu
+
+/*
+ * Mark an object dead. Volatile: a plain store to memory about to be handed
+ * away is one the compiler may leave out.
+ */
+static inline void
+comch_obj_kill(uint32_t *magic)
+{
+	*(volatile uint32_t *)magic = COMCH_OBJREG_DEAD;
+}
+
+/** A new object is the application's: enter it (its magic word set) in the registry. */
+static inline void
+comch_obj_publish(struct comch_objreg_entry *reg, const uint32_t *magic)
+{
+	comch_objreg_add(reg, magic, *magic);
+}
+
+/**
+ * The end of a published object: dead, out of the registry, and its memory
+ * (block: the allocation that holds it) in the quarantine instead of freed.
+ */
+static inline void
+comch_obj_retire(struct comch_objreg_entry *reg, uint32_t *magic, void *block)
+{
+	comch_obj_kill(magic);
+	comch_objreg_retire(reg, block);
+}
+
 #endif /* COMCH_OBJREG_H */

@@ -17,6 +17,8 @@
 /* How long destroy lets a stopping server or client drain. */
 #define COMCH_EP_STOP_TIMEOUT_MS 3000
 
+RTE_LOG_REGISTER_DEFAULT(comch_ep_logtype, NOTICE);
+
 bool
 comch_ep_bad(const struct rte_comch_ep *ep, const char *func, bool registry)
 {
@@ -48,25 +50,48 @@ comch_ep_peer_bad(const struct rte_comch_ep_peer *peer, const char *func, bool r
 }
 
 int
+rte_comch_ep_obj_stats_get(struct rte_comch_obj_stats *stats)
+{
+	unsigned int live, quarantined;
+	size_t bytes;
+
+	if (COMCH_NULL_ARG(stats))
+		return -EINVAL;
+	/* This library's own registry (lib/common), apart from librte_comch's. */
+	comch_objreg_stats(&live, &quarantined, &bytes);
+	stats->live = live;
+	stats->quarantined = quarantined;
+	stats->quarantined_bytes = bytes;
+	return 0;
+}
+
+/* The calling thread, as a non-zero number: the address of its token. */
+static __thread char comch_ep_thread_token;
+
+int
 comch_ep_enter(struct rte_comch_ep *ep, const char *func)
 {
-	int rc = comch_user_enter(&ep->user);
+	uintptr_t self = (uintptr_t)&comch_ep_thread_token;
+	uintptr_t seen = 0;
 
-	if (likely(rc == 0))
+	if (likely(atomic_compare_exchange_strong_explicit(&ep->user, &seen, self,
+							   memory_order_acq_rel,
+							   memory_order_acquire)))
 		return 0;
-	if (rc == -EDEADLK)
+	if (seen == self) {
 		/* A public call made from inside another: the library's own bug. */
 		COMCH_LOG(ERR, "%s: called from inside another call on the endpoint", func);
-	else
-		COMCH_LOG(ERR, "%s: the endpoint is in use by another thread at the same time: "
-			  "one thread at a time may use it (under the program's own lock)", func);
-	return rc;
+		return -EDEADLK;
+	}
+	COMCH_LOG(ERR, "%s: the endpoint is in use by another thread at the same time: "
+		  "one thread at a time may use it (under the program's own lock)", func);
+	return -EBUSY;
 }
 
 void
 comch_ep_leave(struct rte_comch_ep *ep)
 {
-	comch_user_leave(&ep->user);
+	atomic_store_explicit(&ep->user, 0, memory_order_release);
 }
 
 int

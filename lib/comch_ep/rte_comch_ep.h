@@ -11,6 +11,10 @@
  * address), as a layer over the public server, client, connection and progress
  * engine API. It needs nothing of a driver beyond that, so it runs on every one.
  *
+ * Library: librte_comch_ep (pkg-config librte_comch_ep), apart from librte_comch,
+ * which it links; not included by rte_comch.h. Refusals are logged on the
+ * "lib.comch.ep" log type.
+ *
  * Design:
  * - An endpoint owns a progress engine, created (labelled with the calling
  *   lcore) by rte_comch_ep_create(). Every endpoint call that can move
@@ -64,6 +68,7 @@
 
 #include <rte_compat.h>
 
+#include <rte_comch.h>
 #include <rte_comch_dev.h>
 
 #ifdef __cplusplus
@@ -126,6 +131,26 @@ rte_comch_ep_create(void);
 __rte_experimental
 int
 rte_comch_ep_destroy(struct rte_comch_ep *ep);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * What this library holds for its objects, as rte_comch_obj_stats_get() tells
+ * it for librte_comch's (which no longer counts these): the endpoints and peer
+ * addresses that are live (a peer address until it is released and nothing
+ * refers to it), and the memory of destroyed ones kept back so that stale
+ * handles are refused (up to 1024 objects and 4 MiB, the oldest freed first).
+ * An application that destroyed every endpoint sees live == 0. Thread-safe.
+ *
+ * @param stats
+ *   Filled in.
+ * @return
+ *   0, or -EINVAL if stats is NULL.
+ */
+__rte_experimental
+int
+rte_comch_ep_obj_stats_get(struct rte_comch_obj_stats *stats);
 
 /**
  * Set the device to communicate through. Mandatory; only before listen or connect.

@@ -6,20 +6,33 @@
 #define COMCH_EP_PRIVATE_H
 
 /*
- * Endpoints (rte_comch_ep.h): internals shared by the comch_ep*.c files.
- * They use only the public API of the library; comch_private.h is included
- * for its log macro alone.
+ * Endpoints (rte_comch_ep.h): internals shared by the comch_ep*.c files of
+ * librte_comch_ep. They use only the public API of librte_comch, and the
+ * registry of live objects of lib/common, of which this library has its own.
  */
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/queue.h>
+
+#include <rte_common.h>
+#include <rte_log.h>
 
 #include <rte_comch_ctrl.h>
 #include <rte_comch_pe.h>
 #include <rte_comch_ep.h>
 
-#include "comch_private.h"
+#include "comch_args.h"
+#include "comch_objreg.h"
+
+extern int comch_ep_logtype;
+/* The "COMCH: " prefix of the lines the endpoints logged inside librte_comch. */
+#define COMCH_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_ ## level, comch_ep_logtype, "COMCH: %s(): " fmt "\n", __func__, \
+		##__VA_ARGS__)
+/** True, after a log line naming it, if one of the (pointer) arguments is NULL. */
+#define COMCH_NULL_ARG(...) COMCH_NULL_ARG_LOG(comch_ep_logtype, __VA_ARGS__)
 
 #define COMCH_EP_MAGIC 0x45506570u      /* "EPep" */
 #define COMCH_EP_PEER_MAGIC 0x50656572u /* "Peer" */
@@ -69,7 +82,8 @@ TAILQ_HEAD(comch_ep_peer_list, rte_comch_ep_peer);
 struct rte_comch_ep {
 	uint32_t magic;
 	struct comch_objreg_entry reg; /**< In the registry of live objects. */
-	uintptr_t user;                /**< The thread inside a call on it, or 0. */
+	/** The thread inside a call on it (comch_ep_enter()), or 0. */
+	_Atomic uintptr_t user;
 	struct rte_comch_pe *pe;
 	struct rte_comch_dev *dev;
 	struct rte_comch_dev_rep *rep;
