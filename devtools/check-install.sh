@@ -79,6 +79,11 @@ cc -o "$root/doca_server" -Werror "$src/examples/doca_comch/doca_comch_server.c"
 ldd "$root/doca_server" | grep -q "$root.*librte_comch_doca\.so"
 LD_LIBRARY_PATH="$libdir" "$root/doca_server" --help >/dev/null
 docainc=$(pkg-config --variable=includedir rte-comch-doca)/rte_comch_doca
+# The DOCA headers are the application's C: no compiler builtins of atomics in them.
+if grep -n '__atomic' "$docainc"/doca_*.h; then
+	echo "install check: a DOCA header uses __atomic builtins (keep them in the .c)" >&2
+	exit 1
+fi
 for h in "$docainc"/doca_*.h; do
 	printf '#include <%s>\n' "$(basename "$h")" >"$root/inc.c"
 	cc -c -o /dev/null -Wall -Werror $(pkg-config --cflags rte-comch-doca) "$root/inc.c" ||

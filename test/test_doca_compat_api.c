@@ -932,7 +932,7 @@ static void
 child_log_rate_bucket(void)
 {
 	struct doca_log_backend *be;
-	int b1 = -1, b2 = -1, b3 = -1, i;
+	int b1 = -1, b2 = -1, b3 = -1, b4, i;
 	unsigned int n;
 	doca_error_t r = DOCA_SUCCESS;
 	uint64_t t0;
@@ -957,6 +957,16 @@ child_log_rate_bucket(void)
 	i = b1;
 	DT_OK(doca_log_rate_bucket_register(log_source, &b1));
 	DT_EQ(b1, i);
+	/* What DOCA_LOG_RATE_LIMIT() asks: the site's bucket, registered once. */
+	DT_EQ(rte_comch_doca_log_rate_bucket(log_source, &b1), b1);
+	DT_EQ(rte_comch_doca_log_rate_bucket(log_source, NULL), -1);
+	b4 = -1;
+	DT_EQ(rte_comch_doca_log_rate_bucket(-1, &b4), -1);
+	DT_EQ(b4, -1);
+	i = rte_comch_doca_log_rate_bucket(log_source, &b4);
+	DT_ASSERT(i >= 0 && i != b1 && i != b2);
+	DT_EQ(b4, i);
+	DT_EQ(rte_comch_doca_log_rate_bucket(log_source, &b4), i);
 
 	/* A bucket lets DOCA_LOG_RATE_LIMIT_BURST lines through per window... */
 	n = api_rate_burst(app, b1, "bucket-one", 3 * DOCA_LOG_RATE_LIMIT_BURST);
@@ -978,6 +988,8 @@ child_log_rate_bucket(void)
 	DT_ERR(r, DOCA_ERROR_NO_MEMORY);
 	DT_EQ(b3, -1);
 	DT_ERR(doca_log_rate_bucket_register(log_source, &b3), DOCA_ERROR_NO_MEMORY);
+	DT_EQ(b3, -1);
+	DT_EQ(rte_comch_doca_log_rate_bucket(log_source, &b3), -1);
 	DT_EQ(b3, -1);
 	/* ...so that the call site logs without a limit. */
 	n = api_rate_burst(app, b3, "no-bucket", 3 * DOCA_LOG_RATE_LIMIT_BURST);

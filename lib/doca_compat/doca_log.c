@@ -20,6 +20,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <syslog.h>
 #include <time.h>
 #include <unistd.h>
@@ -97,10 +98,18 @@ static pthread_mutex_t dc_lt_lock = PTHREAD_MUTEX_INITIALIZER;
 static char **dc_lt_names;
 static size_t dc_lt_nb;
 
-#define DC_LOAD(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
-#define DC_STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
-#define DC_LOAD_RELAXED(p) __atomic_load_n((p), __ATOMIC_RELAXED)
-#define DC_STORE_RELAXED(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
+/*
+ * C11 atomic accesses to plain objects: those read without the lock (levels,
+ * counts, buckets) are written under it, or by the lock-free bucket code. The
+ * cast is the C11 view of the same object (same size and alignment on every
+ * target DPDK supports), so the variables stay plain for the code under the lock.
+ */
+#define DC_ATOMIC(p) ((_Atomic __typeof__(*(p)) *)(p))
+#define DC_LOAD(p) atomic_load_explicit(DC_ATOMIC(p), memory_order_acquire)
+#define DC_STORE(p, v) atomic_store_explicit(DC_ATOMIC(p), (v), memory_order_release)
+#define DC_LOAD_RELAXED(p) atomic_load_explicit(DC_ATOMIC(p), memory_order_relaxed)
+#define DC_STORE_RELAXED(p, v) atomic_store_explicit(DC_ATOMIC(p), (v), memory_order_relaxed)
+#define DC_ADD_RELAXED(p, v) atomic_fetch_add_explicit(DC_ATOMIC(p), (v), memory_order_relaxed)
 
 static bool
 dc_level_valid(uint32_t level)
@@ -394,17 +403,27 @@ doca_log_rate_bucket_register(int source, int *bucket)
 		return DOCA_ERROR_INVALID_VALUE;
 	if (DC_LOAD(bucket) >= 0)
 		return DOCA_SUCCESS;
-	id = __atomic_fetch_add(&dc_nb_buckets, 1, __ATOMIC_RELAXED);
+	id = DC_ADD_RELAXED(&dc_nb_buckets, 1);
 	if (id >= DC_LOG_MAX_BUCKETS) {
 		/* Keep the counter from wrapping under call sites that retry. */
-		__atomic_store_n(&dc_nb_buckets, DC_LOG_MAX_BUCKETS, __ATOMIC_RELAXED);
+		DC_STORE_RELAXED(&dc_nb_buckets, DC_LOG_MAX_BUCKETS);
 		return DOCA_ERROR_NO_MEMORY;
 	}
 	dc_buckets[id].window_ms = dc_now_ms();
 	/* Two threads reaching a call site first: the site keeps one bucket. */
-	__atomic_compare_exchange_n(bucket, &unset, id, false, __ATOMIC_RELEASE,
-				    __ATOMIC_RELAXED);
+	atomic_compare_exchange_strong_explicit(DC_ATOMIC(bucket), &unset, id, memory_order_release,
+						memory_order_relaxed);
 	return DOCA_SUCCESS;
+}
+
+int
+rte_comch_doca_log_rate_bucket(int source, int *bucket)
+{
+	if (bucket == NULL)
+		return -1;
+	if (DC_LOAD(bucket) < 0)
+		doca_log_rate_bucket_register(source, bucket);
+	return DC_LOAD(bucket);
 }
 
 doca_error_t
@@ -422,10 +441,11 @@ doca_log_rate_limit(uint32_t level, int source, const char *fname, int line, con
 		start = DC_LOAD_RELAXED(&b->window_ms);
 		/* Races at a window's edge let a few extra lines through: harmless. */
 		if (now - start >= DOCA_LOG_RATE_LIMIT_PERIOD_MS &&
-		    __atomic_compare_exchange_n(&b->window_ms, &start, now, false,
-						__ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		    atomic_compare_exchange_strong_explicit(DC_ATOMIC(&b->window_ms), &start, now,
+							    memory_order_relaxed,
+							    memory_order_relaxed))
 			DC_STORE_RELAXED(&b->count, 0);
-		if (__atomic_fetch_add(&b->count, 1, __ATOMIC_RELAXED) >= DOCA_LOG_RATE_LIMIT_BURST)
+		if (DC_ADD_RELAXED(&b->count, 1) >= DOCA_LOG_RATE_LIMIT_BURST)
 			return dc_level_valid(level) && dc_source_valid(source) ?
 				DOCA_SUCCESS : DOCA_ERROR_INVALID_VALUE;
 	}

@@ -387,6 +387,21 @@ doca_error_t
 doca_log_rate_bucket_register(int source, int *bucket);
 
 /**
+ * The bucket of a rate-limited call site, registered the first time (with
+ * doca_log_rate_bucket_register()); what DOCA_LOG_RATE_LIMIT() passes to
+ * doca_log_rate_limit(). Not a DOCA function: it keeps the atomic accesses to
+ * the call site's bucket inside the library. Thread-safe: call sites reached
+ * by several threads at once keep one bucket.
+ *
+ * @param source Identifier from doca_log_register_source().
+ * @param bucket The call site's bucket identifier, -1 until registered.
+ * @return The bucket's identifier, or -1 (no limit) when no bucket could be
+ *   registered (bad source, NULL bucket, every bucket taken).
+ */
+int
+rte_comch_doca_log_rate_bucket(int source, int *bucket);
+
+/**
  * Log an application message unless its bucket already let
  * DOCA_LOG_RATE_LIMIT_BURST messages through in the current
  * DOCA_LOG_RATE_LIMIT_PERIOD_MS window; use DOCA_LOG_RATE_LIMIT*() instead.
@@ -451,10 +466,8 @@ doca_log_rate_limit(uint32_t level, int source, const char *fname, int line, con
 #define DOCA_LOG_RATE_LIMIT(level, format, ...) \
 	do { \
 		static int doca_log_bucket_ = -1; \
-		if (__atomic_load_n(&doca_log_bucket_, __ATOMIC_ACQUIRE) < 0) \
-			doca_log_rate_bucket_register(log_source, &doca_log_bucket_); \
 		doca_log_rate_limit(DOCA_LOG_LEVEL_##level, log_source, __FILE__, __LINE__, \
-			__func__, __atomic_load_n(&doca_log_bucket_, __ATOMIC_ACQUIRE), \
+			__func__, rte_comch_doca_log_rate_bucket(log_source, &doca_log_bucket_), \
 			format, ##__VA_ARGS__); \
 	} while (0)
 
