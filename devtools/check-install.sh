@@ -69,7 +69,7 @@ echo "install check: built and linked a sample against the installed librte_comc
 
 # The DOCA layer: a DOCA program builds with `pkg-config doca-comch` (the alias a
 # DOCA meson.build asks for) and nothing else; every DOCA header compiles alone.
-for pc in librte_comch_dpa rte-comch-doca doca-comch doca-common doca-argp; do
+for pc in librte_comch_dpa rte-comch-doca-sdk rte-comch-doca doca-comch doca-common doca-argp; do
 	sed "s|^prefix=|prefix=$root|" "$(find "$root" -name "$pc.pc" | head -n 1)" \
 		>"$root/pc/$pc.pc"
 done
@@ -77,6 +77,7 @@ cc -o "$root/doca_server" -Werror "$src/examples/doca_comch/doca_comch_server.c"
 	"$src/examples/doca_comch/doca_comch_common.c" \
 	$(pkg-config --cflags --libs doca-comch doca-common doca-argp) -Wl,-rpath,"$libdir"
 ldd "$root/doca_server" | grep -q "$root.*librte_comch_doca\.so"
+ldd "$root/doca_server" | grep -q "$root.*librte_comch_doca_sdk\.so"
 LD_LIBRARY_PATH="$libdir" "$root/doca_server" --help >/dev/null
 docainc=$(pkg-config --variable=includedir rte-comch-doca)/rte_comch_doca
 # The DOCA headers are the application's C: no compiler builtins of atomics in them.

@@ -82,29 +82,39 @@ if [ -d "$build/drivers/comch/mlx5" ]; then
 	check_lib drivers/comch/mlx5 librte_comch_mlx5 mlx5_glue
 fi
 
-# The DOCA layer exports DOCA's names (version.map: doca_*, rte_comch_doca_*):
-# exactly the functions its headers declare, and nothing of its internals.
-doca_lib=$(find "$build/lib/doca_compat" -maxdepth 1 -type f -name 'librte_comch_doca.so.*.*' |
-	head -n 1)
-if [ -z "$doca_lib" ]; then
-	echo "check-symbols: no librte_comch_doca built in $build/lib/doca_compat"
-	rc=1
-else
+# The DOCA layer's two libraries export DOCA's names (version.map: doca_*,
+# rte_comch_doca_*): each exactly the functions its own headers declare
+# (sdk: doca_log, doca_argp, doca_error...; comch: the Comch mapping), and
+# nothing of its internals.
+# check_doca <dir under lib/doca_compat> <library name>
+check_doca() {
+	doca_lib=$(find "$build/lib/doca_compat/$1" -maxdepth 1 -type f -name "$2.so.*.*" |
+		head -n 1)
+	if [ -z "$doca_lib" ]; then
+		echo "check-symbols: no $2 built in $build/lib/doca_compat/$1"
+		rc=1
+		return
+	fi
 	# (A static inline function, as doca_version(), is in the header only.)
 	awk '/^(doca_[a-z_0-9]*|rte_comch_doca_[a-z_0-9]*)\(/ && prev !~ /^static inline/ {
 			sub(/\(.*/, ""); print }
 		{ prev = $0 }' \
-		$(ls "$src"/lib/doca_compat/doca_*.h | grep -v '_private\.h$') |
+		$(ls "$src/lib/doca_compat/$1"/doca_*.h | grep -v '_private\.h$') |
 		sort -u >"$tmp/doca-decl"
+	# Less the calls one library of the layer makes into the other (INTERNAL node).
+	awk '/^INTERNAL/ { n = 1 } n && /^\t[a-z_0-9]+;$/ { gsub(/[\t;]/, ""); print }' \
+		"$src/lib/doca_compat/$1/version.map" | sort -u >"$tmp/doca-internal"
 	nm -D --defined-only "$doca_lib" | awk '$2 == "T" { sub(/@.*/, "", $3); print $3 }' |
-		sort -u >"$tmp/doca-exported"
+		sort -u | comm -23 - "$tmp/doca-internal" >"$tmp/doca-exported"
 	if diff -u "$tmp/doca-decl" "$tmp/doca-exported" >"$tmp/d"; then
-		echo "check-symbols: librte_comch_doca: $(wc -l <"$tmp/doca-decl") functions," \
+		echo "check-symbols: $2: $(wc -l <"$tmp/doca-decl") functions," \
 			"declared and exported: ok"
 	else
-		echo "check-symbols: librte_comch_doca: declared and exported functions differ:"
+		echo "check-symbols: $2: declared and exported functions differ:"
 		cat "$tmp/d"
 		rc=1
 	fi
-fi
+}
+check_doca sdk librte_comch_doca_sdk
+check_doca comch librte_comch_doca
 exit $rc

@@ -15,7 +15,7 @@ or the layer's headers use them as they are. From the sources are dropped the
 programs' own names (what they define: functions, macros, types).
 
 Each name is:
-  present    the layer's public headers declare it (lib/doca_compat);
+  present    the layer's public headers declare it (lib/doca_compat/*);
   different  declared, with a difference the notes file tells;
   missing    not declared: the notes file says why (a glob pattern may cover a
              family: "doca_rdma_*");
@@ -67,10 +67,17 @@ def read(path):
 def declared_names(headers):
     """Every DOCA name the layer's public headers hold in code, by header."""
     names = {}
-    for fn in sorted(os.listdir(headers)):
-        if not fn.endswith(".h") or fn.endswith("_private.h"):
-            continue
-        for name in ID.findall(code_of(read(os.path.join(headers, fn)))):
+    # The layer's libraries in their directories (sdk, comch), their headers
+    # installed side by side: by file name, as a program includes them.
+    paths = {}
+    for d, _, files in os.walk(headers):
+        if os.path.basename(d) == "dpu":
+            continue  # the BlueField side's doca_build_config.h: the same names
+        for fn in files:
+            if fn.endswith(".h") and not fn.endswith("_private.h"):
+                paths.setdefault(fn, os.path.join(d, fn))
+    for fn in sorted(paths):
+        for name in ID.findall(code_of(read(paths[fn]))):
             if not OURS.match(name):
                 names.setdefault(name, fn)
     return names

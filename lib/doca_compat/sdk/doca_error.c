@@ -8,9 +8,7 @@
 
 #include <rte_common.h>
 
-#include "doca_compat_private.h"
-
-RTE_LOG_REGISTER_DEFAULT(doca_compat_logtype, NOTICE);
+#include "doca_obj_private.h"
 
 struct dc_error_desc {
 	const char *name;

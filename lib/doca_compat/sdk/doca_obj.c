@@ -2,9 +2,19 @@
  * Copyright(c) 2026 The rte_comch authors
  */
 
-/* The layer's objects in its registry of live objects: see doca_compat_private.h. */
+/*
+ * The layer's objects in its registry of live objects (doca_obj_private.h):
+ * librte_comch_doca_sdk's, which librte_comch_doca calls too.
+ */
 
-#include "doca_compat_private.h"
+#include "doca_obj_private.h"
+
+/*
+ * Each library of the layer registers the log type (the Comch mapping in
+ * doca_eal.c): both get the same one, "lib.comch.doca" (DPDK answers a
+ * registered name with its id).
+ */
+RTE_LOG_REGISTER_DEFAULT(doca_compat_logtype, NOTICE);
 
 static const char *
 dc_kind_name(uint32_t kind)

@@ -26,6 +26,12 @@
 
 #include "doca_compat_private.h"
 
+/*
+ * The Comch mapping's log type: the SDK library registers the same name
+ * (doca_obj.c), and DPDK gives both the same one.
+ */
+RTE_LOG_REGISTER_DEFAULT(doca_compat_logtype, NOTICE);
+
 #define DC_EAL_ENV "RTE_COMCH_DOCA_EAL_ARGS"
 #define DC_EAL_MAX_ARGS 64
 #define DC_EAL_ARGS_LEN 1024

@@ -27,7 +27,7 @@
 
 #include <rte_log.h>
 
-#include "doca_compat_private.h"
+#include "doca_obj_private.h"
 #include "doca_log.h"
 
 #define DC_LOG_MAX_APP 16

@@ -23,7 +23,7 @@
 #include <rte_common.h>
 #include <rte_comch_version.h>
 
-#include "doca_compat_private.h"
+#include "doca_obj_private.h"
 #include "doca_argp.h"
 #include "doca_log.h"
 
