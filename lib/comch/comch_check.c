@@ -60,14 +60,8 @@ comch_obj_bad(const char *func, const char *name, const uint32_t *magic, uint32_
 int
 rte_comch_obj_stats_get(struct rte_comch_obj_stats *stats)
 {
-	unsigned int live, quarantined;
-	size_t bytes;
-
 	if (COMCH_NULL_ARG(stats))
 		return -EINVAL;
-	comch_objreg_stats(&live, &quarantined, &bytes);
-	stats->live = live;
-	stats->quarantined = quarantined;
-	stats->quarantined_bytes = bytes;
+	comch_objreg_stats(&stats->live, &stats->quarantined, &stats->quarantined_bytes);
 	return 0;
 }

@@ -52,16 +52,10 @@ comch_ep_peer_bad(const struct rte_comch_ep_peer *peer, const char *func, bool r
 int
 rte_comch_ep_obj_stats_get(struct rte_comch_obj_stats *stats)
 {
-	unsigned int live, quarantined;
-	size_t bytes;
-
 	if (COMCH_NULL_ARG(stats))
 		return -EINVAL;
 	/* This library's own registry (lib/common), apart from librte_comch's. */
-	comch_objreg_stats(&live, &quarantined, &bytes);
-	stats->live = live;
-	stats->quarantined = quarantined;
-	stats->quarantined_bytes = bytes;
+	comch_objreg_stats(&stats->live, &stats->quarantined, &stats->quarantined_bytes);
 	return 0;
 }
 

@@ -148,7 +148,7 @@ comch_objreg_quarantine(void *block)
 }
 
 void
-comch_objreg_stats(unsigned int *live, unsigned int *quarantined, size_t *bytes)
+comch_objreg_stats(uint32_t *live, uint32_t *quarantined, uint64_t *bytes)
 {
 	pthread_mutex_lock(&reg.lock);
 	*live = reg.nb_live;

@@ -86,8 +86,11 @@ void comch_objreg_remove(struct comch_objreg_entry *e);
  */
 void comch_objreg_quarantine(void *block);
 
-/** What the registry holds now: live objects, and blocks and bytes in quarantine. */
-void comch_objreg_stats(unsigned int *live, unsigned int *quarantined, size_t *bytes);
+/**
+ * What the registry holds now: live objects, and blocks and bytes in quarantine
+ * (the fields of the libraries' rte_*_obj_stats_get()).
+ */
+void comch_objreg_stats(uint32_t *live, uint32_t *quarantined, uint64_t *bytes);
 
 /*
  * The objects of the libraries carry a magic word (their kind while live) at the
