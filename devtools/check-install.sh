@@ -69,7 +69,8 @@ echo "install check: built and linked a sample against the installed librte_comc
 
 # The DOCA layer: a DOCA program builds with `pkg-config doca-comch` (the alias a
 # DOCA meson.build asks for) and nothing else; every DOCA header compiles alone.
-for pc in librte_comch_dpa rte-comch-doca-sdk rte-comch-doca doca-comch doca-common doca-argp; do
+for pc in librte_comch_dpa librte_comch_dpa_rt rte-comch-doca-sdk rte-comch-doca doca-comch doca-common \
+	doca-argp; do
 	sed "s|^prefix=|prefix=$root|" "$(find "$root" -name "$pc.pc" | head -n 1)" \
 		>"$root/pc/$pc.pc"
 done
@@ -96,3 +97,18 @@ for h in "$docainc"/doca_*.h; do
 	fi
 done
 echo "install check: built a DOCA program with pkg-config doca-comch; every DOCA header compiles alone: ok"
+
+# MsgQ with the software DPA: a program builds with `pkg-config librte_comch_dpa`
+# alone, which brings the dpa driver and the DPA runtime it is built on.
+cc -o "$root/msgq" -DALLOW_EXPERIMENTAL_API -Werror "$src/examples/comch_msgq/main.c" \
+	"$src/examples/comch_msgq/msgq_prog.c" "$src/examples/common/comch_sample.c" \
+	-I"$src/examples/common" $(pkg-config --cflags --libs librte_comch_dpa) \
+	-Wl,-rpath,"$libdir"
+ldd "$root/msgq" | grep -q "$root.*librte_comch_dpa\.so"
+ldd "$root/msgq" | grep -q "$root.*librte_comch_dpa_rt\.so"
+# One way: the runtime never links the driver built on it.
+if ldd "$libdir/librte_comch_dpa_rt.so" | grep -q "librte_comch_dpa\.so"; then
+	echo "install check: librte_comch_dpa_rt links the dpa driver" >&2
+	exit 1
+fi
+echo "install check: built a MsgQ program with pkg-config librte_comch_dpa: ok"

@@ -3,8 +3,8 @@
 # Each library's ABI, three ways that must agree: the functions its public
 # headers mark __rte_experimental, the EXPERIMENTAL node of its version.map, and
 # what the built library exports. The driver calls (INTERNAL) are checked likewise.
-# Checked: librte_comch, librte_comch_ep and the libraries drivers export
-# API from (dpa).
+# Checked: librte_comch, librte_comch_ep, the DPA runtime and the libraries
+# drivers export API from (dpa).
 # Usage: check-symbols.sh <build dir>
 set -e
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -76,6 +76,7 @@ if [ -n "$comch_lib" ] && nm -D --defined-only "$comch_lib" | grep -q ' rte_comc
 	nm -D --defined-only "$comch_lib" | grep ' rte_comch_ep_'
 	rc=1
 fi
+check_lib lib/dpa librte_comch_dpa_rt rte_comch_dpa
 check_lib drivers/comch/dpa librte_comch_dpa rte_comch_dpa
 # The mlx5 driver (built when rdma-core is found): its one internal call, for tests.
 if [ -d "$build/drivers/comch/mlx5" ]; then

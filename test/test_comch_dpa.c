@@ -3,7 +3,7 @@
  */
 
 /*
- * The software DPA (drivers/comch/dpa): the dpa, DPA threads, completion
+ * The software DPA runtime (lib/dpa): the dpa, DPA threads, completion
  * contexts, DPA memory and the device-side calls, with every error; trigger
  * semantics (coalescing, no lost trigger, at most one run at a time),
  * reschedule and finish not returning, local storage, back-pressure, a stress

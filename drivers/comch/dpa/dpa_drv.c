@@ -21,6 +21,8 @@
 
 #include "dpa_drv_private.h"
 
+RTE_LOG_REGISTER_DEFAULT(dpa_drv_logtype, NOTICE);
+
 static const char * const dpa_drv_keys[] = { "name", "role", NULL };
 
 struct dpa_drv_args {
@@ -85,7 +87,7 @@ dpa_msgq_array(uint32_t n, size_t sz)
 static int
 dpa_msgq_create(void *dev, const struct rte_comch_drv_msgq_conf *conf, void **out)
 {
-	struct rte_comch_dpa *dpa = dpa_of_accel(conf->accel, "MsgQ start");
+	struct rte_comch_dpa *dpa = rte_comch_dpa_from_accel(conf->accel, "MsgQ start");
 	struct dpa_msgq *q;
 	uint32_t i;
 
@@ -93,7 +95,7 @@ dpa_msgq_create(void *dev, const struct rte_comch_drv_msgq_conf *conf, void **ou
 		return -EINVAL;
 	/* The dpa must run on this very device: its programs reach this device's memory. */
 	if (rte_comch_drv_dev_priv(rte_comch_dpa_get_device(dpa), &dpa_driver) != dev) {
-		DPA_LOG(ERR, "dpa %u was not created on device dpa_%s", dpa->tag,
+		DPA_LOG(ERR, "dpa %u was not created on device dpa_%s", rte_comch_dpa_tag(dpa),
 			((struct dpa_drv_dev *)dev)->name);
 		return -EINVAL;
 	}
@@ -103,7 +105,7 @@ dpa_msgq_create(void *dev, const struct rte_comch_drv_msgq_conf *conf, void **ou
 			conf->max_consumers, conf->max_producers, RTE_COMCH_MSGQ_MAX);
 		return -EINVAL;
 	}
-	if (dpa_in_program()) {
+	if (rte_comch_dpa_in_program()) {
 		DPA_LOG(ERR, "called from a DPA program");
 		return -EPERM;
 	}
@@ -126,17 +128,18 @@ dpa_msgq_create(void *dev, const struct rte_comch_drv_msgq_conf *conf, void **ou
 		q->cons[i].q = q;
 		q->cons[i].id = i;
 		q->cons[i].efd = -1;
-		dpa_lock_init(&q->cons[i].lock);
+		comch_spinlock_init(&q->cons[i].lock);
 	}
 	for (i = 0; i <= q->max_producers; i++) {
 		q->prods[i].q = q;
 		q->prods[i].id = i;
-		dpa_lock_init(&q->prods[i].lock);
+		comch_spinlock_init(&q->prods[i].lock);
 	}
 	/* The dpa cannot be destroyed under a started MsgQ. */
-	comch_fetch_add_release(&dpa->nb_msgqs, 1);
-	DPA_LOG(DEBUG, "dpa %u: MsgQ of %s consumers, %u consumers, %u producers", dpa->tag,
-		q->dpa_consumer ? "DPA" : "CPU", q->max_consumers, q->max_producers);
+	rte_comch_dpa_user_get(dpa);
+	DPA_LOG(DEBUG, "dpa %u: MsgQ of %s consumers, %u consumers, %u producers",
+		rte_comch_dpa_tag(dpa), q->dpa_consumer ? "DPA" : "CPU", q->max_consumers,
+		q->max_producers);
 	*out = q;
 	return 0;
 nomem:
@@ -149,7 +152,7 @@ dpa_msgq_destroy(void *obj)
 {
 	struct dpa_msgq *q = obj;
 
-	comch_fetch_sub_release(&q->dpa->nb_msgqs, 1);
+	rte_comch_dpa_user_put(q->dpa);
 	dpa_msgq_free(q);
 }
 
@@ -194,7 +197,7 @@ dpa_drv_probe(const struct rte_kvargs *kvlist, struct rte_comch_drv_dev_conf *co
 		return -ENOMEM;
 	}
 	snprintf(d->name, sizeof(d->name), "%s", a.name != NULL ? a.name : a.role);
-	dpa_lock_init(&d->regs_lock);
+	comch_spinlock_init(&d->regs_lock);
 	conf->priv = d;
 	conf->role = dpu ? RTE_COMCH_ROLE_DPU : RTE_COMCH_ROLE_HOST;
 	conf->rep_names = NULL;
@@ -221,7 +224,7 @@ struct rte_comch_driver dpa_driver = {
 /* Applications that use MsgQ link this library: loading it registers the driver. */
 RTE_COMCH_REGISTER_DRIVER(dpa, dpa_driver);
 
-void *
+struct dpa_drv_dev *
 dpa_drv_dev_of(const struct rte_comch_dev *dev)
 {
 	int saved = rte_errno;

@@ -58,7 +58,7 @@ dpa_mmap_reg(void *dev, void *addr, size_t len, uint32_t perms, void *mem, void 
 	struct dpa_reg *r = NULL;
 	uint32_t i;
 
-	dpa_lock(&d->regs_lock);
+	comch_spin_lock(&d->regs_lock);
 	for (i = 0; i < DPA_DRV_MAX_REGS; i++) {
 		if (!d->regs[i].busy) {
 			r = &d->regs[i];
@@ -66,7 +66,7 @@ dpa_mmap_reg(void *dev, void *addr, size_t len, uint32_t perms, void *mem, void 
 		}
 	}
 	if (r == NULL) {
-		dpa_unlock(&d->regs_lock);
+		comch_spin_unlock(&d->regs_lock);
 		DPA_LOG(ERR, "device dpa_%s: %u mmaps are registered already", d->name,
 			DPA_DRV_MAX_REGS);
 		return -ENOSPC;
@@ -75,11 +75,11 @@ dpa_mmap_reg(void *dev, void *addr, size_t len, uint32_t perms, void *mem, void 
 	r->addr = addr;
 	r->len = len;
 	r->perms = perms;
-	r->gen = dpa_next_gen(r->gen);
+	r->gen = rte_comch_dpa_next_gen(r->gen);
 	/* Release: a copy that sees the generation sees the range. */
 	comch_store_release(&r->live, r->gen);
 	d->nb_regs++;
-	dpa_unlock(&d->regs_lock);
+	comch_spin_unlock(&d->regs_lock);
 	*reg = r;
 	return 0;
 }
@@ -99,10 +99,10 @@ dpa_mmap_dereg(void *dev, void *reg)
 	comch_store_seq_cst(&r->live, 0);
 	while (comch_load_seq_cst(&r->users) != 0)
 		rte_pause();
-	dpa_lock(&d->regs_lock);
+	comch_spin_lock(&d->regs_lock);
 	r->busy = false;
 	d->nb_regs--;
-	dpa_unlock(&d->regs_lock);
+	comch_spin_unlock(&d->regs_lock);
 }
 
 const struct rte_comch_drv_mmap_ops dpa_mmap_ops = {
@@ -116,30 +116,31 @@ static rte_comch_dpa_handle_t
 dpa_reg_handle(const struct rte_comch_dpa *dpa, const struct dpa_drv_dev *d,
 	       const struct dpa_reg *r)
 {
-	return dpa_handle_make(DPA_KIND_REG, dpa->tag, comch_load_relaxed(&r->live),
-			       (uint32_t)(r - d->regs));
+	return rte_comch_dpa_handle_make(DPA_KIND_REG, rte_comch_dpa_tag(dpa),
+					 comch_load_relaxed(&r->live), (uint32_t)(r - d->regs));
 }
 
 struct dpa_reg *
-dpa_reg_get(struct rte_comch_dpa *dpa, rte_comch_dpa_handle_t h, const char *func)
+dpa_reg_get(const struct dpa_msgq *q, rte_comch_dpa_handle_t h, const char *func)
 {
-	struct dpa_drv_dev *d = dpa->drv_dev;
-	uint32_t slot = dpa_handle_slot(h);
+	/* The MsgQ's dpa runs on its device (dpa_msgq_create()): its registrations. */
+	struct dpa_drv_dev *d = q->dev;
+	uint8_t tag = rte_comch_dpa_tag(q->dpa);
+	uint32_t slot = rte_comch_dpa_handle_slot(h);
 	struct dpa_reg *r;
 
 	/* Generation 0 is no registration's: a free slot's live is 0, and must not match it. */
-	if (d == NULL || dpa_handle_kind(h) != DPA_KIND_REG || dpa_handle_tag(h) != dpa->tag ||
-	    slot >= DPA_DRV_MAX_REGS || dpa_handle_gen(h) == 0) {
-		DPA_LOG_FN(ERR, func, "0x%" PRIx64 " is not an mmap handle of dpa %u", h,
-			   dpa->tag);
+	if (rte_comch_dpa_handle_kind(h) != DPA_KIND_REG || rte_comch_dpa_handle_tag(h) != tag ||
+	    slot >= DPA_DRV_MAX_REGS || rte_comch_dpa_handle_gen(h) == 0) {
+		DPA_LOG_FN(ERR, func, "0x%" PRIx64 " is not an mmap handle of dpa %u", h, tag);
 		return NULL;
 	}
 	r = &d->regs[slot];
 	comch_fetch_add_seq_cst(&r->users, 1);
-	if (comch_load_seq_cst(&r->live) != dpa_handle_gen(h)) {
+	if (comch_load_seq_cst(&r->live) != rte_comch_dpa_handle_gen(h)) {
 		comch_fetch_sub_release(&r->users, 1);
 		DPA_LOG_FN(ERR, func, "dpa %u: stale mmap handle 0x%" PRIx64 " (deregistered)",
-			   dpa->tag, h);
+			   tag, h);
 		return NULL;
 	}
 	return r;
@@ -158,23 +159,32 @@ rte_comch_dpa_mmap_get_dpa_handle(struct rte_comch_dpa *dpa, const struct rte_co
 {
 	struct dpa_drv_dev *d;
 	struct dpa_reg *r;
-	int ret = dpa_cpu_call_check(dpa, __func__);
+	int ret = 0;
 
+	if (dpa == NULL) {
+		DPA_LOG(ERR, "dpa is NULL");
+		ret = -EINVAL;
+	} else if (rte_comch_dpa_in_program()) {
+		DPA_LOG(ERR, "called from a DPA program");
+		ret = -EPERM;
+	}
 	if (ret == 0)
 		ret = dpa_out_check(mmap, "mmap", __func__);
 	if (ret == 0)
 		ret = dpa_out_check(handle, "handle", __func__);
 	if (ret < 0)
 		return ret;
-	d = dpa->drv_dev;
+	d = dpa_drv_dev_of(rte_comch_dpa_get_device(dpa));
 	if (d == NULL) {
-		DPA_LOG(ERR, "dpa %u is not on a \"dpa:\" device: it reaches no mmap", dpa->tag);
+		DPA_LOG(ERR, "dpa %u is not on a \"dpa:\" device: it reaches no mmap",
+			rte_comch_dpa_tag(dpa));
 		return -EINVAL;
 	}
 	r = rte_comch_drv_mmap_reg(mmap, rte_comch_dpa_get_device(dpa));
 	if (r == NULL) {
 		DPA_LOG(ERR, "dpa %u: the mmap is not started, or its devices do not include "
-			"device dpa_%s (rte_comch_mmap_add_dev() before start)", dpa->tag, d->name);
+			"device dpa_%s (rte_comch_mmap_add_dev() before start)",
+			rte_comch_dpa_tag(dpa), d->name);
 		return -EINVAL;
 	}
 	*handle = dpa_reg_handle(dpa, d, r);

@@ -6,9 +6,10 @@
 #define DPA_DRV_PRIVATE_H
 
 /*
- * The "dpa" comch driver: the software DPA as the driver of a device, so that
+ * The "dpa" comch driver: MsgQ on the software DPA runtime (lib/dpa), so that
  * the library reaches MsgQ producers and consumers through the driver
- * contract. Its files:
+ * contract. It calls the runtime through its internal API
+ * (rte_comch_dpa_driver.h) only; the runtime never calls it. Its files:
  *   dpa_drv.c           registration, probe, the device, MsgQ create and destroy
  *   dpa_drv_mem.c       mmap ops: memory, registrations and their DPA handles
  *   dpa_msgq_consumer.c consumer ops: DPA consumers and CPU consumers
@@ -28,15 +29,44 @@
  * whether it may be written.
  */
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 #include <rte_common.h>
+#include <rte_log.h>
 
 #include <rte_comch_driver.h>
 #include <rte_comch_msgq.h>
 
-#include "dpa_private.h"
+#include "comch_spinlock.h"
+
+#include "rte_comch_dpa.h"
+#include "rte_comch_dpa_dev.h"
+#include "rte_comch_dpa_driver.h"
+
+extern int dpa_drv_logtype;
+/* A log line that names func, for helpers that check on behalf of their caller. */
+#define DPA_LOG_FN(level, func, fmt, ...) \
+	rte_log(RTE_LOG_ ## level, dpa_drv_logtype, "COMCH_DPA: %s(): " fmt "\n", (func), \
+		##__VA_ARGS__)
+#define DPA_LOG(level, fmt, ...) DPA_LOG_FN(level, __func__, fmt, ##__VA_ARGS__)
+
+/* The driver's kinds of DPA handles (none of the runtime's: T, C, M). */
+#define DPA_KIND_CONSUMER 0x63 /* 'c': a DPA consumer of a MsgQ */
+#define DPA_KIND_PRODUCER 0x70 /* 'p': a DPA producer of a MsgQ */
+#define DPA_KIND_REG 0x52    /* 'R': an mmap's registration on the dpa's device */
+
+/* out, where a call writes its result, is not NULL: 0 or -EINVAL (logged, naming func). */
+static inline int
+dpa_out_check(const void *out, const char *name, const char *func)
+{
+	if (out == NULL) {
+		DPA_LOG_FN(ERR, func, "%s is NULL", name);
+		return -EINVAL;
+	}
+	return 0;
+}
 
 /* Registrations (mmaps started) of one device at once. */
 #define DPA_DRV_MAX_REGS 1024
@@ -67,7 +97,7 @@ struct dpa_reg {
 /* A device opened with "dpa:" devargs. */
 struct dpa_drv_dev {
 	char name[DPA_DRV_NAME_MAX + 1];
-	dpa_lock_t regs_lock; /* mmaps may start on several threads */
+	comch_spinlock_t regs_lock; /* mmaps may start on several threads */
 	uint32_t nb_regs;
 	struct dpa_reg regs[DPA_DRV_MAX_REGS];
 };
@@ -91,7 +121,7 @@ struct dpa_cons {
 	 * The producers' view, under lock: imported between import and unimport
 	 * (a DPA producer fills only then), and the longest imm accepted.
 	 */
-	dpa_lock_t lock;
+	comch_spinlock_t lock;
 	bool imported;
 	uint32_t imm_len;
 	/* A DPA consumer. */
@@ -120,7 +150,7 @@ struct dpa_prod {
 	/* A DPA producer. */
 	rte_comch_dpa_handle_t handle;
 	/* Its completion configuration, and the room check and post of a completion. */
-	dpa_lock_t lock;
+	comch_spinlock_t lock;
 	struct rte_comch_dpa_cq *cq; /* NULL: no completion context attached */
 	uint64_t user_data;
 	uint32_t max_send;
@@ -144,9 +174,12 @@ dpa_msgq_id_valid(uint32_t id, uint32_t max)
 	return id >= 1 && id <= max;
 }
 
+/* dpa_drv.c: the driver's device behind a device, or NULL if it is another driver's. */
+struct dpa_drv_dev *dpa_drv_dev_of(const struct rte_comch_dev *dev);
+
 /* dpa_drv_mem.c */
 extern const struct rte_comch_drv_mmap_ops dpa_mmap_ops;
-struct dpa_reg *dpa_reg_get(struct rte_comch_dpa *dpa, rte_comch_dpa_handle_t h,
+struct dpa_reg *dpa_reg_get(const struct dpa_msgq *q, rte_comch_dpa_handle_t h,
 			    const char *func);
 void dpa_reg_put(struct dpa_reg *r);
 

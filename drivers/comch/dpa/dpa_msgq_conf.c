@@ -72,7 +72,7 @@ dpa_conf_idle(struct rte_comch_ctx *ctx, const char *what, uint32_t id, const ch
 	enum rte_comch_ctx_state st;
 	int ret;
 
-	if (dpa_in_program()) {
+	if (rte_comch_dpa_in_program()) {
 		DPA_LOG_FN(ERR, func, "called from a DPA program");
 		return -EPERM;
 	}
@@ -96,13 +96,13 @@ static int
 dpa_conf_cq_idle(const struct rte_comch_dpa_cq *cq, const struct rte_comch_dpa *dpa,
 		 struct rte_comch_ctx *ctx, const char *what, uint32_t id, const char *func)
 {
-	int ret = dpa_obj_check(DPA_LIVE(cq), "cq", func);
+	int ret = rte_comch_dpa_cq_check(cq, func);
 
 	if (ret < 0)
 		return ret;
-	if (cq->dpa != dpa) {
-		DPA_LOG_FN(ERR, func, "cq belongs to dpa %u, the MsgQ uses dpa %u", cq->dpa->tag,
-			   dpa->tag);
+	if (rte_comch_dpa_cq_get_dpa(cq) != dpa) {
+		DPA_LOG_FN(ERR, func, "cq belongs to dpa %u, the MsgQ uses dpa %u",
+			   rte_comch_dpa_tag(rte_comch_dpa_cq_get_dpa(cq)), rte_comch_dpa_tag(dpa));
 		return -EINVAL;
 	}
 	return dpa_conf_idle(ctx, what, id, func);
@@ -136,28 +136,20 @@ rte_comch_dpa_consumer_set_completion(struct rte_comch_consumer *consumer,
 			       c->id, __func__);
 	if (ret < 0)
 		return ret;
-	/*
-	 * The context counts its consumers (it is not destroyed under one), up
-	 * to its max: one compare-and-swap, so that consumers configured on two
-	 * threads at once cannot both take its last place.
-	 */
+	/* The context counts its consumers (it is not destroyed under one), up to its max. */
 	if (cq != c->cq) {
-		uint32_t n = comch_load_relaxed(&cq->nb_consumers);
-
-		do {
-			if (cq->max_consumers != 0 && n >= cq->max_consumers) {
-				DPA_LOG(ERR, "consumer %u: its completion context has its %u "
-					"consumers already", c->id, cq->max_consumers);
-				return -ENOSPC;
-			}
-		} while (!comch_cas_acq_rel(&cq->nb_consumers, &n, n + 1));
+		if (rte_comch_dpa_cq_consumer_attach(cq) < 0) {
+			DPA_LOG(ERR, "consumer %u: its completion context has its max_consumers "
+				"already", c->id);
+			return -ENOSPC;
+		}
 		if (c->cq != NULL)
-			comch_fetch_add_relaxed(&c->cq->nb_consumers, -1);
+			rte_comch_dpa_cq_consumer_detach(c->cq);
 	}
-	dpa_lock(&c->lock);
+	comch_spin_lock(&c->lock);
 	c->cq = cq;
 	c->user_data = user_data;
-	dpa_unlock(&c->lock);
+	comch_spin_unlock(&c->lock);
 	return 0;
 }
 
@@ -173,9 +165,9 @@ rte_comch_dpa_consumer_set_dev_max_num_recv(struct rte_comch_consumer *consumer,
 				__func__);
 	if (ret < 0)
 		return ret;
-	dpa_lock(&c->lock);
+	comch_spin_lock(&c->lock);
 	c->max_recv = max;
-	dpa_unlock(&c->lock);
+	comch_spin_unlock(&c->lock);
 	return 0;
 }
 
@@ -207,9 +199,9 @@ rte_comch_dpa_producer_set_dev_max_num_send(struct rte_comch_producer *producer,
 				__func__);
 	if (ret < 0)
 		return ret;
-	dpa_lock(&p->lock);
+	comch_spin_lock(&p->lock);
 	p->max_send = max;
-	dpa_unlock(&p->lock);
+	comch_spin_unlock(&p->lock);
 	return 0;
 }
 
@@ -226,10 +218,10 @@ rte_comch_dpa_producer_completion_attach(struct rte_comch_producer *producer,
 			       p->id, __func__);
 	if (ret < 0)
 		return ret;
-	dpa_lock(&p->lock);
+	comch_spin_lock(&p->lock);
 	p->cq = cq;
 	p->user_data = user_data;
-	dpa_unlock(&p->lock);
+	comch_spin_unlock(&p->lock);
 	return 0;
 }
 

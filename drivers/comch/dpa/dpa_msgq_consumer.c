@@ -49,12 +49,12 @@ dpa_consumer_create(void *conn, const struct rte_comch_drv_consumer_conf *conf, 
 		DPA_LOG(ERR, "consumer id %u is taken", conf->id);
 		return -EEXIST;
 	}
-	if (dpa_in_program()) {
+	if (rte_comch_dpa_in_program()) {
 		DPA_LOG(ERR, "called from a DPA program");
 		return -EPERM;
 	}
 	/* The producers' view under the lock: a DPA producer may look at the slot by id. */
-	dpa_lock(&c->lock);
+	comch_spin_lock(&c->lock);
 	c->imported = false;
 	c->imm_len = 0;
 	c->cq = NULL;
@@ -62,7 +62,7 @@ dpa_consumer_create(void *conn, const struct rte_comch_drv_consumer_conf *conf, 
 	c->max_recv = DPA_MSGQ_DEFAULT_DEV_MAX;
 	comch_store_relaxed(&c->credits, 0);
 	c->started = 0;
-	dpa_unlock(&c->lock);
+	comch_spin_unlock(&c->lock);
 	c->ring = NULL;
 	c->mask = 0;
 	comch_store_relaxed(&c->pi, 0);
@@ -73,7 +73,7 @@ dpa_consumer_create(void *conn, const struct rte_comch_drv_consumer_conf *conf, 
 	comch_store_relaxed(&c->armed, 0);
 	c->handle = RTE_COMCH_DPA_HANDLE_INVALID;
 	if (dpa_cons_on_dpa(c)) {
-		ret = dpa_ep_alloc(q->dpa, DPA_KIND_CONSUMER, c, &c->handle);
+		ret = rte_comch_dpa_ep_alloc(q->dpa, DPA_KIND_CONSUMER, c, &c->handle);
 		if (ret < 0)
 			return ret;
 	}
@@ -100,16 +100,16 @@ dpa_consumer_destroy(void *obj)
 	struct dpa_cons *c = obj;
 
 	/* The library unimported it before; this only makes sure no producer fills it. */
-	dpa_lock(&c->lock);
+	comch_spin_lock(&c->lock);
 	c->imported = false;
 	c->started = 0;
-	dpa_unlock(&c->lock);
+	comch_spin_unlock(&c->lock);
 	if (dpa_cons_on_dpa(c)) {
 		/* Waits for the runs that may hold the handle (consumer_ack). */
-		dpa_ep_free(c->q->dpa, c->handle);
+		rte_comch_dpa_ep_free(c->q->dpa, c->handle);
 		c->handle = RTE_COMCH_DPA_HANDLE_INVALID;
 		if (c->cq != NULL)
-			comch_fetch_add_relaxed(&c->cq->nb_consumers, -1);
+			rte_comch_dpa_cq_consumer_detach(c->cq);
 		c->cq = NULL;
 	} else {
 		dpa_cons_efd_close(c);
@@ -124,24 +124,24 @@ dpa_cons_start_dpa(struct dpa_cons *c, uint32_t imm_len)
 {
 	int ret = 0;
 
-	dpa_lock(&c->lock);
+	comch_spin_lock(&c->lock);
 	if (c->cq == NULL) {
 		DPA_LOG(ERR, "consumer %u: no completion context: "
 			"rte_comch_dpa_consumer_set_completion()", c->id);
 		ret = -EINVAL;
-	} else if (comch_load_acquire(&c->cq->live) == 0) {
+	} else if (!rte_comch_dpa_cq_is_live(c->cq)) {
 		DPA_LOG(ERR, "consumer %u: its completion context was destroyed", c->id);
 		ret = -EINVAL;
-	} else if (imm_len > c->cq->imm_len) {
+	} else if (imm_len > rte_comch_dpa_cq_imm_len(c->cq)) {
 		DPA_LOG(ERR, "consumer %u: %u bytes of immediate data, its completion context "
-			"takes %u", c->id, imm_len, c->cq->imm_len);
+			"takes %u", c->id, imm_len, rte_comch_dpa_cq_imm_len(c->cq));
 		ret = -EINVAL;
 	} else {
 		/* A fresh start: the program offers receives again with consumer_ack. */
 		comch_store_relaxed(&c->credits, 0);
 		c->started = 1;
 	}
-	dpa_unlock(&c->lock);
+	comch_spin_unlock(&c->lock);
 	return ret;
 }
 
@@ -154,9 +154,9 @@ dpa_cons_start_cpu(struct dpa_cons *c, const struct rte_comch_drv_consumer_start
 	uint64_t n;
 	int ret;
 
-	dpa_lock(&c->lock);
+	comch_spin_lock(&c->lock);
 	imported = c->imported;
-	dpa_unlock(&c->lock);
+	comch_spin_unlock(&c->lock);
 	if (imported) {
 		/* DPA producers could be filling the ring this start would replace. */
 		DPA_LOG(ERR, "consumer %u: still imported (not unimported since its last start)",

@@ -39,14 +39,14 @@ struct dpa_send_cq {
 int
 rte_comch_dpa_dev_consumer_ack(rte_comch_dpa_handle_t h, uint32_t n)
 {
-	struct rte_comch_dpa *dpa = dpa_dev_caller(__func__);
+	struct rte_comch_dpa *dpa = rte_comch_dpa_dev_caller(__func__);
 	struct dpa_cons *c;
 	uint32_t credits;
 	int ret = 0;
 
 	if (dpa == NULL)
 		return -EPERM;
-	c = dpa_handle_lookup(dpa, h, DPA_KIND_CONSUMER, __func__);
+	c = rte_comch_dpa_ep_lookup(dpa, h, DPA_KIND_CONSUMER, "consumer", __func__);
 	if (c == NULL)
 		return -EINVAL;
 	/*
@@ -55,7 +55,7 @@ rte_comch_dpa_dev_consumer_ack(rte_comch_dpa_handle_t h, uint32_t n)
 	 * (without it), so the credits read here can only be more than what is
 	 * left, never less than what the program has seen taken: the bound holds.
 	 */
-	dpa_lock(&c->lock);
+	comch_spin_lock(&c->lock);
 	credits = comch_load_acquire(&c->credits);
 	if (!c->started) {
 		DPA_LOG(ERR, "consumer %u is not started", c->id);
@@ -67,7 +67,7 @@ rte_comch_dpa_dev_consumer_ack(rte_comch_dpa_handle_t h, uint32_t n)
 	} else {
 		comch_fetch_add_release(&c->credits, n);
 	}
-	dpa_unlock(&c->lock);
+	comch_spin_unlock(&c->lock);
 	return ret;
 }
 
@@ -75,14 +75,14 @@ rte_comch_dpa_dev_consumer_ack(rte_comch_dpa_handle_t h, uint32_t n)
 static struct dpa_prod *
 dpa_dev_producer(rte_comch_dpa_handle_t h, int *err, const char *func)
 {
-	struct rte_comch_dpa *dpa = dpa_dev_caller(func);
+	struct rte_comch_dpa *dpa = rte_comch_dpa_dev_caller(func);
 	struct dpa_prod *p;
 
 	if (dpa == NULL) {
 		*err = -EPERM;
 		return NULL;
 	}
-	p = dpa_handle_lookup(dpa, h, DPA_KIND_PRODUCER, func);
+	p = rte_comch_dpa_ep_lookup(dpa, h, DPA_KIND_PRODUCER, "producer", func);
 	*err = p != NULL ? 0 : -EINVAL;
 	return p;
 }
@@ -112,11 +112,11 @@ dpa_dev_send_check(struct dpa_prod *p, const void *imm, uint32_t imm_len, uint32
 	}
 	if ((flags & RTE_COMCH_DPA_DEV_SUBMIT_FLAG_COMPLETION) == 0)
 		return 0;
-	dpa_lock(&p->lock);
+	comch_spin_lock(&p->lock);
 	sc->cq = p->cq;
 	sc->user_data = p->user_data;
 	sc->max_send = p->max_send;
-	dpa_unlock(&p->lock);
+	comch_spin_unlock(&p->lock);
 	if (sc->cq == NULL) {
 		DPA_LOG_FN(ERR, func, "producer %u: a completion asked for, none attached: "
 			   "rte_comch_dpa_producer_completion_attach()", p->id);
@@ -139,9 +139,9 @@ dpa_dev_consumer_lock(struct dpa_prod *p, uint32_t id, const char *func)
 	}
 	/* The slot is the MsgQ's, alive as long as the producer: its lock is safe to take. */
 	c = &q->cons[id];
-	dpa_lock(&c->lock);
+	comch_spin_lock(&c->lock);
 	if (!c->imported) {
-		dpa_unlock(&c->lock);
+		comch_spin_unlock(&c->lock);
 		/*
 		 * What every send meets while a consumer stops or restarts: the
 		 * -ENOENT says it, as on the CPU fast path; at DEBUG, so that a
@@ -169,20 +169,20 @@ dpa_dev_deliver(struct dpa_prod *p, uint32_t id, const void *imm, uint32_t imm_l
 	if (c == NULL)
 		return -ENOENT;
 	if (imm_len > c->imm_len) {
-		dpa_unlock(&c->lock);
+		comch_spin_unlock(&c->lock);
 		DPA_LOG_FN(ERR, func, "producer %u: imm_len %u, consumer %u accepts %u", p->id,
 			   imm_len, id, c->imm_len);
 		return -EMSGSIZE;
 	}
 	/* Acquire: the receive was posted whole, and its last fill read, before. */
 	if (comch_load_acquire(&c->pi) == comch_load_relaxed(&c->fi)) {
-		dpa_unlock(&c->lock);
+		comch_spin_unlock(&c->lock);
 		return -EAGAIN;
 	}
 	if (sc->cq != NULL) {
-		ret = dpa_cq_reserve(sc->cq, sc->max_send, func);
+		ret = rte_comch_dpa_cq_reserve(sc->cq, sc->max_send, func);
 		if (ret < 0) {
-			dpa_unlock(&c->lock);
+			comch_spin_unlock(&c->lock);
 			if (ret == -EINVAL)
 				DPA_LOG_FN(ERR, func, "producer %u: its completion context is gone",
 					   p->id);
@@ -198,9 +198,9 @@ dpa_dev_deliver(struct dpa_prod *p, uint32_t id, const void *imm, uint32_t imm_l
 			.user_data = sc->user_data, .producer_id = p->id, .imm_len = 0,
 		};
 
-		dpa_cq_commit(sc->cq, &cqe);
+		rte_comch_dpa_cq_commit(sc->cq, &cqe);
 	}
-	dpa_unlock(&c->lock);
+	comch_spin_unlock(&c->lock);
 	return 0;
 }
 
@@ -286,9 +286,9 @@ rte_comch_dpa_dev_producer_dma_copy(rte_comch_dpa_handle_t producer, uint32_t co
 	if (ret < 0)
 		return ret;
 	/* Held until the copy is done: the mmaps cannot stop under it. */
-	dst = dpa_reg_get(p->q->dpa, dst_mmap, __func__);
+	dst = dpa_reg_get(p->q, dst_mmap, __func__);
 	if (dst != NULL)
-		src = dpa_reg_get(p->q->dpa, src_mmap, __func__);
+		src = dpa_reg_get(p->q, src_mmap, __func__);
 	if (dst == NULL || src == NULL) {
 		ret = -EINVAL;
 		goto out;
@@ -323,6 +323,6 @@ rte_comch_dpa_dev_producer_is_consumer_empty(rte_comch_dpa_handle_t producer,
 	if (c == NULL)
 		return -ENOENT;
 	ret = comch_load_acquire(&c->pi) == comch_load_relaxed(&c->fi);
-	dpa_unlock(&c->lock);
+	comch_spin_unlock(&c->lock);
 	return ret;
 }

@@ -51,10 +51,10 @@ dpa_import(void *conn, const struct rte_comch_drv_remote_conf *conf,
 		DPA_LOG(ERR, "the blob names no consumer of this MsgQ");
 		return -EPROTO;
 	}
-	dpa_lock(&c->lock);
+	comch_spin_lock(&c->lock);
 	c->imported = true;
 	c->imm_len = conf->imm_len;
-	dpa_unlock(&c->lock);
+	comch_spin_unlock(&c->lock);
 	*remote = c;
 	return 0;
 }
@@ -69,10 +69,10 @@ dpa_unimport(void *conn, void *remote)
 	 * again (it checks imported under the same lock). A DPA consumer stops
 	 * taking credits: consumer_ack is refused until its next start.
 	 */
-	dpa_lock(&c->lock);
+	comch_spin_lock(&c->lock);
 	c->imported = false;
 	c->started = 0;
-	dpa_unlock(&c->lock);
+	comch_spin_unlock(&c->lock);
 }
 
 static int
@@ -91,19 +91,19 @@ dpa_producer_create(void *conn, uint32_t id, void **out)
 		DPA_LOG(ERR, "producer id %u is taken", id);
 		return -EEXIST;
 	}
-	if (dpa_in_program()) {
+	if (rte_comch_dpa_in_program()) {
 		DPA_LOG(ERR, "called from a DPA program");
 		return -EPERM;
 	}
-	dpa_lock(&p->lock);
+	comch_spin_lock(&p->lock);
 	p->cq = NULL;
 	p->user_data = 0;
 	p->max_send = DPA_MSGQ_DEFAULT_DEV_MAX;
-	dpa_unlock(&p->lock);
+	comch_spin_unlock(&p->lock);
 	p->handle = RTE_COMCH_DPA_HANDLE_INVALID;
 	/* A MsgQ with DPA consumers has CPU producers: they need no handle. */
 	if (!q->dpa_consumer) {
-		ret = dpa_ep_alloc(q->dpa, DPA_KIND_PRODUCER, p, &p->handle);
+		ret = rte_comch_dpa_ep_alloc(q->dpa, DPA_KIND_PRODUCER, p, &p->handle);
 		if (ret < 0)
 			return ret;
 	}
@@ -119,7 +119,7 @@ dpa_producer_destroy(void *obj)
 
 	if (!p->q->dpa_consumer) {
 		/* Waits for the runs that may hold its handle. */
-		dpa_ep_free(p->q->dpa, p->handle);
+		rte_comch_dpa_ep_free(p->q->dpa, p->handle);
 		p->handle = RTE_COMCH_DPA_HANDLE_INVALID;
 	}
 	p->in_use = false;
@@ -153,7 +153,7 @@ dpa_producer_send(void *obj, void *remote, uint32_t producer_id, const void *src
 			break;
 		}
 		/* Room first: a credit is taken only for an entry that will be posted. */
-		rc = dpa_cq_reserve(c->cq, UINT64_MAX, __func__);
+		rc = rte_comch_dpa_cq_reserve(c->cq, UINT64_MAX, __func__);
 		if (rc < 0) {
 			if (rc != -EAGAIN) {
 				DPA_LOG(ERR, "consumer %u: its completion context refused a "
@@ -167,7 +167,7 @@ dpa_producer_send(void *obj, void *remote, uint32_t producer_id, const void *src
 		cqe.producer_id = producer_id;
 		cqe.imm_len = msgs[i].imm_len;
 		memcpy(cqe.imm, msgs[i].imm, sizeof(cqe.imm));
-		dpa_cq_commit(c->cq, &cqe);
+		rte_comch_dpa_cq_commit(c->cq, &cqe);
 	}
 	return i > 0 ? (int)i : rc;
 }

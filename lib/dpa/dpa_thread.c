@@ -30,7 +30,7 @@ dpa_state_name(int state)
 rte_comch_dpa_handle_t
 dpa_thread_handle(const struct rte_comch_dpa_thread *t)
 {
-	return dpa_handle_make(DPA_KIND_THREAD, t->dpa->tag, t->gen, t->slot);
+	return rte_comch_dpa_handle_make(DPA_KIND_THREAD, t->dpa->tag, t->gen, t->slot);
 }
 
 /* The thread pointer the CPU passed, if it names a live thread. */
@@ -143,7 +143,7 @@ rte_comch_dpa_thread_create(struct rte_comch_dpa *dpa,
 		dpa->next_unit = (dpa->next_unit + 1) % dpa->nb_units;
 	}
 	memset(&t->stats, 0, sizeof(t->stats));
-	t->gen = dpa_next_gen(t->gen);
+	t->gen = rte_comch_dpa_next_gen(t->gen);
 	comch_store_relaxed(&t->state, DPA_THREAD_IDLE);
 	comch_store_release(&t->live, t->gen);
 	dpa->nb_threads++;

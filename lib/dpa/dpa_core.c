@@ -49,23 +49,16 @@ dpa_tag_put(uint8_t tag)
 	pthread_mutex_unlock(&dpa_tags_lock);
 }
 
-uint16_t
-dpa_next_gen(uint16_t gen)
-{
-	gen++;
-	return gen == 0 ? 1 : gen;
-}
-
 /*
- * The object a handle of the given kind (DPA_KIND_*, but REG: the driver's)
- * names in dpa, or NULL (logged, naming func) when the handle is of another
+ * The object a handle of the runtime's kind (DPA_KIND_*) names in dpa, or
+ * NULL (logged, naming func) when the handle is of another
  * kind or dpa, out of range, or stale.
  */
 void *
 dpa_handle_lookup(struct rte_comch_dpa *dpa, rte_comch_dpa_handle_t h, uint8_t kind,
 		  const char *func)
 {
-	uint32_t slot = dpa_handle_slot(h);
+	uint32_t slot = rte_comch_dpa_handle_slot(h);
 	const uint16_t *live = NULL;
 	const char *name;
 	uint32_t max;
@@ -80,20 +73,13 @@ dpa_handle_lookup(struct rte_comch_dpa *dpa, rte_comch_dpa_handle_t h, uint8_t k
 		name = "cq";
 		max = dpa->max_cqs;
 		break;
-	case DPA_KIND_CONSUMER:
-		name = "consumer";
-		max = dpa->max_eps;
-		break;
-	case DPA_KIND_PRODUCER:
-		name = "producer";
-		max = dpa->max_eps;
-		break;
 	default:
 		name = "memory";
 		max = dpa->max_mems;
 		break;
 	}
-	if (dpa_handle_kind(h) != kind || dpa_handle_tag(h) != dpa->tag || slot >= max) {
+	if (rte_comch_dpa_handle_kind(h) != kind || rte_comch_dpa_handle_tag(h) != dpa->tag ||
+	    slot >= max) {
 		DPA_LOG_FN(ERR, func, "0x%" PRIx64 " is not a %s handle of dpa %u", h, name,
 			   dpa->tag);
 		return NULL;
@@ -104,25 +90,15 @@ dpa_handle_lookup(struct rte_comch_dpa *dpa, rte_comch_dpa_handle_t h, uint8_t k
 	} else if (kind == DPA_KIND_CQ) {
 		obj = &dpa->cqs[slot];
 		live = &dpa->cqs[slot].live;
-	} else if (kind == DPA_KIND_MEM) {
+	} else {
 		obj = &dpa->mems[slot];
 		live = &dpa->mems[slot].live;
-	} else {
-		live = &dpa->eps[slot].live;
 	}
 	/* Generation 0 is no object's: a free slot's live is 0, and must not match it. */
-	if (dpa_handle_gen(h) == 0 || comch_load_acquire(live) != dpa_handle_gen(h)) {
+	if (rte_comch_dpa_handle_gen(h) == 0 ||
+	    comch_load_acquire(live) != rte_comch_dpa_handle_gen(h)) {
 		DPA_LOG_FN(ERR, func, "dpa %u: stale %s handle 0x%" PRIx64, dpa->tag, name, h);
 		return NULL;
-	}
-	if (obj == NULL) {
-		/* An endpoint: kind and obj were written before live was published. */
-		if (dpa->eps[slot].kind != kind) {
-			DPA_LOG_FN(ERR, func, "dpa %u: 0x%" PRIx64 " is not a %s", dpa->tag, h,
-				   name);
-			return NULL;
-		}
-		obj = dpa->eps[slot].obj;
 	}
 	return obj;
 }
@@ -195,9 +171,7 @@ rte_comch_dpa_create(struct rte_comch_dev *dev, const struct rte_comch_dpa_conf 
 		goto nomem;
 	pthread_mutex_init(&dpa->ctl_lock, NULL);
 	dpa->dev = dev;
-	/* A dpa on a "dpa:" device can carry MsgQs; on any other, only programs. */
-	dpa->drv_dev = dpa_drv_dev_of(dev);
-	dpa_lock_init(&dpa->eps_lock);
+	comch_spinlock_init(&dpa->eps_lock);
 	dpa->mode = conf->mode;
 	dpa->nb_units = conf->nb_units;
 	dpa->max_threads = conf->max_threads != 0 ? conf->max_threads :
@@ -262,10 +236,11 @@ rte_comch_dpa_destroy(struct rte_comch_dpa *dpa)
 	if (ret < 0)
 		return ret;
 	if (dpa->started || dpa->nb_threads != 0 || dpa->nb_cqs != 0 || dpa->nb_mems != 0 ||
-	    comch_load_acquire(&dpa->nb_msgqs) != 0) {
-		DPA_LOG(ERR, "dpa %u: %s, %u threads, %u cqs, %u buffers and %u started MsgQs left",
-			dpa->tag, dpa->started ? "started" : "stopped", dpa->nb_threads,
-			dpa->nb_cqs, dpa->nb_mems, comch_load_relaxed(&dpa->nb_msgqs));
+	    comch_load_acquire(&dpa->nb_users) != 0) {
+		DPA_LOG(ERR, "dpa %u: %s, %u threads, %u cqs, %u buffers and %u users (started "
+			"MsgQs) left", dpa->tag, dpa->started ? "started" : "stopped",
+			dpa->nb_threads, dpa->nb_cqs, dpa->nb_mems,
+			comch_load_relaxed(&dpa->nb_users));
 		dpa_ctl_unlock(dpa);
 		return -EBUSY;
 	}
@@ -317,7 +292,7 @@ rte_comch_dpa_stop(struct rte_comch_dpa *dpa)
 struct rte_comch_accel *
 rte_comch_dpa_as_accel(struct rte_comch_dpa *dpa)
 {
-	if (dpa_of_accel((struct rte_comch_accel *)dpa, __func__) == NULL) {
+	if (rte_comch_dpa_from_accel((struct rte_comch_accel *)dpa, __func__) == NULL) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -325,7 +300,7 @@ rte_comch_dpa_as_accel(struct rte_comch_dpa *dpa)
 }
 
 struct rte_comch_dpa *
-dpa_of_accel(struct rte_comch_accel *accel, const char *func)
+rte_comch_dpa_from_accel(struct rte_comch_accel *accel, const char *func)
 {
 	if (accel == NULL || comch_objreg_kind(accel) != DPA_ACCEL_KIND) {
 		DPA_LOG(ERR, "%s: %p is not a live dpa", func, (void *)accel);
@@ -338,4 +313,34 @@ struct rte_comch_dev *
 rte_comch_dpa_get_device(const struct rte_comch_dpa *dpa)
 {
 	return dpa != NULL ? dpa->dev : NULL;
+}
+
+uint8_t
+rte_comch_dpa_tag(const struct rte_comch_dpa *dpa)
+{
+	return dpa->tag;
+}
+
+void
+rte_comch_dpa_user_get(struct rte_comch_dpa *dpa)
+{
+	comch_fetch_add_release(&dpa->nb_users, 1);
+}
+
+void
+rte_comch_dpa_user_put(struct rte_comch_dpa *dpa)
+{
+	comch_fetch_sub_release(&dpa->nb_users, 1);
+}
+
+bool
+rte_comch_dpa_in_program(void)
+{
+	return dpa_in_program();
+}
+
+struct rte_comch_dpa *
+rte_comch_dpa_dev_caller(const char *func)
+{
+	return dpa_dev_caller(func);
 }

@@ -6,15 +6,17 @@
 #define DPA_PRIVATE_H
 
 /*
- * The software DPA's objects, shared by its files:
+ * The software DPA runtime's objects, shared by its files:
  *   dpa_core.c    the dpa, its object tables, handles and grace periods
  *   dpa_unit.c    execution units: run queues, the dispatch loop, services, pthreads
  *   dpa_thread.c  DPA threads and triggers
  *   dpa_cq.c      completion contexts, CPU side and device side
  *   dpa_mem.c     DPA memory: buffers, copies, and their addresses for programs
  *   dpa_dev.c     the rest of the device side: ending a run, local storage
- *   dpa_ep.c      the handles of MsgQ endpoints (DPA consumers and producers)
- * and the MsgQ driver built on them (dpa_drv_private.h).
+ *   dpa_ep.c      the handles of the objects of drivers built on the runtime
+ *                 (the dpa driver's DPA consumers and producers)
+ *   dpa_rpc.c     RPCs: a CPU thread calling device-side code
+ * The drivers built on it see only rte_comch_dpa_driver.h.
  *
  * Memory: the thread, completion-context and buffer slots are arrays owned by the
  * dpa and never freed before it, so that a stale handle or pointer always
@@ -35,41 +37,11 @@
 #include <rte_comch_drv_atomic.h>
 
 #include "comch_objreg.h"
+#include "comch_spinlock.h"
 
 #include "rte_comch_dpa.h"
-#include "rte_comch_dpa_dev.h"
+#include "rte_comch_dpa_prog.h"
 #include "rte_comch_dpa_driver.h"
-
-/*
- * A spinlock that ThreadSanitizer sees: DPDK 22.11's rte_spinlock is inline
- * assembly on x86, which orders nothing in TSan's eyes, and what the locks
- * below protect is shared between CPU threads and DPA units.
- */
-typedef struct {
-	int locked;          /* atomic */
-} dpa_lock_t;
-
-static inline void
-dpa_lock_init(dpa_lock_t *l)
-{
-	comch_store_relaxed(&l->locked, 0);
-}
-
-static inline void
-dpa_lock(dpa_lock_t *l)
-{
-	while (comch_exchange_acq_rel(&l->locked, 1) != 0) {
-		/* Wait reading, not writing, so the holder's cache line stays put. */
-		while (comch_load_relaxed(&l->locked) != 0)
-			rte_pause();
-	}
-}
-
-static inline void
-dpa_unlock(dpa_lock_t *l)
-{
-	comch_store_release(&l->locked, 0);
-}
 
 extern int dpa_logtype;
 /* A log line that names func, for helpers that check on behalf of their caller. */
@@ -85,50 +57,13 @@ extern int dpa_logtype;
 #define DPA_STAT_INC_MT(p) comch_fetch_add_relaxed((p), 1)
 #define DPA_STAT_GET(p) comch_load_relaxed(p)
 
-/*
- * Handle layout: kind (8 bits) | dpa tag (8) | generation (16, never 0) | slot (32).
- * The tag tells the dpas of a process apart; the generation, the successive
- * objects of one slot.
- */
+/* The runtime's kinds of handles (the layout: rte_comch_dpa_driver.h). */
 #define DPA_KIND_THREAD 0x54 /* 'T' */
 #define DPA_KIND_CQ 0x43     /* 'C' */
 #define DPA_KIND_MEM 0x4d    /* 'M' */
-#define DPA_KIND_CONSUMER 0x63 /* 'c': a DPA consumer of a MsgQ */
-#define DPA_KIND_PRODUCER 0x70 /* 'p': a DPA producer of a MsgQ */
-#define DPA_KIND_REG 0x52    /* 'R': an mmap's registration on the dpa's device */
 
-/* Most MsgQ endpoints (DPA consumers plus DPA producers) of one dpa at once. */
+/* Most objects of the drivers built on a dpa (endpoints) at once. */
 #define DPA_MAX_EPS 4096
-
-static inline rte_comch_dpa_handle_t
-dpa_handle_make(uint8_t kind, uint8_t tag, uint16_t gen, uint32_t slot)
-{
-	return ((uint64_t)kind << 56) | ((uint64_t)tag << 48) | ((uint64_t)gen << 32) | slot;
-}
-
-static inline uint8_t
-dpa_handle_kind(rte_comch_dpa_handle_t h)
-{
-	return (uint8_t)(h >> 56);
-}
-
-static inline uint8_t
-dpa_handle_tag(rte_comch_dpa_handle_t h)
-{
-	return (uint8_t)(h >> 48);
-}
-
-static inline uint16_t
-dpa_handle_gen(rte_comch_dpa_handle_t h)
-{
-	return (uint16_t)(h >> 32);
-}
-
-static inline uint32_t
-dpa_handle_slot(rte_comch_dpa_handle_t h)
-{
-	return (uint32_t)h;
-}
 
 enum dpa_thread_state {
 	DPA_THREAD_FREE = 0,
@@ -193,7 +128,7 @@ struct rte_comch_dpa_cq {
 	 * whole context back and forth.
 	 */
 	/* CPU producers */
-	dpa_lock_t lock __rte_cache_aligned;
+	comch_spinlock_t lock __rte_cache_aligned;
 	uint64_t pi;         /* next entry to write, under lock */
 	uint64_t posted;     /* counters: the producers' */
 	uint64_t full;
@@ -216,14 +151,15 @@ struct dpa_mem {
 };
 
 /*
- * A MsgQ endpoint that programs name by handle: a DPA consumer or a DPA
- * producer. obj is the driver's object (dpa_drv_private.h); it stays valid
+ * An object of a driver built on the runtime that programs name by handle
+ * (the dpa driver's DPA consumers and producers). obj is the driver's; it
+ * stays valid
  * until the slot is freed, a grace period after its handle went stale.
  */
 struct dpa_ep {
 	uint16_t gen;
 	uint16_t live;       /* atomic: gen while the endpoint exists, 0 otherwise */
-	uint8_t kind;        /* DPA_KIND_CONSUMER or DPA_KIND_PRODUCER */
+	uint8_t kind;        /* the driver's kind of object */
 	bool busy;           /* under eps_lock: taken, or stale with runs maybe holding obj */
 	void *obj;
 };
@@ -251,9 +187,6 @@ struct dpa_unit {
 /* What the registry of live objects knows dpas as (their accelerator handles). */
 #define DPA_ACCEL_KIND 0x44504131u /* "DPA1" */
 
-struct rte_comch_accel;
-/** The dpa behind an accelerator handle, or NULL (logged, naming func) if it is none. */
-struct rte_comch_dpa *dpa_of_accel(struct rte_comch_accel *accel, const char *func);
 
 struct rte_comch_dpa {
 	struct rte_comch_dev *dev;
@@ -279,11 +212,9 @@ struct rte_comch_dpa {
 	struct rte_comch_dpa_cq *cqs;
 	struct dpa_mem *mems;
 	struct dpa_unit *units;
-	/* MsgQ: the driver's device if dev is a "dpa:" device, else NULL (never changes). */
-	void *drv_dev;
-	uint32_t nb_msgqs;         /* atomic: started MsgQs that use this dpa */
-	/* MsgQs started on several threads create endpoints at once: eps_lock. */
-	dpa_lock_t eps_lock;
+	uint32_t nb_users;         /* atomic: uses drivers took (rte_comch_dpa_user_get()) */
+	/* Drivers' objects created on several threads at once: eps_lock. */
+	comch_spinlock_t eps_lock;
 	uint32_t max_eps;
 	uint32_t nb_eps;           /* under eps_lock */
 	struct dpa_ep *eps;
@@ -412,20 +343,9 @@ dpa_dev_caller(const char *func)
 
 /* dpa_core.c */
 void dpa_grace_wait(struct rte_comch_dpa *dpa);
-uint16_t dpa_next_gen(uint16_t gen);
 void *dpa_handle_lookup(struct rte_comch_dpa *dpa, rte_comch_dpa_handle_t h, uint8_t kind,
 			const char *func);
 
-/* dpa_cq.c */
-int dpa_cq_reserve(struct rte_comch_dpa_cq *cq, uint64_t limit, const char *func);
-void dpa_cq_commit(struct rte_comch_dpa_cq *cq, const struct rte_comch_dpa_cqe *cqe);
-
-/* dpa_ep.c */
-int dpa_ep_alloc(struct rte_comch_dpa *dpa, uint8_t kind, void *obj, rte_comch_dpa_handle_t *h);
-void dpa_ep_free(struct rte_comch_dpa *dpa, rte_comch_dpa_handle_t h);
-
-/* dpa_drv.c: the driver's device behind a device, or NULL if it is another driver's. */
-void *dpa_drv_dev_of(const struct rte_comch_dev *dev);
 
 /* dpa_unit.c */
 int dpa_units_init(struct rte_comch_dpa *dpa);

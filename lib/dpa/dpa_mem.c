@@ -19,7 +19,7 @@
 static rte_comch_dpa_handle_t
 dpa_mem_handle(const struct rte_comch_dpa *dpa, const struct dpa_mem *m)
 {
-	return dpa_handle_make(DPA_KIND_MEM, dpa->tag, m->gen, (uint32_t)(m - dpa->mems));
+	return rte_comch_dpa_handle_make(DPA_KIND_MEM, dpa->tag, m->gen, (uint32_t)(m - dpa->mems));
 }
 
 /* The buffer h names, if [offset, offset + len) is inside it. */
@@ -88,7 +88,7 @@ rte_comch_dpa_mem_alloc(struct rte_comch_dpa *dpa, uint64_t size, rte_comch_dpa_
 	}
 	memset(m->base, 0, size);
 	m->size = size;
-	m->gen = dpa_next_gen(m->gen);
+	m->gen = rte_comch_dpa_next_gen(m->gen);
 	comch_store_release(&m->live, m->gen);
 	dpa->nb_mems++;
 	*mem = dpa_mem_handle(dpa, m);

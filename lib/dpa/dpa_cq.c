@@ -34,7 +34,7 @@ dpa_cq_phase(const struct rte_comch_dpa_cq *cq, uint64_t idx)
 static rte_comch_dpa_handle_t
 dpa_cq_handle(const struct rte_comch_dpa_cq *cq)
 {
-	return dpa_handle_make(DPA_KIND_CQ, cq->dpa->tag, cq->gen, cq->slot);
+	return rte_comch_dpa_handle_make(DPA_KIND_CQ, cq->dpa->tag, cq->gen, cq->slot);
 }
 
 /* The cq pointer the CPU passed, if it names a live cq. */
@@ -141,7 +141,7 @@ rte_comch_dpa_cq_create(struct rte_comch_dpa *dpa, const struct rte_comch_dpa_cq
 	cq->max_consumers = conf->max_consumers;
 	cq->imm_len = conf->imm_len != 0 ? conf->imm_len : RTE_COMCH_DPA_IMM_MAX;
 	comch_store_relaxed(&cq->nb_consumers, 0);
-	dpa_lock_init(&cq->lock);
+	comch_spinlock_init(&cq->lock);
 	cq->pi = 0;
 	cq->rcv = 0;
 	cq->ack = 0;
@@ -154,7 +154,7 @@ rte_comch_dpa_cq_create(struct rte_comch_dpa *dpa, const struct rte_comch_dpa_cq
 	comch_store_relaxed(&cq->armed, 1);
 	if (cq->thread != NULL)
 		cq->thread->nb_cqs++;
-	cq->gen = dpa_next_gen(cq->gen);
+	cq->gen = rte_comch_dpa_next_gen(cq->gen);
 	comch_store_release(&cq->live, cq->gen);
 	dpa->nb_cqs++;
 	dpa_ctl_unlock(dpa);
@@ -186,9 +186,9 @@ rte_comch_dpa_cq_destroy(struct rte_comch_dpa_cq *cq)
 		return ret;
 	}
 	/* Under the lock: a post, notification included, either finished or sees the context gone. */
-	dpa_lock(&cq->lock);
+	comch_spin_lock(&cq->lock);
 	comch_store_seq_cst(&cq->live, 0);
-	dpa_unlock(&cq->lock);
+	comch_spin_unlock(&cq->lock);
 	/* Programs in flight may hold the handle: wait until their runs end. */
 	dpa_grace_wait(cq->dpa);
 	free(cq->ring);
@@ -231,23 +231,23 @@ rte_comch_dpa_cq_stats_get(const struct rte_comch_dpa_cq *cq,
 
 /*
  * Lock cq for one entry if fewer than limit entries (and fewer than its size)
- * are posted and not yet acknowledged. 0: room, cq locked, dpa_cq_commit()
+ * are posted and not yet acknowledged. 0: room, cq locked, rte_comch_dpa_cq_commit()
  * follows; -EAGAIN (full) or -EINVAL (destroyed, logged naming func): unlocked.
  * The limit is a DPA producer's dev_max_num_send: checked under the context's
  * lock, so producers sharing the context cannot overshoot it together, and
  * held while the producer delivers, so its completion cannot fail after.
  */
 int
-dpa_cq_reserve(struct rte_comch_dpa_cq *cq, uint64_t limit, const char *func)
+rte_comch_dpa_cq_reserve(struct rte_comch_dpa_cq *cq, uint64_t limit, const char *func)
 {
-	dpa_lock(&cq->lock);
+	comch_spin_lock(&cq->lock);
 	if (comch_load_relaxed(&cq->live) == 0) {
-		dpa_unlock(&cq->lock);
+		comch_spin_unlock(&cq->lock);
 		DPA_LOG_FN(ERR, func, "cq was destroyed");
 		return -EINVAL;
 	}
 	if (cq->pi - comch_load_acquire(&cq->ack) >= RTE_MIN((uint64_t)cq->size, limit)) {
-		dpa_unlock(&cq->lock);
+		comch_spin_unlock(&cq->lock);
 		/* Back-pressure, not an error: the program has not acknowledged yet. */
 		DPA_STAT_INC_MT(&cq->full);
 		return -EAGAIN;
@@ -255,9 +255,9 @@ dpa_cq_reserve(struct rte_comch_dpa_cq *cq, uint64_t limit, const char *func)
 	return 0;
 }
 
-/* Write the entry reserved by dpa_cq_reserve(), trigger the thread, unlock. */
+/* Write the entry reserved by rte_comch_dpa_cq_reserve(), trigger the thread, unlock. */
 void
-dpa_cq_commit(struct rte_comch_dpa_cq *cq, const struct rte_comch_dpa_cqe *cqe)
+rte_comch_dpa_cq_commit(struct rte_comch_dpa_cq *cq, const struct rte_comch_dpa_cqe *cqe)
 {
 	uint64_t pi = cq->pi;
 	struct dpa_cq_slot *slot = &cq->ring[pi & cq->mask];
@@ -273,7 +273,7 @@ dpa_cq_commit(struct rte_comch_dpa_cq *cq, const struct rte_comch_dpa_cqe *cqe)
 	 */
 	comch_fence_seq_cst();
 	dpa_cq_notify(cq);
-	dpa_unlock(&cq->lock);
+	comch_spin_unlock(&cq->lock);
 }
 
 int
@@ -286,10 +286,10 @@ rte_comch_dpa_cq_post(struct rte_comch_dpa_cq *cq, const struct rte_comch_dpa_cq
 			cqe != NULL ? cqe->imm_len : 0, RTE_COMCH_DPA_IMM_MAX);
 		return -EINVAL;
 	}
-	ret = dpa_cq_reserve(cq, UINT64_MAX, __func__);
+	ret = rte_comch_dpa_cq_reserve(cq, UINT64_MAX, __func__);
 	if (ret < 0)
 		return ret;
-	dpa_cq_commit(cq, cqe);
+	rte_comch_dpa_cq_commit(cq, cqe);
 	return 0;
 }
 
@@ -381,4 +381,50 @@ rte_comch_dpa_dev_completion_request_notification(rte_comch_dpa_handle_t h)
 	if (dpa_cq_next(cq) != NULL)
 		dpa_cq_notify(cq);
 	return 0;
+}
+
+int
+rte_comch_dpa_cq_check(const struct rte_comch_dpa_cq *cq, const char *func)
+{
+	return dpa_obj_check(DPA_LIVE(cq), "cq", func);
+}
+
+bool
+rte_comch_dpa_cq_is_live(const struct rte_comch_dpa_cq *cq)
+{
+	return comch_load_acquire(&cq->live) != 0;
+}
+
+struct rte_comch_dpa *
+rte_comch_dpa_cq_get_dpa(const struct rte_comch_dpa_cq *cq)
+{
+	return cq->dpa;
+}
+
+uint32_t
+rte_comch_dpa_cq_imm_len(const struct rte_comch_dpa_cq *cq)
+{
+	return cq->imm_len;
+}
+
+/*
+ * One compare-and-swap, so that consumers configured on two threads at once
+ * cannot both take the context's last place.
+ */
+int
+rte_comch_dpa_cq_consumer_attach(struct rte_comch_dpa_cq *cq)
+{
+	uint32_t n = comch_load_relaxed(&cq->nb_consumers);
+
+	do {
+		if (cq->max_consumers != 0 && n >= cq->max_consumers)
+			return -ENOSPC;
+	} while (!comch_cas_acq_rel(&cq->nb_consumers, &n, n + 1));
+	return 0;
+}
+
+void
+rte_comch_dpa_cq_consumer_detach(struct rte_comch_dpa_cq *cq)
+{
+	comch_fetch_add_relaxed(&cq->nb_consumers, -1);
 }

@@ -7,7 +7,7 @@
 
 /**
  * @file
- * The software DPA: the CPU side.
+ * The software DPA runtime (librte_comch_dpa_rt): the CPU side.
  *
  * A BlueField-3 has a Data Path Accelerator, a set of small cores that run
  * event-driven programs next to the NIC. This library runs such programs in
@@ -24,10 +24,12 @@
  *     completion context attached to a thread triggers it when an entry lands;
  *   - DPA memory: buffers the CPU fills and reads with copies, and that a
  *     program reaches through rte_comch_dpa_dev_mem_ptr();
- *   - on a device opened with "dpa:" devargs, the DPA side of MsgQs
- *     (rte_comch_msgq.h): DPA consumers and producers, configured with
- *     rte_comch_dpa_msgq.h, and the handles of mmaps for dma_copy.
- * The program itself uses rte_comch_dpa_dev.h, and names the objects by
+ * The dpa driver (librte_comch_dpa), built on this runtime, adds on a device
+ * opened with "dpa:" devargs the DPA side of MsgQs (rte_comch_msgq.h): DPA
+ * consumers and producers, configured with rte_comch_dpa_msgq.h, and the
+ * handles of mmaps for dma_copy.
+ * The program itself uses rte_comch_dpa_prog.h (rte_comch_dpa_dev.h with
+ * MsgQ's calls), and names the objects by
  * rte_comch_dpa_handle_t handles only; a thread's argument is typically the
  * handle of a DPA memory buffer that holds the handles the program needs.
  *

@@ -23,7 +23,8 @@ static __thread struct dpa_exec dpa_rpc_exec;
 int
 rte_comch_dpa_rpc_begin(struct rte_comch_dpa *dpa)
 {
-	if (dpa == NULL || dpa_of_accel((struct rte_comch_accel *)dpa, __func__) == NULL)
+	if (dpa == NULL ||
+	    rte_comch_dpa_from_accel((struct rte_comch_accel *)dpa, __func__) == NULL)
 		return -EINVAL;
 	if (dpa_in_program()) {
 		DPA_LOG(ERR, "dpa %u: called from a DPA program or an RPC: RPCs do not nest",
