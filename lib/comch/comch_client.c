@@ -219,12 +219,27 @@ comch_client_connecting(struct rte_comch_client *cli, uint64_t now)
 		comch_client_give_up(cli);
 }
 
+/* The client's connection ended: the client stops, saying why unless asked to. */
+static void
+comch_client_conn_ended(struct comch_ctrl *ctrl, struct rte_comch_connection *conn)
+{
+	struct rte_comch_client *cli = comch_ctrl_client(ctrl);
+	struct rte_comch_ctx *ctx = &cli->ctrl.ctx;
+
+	cli->conn = NULL;
+	/* Not asked to stop: the connection ended under us, say why. */
+	if (ctx->state == RTE_COMCH_CTX_STATE_RUNNING) {
+		ctx->last_error = conn->close_reason;
+		comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_STOPPING);
+	}
+}
+
 static int
 comch_client_progress(struct rte_comch_ctx *ctx, bool slow, uint64_t now)
 {
 	struct comch_ctrl *ctrl = container_of(ctx, struct comch_ctrl, ctx);
 	struct rte_comch_client *cli = comch_ctrl_client(ctrl);
-	int did = comch_ctrl_progress_conns(ctrl, slow, now);
+	int did = comch_ctrl_progress_conns(ctrl, slow, now, comch_client_conn_ended);
 
 	if (unlikely(slow) && ctx->state == RTE_COMCH_CTX_STATE_STARTING) {
 		comch_client_connecting(cli, now);
@@ -244,19 +259,6 @@ static const struct comch_ctx_ops comch_client_ops = {
 	.arm = comch_ctrl_arm,
 	.disarm = comch_ctrl_disarm,
 };
-
-void
-comch_client_conn_ended(struct rte_comch_client *cli, struct rte_comch_connection *conn)
-{
-	struct rte_comch_ctx *ctx = &cli->ctrl.ctx;
-
-	cli->conn = NULL;
-	/* Not asked to stop: the connection ended under us, say why. */
-	if (ctx->state == RTE_COMCH_CTX_STATE_RUNNING) {
-		ctx->last_error = conn->close_reason;
-		comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_STOPPING);
-	}
-}
 
 
 struct rte_comch_client *

@@ -309,7 +309,7 @@ comch_conn_progress(struct rte_comch_connection *conn, bool slow, uint64_t now)
 	return did;
 }
 
-int
+void
 comch_conn_teardown(struct rte_comch_connection *conn)
 {
 	struct comch_ctrl *ctrl = conn->ctrl;
@@ -347,15 +347,14 @@ comch_conn_teardown(struct rte_comch_connection *conn)
 	rte_spinlock_unlock(&dev->lock);
 	COMCH_LOG(INFO, "connection %u ended (%s), %u messages not taken by the peer",
 		  conn->id, strerror(-conn->close_reason), failed);
+}
 
-	if (ctrl->ctx.type == COMCH_CTX_SERVER)
-		comch_server_conn_ended(comch_ctrl_server(ctrl), conn);
-	else
-		comch_client_conn_ended(comch_ctrl_client(ctrl), conn);
+void
+comch_conn_retire(struct rte_comch_connection *conn)
+{
 	/* Tasks, producers or consumers still point at it: the last one to go frees it. */
 	conn->zombie = true;
 	comch_conn_release_check(conn);
-	return 1;
 }
 
 /* Free a torn-down connection once nothing points at it any more. */

@@ -260,11 +260,13 @@ comch_ctrl_task_send_alloc_init(struct comch_ctrl *ctrl, struct rte_comch_connec
 
 /*
  * One round over the connections: receive, reap completions, finish drains, and
- * tear down the dead. Teardown runs callbacks that may end other connections, so
- * the walk restarts until a pass finds nothing to tear down.
+ * tear down the dead, telling the owner (ended) of each. Teardown runs callbacks
+ * that may end other connections, so the walk restarts until a pass finds
+ * nothing to tear down.
  */
 int
-comch_ctrl_progress_conns(struct comch_ctrl *ctrl, bool slow, uint64_t now)
+comch_ctrl_progress_conns(struct comch_ctrl *ctrl, bool slow, uint64_t now,
+			  comch_ctrl_conn_ended_t ended)
 {
 	struct rte_comch_connection *conn;
 	bool dead = false;
@@ -278,7 +280,10 @@ comch_ctrl_progress_conns(struct comch_ctrl *ctrl, bool slow, uint64_t now)
 		dead = false;
 		TAILQ_FOREACH(conn, &ctrl->conns, next) {
 			if (conn->state == COMCH_CONN_DEAD) {
-				did += comch_conn_teardown(conn);
+				comch_conn_teardown(conn);
+				ended(ctrl, conn);
+				comch_conn_retire(conn);
+				did++;
 				dead = true;
 				break;
 			}

@@ -726,7 +726,15 @@ int comch_ctrl_task_send_alloc_init(struct comch_ctrl *ctrl, struct rte_comch_co
 				    struct rte_comch_task_send **task);
 int comch_ctrl_event_msg_recv_register(struct comch_ctrl *ctrl, rte_comch_event_msg_recv_cb_t cb);
 int comch_ctrl_prepare_start(struct comch_ctrl *ctrl);
-int comch_ctrl_progress_conns(struct comch_ctrl *ctrl, bool slow, uint64_t now);
+/**
+ * What the owner (server or client) of a connection does when it ends: called
+ * by comch_ctrl_progress_conns() once the connection is torn down, before its
+ * memory may go. The owner passes it: a connection never calls its owner.
+ */
+typedef void (*comch_ctrl_conn_ended_t)(struct comch_ctrl *ctrl,
+					struct rte_comch_connection *conn);
+int comch_ctrl_progress_conns(struct comch_ctrl *ctrl, bool slow, uint64_t now,
+			      comch_ctrl_conn_ended_t ended);
 int comch_ctrl_arm(struct rte_comch_ctx *ctx);
 void comch_ctrl_disarm(struct rte_comch_ctx *ctx);
 void comch_ctrl_close_all(struct comch_ctrl *ctrl, int reason);
@@ -742,10 +750,6 @@ comch_ctrl_client(struct comch_ctrl *ctrl)
 {
 	return container_of(ctrl, struct rte_comch_client, ctrl);
 }
-
-/* comch_server.c / comch_client.c: the end of a connection, as each side sees it */
-void comch_server_conn_ended(struct rte_comch_server *srv, struct rte_comch_connection *conn);
-void comch_client_conn_ended(struct rte_comch_client *cli, struct rte_comch_connection *conn);
 
 /* comch_conn.c */
 struct rte_comch_connection *comch_conn_create(struct comch_ctrl *ctrl, void *drv,
@@ -767,8 +771,13 @@ void comch_conn_close_local(struct rte_comch_connection *conn, int reason);
  * the protocol). Any lcore; the connection's engine does it in its progress.
  */
 void comch_conn_abort(struct rte_comch_connection *conn, int reason);
-/** End of a dead or drained connection: tasks, events, memory. Returns 1. */
-int comch_conn_teardown(struct rte_comch_connection *conn);
+/**
+ * End of a dead or drained connection: tasks, events, counters. Its owner
+ * learns of it next, then comch_conn_retire() lets its memory go.
+ */
+void comch_conn_teardown(struct rte_comch_connection *conn);
+/** After teardown and the owner: free the connection once nothing points at it. */
+void comch_conn_retire(struct rte_comch_connection *conn);
 int comch_conn_task_send_submit(struct rte_comch_task_send *task);
 /** Release a connection's memory (after teardown, once no producer/consumer holds it). */
 void comch_conn_free(struct rte_comch_connection *conn);

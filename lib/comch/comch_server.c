@@ -193,11 +193,22 @@ comch_server_poll(struct rte_comch_server *srv, uint64_t now)
 	return n != 0;
 }
 
+/* A connection of the server ended: its disconnect callback says so. */
+static void
+comch_server_conn_ended(struct comch_ctrl *ctrl, struct rte_comch_connection *conn)
+{
+	struct rte_comch_server *srv = comch_ctrl_server(ctrl);
+
+	comch_pe_enter_cb(srv->ctrl.ctx.pe);
+	srv->disconnect_cb(conn, conn->close_reason);
+	comch_pe_leave_cb(srv->ctrl.ctx.pe);
+}
+
 static int
 comch_server_progress(struct rte_comch_ctx *ctx, bool slow, uint64_t now)
 {
 	struct comch_ctrl *ctrl = container_of(ctx, struct comch_ctrl, ctx);
-	int did = comch_ctrl_progress_conns(ctrl, slow, now);
+	int did = comch_ctrl_progress_conns(ctrl, slow, now, comch_server_conn_ended);
 
 	if (unlikely(slow) && ctx->state == RTE_COMCH_CTX_STATE_RUNNING)
 		did |= comch_server_poll(comch_ctrl_server(ctrl), now);
@@ -215,14 +226,6 @@ static const struct comch_ctx_ops comch_server_ops = {
 	.arm = comch_ctrl_arm,
 	.disarm = comch_ctrl_disarm,
 };
-
-void
-comch_server_conn_ended(struct rte_comch_server *srv, struct rte_comch_connection *conn)
-{
-	comch_pe_enter_cb(srv->ctrl.ctx.pe);
-	srv->disconnect_cb(conn, conn->close_reason);
-	comch_pe_leave_cb(srv->ctrl.ctx.pe);
-}
 
 struct rte_comch_server *
 rte_comch_server_create(struct rte_comch_dev *dev, struct rte_comch_dev_rep *rep,
