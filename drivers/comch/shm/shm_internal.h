@@ -47,8 +47,9 @@ extern int shm_logtype;
 /*
  * Sends of this many bytes and more copy into the peer's buffer with
  * non-temporal stores (devarg nt_min; 0: never). On x86, where measured: from
- * 1 KiB it doubled 4 KiB and 64 KiB streams and cut 4 KiB round trips by a
- * third; at 256 B it halved a stream (doc/guides/comchdevs/shm.rst).
+ * 1 KiB it doubled 4 KiB and 64 KiB streams when the CPUs exchange lines
+ * slowly, and cost a third of them when they do fast; the steadier figure is
+ * taken. At 256 B it halved a stream (doc/guides/comchdevs/shm.rst).
  */
 #ifdef RTE_ARCH_X86
 #define SHM_DEFAULT_NT_MIN 1024
