@@ -721,6 +721,17 @@ summary_baseline(const struct bench_test *plan, unsigned int first, unsigned int
 	return best;
 }
 
+/* A summary row's name: "mode size label". */
+static void
+summary_test_name(const struct bench_test *t, char *buf, size_t len)
+{
+	char label[64], size[24];
+
+	bench_test_label(t, label, sizeof(label));
+	bench_size_str(t->size, size, sizeof(size));
+	snprintf(buf, len, "%s %s %s", t->mode->name, size, label);
+}
+
 /* The first row of row i's group (its mode and size), given the previous row's. */
 static unsigned int
 group_first(const struct bench_test *plan, unsigned int i, unsigned int prev_first)
@@ -750,7 +761,7 @@ static void
 print_summary(FILE *f, const struct bench_test *plan, unsigned int nb,
 	      const struct bench_results *rs, enum bench_side who)
 {
-	char test[96], label[64], size[24], cs[48], bs[64], bl[64], base[136];
+	char test[96], cs[48], bs[64], bl[64], base[136];
 	const struct bench_result *c, *b;
 	unsigned int i, first = 0, end;
 	double cv, bv;
@@ -765,9 +776,7 @@ print_summary(FILE *f, const struct bench_test *plan, unsigned int nb,
 		if (!bench_transport_is_comch(plan[i].transport) || !test_ok(rs, i, who) ||
 		    c == NULL || c->skipped)
 			continue;
-		bench_test_label(&plan[i], label, sizeof(label));
-		bench_size_str(plan[i].size, size, sizeof(size));
-		snprintf(test, sizeof(test), "%s %s %s", plan[i].mode->name, size, label);
+		summary_test_name(&plan[i], test, sizeof(test));
 		cv = summary_figure(&plan[i], c, cs, sizeof(cs));
 		j = summary_baseline(plan, first, end, i, rs, who);
 		if (j < 0) {
@@ -1041,7 +1050,7 @@ bench_output_repeated(FILE *f, const struct bench_test *plan, unsigned int nb,
 		      const struct bench_results *rs, unsigned int nb_runs)
 {
 	double ratio[BENCH_MAX_REPEAT], cv[BENCH_MAX_REPEAT], bv[BENCH_MAX_REPEAT];
-	char test[96], label[64], size[24], cs[48], bs[48], bl[64], base[120], spread[48];
+	char test[96], cs[48], bs[48], bl[64], base[120], spread[48];
 	const struct bench_result *c, *b;
 	unsigned int i, r, n, first = 0, end;
 	const struct bench_test *bt;
@@ -1078,9 +1087,7 @@ bench_output_repeated(FILE *f, const struct bench_test *plan, unsigned int nb,
 				bt = &plan[j];
 			n++;
 		}
-		bench_test_label(&plan[i], label, sizeof(label));
-		bench_size_str(plan[i].size, size, sizeof(size));
-		snprintf(test, sizeof(test), "%s %s %s", plan[i].mode->name, size, label);
+		summary_test_name(&plan[i], test, sizeof(test));
 		if (n == 0) {
 			fprintf(f, "  %-36s (no run with a baseline)\n", test);
 			continue;
