@@ -150,6 +150,7 @@ test_burst_modes(void **state)
 {
 	struct rte_comch_fp_cpl cpl[4];
 	struct rte_comch_fp_msg m = { 0 };
+	struct rte_comch_producer_task_send *t;
 	struct ct_pair p;
 	struct ct_cons c;
 	struct ct_prod pr;
@@ -181,6 +182,9 @@ test_burst_modes(void **state)
 	assert_int_equal(rte_comch_producer_send_burst(pr.prod, 0, NULL, NULL, 1), -EINVAL);
 	assert_int_equal(rte_comch_producer_send_burst(pr.prod, 0, NULL, NULL, 0), 0);
 	assert_int_equal(rte_comch_producer_completed_burst(pr.prod, NULL, 4), 0);
+	/* A running producer in burst mode makes no send task. */
+	assert_int_equal(rte_comch_producer_task_send_alloc_init(pr.prod, NULL, NULL, 0, 1, &t),
+			 -ENOTSUP);
 	/* Back to tasks: set_conf undoes burst mode. */
 	ct_prod_stop(&p, &pr);
 	assert_int_equal(rte_comch_consumer_task_post_recv_set_conf(c.cons, noop_recv_cb,

@@ -67,10 +67,10 @@ comch_consumer_start(struct rte_comch_ctx *ctx)
 		return -EBUSY;
 	}
 	c->quarantined = false;
-	/* A DPA consumer's receives are its program's: no tasks on the CPU. */
+	/* Tasks only if the CPU posts with them; the other ways need no configuration. */
 	rc = comch_fast_start(ctx, &c->tasks, sizeof(struct rte_comch_consumer_task_post_recv),
-			      c->ok_cb != NULL || c->burst || c->offloaded,
-			      !c->burst && !c->offloaded, c->link, "consumer");
+			      c->ok_cb != NULL || c->api != COMCH_FAST_API_TASKS,
+			      c->api == COMCH_FAST_API_TASKS, c->link, "consumer");
 	if (rc < 0)
 		return rc;
 	/* The hot path's driver calls, in the consumer itself. */
@@ -80,7 +80,7 @@ comch_consumer_start(struct rte_comch_ctx *ctx)
 	c->fp.priv = c->drv;
 	c->nb_posted = 0;
 	c->flushing = false;
-	if (!c->burst)
+	if (c->api != COMCH_FAST_API_BURST)
 		c->max_posts = c->tasks.nb;
 	comch_store_relaxed(&c->reg, 0);
 	comch_store_relaxed(&c->expired, 0);
@@ -191,7 +191,7 @@ comch_consumer_poll_tasks(struct rte_comch_consumer *c)
 static int
 comch_consumer_flushed(struct rte_comch_consumer *c)
 {
-	if (!c->burst)
+	if (c->api == COMCH_FAST_API_TASKS)
 		while (comch_consumer_poll_tasks(c) > 0)
 			;
 	if (c->nb_posted != 0)
@@ -259,7 +259,7 @@ comch_consumer_progress(struct rte_comch_ctx *ctx, bool slow, uint64_t now)
 		}
 		if (unlikely(c->flushing))
 			return comch_consumer_flushed(c);
-		return c->burst ? 0 : comch_consumer_poll_tasks(c) > 0;
+		return c->api == COMCH_FAST_API_TASKS && comch_consumer_poll_tasks(c) > 0;
 	case RTE_COMCH_CTX_STATE_STOPPING:
 		if (c->flushing)
 			return comch_consumer_flushed(c);
@@ -274,7 +274,7 @@ comch_consumer_progress(struct rte_comch_ctx *ctx, bool slow, uint64_t now)
 			if (c->link->type == COMCH_LINK_CONN && c->expire_asked &&
 			    now > c->expire_deadline)
 				return comch_consumer_quarantine(c);
-			return c->burst ? 0 : comch_consumer_poll_tasks(c) > 0;
+			return c->api == COMCH_FAST_API_TASKS && comch_consumer_poll_tasks(c) > 0;
 		}
 		/* The peer will not write again: take what it wrote, return the rest. */
 		comch_consumer_start_flush(c, comch_link_dead(c->link) ? -ECONNRESET :
@@ -468,9 +468,11 @@ comch_consumer_recv_not_burst(void *obj, struct rte_comch_fp_cpl *cpl, uint16_t 
 
 /* The consumer's inline calls: the burst API's, or those that say it is not on. */
 static void
-comch_consumer_set_burst(struct rte_comch_consumer *c, bool burst)
+comch_consumer_set_api(struct rte_comch_consumer *c, enum comch_fast_api api)
 {
-	c->burst = burst;
+	bool burst = api == COMCH_FAST_API_BURST;
+
+	c->api = api;
 	c->pub.post_burst = burst ? comch_consumer_post_burst : comch_consumer_post_not_burst;
 	c->pub.recv_burst = burst ? comch_consumer_recv_burst : comch_consumer_recv_not_burst;
 	c->pub.obj = c;
@@ -498,7 +500,7 @@ rte_comch_consumer_burst_enable(struct rte_comch_consumer *consumer, uint32_t ma
 	rc = comch_fast_tasks_release(&consumer->tasks, "consumer burst_enable");
 	if (rc < 0)
 		return rc;
-	comch_consumer_set_burst(consumer, true);
+	comch_consumer_set_api(consumer, COMCH_FAST_API_BURST);
 	consumer->max_posts = max_posts;
 	consumer->tasks.nb = max_posts; /* what the driver is told at start */
 	consumer->ok_cb = NULL;
@@ -512,7 +514,7 @@ rte_comch_consumer_burst_enable(struct rte_comch_consumer *consumer, uint32_t ma
  */
 struct rte_comch_consumer *
 comch_consumer_create(struct comch_link *link, struct rte_comch_mmap *mmap, uint32_t max,
-		      bool offloaded)
+		      enum comch_fast_api api)
 {
 	struct rte_comch_dev *dev = link->dev;
 	const struct rte_comch_drv_consumer_ops *ops = dev->ops->consumer;
@@ -558,11 +560,10 @@ comch_consumer_create(struct comch_link *link, struct rte_comch_mmap *mmap, uint
 		return NULL;
 	}
 	comch_ctx_init(&c->ctx, &comch_consumer_ops, COMCH_CTX_CONSUMER, dev);
-	comch_consumer_set_burst(c, false);
+	comch_consumer_set_api(c, api);
 	c->link = link;
 	c->mmap = mmap;
 	c->id = id;
-	c->offloaded = offloaded;
 	c->tasks.nb = RTE_MIN((uint32_t)RTE_COMCH_DEFAULT_SEND_TASKS, dev->info.max_fast_tasks);
 	conf.id = id;
 	rc = ops->create(link->drv, &conf, &c->drv);
@@ -592,7 +593,8 @@ rte_comch_consumer_create(struct rte_comch_connection *conn, struct rte_comch_mm
 	}
 	/* From any thread: the connection's engine, meanwhile, is this call's. */
 	borrowed = comch_pe_borrow(conn->ctrl->ctx.pe);
-	c = comch_consumer_create(&conn->link, mmap, conn->link.dev->info.max_consumers, false);
+	c = comch_consumer_create(&conn->link, mmap, conn->link.dev->info.max_consumers,
+				  COMCH_FAST_API_TASKS);
 	err = rte_errno;
 	if (borrowed)
 		comch_user_leave(&conn->ctrl->ctx.pe->user);
@@ -777,7 +779,9 @@ rte_comch_consumer_task_post_recv_set_conf(struct rte_comch_consumer *consumer,
 				 "consumer task_post_recv_set_conf");
 	if (rc < 0)
 		return rc;
-	comch_consumer_set_burst(consumer, false);
+	/* Back from the burst API; a consumer the CPU does not post on stays so. */
+	if (consumer->api == COMCH_FAST_API_BURST)
+		comch_consumer_set_api(consumer, COMCH_FAST_API_TASKS);
 	consumer->ok_cb = completion_cb;
 	consumer->err_cb = error_cb;
 	return 0;
@@ -811,9 +815,10 @@ rte_comch_consumer_task_post_recv_alloc_init(struct rte_comch_consumer *consumer
 		COMCH_LOG(ERR, "task is NULL");
 		return -EINVAL;
 	}
-	if (unlikely(consumer->offloaded)) {
-		COMCH_LOG(ERR, "consumer %u: a DPA consumer: its DPA program receives",
-			  consumer->id);
+	if (unlikely(consumer->api != COMCH_FAST_API_TASKS)) {
+		COMCH_LOG(ERR, "consumer %u makes no post-recv tasks: %s", consumer->id,
+			  consumer->api == COMCH_FAST_API_BURST ? "it is in burst mode" :
+			  "the CPU does not post on it");
 		return -ENOTSUP;
 	}
 	rc = comch_consumer_check_buf(consumer, buf);

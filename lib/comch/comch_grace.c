@@ -19,8 +19,10 @@
  *   quiescent state, after which the owner takes it too.
  *
  * Reporting costs a producer a load and a store per round; starting and
- * checking a grace period are for the rare paths. A MsgQ's DPA producers are
- * no readers: their DPA programs send, and the driver guards those sends.
+ * checking a grace period are for the rare paths. A producer whose sends the
+ * CPU does not make (api NONE: an accelerator's program sends, and its driver
+ * guards those sends) is no reader: the calls below do nothing for it, so
+ * that no grace period waits for an engine that never runs its sends.
  */
 
 #include <errno.h>
@@ -88,23 +90,32 @@ comch_grace_done(struct comch_link *link, uint64_t token)
 int
 comch_grace_register(struct rte_comch_producer *p)
 {
-	return rte_rcu_qsbr_thread_register(p->link->qs, p->id) == 0 ? 0 : -EINVAL;
+	if (p->api == COMCH_FAST_API_NONE)
+		return 0;
+	if (rte_rcu_qsbr_thread_register(p->link->qs, p->id) != 0)
+		return -EINVAL;
+	p->reader = true;
+	return 0;
 }
 
 void
 comch_grace_unregister(struct rte_comch_producer *p)
 {
-	rte_rcu_qsbr_thread_unregister(p->link->qs, p->id);
+	if (p->reader)
+		rte_rcu_qsbr_thread_unregister(p->link->qs, p->id);
+	p->reader = false;
 }
 
 void
 comch_grace_online(struct rte_comch_producer *p)
 {
-	rte_rcu_qsbr_thread_online(p->link->qs, p->id);
+	if (p->reader)
+		rte_rcu_qsbr_thread_online(p->link->qs, p->id);
 }
 
 void
 comch_grace_offline(struct rte_comch_producer *p)
 {
-	rte_rcu_qsbr_thread_offline(p->link->qs, p->id);
+	if (p->reader)
+		rte_rcu_qsbr_thread_offline(p->link->qs, p->id);
 }

@@ -261,13 +261,16 @@ struct rte_comch_consumer *
 rte_comch_msgq_consumer_create(struct rte_comch_msgq *msgq)
 {
 	struct rte_comch_consumer *c;
+	enum comch_fast_api api;
 	int rc = comch_msgq_create_begin(msgq, "consumer_create");
 
 	if (rc < 0) {
 		rte_errno = -rc;
 		return NULL;
 	}
-	c = comch_consumer_create(&msgq->link, NULL, msgq->max_consumers, msgq->accel_consumer);
+	/* The accelerator's side: its program posts, the CPU none. */
+	api = msgq->accel_consumer ? COMCH_FAST_API_NONE : COMCH_FAST_API_TASKS;
+	c = comch_consumer_create(&msgq->link, NULL, msgq->max_consumers, api);
 	comch_link_unlock(&msgq->link);
 	return c;
 }
@@ -276,13 +279,16 @@ struct rte_comch_producer *
 rte_comch_msgq_producer_create(struct rte_comch_msgq *msgq)
 {
 	struct rte_comch_producer *p;
+	enum comch_fast_api api;
 	int rc = comch_msgq_create_begin(msgq, "producer_create");
 
 	if (rc < 0) {
 		rte_errno = -rc;
 		return NULL;
 	}
-	p = comch_producer_create(&msgq->link, msgq->max_producers, !msgq->accel_consumer);
+	/* The accelerator's side: its program sends, the CPU none. */
+	api = msgq->accel_consumer ? COMCH_FAST_API_TASKS : COMCH_FAST_API_NONE;
+	p = comch_producer_create(&msgq->link, msgq->max_producers, api);
 	comch_link_unlock(&msgq->link);
 	return p;
 }

@@ -378,6 +378,18 @@ struct comch_fp_producer {
 	void *priv;
 };
 
+/**
+ * Who makes a producer's sends or a consumer's posts. The library's producer
+ * and consumer know only whether the CPU makes them with tasks or with the
+ * burst API; a program elsewhere (a MsgQ's side that an accelerator runs)
+ * makes them with no call of the CPU's.
+ */
+enum comch_fast_api {
+	COMCH_FAST_API_TASKS = 0, /**< The CPU, with tasks: the default. */
+	COMCH_FAST_API_BURST,     /**< The CPU, with the burst API. */
+	COMCH_FAST_API_NONE,      /**< Not the CPU: no task, no burst call. */
+};
+
 /** Most consumers a producer's link can have on the other side (max_peer_consumers, MsgQ). */
 #define COMCH_MAX_PEER_CONSUMERS 256
 /** The first producer and consumer id of a link: 0 is never handed out. */
@@ -398,9 +410,9 @@ struct rte_comch_producer {
 	/** The last submit was refused for want of a posted buffer (-EAGAIN). */
 	bool starved;
 	bool any_filled;
-	bool burst;                       /**< Burst API instead of tasks. */
-	/** Its sends are made by a DPA program (MsgQ): the CPU submits none. */
-	bool offloaded;
+	enum comch_fast_api api;          /**< Who sends (set while IDLE). */
+	/** A reader of the link's grace periods: the CPU sends (api not NONE). */
+	bool reader;
 	/** Offline for grace periods: its engine went to sleep (comch_producer_arm). */
 	bool asleep;
 	/** Burst sends done, not yet reported by completed_burst (drivers done at send). */
@@ -454,9 +466,7 @@ struct rte_comch_consumer {
 	struct comch_fast_tasks tasks;
 	uint32_t nb_posted;               /**< Buffers posted, not yet back. */
 	uint32_t max_posts;               /**< tasks.nb, or the burst API's max_posts. */
-	bool burst;                       /**< Burst API instead of tasks. */
-	/** Its receives are posted by a DPA program (MsgQ): the CPU posts none. */
-	bool offloaded;
+	enum comch_fast_api api;          /**< Who posts (set while IDLE). */
 	/** The peer writes no more: what is still posted comes back with flush_status. */
 	bool flushing;
 	int flush_status;
@@ -879,6 +889,7 @@ int comch_grace_attach(struct comch_link *link, uint32_t max_producers);
 void comch_grace_free(struct comch_link *link);
 uint64_t comch_grace_start(struct comch_link *link);
 bool comch_grace_done(struct comch_link *link, uint64_t token);
+/** Make p a reader, unless the CPU makes none of its sends (api NONE): no-op then. */
 int comch_grace_register(struct rte_comch_producer *p);
 void comch_grace_unregister(struct rte_comch_producer *p);
 void comch_grace_online(struct rte_comch_producer *p);
@@ -888,7 +899,8 @@ void comch_grace_offline(struct rte_comch_producer *p);
 static inline void
 comch_grace_quiescent(struct rte_comch_producer *p)
 {
-	rte_rcu_qsbr_quiescent(p->link->qs, p->id);
+	if (likely(p->reader))
+		rte_rcu_qsbr_quiescent(p->link->qs, p->id);
 }
 
 /*
@@ -929,10 +941,10 @@ int comch_fast_destroy(struct rte_comch_ctx *ctx, struct comch_fast_tasks *ft, c
 		       void (*drv_release)(struct rte_comch_ctx *ctx));
 int comch_producer_submit(struct rte_comch_producer_task_send *t);
 struct rte_comch_producer *comch_producer_create(struct comch_link *link, uint32_t max,
-						 bool offloaded);
+						 enum comch_fast_api api);
 struct rte_comch_consumer *comch_consumer_create(struct comch_link *link,
 						 struct rte_comch_mmap *mmap, uint32_t max,
-						 bool offloaded);
+						 enum comch_fast_api api);
 int comch_consumer_submit(struct rte_comch_consumer_task_post_recv *t);
 /** Connection lcore: the peer will not write into c any more; frees c if it was destroyed. */
 void comch_consumer_withdrawn(struct rte_comch_consumer *c);

@@ -34,10 +34,10 @@ comch_producer_start(struct rte_comch_ctx *ctx)
 	const struct rte_comch_drv_producer_ops *ops = ctx->dev->ops->producer;
 	int rc;
 
-	/* A DPA producer's sends are its program's: no tasks on the CPU. */
+	/* Tasks only if the CPU sends with them; the other ways need no configuration. */
 	rc = comch_fast_start(ctx, &p->tasks, sizeof(struct rte_comch_producer_task_send),
-			      p->ok_cb != NULL || p->burst || p->offloaded,
-			      !p->burst && !p->offloaded, p->link, "producer");
+			      p->ok_cb != NULL || p->api != COMCH_FAST_API_TASKS,
+			      p->api == COMCH_FAST_API_TASKS, p->link, "producer");
 	if (rc < 0)
 		return rc;
 	/* The hot path's driver calls, in the producer itself. */
@@ -48,8 +48,7 @@ comch_producer_start(struct rte_comch_ctx *ctx)
 	p->starved = false;
 	/* Its sends hold the remotes from now on: grace periods wait for it. */
 	p->asleep = false;
-	if (!p->offloaded)
-		comch_grace_online(p);
+	comch_grace_online(p);
 	comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_RUNNING);
 	return 0;
 }
@@ -69,8 +68,7 @@ comch_producer_idle(struct rte_comch_producer *p)
 		me = p;
 		comch_cas_acq_rel(&r[i].owner, &me, NULL);
 	}
-	if (!p->offloaded)
-		comch_grace_offline(p);
+	comch_grace_offline(p);
 	p->asleep = false;
 	comch_ctx_set_state(&p->ctx, RTE_COMCH_CTX_STATE_IDLE);
 }
@@ -154,9 +152,8 @@ comch_producer_progress(struct rte_comch_ctx *ctx, bool slow, uint64_t now)
 			comch_producer_complete(p, RTE_MIN((uint32_t)got, n), status);
 		n = got > 0 ? (uint32_t)got : 0;
 	}
-	/* Between two sends: nothing of the remotes is in use (a DPA producer is no reader). */
-	if (likely(!p->offloaded))
-		comch_grace_quiescent(p);
+	/* Between two sends: nothing of the remotes is in use. */
+	comch_grace_quiescent(p);
 	if (ctx->state == RTE_COMCH_CTX_STATE_STOPPING && comch_fast_tasks_inflight(&p->tasks) == 0) {
 		comch_producer_idle(p);
 		return 1;
@@ -183,7 +180,7 @@ comch_producer_arm(struct rte_comch_ctx *ctx)
 	 * period of the connection (the peer's consumer stops, a second producer
 	 * sharing a consumer). Offline until its next progress or send.
 	 */
-	if (p->ctx.state == RTE_COMCH_CTX_STATE_RUNNING && !p->asleep && !p->offloaded) {
+	if (p->ctx.state == RTE_COMCH_CTX_STATE_RUNNING && !p->asleep) {
 		comch_grace_offline(p);
 		p->asleep = true;
 	}
@@ -351,7 +348,8 @@ comch_producer_send_burst(void *obj, uint32_t consumer_id, const struct rte_comc
 	const void *reg;
 	int rc;
 
-	if (unlikely(!p->burst || p->ctx.state != RTE_COMCH_CTX_STATE_RUNNING)) {
+	if (unlikely(p->api != COMCH_FAST_API_BURST ||
+		     p->ctx.state != RTE_COMCH_CTX_STATE_RUNNING)) {
 		COMCH_LOG(ERR, "producer %u: not running in burst mode", p->id);
 		return -EBUSY;
 	}
@@ -377,7 +375,7 @@ comch_producer_completed_burst(void *obj, int *status, uint16_t max)
 	struct rte_comch_producer *p = obj;
 	uint32_t n;
 
-	if (unlikely(!p->burst))
+	if (unlikely(p->api != COMCH_FAST_API_BURST))
 		return -EBUSY;
 	if (p->fp.completed != NULL && p->ctx.state != RTE_COMCH_CTX_STATE_IDLE)
 		return p->fp.completed(p->fp.priv, status, max);
@@ -415,7 +413,7 @@ rte_comch_producer_burst_enable(struct rte_comch_producer *producer)
 		rc = comch_fast_tasks_release(&producer->tasks, "producer burst_enable");
 	if (rc < 0)
 		return rc;
-	producer->burst = true;
+	producer->api = COMCH_FAST_API_BURST;
 	producer->burst_done = 0;
 	producer->ok_cb = NULL;
 	producer->err_cb = NULL;
@@ -428,7 +426,7 @@ rte_comch_producer_burst_enable(struct rte_comch_producer *producer)
  * the smallest free one below max.
  */
 struct rte_comch_producer *
-comch_producer_create(struct comch_link *link, uint32_t max, bool offloaded)
+comch_producer_create(struct comch_link *link, uint32_t max, enum comch_fast_api api)
 {
 	const struct rte_comch_drv_producer_ops *ops = link->dev->ops->producer;
 	struct rte_comch_producer *p;
@@ -460,17 +458,13 @@ comch_producer_create(struct comch_link *link, uint32_t max, bool offloaded)
 	p->pub.obj = p;
 	p->link = link;
 	p->id = id;
-	p->offloaded = offloaded;
+	p->api = api;
 	p->tasks.nb = RTE_MIN((uint32_t)RTE_COMCH_DEFAULT_SEND_TASKS,
 			      link->dev->info.max_fast_tasks);
-	/*
-	 * A DPA producer reads no remote on the CPU (its driver guards its own
-	 * sends): it is no reader, so that no grace period waits for its engine.
-	 */
-	rc = offloaded ? 0 : comch_grace_register(p);
+	rc = comch_grace_register(p);
 	if (rc == 0 && ops->create != NULL) {
 		rc = ops->create(link->drv, id, &p->drv);
-		if (rc < 0 && !offloaded)
+		if (rc < 0)
 			comch_grace_unregister(p);
 	}
 	if (rc < 0) {
@@ -497,7 +491,8 @@ rte_comch_producer_create(struct rte_comch_connection *conn)
 	}
 	/* From any thread: the connection's engine, meanwhile, is this call's. */
 	borrowed = comch_pe_borrow(conn->ctrl->ctx.pe);
-	p = comch_producer_create(&conn->link, conn->link.dev->info.max_producers, false);
+	p = comch_producer_create(&conn->link, conn->link.dev->info.max_producers,
+				  COMCH_FAST_API_TASKS);
 	err = rte_errno;
 	if (borrowed)
 		comch_user_leave(&conn->ctrl->ctx.pe->user);
@@ -525,8 +520,7 @@ comch_producer_destroy(void *obj)
 				comch_producer_drv_release);
 	if (rc < 0)
 		return rc;
-	if (!producer->offloaded)
-		comch_grace_unregister(producer);
+	comch_grace_unregister(producer);
 	comch_link_lock(producer->link);
 	TAILQ_REMOVE(&producer->link->producers, producer, next);
 	/* An ended connection's remotes wait for its last producer to go. */
@@ -579,7 +573,9 @@ rte_comch_producer_task_send_set_conf(struct rte_comch_producer *producer,
 				 "producer task_send_set_conf");
 	if (rc < 0)
 		return rc;
-	producer->burst = false;
+	/* Back from the burst API; a producer the CPU does not send on stays so. */
+	if (producer->api == COMCH_FAST_API_BURST)
+		producer->api = COMCH_FAST_API_TASKS;
 	producer->pub.send_burst = comch_producer_send_not_burst;
 	producer->ok_cb = completion_cb;
 	producer->err_cb = error_cb;
@@ -629,8 +625,10 @@ rte_comch_producer_task_send_alloc_init(struct rte_comch_producer *producer,
 		COMCH_LOG(ERR, "task is NULL");
 		return -EINVAL;
 	}
-	if (unlikely(producer->offloaded)) {
-		COMCH_LOG(ERR, "producer %u: a DPA producer: its DPA program sends", producer->id);
+	if (unlikely(producer->api != COMCH_FAST_API_TASKS)) {
+		COMCH_LOG(ERR, "producer %u makes no send tasks: %s", producer->id,
+			  producer->api == COMCH_FAST_API_BURST ? "it is in burst mode" :
+			  "the CPU does not send on it");
 		return -ENOTSUP;
 	}
 	rc = comch_producer_check_payload(producer, buf, imm_data, imm_len);
