@@ -5,11 +5,16 @@
 /*
  * Argument checks shared by every public call: what the registry of live
  * objects tells the application (the NULL checks are lib/common's, comch_args.h).
+ * The library's log type is here too: every other file logs, this one first.
  */
 
 #include <string.h>
 
+#include <rte_log.h>
+
 #include "comch_private.h"
+
+RTE_LOG_REGISTER_DEFAULT(comch_logtype, NOTICE);
 
 static const char *
 comch_magic_name(uint32_t magic)

@@ -13,8 +13,6 @@
 
 #include "comch_private.h"
 
-RTE_LOG_REGISTER_DEFAULT(comch_logtype, NOTICE);
-
 static TAILQ_HEAD(, rte_comch_driver) comch_drivers = TAILQ_HEAD_INITIALIZER(comch_drivers);
 
 /*
