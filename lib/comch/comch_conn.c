@@ -9,6 +9,7 @@
  */
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include <rte_common.h>
@@ -22,6 +23,10 @@
 #define COMCH_DRAIN_TIMEOUT_MS 1000
 /* Messages delivered per connection per round, so one busy peer cannot starve the rest. */
 #define COMCH_RECV_BURST 32
+/* Room for a start and a stop request of every consumer at once. */
+#define COMCH_FP_REQ_RING 1024
+
+static const struct comch_link_ops comch_conn_link_ops;
 
 struct rte_comch_connection *
 comch_conn_create(struct comch_ctrl *ctrl, void *drv, const struct rte_comch_drv_conn_params *p)
@@ -52,7 +57,7 @@ comch_conn_create(struct comch_ctrl *ctrl, void *drv, const struct rte_comch_drv
 	conn->id = dev->next_conn_id++;
 	dev->conns_opened++;
 	rte_spinlock_unlock(&dev->lock);
-	comch_link_init(&conn->link, COMCH_LINK_CONN, dev, conn->id, drv,
+	comch_link_init(&conn->link, &comch_conn_link_ops, dev, conn->id, drv,
 			dev->info.max_peer_consumers);
 	comch_obj_publish(&conn->reg, &conn->magic);
 	return conn;
@@ -80,7 +85,7 @@ comch_conn_report_failed(struct comch_ctrl *ctrl, int status,
 	rte_spinlock_lock(&dev->lock);
 	conn->id = dev->next_conn_id++;
 	rte_spinlock_unlock(&dev->lock);
-	comch_link_init(&conn->link, COMCH_LINK_CONN, dev, conn->id, NULL, 0);
+	comch_link_init(&conn->link, &comch_conn_link_ops, dev, conn->id, NULL, 0);
 	comch_store_relaxed(&conn->link.fp_dead, 1);
 	comch_obj_publish(&conn->reg, &conn->magic);
 	comch_pe_enter_cb(ctrl->ctx.pe);
@@ -132,7 +137,12 @@ comch_conn_lost(struct rte_comch_connection *conn, int reason)
 	conn->task_err = reason == -EPROTO ? -ECONNRESET : reason;
 }
 
-void
+/*
+ * Ask the connection's engine to end it for reason (-EPROTO: the peer
+ * broke the protocol): the one abort path. Any lcore; the engine does it in
+ * its progress.
+ */
+static void
 comch_conn_abort(struct rte_comch_connection *conn, int reason)
 {
 	int none = 0;
@@ -152,8 +162,10 @@ comch_conn_task_done(struct rte_comch_connection *conn, struct rte_comch_task_se
 	t->base.status = status;
 	ctrl->ctx.nb_inflight--;
 	comch_pe_add_inflight(ctrl->ctx.pe, -1);
-	if (comch_task_done_freed(&t->base))
+	if (comch_task_done_freed(&t->base)) {
+		comch_conn_task_released(conn);
 		return;
+	}
 	comch_pe_enter_cb(ctrl->ctx.pe);
 	cb(t, t->base.user_data, ctrl->ctx.user_data);
 	comch_pe_leave_cb(ctrl->ctx.pe);
@@ -588,3 +600,87 @@ rte_comch_task_send_get_msg(const struct rte_comch_task_send *task, uint32_t *le
 		*len = task->len;
 	return task->msg;
 }
+
+/* ------------------------------------------------------------------ as a link's owner */
+
+/* A connection's ring of consumers' start and stop requests, made with its first one. */
+static int
+comch_conn_link_attach(struct comch_link *link, const char *what)
+{
+	struct rte_comch_connection *conn = comch_link_conn(link);
+	static uint32_t ring_seq;
+	char name[RTE_RING_NAMESIZE];
+
+	if (conn->state != COMCH_CONN_ESTABLISHED) {
+		COMCH_LOG(ERR, "%s: the connection is not established", what);
+		return -ENOTCONN;
+	}
+	if (conn->fp_req == NULL) {
+		/* From the heap, not a memzone: those are few (see comch_task_pool.c). */
+		snprintf(name, sizeof(name), "comch_fp_%u",
+			 comch_fetch_add_relaxed(&ring_seq, 1));
+		conn->fp_req = aligned_alloc(RTE_CACHE_LINE_SIZE,
+					     rte_ring_get_memsize(COMCH_FP_REQ_RING));
+		if (conn->fp_req == NULL ||
+		    rte_ring_init(conn->fp_req, name, COMCH_FP_REQ_RING, RING_F_SC_DEQ) < 0) {
+			COMCH_LOG(ERR, "%s: cannot create a request ring", what);
+			free(conn->fp_req);
+			conn->fp_req = NULL;
+			return -ENOMEM;
+		}
+	}
+	conn->ctrl->nb_fast++;
+	return 0;
+}
+
+/* One producer or consumer fewer: a connection that ended goes with its last one. */
+static void
+comch_conn_link_detach(struct comch_link *link)
+{
+	struct rte_comch_connection *conn = comch_link_conn(link);
+
+	conn->ctrl->nb_fast--;
+	comch_conn_release_check(conn);
+}
+
+static struct rte_comch_pe *
+comch_conn_link_pe(struct comch_link *link)
+{
+	/* A server or client outlives its connections' producers and consumers. */
+	return comch_link_conn(link)->ctrl->ctx.pe;
+}
+
+static void
+comch_conn_link_abort(struct comch_link *link, int reason)
+{
+	comch_conn_abort(comch_link_conn(link), reason);
+}
+
+static void
+comch_conn_link_serve(struct comch_link *link)
+{
+	struct rte_comch_connection *conn = comch_link_conn(link);
+
+	if (conn->fp_req != NULL)
+		comch_proto_serve(conn);
+}
+
+static void
+comch_conn_link_blob_discard(struct comch_link *link, struct rte_comch_drv_blob *blob)
+{
+	comch_link_conn(link)->ops->blob_discard(link->drv, blob);
+}
+
+static const struct comch_link_ops comch_conn_link_ops = {
+	.kind = "connection",
+	.locked = false,
+	.buffers = true,
+	.peer = true,
+	.attach = comch_conn_link_attach,
+	.detach = comch_conn_link_detach,
+	.pe = comch_conn_link_pe,
+	.request = comch_proto_request,
+	.abort = comch_conn_link_abort,
+	.serve = comch_conn_link_serve,
+	.blob_discard = comch_conn_link_blob_discard,
+};

@@ -90,8 +90,8 @@ comch_consumer_start(struct rte_comch_ctx *ctx)
 		COMCH_LOG(ERR, "consumer %u: cannot start: %s", c->id, strerror(-rc));
 		return rc;
 	}
-	/* A MsgQ's: the other side has it already (comch_msgq_request()). */
-	if (c->link->type == COMCH_LINK_MSGQ) {
+	/* No peer to answer (a MsgQ's): the other side has it already. */
+	if (!c->link->ops->peer) {
 		comch_ctx_set_state(ctx, RTE_COMCH_CTX_STATE_RUNNING);
 		return 0;
 	}
@@ -267,12 +267,11 @@ comch_consumer_progress(struct rte_comch_ctx *ctx, bool slow, uint64_t now)
 			c->expire_asked = comch_link_request(c, true) == 0;
 			c->expire_deadline = now + comch_ms_to_tsc(COMCH_EXPIRE_TIMEOUT_MS);
 		}
-		/* A MsgQ's producers are ours: their grace period, not a peer, says when. */
-		if (c->link->type == COMCH_LINK_MSGQ && c->expire_asked)
-			comch_msgq_expire_poll(c);
+		/* No peer (a MsgQ's): the producers' grace period says when. */
+		if (c->expire_asked && c->link->ops->expire_poll != NULL)
+			c->link->ops->expire_poll(c);
 		if (comch_load_acquire(&c->expired) == 0 && !comch_link_dead(c->link)) {
-			if (c->link->type == COMCH_LINK_CONN && c->expire_asked &&
-			    now > c->expire_deadline)
+			if (c->link->ops->peer && c->expire_asked && now > c->expire_deadline)
 				return comch_consumer_quarantine(c);
 			return c->api == COMCH_FAST_API_TASKS && comch_consumer_poll_tasks(c) > 0;
 		}
@@ -485,8 +484,9 @@ rte_comch_consumer_burst_enable(struct rte_comch_consumer *consumer, uint32_t ma
 
 	if (COMCH_BAD_CONSUMER(consumer))
 		return -EINVAL;
-	if (consumer->link->type == COMCH_LINK_MSGQ) {
-		COMCH_LOG(ERR, "consumer %u: a MsgQ consumer has no burst API", consumer->id);
+	if (!consumer->link->ops->buffers) {
+		COMCH_LOG(ERR, "consumer %u: a %s's consumer has no burst API", consumer->id,
+			  consumer->link->ops->kind);
 		return -ENOTSUP;
 	}
 	rc = comch_ctx_check_idle(&consumer->ctx, "consumer burst_enable");
@@ -636,8 +636,8 @@ comch_consumer_connect(struct rte_comch_consumer *c, struct rte_comch_drv_blob *
 			return 0;
 		COMCH_LOG(ERR, "consumer %u: the peer answered its start with a reply this "
 			  "driver does not take", c->id);
-		if (c->link->type == COMCH_LINK_CONN)
-			comch_link_conn(c->link)->ops->blob_discard(c->link->drv, reply);
+		if (c->link->ops->blob_discard != NULL)
+			c->link->ops->blob_discard(c->link, reply);
 		return -EPROTO;
 	}
 	rc = ops->consumer->connect(c->drv, reply);
@@ -679,9 +679,8 @@ comch_consumer_destroy(void *obj)
 	 * connection): served now, on the connection's lcore, where it would be,
 	 * while the consumer is whole.
 	 */
-	if (consumer->link->type == COMCH_LINK_CONN &&
-	    comch_link_conn(consumer->link)->fp_req != NULL)
-		comch_proto_serve(comch_link_conn(consumer->link));
+	if (consumer->link->ops->serve != NULL)
+		consumer->link->ops->serve(consumer->link);
 	rc = comch_fast_destroy(&consumer->ctx, &consumer->tasks, "consumer destroy",
 				comch_consumer_drv_release);
 	if (rc < 0)
@@ -696,7 +695,7 @@ comch_consumer_destroy(void *obj)
 	 * (comch_consumer_withdrawn(), comch_consumer_free_zombies()). Both run
 	 * on this lcore, as the protocol state read here is this lcore's.
 	 */
-	if (consumer->link->type == COMCH_LINK_CONN && !comch_link_dead(consumer->link) &&
+	if (consumer->link->ops->peer && !comch_link_dead(consumer->link) &&
 	    (consumer->proto == COMCH_PROTO_EXPIRING || consumer->proto == COMCH_PROTO_WITHDRAW)) {
 		consumer->zombie = true;
 		comch_fast_detach(consumer->link); /* a live connection: not freed here */

@@ -6,8 +6,8 @@
  * What producers and consumers share: their attachment to a link (a
  * connection's or a MsgQ's, comch_link.c), and their tasks. Producers and
  * consumers run on their own lcores; a connection that ends while some exist
- * is torn down but stays allocated until the last of them is destroyed. Their
- * protocol with the peer is in comch_proto.c, a MsgQ's in comch_msgq.c.
+ * is torn down but stays allocated until the last of them is destroyed. What
+ * the link's owner does for them goes through its ops (struct comch_link_ops).
  */
 
 #include <errno.h>
@@ -20,35 +20,6 @@
 
 #include "comch_private.h"
 
-/* Room for a start and a stop request of every consumer at once. */
-#define COMCH_FP_REQ_RING 1024
-
-/* A connection's ring of consumers' start and stop requests, made with its first one. */
-static int
-comch_fast_conn_ring(struct rte_comch_connection *conn, const char *what)
-{
-	static uint32_t ring_seq;
-	char name[RTE_RING_NAMESIZE];
-
-	if (conn->state != COMCH_CONN_ESTABLISHED) {
-		COMCH_LOG(ERR, "%s: the connection is not established", what);
-		return -ENOTCONN;
-	}
-	if (conn->fp_req != NULL)
-		return 0;
-	/* From the heap, not a memzone: those are few (see comch_task_pool.c). */
-	snprintf(name, sizeof(name), "comch_fp_%u", comch_fetch_add_relaxed(&ring_seq, 1));
-	conn->fp_req = aligned_alloc(RTE_CACHE_LINE_SIZE, rte_ring_get_memsize(COMCH_FP_REQ_RING));
-	if (conn->fp_req == NULL ||
-	    rte_ring_init(conn->fp_req, name, COMCH_FP_REQ_RING, RING_F_SC_DEQ) < 0) {
-		COMCH_LOG(ERR, "%s: cannot create a request ring", what);
-		free(conn->fp_req);
-		conn->fp_req = NULL;
-		return -ENOMEM;
-	}
-	return 0;
-}
-
 /*
  * Checks common to producer_create and consumer_create, whose callers checked
  * the link is live (a connection's, or a started MsgQ's).
@@ -60,34 +31,30 @@ comch_fast_attach(struct comch_link *link, uint32_t count, uint32_t max, const c
 
 	if (count >= max) {
 		COMCH_LOG(ERR, "%s: the %s has %u already, the most it can", what,
-			  link->type == COMCH_LINK_CONN ? "connection" : "MsgQ", max);
+			  link->ops->kind, max);
 		return -ENOSPC;
 	}
-	if (link->type == COMCH_LINK_CONN) {
-		rc = comch_fast_conn_ring(comch_link_conn(link), what);
+	if (link->ops->attach != NULL) {
+		rc = link->ops->attach(link, what);
 		if (rc < 0)
 			return rc;
-		comch_link_conn(link)->ctrl->nb_fast++;
 	}
 	link->nb_fast++;
 	return 0;
 }
 
-/* The engine of a producer's or consumer's connection, or NULL on a MsgQ (which locks). */
+/* The engine whose lcore changes a producer's or consumer's link, or NULL (it locks). */
 static struct rte_comch_pe *
-comch_fast_conn_pe(struct comch_link *link)
+comch_fast_link_pe(struct comch_link *link)
 {
-	if (link->type != COMCH_LINK_CONN)
-		return NULL;
-	/* A server or client outlives its connections' producers and consumers. */
-	return comch_link_conn(link)->ctrl->ctx.pe;
+	return link->ops->pe != NULL ? link->ops->pe(link) : NULL;
 }
 
 int
 comch_fast_conn_destroy(struct comch_link *link, int (*destroy)(void *obj), void *obj)
 {
 	/* The connection may go with obj, its engine stays: read it before. */
-	struct rte_comch_pe *pe = comch_fast_conn_pe(link);
+	struct rte_comch_pe *pe = comch_fast_link_pe(link);
 	bool borrowed = comch_pe_borrow(pe);
 	int rc = destroy(obj);
 
@@ -96,32 +63,29 @@ comch_fast_conn_destroy(struct comch_link *link, int (*destroy)(void *obj), void
 	return rc;
 }
 
-/* A producer or consumer is gone: a connection that ended goes with its last one. */
+/* A producer or consumer is gone: an owner may go with its last one (a connection that ended). */
 void
 comch_fast_detach(struct comch_link *link)
 {
 	link->nb_fast--;
-	if (link->type != COMCH_LINK_CONN)
-		return;
-	comch_link_conn(link)->ctrl->nb_fast--;
-	comch_conn_release_check(comch_link_conn(link));
+	if (link->ops->detach != NULL)
+		link->ops->detach(link);
 }
 
 /*
  * The same at a destroy, with the link locked (comch_link_lock()): unlocked on
- * return. A connection, and the link in it, may be freed by the detach, so
- * nothing of the link is read after it: only a MsgQ's, which lives on, is
- * unlocked.
+ * return. An unlocked link's owner, and the link in it, may be freed by the
+ * detach, so nothing of the link is read after it: only a locked one, which
+ * outlives its producers and consumers, is unlocked.
  */
 void
 comch_fast_detach_unlock(struct comch_link *link)
 {
-	if (link->type == COMCH_LINK_MSGQ) {
-		comch_fast_detach(link);
-		comch_link_unlock(link);
-		return;
-	}
+	bool locked = link->ops->locked;
+
 	comch_fast_detach(link);
+	if (locked)
+		comch_link_unlock(link);
 }
 
 /* What set_conf checks for producers and consumers alike; resizes their tasks. */
@@ -156,8 +120,7 @@ comch_fast_start(const struct rte_comch_ctx *ctx, struct comch_fast_tasks *ft, s
 		return -EINVAL;
 	}
 	if (comch_link_dead(link)) {
-		COMCH_LOG(ERR, "%s start: its %s has ended", what,
-			  link->type == COMCH_LINK_CONN ? "connection" : "MsgQ");
+		COMCH_LOG(ERR, "%s start: its %s has ended", what, link->ops->kind);
 		return -ENOTCONN;
 	}
 	return tasks ? comch_fast_tasks_setup(ft, elt_size) : 0;

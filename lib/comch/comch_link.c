@@ -6,9 +6,9 @@
  * The fast-path link: what producers and consumers hang off, a connection or
  * a MsgQ. Here is what both kinds share: the table of the consumers producers
  * send to (the remotes), their import, their withdrawal and their unimport a
- * grace period later. How a consumer becomes a remote differs: a connection
- * announces it to the peer (comch_proto.c), a MsgQ imports it in this process
- * (comch_msgq.c).
+ * grace period later. What differs is the owner's (struct comch_link_ops): a
+ * connection announces a consumer to the peer (comch_conn.c, comch_proto.c), a
+ * MsgQ imports it in this process (comch_msgq.c). Nothing here knows which.
  */
 
 #include <errno.h>
@@ -18,10 +18,10 @@
 #include "comch_private.h"
 
 void
-comch_link_init(struct comch_link *link, enum comch_link_type type, struct rte_comch_dev *dev,
-		uint32_t id, void *drv, uint32_t max_remotes)
+comch_link_init(struct comch_link *link, const struct comch_link_ops *ops,
+		struct rte_comch_dev *dev, uint32_t id, void *drv, uint32_t max_remotes)
 {
-	link->type = type;
+	link->ops = ops;
 	link->dev = dev;
 	link->id = id;
 	link->drv = drv;
@@ -123,27 +123,6 @@ comch_link_release_remotes(struct comch_link *link)
 		comch_link_unimport(link, &link->remotes[i]);
 }
 
-void
-comch_link_abort(struct comch_link *link, int reason)
-{
-	struct rte_comch_consumer *c;
-
-	if (link->type == COMCH_LINK_CONN) {
-		comch_conn_abort(comch_link_conn(link), reason);
-		return;
-	}
-	/* A MsgQ's driver broke its word: nothing more goes through it. */
-	COMCH_LOG(ERR, "MsgQ %u: the driver failed (%d): its producers and consumers stop",
-		  link->id, reason);
-	comch_store_release(&link->fp_dead, 1);
-	/* Its consumers' engines may sleep: their posted tasks end now, as on a connection's end. */
-	comch_link_lock(link);
-	TAILQ_FOREACH(c, &link->consumers, next)
-		if (c->ctx.pe != NULL)
-			rte_comch_drv_pe_wake(c->ctx.pe);
-	comch_link_unlock(link);
-}
-
 /* A producer's or consumer's state, which its own lcore changes: a snapshot. */
 static bool
 comch_link_ctx_active(const struct rte_comch_ctx *ctx)
@@ -163,11 +142,4 @@ comch_link_nb_active(const struct comch_link *link)
 	TAILQ_FOREACH(c, &link->consumers, next)
 		n += comch_link_ctx_active(&c->ctx);
 	return n;
-}
-
-int
-comch_link_request(struct rte_comch_consumer *c, bool expire)
-{
-	return c->link->type == COMCH_LINK_CONN ? comch_proto_request(c, expire) :
-						  comch_msgq_request(c, expire);
 }

@@ -38,6 +38,8 @@ struct rte_comch_msgq {
 
 static uint32_t comch_msgq_next_id;
 
+static const struct comch_link_ops comch_msgq_link_ops;
+
 struct rte_comch_msgq *
 rte_comch_msgq_create(struct rte_comch_dev *dev)
 {
@@ -62,7 +64,7 @@ rte_comch_msgq_create(struct rte_comch_dev *dev)
 	q->dev = dev;
 	q->max_consumers = RTE_COMCH_MSGQ_DEFAULT_MAX;
 	q->max_producers = RTE_COMCH_MSGQ_DEFAULT_MAX;
-	comch_link_init(&q->link, COMCH_LINK_MSGQ, dev,
+	comch_link_init(&q->link, &comch_msgq_link_ops, dev,
 			comch_fetch_add_relaxed(&comch_msgq_next_id, 1), NULL, 0);
 	/* The device stays open while the MsgQ exists (rte_comch_dev_close() says -EBUSY). */
 	dev->nb_users++;
@@ -335,7 +337,25 @@ comch_msgq_import(struct comch_link *link, struct rte_comch_consumer *c)
 	return 0;
 }
 
-int
+/* A stopping consumer: unimported once its grace period is over (sets expired). */
+static void
+comch_msgq_expire_poll(struct rte_comch_consumer *c)
+{
+	struct comch_link *link = c->link;
+	struct comch_remote *r;
+
+	comch_link_lock(link);
+	r = comch_remote_lookup(link, c->id);
+	/* No producer can be sending to it any more: the driver forgets it. */
+	if (r != NULL && r->unimporting && comch_grace_done(link, r->grace))
+		comch_link_unimport(link, r);
+	if (r == NULL || !r->imported)
+		comch_store_release(&c->expired, 1);
+	comch_link_unlock(link);
+}
+
+/* A consumer's start (expire false) or stop, done at once in this process. */
+static int
 comch_msgq_request(struct rte_comch_consumer *c, bool expire)
 {
 	struct comch_link *link = c->link;
@@ -356,18 +376,30 @@ comch_msgq_request(struct rte_comch_consumer *c, bool expire)
 	return rc;
 }
 
-void
-comch_msgq_expire_poll(struct rte_comch_consumer *c)
+/* The driver broke its word: nothing more goes through the MsgQ. */
+static void
+comch_msgq_link_abort(struct comch_link *link, int reason)
 {
-	struct comch_link *link = c->link;
-	struct comch_remote *r;
+	struct rte_comch_consumer *c;
 
+	COMCH_LOG(ERR, "MsgQ %u: the driver failed (%d): its producers and consumers stop",
+		  link->id, reason);
+	comch_store_release(&link->fp_dead, 1);
+	/* Its consumers' engines may sleep: their posted tasks end now (as a connection's do). */
 	comch_link_lock(link);
-	r = comch_remote_lookup(link, c->id);
-	/* No producer can be sending to it any more: the driver forgets it. */
-	if (r != NULL && r->unimporting && comch_grace_done(link, r->grace))
-		comch_link_unimport(link, r);
-	if (r == NULL || !r->imported)
-		comch_store_release(&c->expired, 1);
+	TAILQ_FOREACH(c, &link->consumers, next)
+		if (c->ctx.pe != NULL)
+			rte_comch_drv_pe_wake(c->ctx.pe);
 	comch_link_unlock(link);
 }
+
+/* Immediate data only; both sides here, under the lock; nothing waits for a peer. */
+static const struct comch_link_ops comch_msgq_link_ops = {
+	.kind = "MsgQ",
+	.locked = true,
+	.buffers = false,
+	.peer = false,
+	.request = comch_msgq_request,
+	.abort = comch_msgq_link_abort,
+	.expire_poll = comch_msgq_expire_poll,
+};

@@ -292,9 +292,44 @@ struct comch_remote {
 	void *drv;                        /**< The driver's remote consumer. */
 } __rte_cache_aligned;
 
-enum comch_link_type {
-	COMCH_LINK_CONN, /**< A connection's: the peer is told of consumers by control messages. */
-	COMCH_LINK_MSGQ, /**< A MsgQ's: both sides in this process, nothing to announce. */
+struct comch_link;
+
+/**
+ * What the owner of a link, a connection (comch_conn.c) or a MsgQ
+ * (comch_msgq.c), does for the producers and consumers on it. The fast-path
+ * files go through it and know neither owner.
+ */
+struct comch_link_ops {
+	const char *kind;  /**< "connection" or "MsgQ": for log lines. */
+	/**
+	 * Its producers and consumers come and go on any lcore, under the link's
+	 * lock, and the link outlives them (a MsgQ). Otherwise on the owner's
+	 * engine's lcore, and the owner may go with its last one (a connection).
+	 */
+	bool locked;
+	/** Its messages carry buffers, and it has a burst API (not immediate data only). */
+	bool buffers;
+	/**
+	 * A consumer's start and stop are answered by a peer, later (a
+	 * connection); otherwise done when asked.
+	 */
+	bool peer;
+	/** One more producer or consumer (optional): what the owner needs for it. */
+	int (*attach)(struct comch_link *link, const char *what);
+	/** One fewer (optional): the owner may go with its last. */
+	void (*detach)(struct comch_link *link);
+	/** The engine whose lcore changes the link, or NULL (optional: locked links). */
+	struct rte_comch_pe *(*pe)(struct comch_link *link);
+	/** Make a consumer a remote of the other side (expire false) or withdraw it. */
+	int (*request)(struct rte_comch_consumer *c, bool expire);
+	/** End the link for reason, from any lcore. */
+	void (*abort)(struct comch_link *link, int reason);
+	/** A stopping consumer whose withdrawal was asked (optional): is it done? */
+	void (*expire_poll)(struct rte_comch_consumer *c);
+	/** Requests queued for the owner (optional): served before a consumer goes. */
+	void (*serve)(struct comch_link *link);
+	/** A reply to a consumer's start that nobody takes (optional): its resources back. */
+	void (*blob_discard)(struct comch_link *link, struct rte_comch_drv_blob *blob);
 };
 
 /**
@@ -304,7 +339,7 @@ enum comch_link_type {
  * A connection changes it on its engine's lcore; a MsgQ under its lock.
  */
 struct comch_link {
-	enum comch_link_type type;
+	const struct comch_link_ops *ops; /**< Its owner's. */
 	struct rte_comch_dev *dev;
 	uint32_t id;                      /**< For log lines: the connection's or MsgQ's. */
 	void *drv;                        /**< The driver's connection or MsgQ, for fast-path ops. */
@@ -701,20 +736,18 @@ comch_task_put(struct rte_comch_task *task)
 	COMCH_CNT_ADD(tp->nb_free, 1);
 }
 
-/* comch_task.c: a freed task back to its pool (and a send task's hold on its connection). */
-void comch_task_release(struct rte_comch_task *task);
-
 /*
  * A task back from flight (completed or flushed) that the application freed
  * while it flew: to its pool, with no callback. True if so; the caller, which
- * set its status and counted it out of flight, calls no callback then.
+ * set its status and counted it out of flight, calls no callback then (and
+ * drops what else the task held: a send task, its connection).
  */
 static inline bool
 comch_task_done_freed(struct rte_comch_task *task)
 {
 	if (likely(task->allocated))
 		return false;
-	comch_task_release(task);
+	comch_task_put(task);
 	return true;
 }
 
@@ -777,11 +810,6 @@ int comch_conn_progress(struct rte_comch_connection *conn, bool slow, uint64_t n
 int comch_conn_check_fast_idle(const struct rte_comch_connection *conn, const char *what);
 void comch_conn_close_local(struct rte_comch_connection *conn, int reason);
 /**
- * The one abort path: end the connection for reason (-EPROTO: the peer broke
- * the protocol). Any lcore; the connection's engine does it in its progress.
- */
-void comch_conn_abort(struct rte_comch_connection *conn, int reason);
-/**
  * End of a dead or drained connection: tasks, events, counters. Its owner
  * learns of it next, then comch_conn_retire() lets its memory go.
  */
@@ -810,7 +838,7 @@ void comch_proto_conn_ended(struct rte_comch_connection *conn);
 int comch_proto_request(struct rte_comch_consumer *c, bool expire);
 
 /* comch_link.c: what connections and MsgQs share for their producers and consumers */
-void comch_link_init(struct comch_link *link, enum comch_link_type type,
+void comch_link_init(struct comch_link *link, const struct comch_link_ops *ops,
 		     struct rte_comch_dev *dev, uint32_t id, void *drv, uint32_t max_remotes);
 /** Size the table of remotes (before it is allocated) for ids 1 to max_remotes. */
 void comch_link_set_max_remotes(struct comch_link *link, uint32_t max_remotes);
@@ -827,35 +855,46 @@ void comch_link_expire(struct comch_link *link, struct comch_remote *r);
 void comch_link_unimport(struct comch_link *link, struct comch_remote *r);
 /** Unimport every remote: no producer may be sending. */
 void comch_link_release_remotes(struct comch_link *link);
-/** The one abort path of the fast path: end the link for reason (any lcore). */
-void comch_link_abort(struct comch_link *link, int reason);
-/** Ask for a consumer to be made a remote of the other side (expire false) or withdrawn. */
-int comch_link_request(struct rte_comch_consumer *c, bool expire);
 /**
  * Its producers and consumers that are not IDLE (STARTING, RUNNING or
  * STOPPING), on the lcore that changes its lists (a connection's engine's).
  */
 uint32_t comch_link_nb_active(const struct comch_link *link);
 
-/* A MsgQ's producers and consumers come and go on any lcore: under its lock. */
+/** The one abort path of the fast path: end the link for reason (any lcore). */
+static inline void
+comch_link_abort(struct comch_link *link, int reason)
+{
+	link->ops->abort(link, reason);
+}
+
+/** Ask for a consumer to be made a remote of the other side (expire false) or withdrawn. */
+static inline int
+comch_link_request(struct rte_comch_consumer *c, bool expire)
+{
+	return c->link->ops->request(c, expire);
+}
+
+/** The connection a connection's link is in (its owner's ops are comch_conn_link_ops). */
+static inline struct rte_comch_connection *
+comch_link_conn(struct comch_link *link)
+{
+	return container_of(link, struct rte_comch_connection, link);
+}
+
+/* A locked link's producers and consumers come and go on any lcore: under its lock. */
 static inline void
 comch_link_lock(struct comch_link *link)
 {
-	if (link->type == COMCH_LINK_MSGQ)
+	if (link->ops->locked)
 		rte_ticketlock_lock(&link->lock);
 }
 
 static inline void
 comch_link_unlock(struct comch_link *link)
 {
-	if (link->type == COMCH_LINK_MSGQ)
+	if (link->ops->locked)
 		rte_ticketlock_unlock(&link->lock);
-}
-
-static inline struct rte_comch_connection *
-comch_link_conn(struct comch_link *link)
-{
-	return container_of(link, struct rte_comch_connection, link);
 }
 
 /* Hot path (every submit, every consumer round): inline. */
@@ -878,11 +917,6 @@ comch_remote_lookup(const struct comch_link *link, uint32_t id)
 	return &r[id];
 }
 
-/* comch_msgq.c */
-/** A MsgQ consumer's start (expire false) or stop, done at once in this process. */
-int comch_msgq_request(struct rte_comch_consumer *c, bool expire);
-/** A stopping MsgQ consumer: unimport it once its grace period is over (sets expired). */
-void comch_msgq_expire_poll(struct rte_comch_consumer *c);
 
 /* comch_grace.c: the producers' grace periods */
 int comch_grace_attach(struct comch_link *link, uint32_t max_producers);

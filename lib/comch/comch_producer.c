@@ -284,8 +284,7 @@ comch_producer_send(struct rte_comch_producer *p, uint32_t consumer_id, const vo
 		}
 	} else if (rc == -EPROTO) {
 		COMCH_LOG(ERR, "producer %u: consumer %u of the other side broke the protocol: "
-			  "ending the %s", p->id, consumer_id,
-			  p->link->type == COMCH_LINK_CONN ? "connection" : "MsgQ");
+			  "ending the %s", p->id, consumer_id, p->link->ops->kind);
 		comch_link_abort(p->link, -EPROTO);
 		rc = -ENOTCONN;
 	}
@@ -404,8 +403,9 @@ rte_comch_producer_burst_enable(struct rte_comch_producer *producer)
 
 	if (COMCH_BAD_PRODUCER(producer))
 		return -EINVAL;
-	if (producer->link->type == COMCH_LINK_MSGQ) {
-		COMCH_LOG(ERR, "producer %u: a MsgQ producer has no burst API", producer->id);
+	if (!producer->link->ops->buffers) {
+		COMCH_LOG(ERR, "producer %u: a %s's producer has no burst API", producer->id,
+			  producer->link->ops->kind);
 		return -ENOTSUP;
 	}
 	rc = comch_ctx_check_idle(&producer->ctx, "producer burst_enable");
@@ -589,8 +589,9 @@ comch_producer_check_payload(const struct rte_comch_producer *p, const struct rt
 {
 	const struct rte_comch_dev *dev = p->ctx.dev;
 
-	if (buf != NULL && p->link->type == COMCH_LINK_MSGQ) {
-		COMCH_LOG(ERR, "producer %u: a MsgQ carries immediate data only: no buffer", p->id);
+	if (buf != NULL && !p->link->ops->buffers) {
+		COMCH_LOG(ERR, "producer %u: a %s carries immediate data only: no buffer", p->id,
+			  p->link->ops->kind);
 		return -EINVAL;
 	}
 	if (imm == NULL && imm_len > 0) {

@@ -101,7 +101,7 @@ comch_proto_lost(struct rte_comch_connection *conn, uint32_t id, const char *wha
 {
 	COMCH_LOG(ERR, "connection %u: cannot %s consumer %u: the peer does not take control "
 		  "messages any more: ending the connection", conn->id, what, id);
-	comch_conn_abort(conn, -ECONNRESET);
+	comch_link_abort(&conn->link, -ECONNRESET);
 }
 
 /* Announce a consumer: a fresh receive state from the driver, and its blob to the peer. */

@@ -50,17 +50,13 @@ rte_comch_task_free(struct rte_comch_task *task)
 	}
 	task->allocated = false;
 	/* In flight: it returns to the pool when it comes back (comch_task_done_freed()). */
-	if (task->status != -EINPROGRESS)
-		comch_task_release(task);
-	return 0;
-}
-
-void
-comch_task_release(struct rte_comch_task *task)
-{
+	if (task->status == -EINPROGRESS)
+		return 0;
+	/* A send task held its connection. */
 	if (task->type == COMCH_TASK_SEND)
 		comch_conn_task_released(((struct rte_comch_task_send *)task)->conn);
 	comch_task_put(task);
+	return 0;
 }
 
 int
