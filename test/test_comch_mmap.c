@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include <rte_common.h>
 #include <rte_errno.h>
 #include <rte_launch.h>
 #include <rte_lcore.h>
@@ -380,6 +381,135 @@ test_buf_no_resurrection(void **state)
 	assert_int_equal(rte_comch_mmap_destroy(m), 0);
 }
 
+/*
+ * A pool of elements: the mmap's range cut into aligned pieces, one buffer per
+ * piece for good, the pool holding the mmap; no get by address on it.
+ */
+static void
+test_buf_pool_in_mmap(void **state)
+{
+	struct rte_comch_mmap *m = rte_comch_mmap_create();
+	struct rte_comch_buf *a, *b, *c, *d;
+	struct rte_comch_buf_pool *pool;
+	uint8_t *first;
+	uint32_t n;
+
+	assert_int_equal(rte_comch_mmap_set_memrange(m, mem + 1, MEM_LEN - 1), 0);
+	assert_null(rte_comch_buf_pool_create_in_mmap(m, 2, 100, 64));
+	assert_int_equal(rte_errno, EPERM);
+	assert_int_equal(rte_comch_mmap_start(m), 0);
+	assert_null(rte_comch_buf_pool_create_in_mmap(NULL, 2, 100, 64));
+	assert_int_equal(rte_errno, EINVAL);
+	assert_null(rte_comch_buf_pool_create_in_mmap(m, 0, 100, 64));
+	assert_int_equal(rte_errno, EINVAL);
+	assert_null(rte_comch_buf_pool_create_in_mmap(m, 2, 0, 64));
+	assert_int_equal(rte_errno, EINVAL);
+	assert_null(rte_comch_buf_pool_create_in_mmap(m, 2, 100, 48));
+	assert_int_equal(rte_errno, EINVAL);
+	/* 4096 - 1 bytes from mem + 1: 63 aligned to 64, 32 strides of 128 do not fit */
+	assert_null(rte_comch_buf_pool_create_in_mmap(m, 32, 100, 64));
+	assert_int_equal(rte_errno, EINVAL);
+	assert_null(rte_comch_buf_pool_create_in_mmap(m, 2, SIZE_MAX, 1));
+	assert_int_equal(rte_errno, EINVAL);
+	pool = rte_comch_buf_pool_create_in_mmap(m, 3, 100, 64);
+	assert_non_null(pool);
+	/* It holds the mmap. */
+	assert_int_equal(rte_comch_mmap_stop(m), -EBUSY);
+
+	first = (uint8_t *)RTE_ALIGN_CEIL((uintptr_t)(mem + 1), 64);
+	assert_int_equal(rte_comch_buf_pool_alloc(NULL, &a), -EINVAL);
+	assert_int_equal(rte_comch_buf_pool_alloc(pool, NULL), -EINVAL);
+	assert_int_equal(rte_comch_buf_pool_get_by_addr(pool, m, mem + 64, 8, &a), -EINVAL);
+	assert_int_equal(rte_comch_buf_pool_alloc(pool, &a), 0);
+	assert_int_equal(rte_comch_buf_pool_alloc(pool, &b), 0);
+	assert_int_equal(rte_comch_buf_pool_alloc(pool, &c), 0);
+	assert_int_equal(rte_comch_buf_pool_alloc(pool, &d), -ENOMEM);
+	assert_int_equal(rte_comch_buf_pool_get_num_free(pool, &n), 0);
+	assert_int_equal(n, 0);
+	/* Three different elements, 128 bytes apart from the first aligned address. */
+	assert_true(a->head != b->head && b->head != c->head && a->head != c->head);
+	assert_true((uint8_t *)a->head >= first && (uint8_t *)a->head <= first + 256);
+	assert_int_equal(((uint8_t *)a->head - first) % 128, 0);
+	assert_int_equal(((uint8_t *)b->head - first) % 128, 0);
+	assert_int_equal(((uint8_t *)c->head - first) % 128, 0);
+	assert_int_equal(a->len, 100);
+	assert_ptr_equal(a->data, a->head);
+	assert_int_equal(a->data_len, 0);
+	assert_int_equal(a->refcnt, 1);
+	assert_ptr_equal(a->mmap, m);
+	/* Its piece is fixed. */
+	assert_int_equal(rte_comch_buf_reuse_by_addr(a, mem, 8), -EPERM);
+	assert_int_equal(rte_comch_buf_set_data(a, (uint8_t *)a->head + 10, 90), 0);
+	assert_int_equal(rte_comch_buf_pool_destroy(pool), -EBUSY);
+
+	/* Back in the pool, the same element comes out again, reset. */
+	d = b;
+	assert_int_equal(rte_comch_buf_dec_refcount(b, NULL), 0);
+	assert_int_equal(rte_comch_buf_pool_alloc(pool, &b), 0);
+	assert_ptr_equal(b, d);
+	assert_int_equal(rte_comch_buf_dec_refcount(a, NULL), 0);
+	assert_int_equal(rte_comch_buf_pool_alloc(pool, &a), 0);
+	assert_ptr_equal(a->data, a->head);
+	assert_int_equal(a->data_len, 0);
+	assert_int_equal(rte_comch_buf_dec_refcount(a, NULL), 0);
+	assert_int_equal(rte_comch_buf_dec_refcount(b, NULL), 0);
+	assert_int_equal(rte_comch_buf_dec_refcount(c, NULL), 0);
+	assert_int_equal(rte_comch_buf_pool_get_num_free(pool, &n), 0);
+	assert_int_equal(n, 3);
+	assert_int_equal(rte_comch_mmap_stop(m), -EBUSY);
+	assert_int_equal(rte_comch_buf_pool_destroy(pool), 0);
+	assert_int_equal(rte_comch_mmap_stop(m), 0);
+	assert_int_equal(rte_comch_mmap_destroy(m), 0);
+}
+
+/* A buffer its only holder points at another piece of its mmap. */
+static void
+test_buf_reuse(void **state)
+{
+	struct rte_comch_buf_pool *pool = rte_comch_buf_pool_create(1);
+	struct rte_comch_mmap *m = rte_comch_mmap_create();
+	struct rte_comch_buf *a, *again;
+	uint32_t n;
+
+	assert_int_equal(rte_comch_mmap_set_memrange(m, mem, MEM_LEN), 0);
+	assert_int_equal(rte_comch_mmap_start(m), 0);
+	assert_int_equal(rte_comch_buf_pool_get_by_data(pool, m, mem, 64, &a), 0);
+
+	assert_int_equal(rte_comch_buf_reuse_by_addr(NULL, mem, 8), -EINVAL);
+	assert_int_equal(rte_comch_buf_reuse_by_addr(a, NULL, 8), -EINVAL);
+	assert_int_equal(rte_comch_buf_reuse_by_addr(a, mem - 1, 8), -EINVAL);
+	assert_int_equal(rte_comch_buf_reuse_by_data(a, mem + 8, MEM_LEN), -EINVAL);
+	assert_ptr_equal(a->head, mem);
+	assert_int_equal(a->data_len, 64);
+
+	assert_int_equal(rte_comch_buf_reuse_by_addr(a, mem + 128, 256), 0);
+	assert_ptr_equal(a->head, mem + 128);
+	assert_ptr_equal(a->data, mem + 128);
+	assert_int_equal(a->len, 256);
+	assert_int_equal(a->data_len, 0);
+	assert_int_equal(rte_comch_buf_reuse_by_data(a, mem + 512, 32), 0);
+	assert_ptr_equal(a->head, mem + 512);
+	assert_ptr_equal(a->data, mem + 512);
+	assert_int_equal(a->len, 32);
+	assert_int_equal(a->data_len, 32);
+	/* No buffer went back to the pool on the way. */
+	assert_int_equal(rte_comch_buf_pool_get_num_free(pool, &n), 0);
+	assert_int_equal(n, 0);
+
+	/* Another holder would see the piece move under it. */
+	assert_int_equal(rte_comch_buf_inc_refcount(a, NULL), 0);
+	assert_int_equal(rte_comch_buf_reuse_by_addr(a, mem, 8), -EBUSY);
+	assert_ptr_equal(a->head, mem + 512);
+	assert_int_equal(rte_comch_buf_dec_refcount(a, NULL), 0);
+	again = a;
+	assert_int_equal(rte_comch_buf_dec_refcount(a, NULL), 0);
+	/* Back in its pool: nobody holds it. */
+	assert_int_equal(rte_comch_buf_reuse_by_addr(again, mem, 8), -EINVAL);
+	assert_int_equal(rte_comch_mmap_stop(m), 0);
+	assert_int_equal(rte_comch_buf_pool_destroy(pool), 0);
+	assert_int_equal(rte_comch_mmap_destroy(m), 0);
+}
+
 int
 main(void)
 {
@@ -389,6 +519,8 @@ main(void)
 		cmocka_unit_test(test_mmap_alloc_memrange),
 		cmocka_unit_test(test_mmap_destroy_started),
 		cmocka_unit_test(test_buf_pool),
+		cmocka_unit_test(test_buf_pool_in_mmap),
+		cmocka_unit_test(test_buf_reuse),
 		cmocka_unit_test(test_buf_data),
 		cmocka_unit_test(test_buf_refcount),
 		cmocka_unit_test(test_mmap_stop_races_buffer_get),

@@ -218,6 +218,44 @@ struct rte_comch_buf_pool *
 rte_comch_buf_pool_create(uint32_t num);
 
 /**
+ * Create a pool of buffers that are the elements of a started mmap: its range
+ * cut into num pieces of elt_size bytes, the first at the first address of the
+ * range that is a multiple of align, each next one elt_size rounded up to align
+ * further. A buffer of the pool is always the same element (head and len never
+ * change); rte_comch_buf_pool_alloc() takes a free one. The pool holds the mmap
+ * started until it is destroyed.
+ *
+ * @param mmap     A started mmap.
+ * @param num      Number of elements, at least 1.
+ * @param elt_size Bytes of an element, not 0.
+ * @param align    Alignment of each element's address: a power of two (1: none).
+ * @return
+ *   The pool, or NULL with rte_errno set: EINVAL if mmap is not a live mmap, num
+ *   or elt_size is 0, align is not a power of two, or num elements do not fit in
+ *   the mmap's range; EPERM if the mmap is not started; ENOMEM.
+ */
+__rte_experimental
+struct rte_comch_buf_pool *
+rte_comch_buf_pool_create_in_mmap(struct rte_comch_mmap *mmap, uint32_t num, size_t elt_size,
+				  size_t align);
+
+/**
+ * Take a free element of a pool of rte_comch_buf_pool_create_in_mmap(): a
+ * buffer of the whole element, with no bytes in use (data = head, data_len =
+ * 0) and one reference. The last reference returns it to the pool. Safe from
+ * any lcore.
+ *
+ * @param pool A pool of elements.
+ * @param buf  Set to the buffer.
+ * @return
+ *   0 on success; -EINVAL if an argument is NULL or the pool is one of
+ *   descriptors (rte_comch_buf_pool_create()); -ENOMEM if every element is taken.
+ */
+__rte_experimental
+int
+rte_comch_buf_pool_alloc(struct rte_comch_buf_pool *pool, struct rte_comch_buf **buf);
+
+/**
  * Destroy a pool.
  *
  * @param pool The pool, all its buffers back.
@@ -243,7 +281,8 @@ rte_comch_buf_pool_get_num_free(const struct rte_comch_buf_pool *pool, uint32_t 
 
 /**
  * Take a buffer for the piece [addr, addr + len) of a started mmap, with no
- * data in use (data = addr, data_len = 0): a buffer to receive into.
+ * data in use (data = addr, data_len = 0): a buffer to receive into. Only from
+ * a pool of descriptors (rte_comch_buf_pool_create()).
  *
  * @param pool The pool to take the buffer from.
  * @param mmap A started mmap.
@@ -251,8 +290,9 @@ rte_comch_buf_pool_get_num_free(const struct rte_comch_buf_pool *pool, uint32_t 
  * @param len  Length of the piece.
  * @param buf  Set to the buffer, with one reference.
  * @return
- *   0 on success; -EINVAL for a NULL argument or a piece not inside the mmap;
- *   -EPERM if the mmap is not started; -ENOMEM if the pool is empty.
+ *   0 on success; -EINVAL for a NULL argument, a piece not inside the mmap or
+ *   a pool of elements; -EPERM if the mmap is not started; -ENOMEM if the pool
+ *   is empty.
  */
 __rte_experimental
 int
@@ -291,6 +331,39 @@ rte_comch_buf_pool_get_by_data(struct rte_comch_buf_pool *pool, struct rte_comch
 __rte_experimental
 int
 rte_comch_buf_set_data(struct rte_comch_buf *buf, void *data, size_t data_len);
+
+/**
+ * Point a buffer at another piece [addr, addr + len) of its mmap, with no
+ * bytes in use, as rte_comch_buf_pool_get_by_addr() would give, without
+ * returning it to its pool and taking another. Only its only holder (one
+ * reference) may; the buffer keeps its mmap and pool.
+ *
+ * @param buf  A buffer of a pool of descriptors, with one reference.
+ * @param addr Start of the new piece, inside the buffer's mmap.
+ * @param len  Its length.
+ * @return
+ *   0 on success; -EINVAL if buf or addr is NULL, buf is not taken from a pool
+ *   or the piece is not inside the mmap; -EPERM if buf is an element of a pool
+ *   of rte_comch_buf_pool_create_in_mmap() (its piece is fixed); -EBUSY if buf
+ *   has more than one reference. On an error the buffer is unchanged.
+ */
+__rte_experimental
+int
+rte_comch_buf_reuse_by_addr(struct rte_comch_buf *buf, void *addr, size_t len);
+
+/**
+ * The same as rte_comch_buf_reuse_by_addr(), all of the new piece in use
+ * (data_len = len), as rte_comch_buf_pool_get_by_data() would give.
+ *
+ * @param buf  A buffer of a pool of descriptors, with one reference.
+ * @param data Start of the new piece, inside the buffer's mmap.
+ * @param len  Its length, all of it in use.
+ * @return
+ *   As rte_comch_buf_reuse_by_addr().
+ */
+__rte_experimental
+int
+rte_comch_buf_reuse_by_data(struct rte_comch_buf *buf, void *data, size_t len);
 
 /**
  * Mark no bytes in use (data_len = 0), keeping the data pointer.
