@@ -11,11 +11,14 @@
  * device closed before the mmap that has it.
  */
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <rte_comch.h>
+
+#include <doca_buf_pool.h>
 
 #include "test_doca_compat.h"
 
@@ -839,6 +842,262 @@ test_dev_close_before_mmap(void **state)
 	free(mem);
 }
 
+/* An mmap of len bytes of mem on the host device, started unless asked not to. */
+static struct doca_mmap *
+dt_host_mmap(struct dt_fix *x, void *mem, size_t len, bool start)
+{
+	struct doca_mmap *mm = NULL;
+
+	if (x->p.host == NULL)
+		x->p.host = dt_dev_open("04:00.0");
+	DT_OK(doca_mmap_create(&mm));
+	DT_OK(doca_mmap_set_memrange(mm, mem, len));
+	DT_OK(doca_mmap_add_dev(mm, x->p.host));
+	if (start)
+		DT_OK(doca_mmap_start(mm));
+	return mm;
+}
+
+/*
+ * A buffer pool: the mmap's range cut into aligned elements at start, each
+ * buffer one whole element with nothing in use, back with its last reference;
+ * the pool holds the mmap started.
+ */
+static void
+test_buf_pool(void **state)
+{
+	struct dt_fix *x = *state;
+	uint8_t *mem = aligned_alloc(64, 4096);
+	struct doca_buf *b[3] = { NULL }, *more = NULL;
+	struct doca_buf_pool *pool = NULL;
+	union doca_data ud = { .u64 = 0 };
+	struct doca_mmap *mm;
+	void *head, *data;
+	uint32_t u32;
+	size_t len;
+	int i;
+
+	assert_non_null(mem);
+	mm = dt_host_mmap(x, mem + 1, 4095, false);
+	DT_ERR(doca_buf_pool_create(3, 100, NULL, &pool), DOCA_ERROR_INVALID_VALUE);
+	DT_ERR(doca_buf_pool_create(3, 100, mm, NULL), DOCA_ERROR_INVALID_VALUE);
+	DT_ERR(doca_buf_pool_create(0, 100, mm, &pool), DOCA_ERROR_INVALID_VALUE);
+	DT_ERR(doca_buf_pool_create(3, 0, mm, &pool), DOCA_ERROR_INVALID_VALUE);
+	DT_OK(doca_buf_pool_create(3, 100, mm, &pool));
+	DT_ERR(doca_buf_pool_buf_alloc(pool, &b[0]), DOCA_ERROR_BAD_STATE);
+	DT_ERR(doca_buf_pool_start(pool), DOCA_ERROR_BAD_STATE);	/* the mmap is not */
+	DT_OK(doca_mmap_start(mm));
+	DT_ERR(doca_buf_pool_set_element_alignment(pool, 0), DOCA_ERROR_INVALID_VALUE);
+	DT_ERR(doca_buf_pool_set_element_alignment(pool, 48), DOCA_ERROR_INVALID_VALUE);
+	DT_ERR(doca_buf_pool_set_element_alignment(NULL, 64), DOCA_ERROR_INVALID_VALUE);
+	DT_OK(doca_buf_pool_set_element_alignment(pool, 64));
+	DT_OK(doca_buf_pool_set_user_data(pool, (union doca_data){ .u64 = 42 }));
+	DT_OK(doca_buf_pool_get_user_data(pool, &ud));
+	assert_int_equal(ud.u64, 42);
+	DT_OK(doca_buf_pool_get_num_elements(pool, &u32));
+	assert_int_equal(u32, 3);
+	DT_OK(doca_buf_pool_get_num_free_elements(pool, &u32));
+	assert_int_equal(u32, 3);
+	DT_OK(doca_buf_pool_start(pool));
+	DT_ERR(doca_buf_pool_start(pool), DOCA_ERROR_BAD_STATE);
+	DT_ERR(doca_buf_pool_set_element_alignment(pool, 8), DOCA_ERROR_BAD_STATE);
+	/* the pool holds the mmap */
+	DT_ERR(doca_mmap_stop(mm), DOCA_ERROR_IN_USE);
+
+	DT_ERR(doca_buf_pool_buf_alloc(NULL, &b[0]), DOCA_ERROR_INVALID_VALUE);
+	DT_ERR(doca_buf_pool_buf_alloc(pool, NULL), DOCA_ERROR_INVALID_VALUE);
+	for (i = 0; i < 3; i++) {
+		DT_OK(doca_buf_pool_buf_alloc(pool, &b[i]));
+		DT_OK(doca_buf_get_head(b[i], &head));
+		DT_OK(doca_buf_get_data(b[i], &data));
+		DT_OK(doca_buf_get_len(b[i], &len));
+		assert_ptr_equal(data, head);
+		assert_int_equal(len, 100);
+		DT_OK(doca_buf_get_data_len(b[i], &len));
+		assert_int_equal(len, 0);
+		/* aligned elements, 128 bytes apart, inside the range */
+		assert_int_equal((uintptr_t)head % 64, 0);
+		assert_true((uint8_t *)head >= mem + 64 && (uint8_t *)head <= mem + 64 + 256);
+	}
+	assert_true(b[0] != b[1] && b[1] != b[2] && b[0] != b[2]);
+	DT_ERR(doca_buf_pool_buf_alloc(pool, &more), DOCA_ERROR_NO_MEMORY);
+	DT_OK(doca_buf_pool_get_num_free_elements(pool, &u32));
+	assert_int_equal(u32, 0);
+	/* an element's piece is fixed */
+	DT_ERR(doca_buf_inventory_buf_reuse_by_addr(b[0], mem + 1, 8), DOCA_ERROR_NOT_PERMITTED);
+	DT_ERR(doca_buf_pool_stop(pool), DOCA_ERROR_IN_USE);
+	DT_ERR(doca_buf_pool_destroy(pool), DOCA_ERROR_IN_USE);
+
+	/* the element of a released buffer comes out again */
+	DT_OK(doca_buf_get_head(b[1], &head));
+	DT_OK(doca_buf_dec_refcount(b[1], NULL));
+	DT_OK(doca_buf_pool_buf_alloc(pool, &more));
+	DT_OK(doca_buf_get_head(more, &data));
+	assert_ptr_equal(data, head);
+	DT_OK(doca_buf_dec_refcount(more, NULL));
+	DT_OK(doca_buf_dec_refcount(b[0], NULL));
+	DT_OK(doca_buf_dec_refcount(b[2], NULL));
+	DT_OK(doca_buf_pool_stop(pool));
+	DT_ERR(doca_buf_pool_stop(pool), DOCA_ERROR_BAD_STATE);
+	DT_OK(doca_mmap_stop(mm));
+	/* cut again, unaligned: 40 elements of 100 bytes follow each other */
+	DT_OK(doca_mmap_start(mm));
+	DT_OK(doca_buf_pool_destroy(pool));
+	DT_OK(doca_buf_pool_create(40, 100, mm, &pool));
+	DT_OK(doca_buf_pool_start(pool));
+	DT_OK(doca_buf_pool_destroy(pool));	/* started, nothing out */
+	DT_OK(doca_buf_pool_create(41, 100, mm, &pool));
+	DT_OK(doca_buf_pool_set_element_alignment(pool, 1));
+	DT_ERR(doca_buf_pool_start(pool), DOCA_ERROR_INVALID_VALUE);	/* 4100 > 4095 */
+	DT_OK(doca_buf_pool_destroy(pool));
+	DT_ERR(doca_buf_pool_destroy(pool), DOCA_ERROR_INVALID_VALUE);
+	DT_OK(doca_mmap_destroy(mm));
+	free(mem);
+}
+
+/* A buffer of an inventory moved in place to other pieces of its mmap. */
+static void
+test_buf_reuse(void **state)
+{
+	struct dt_fix *x = *state;
+	uint8_t *mem = malloc(4096);
+	struct doca_buf_inventory *inv = NULL;
+	struct doca_buf *b = NULL;
+	struct doca_mmap *mm;
+	void *head, *data;
+	uint32_t u32;
+	size_t len;
+
+	assert_non_null(mem);
+	mm = dt_host_mmap(x, mem, 4096, true);
+	DT_OK(doca_buf_inventory_create(2, &inv));
+	DT_OK(doca_buf_inventory_start(inv));
+	DT_OK(doca_buf_inventory_buf_get_by_data(inv, mm, mem, 64, &b));
+
+	DT_ERR(doca_buf_inventory_buf_reuse_by_addr(NULL, mem, 8), DOCA_ERROR_INVALID_VALUE);
+	DT_ERR(doca_buf_inventory_buf_reuse_by_data(NULL, mem, 8), DOCA_ERROR_INVALID_VALUE);
+	DT_ERR(doca_buf_inventory_buf_reuse_by_addr(b, NULL, 8), DOCA_ERROR_INVALID_VALUE);
+	DT_ERR(doca_buf_inventory_buf_reuse_by_data(b, mem + 4000, 200),
+	       DOCA_ERROR_INVALID_VALUE);
+
+	DT_OK(doca_buf_inventory_buf_reuse_by_addr(b, mem + 1024, 512));
+	DT_OK(doca_buf_get_head(b, &head));
+	DT_OK(doca_buf_get_data(b, &data));
+	DT_OK(doca_buf_get_len(b, &len));
+	assert_ptr_equal(head, mem + 1024);
+	assert_ptr_equal(data, mem + 1024);
+	assert_int_equal(len, 512);
+	DT_OK(doca_buf_get_data_len(b, &len));
+	assert_int_equal(len, 0);
+	DT_OK(doca_buf_inventory_buf_reuse_by_data(b, mem + 2048, 100));
+	DT_OK(doca_buf_get_head(b, &head));
+	DT_OK(doca_buf_get_data_len(b, &len));
+	assert_ptr_equal(head, mem + 2048);
+	assert_int_equal(len, 100);
+	/* in place: the inventory gave nothing back and took nothing more */
+	DT_OK(doca_buf_inventory_get_num_free_elements(inv, &u32));
+	assert_int_equal(u32, 1);
+
+	/* a second holder would see the buffer move under it */
+	DT_OK(doca_buf_inc_refcount(b, NULL));
+	DT_ERR(doca_buf_inventory_buf_reuse_by_addr(b, mem, 8), DOCA_ERROR_IN_USE);
+	DT_OK(doca_buf_get_head(b, &head));
+	assert_ptr_equal(head, mem + 2048);
+	DT_OK(doca_buf_dec_refcount(b, NULL));
+	DT_OK(doca_buf_dec_refcount(b, NULL));
+	DT_OK(doca_buf_inventory_destroy(inv));
+	DT_OK(doca_mmap_destroy(mm));
+	free(mem);
+}
+
+#define DT_TS_THREADS 2
+#define DT_TS_ROUNDS 20000
+
+struct dt_ts_arg {
+	struct doca_buf_inventory *inv;
+	struct doca_buf_pool *pool;
+	struct doca_mmap *mm;
+	uint8_t *mem;
+	int errors;
+};
+
+/* Take, reference, reuse and release buffers of one mmap, as the other thread does. */
+static void *
+dt_ts_worker(void *p)
+{
+	struct dt_ts_arg *a = p;
+	struct doca_buf *b, *e;
+	int i;
+
+	for (i = 0; i < DT_TS_ROUNDS; i++) {
+		if (doca_buf_inventory_buf_get_by_addr(a->inv, a->mm, a->mem, 64, &b) !=
+		    DOCA_SUCCESS) {
+			a->errors++;
+			continue;
+		}
+		if (doca_buf_pool_buf_alloc(a->pool, &e) != DOCA_SUCCESS)
+			a->errors++;
+		else if (doca_buf_dec_refcount(e, NULL) != DOCA_SUCCESS)
+			a->errors++;
+		if (doca_buf_inc_refcount(b, NULL) != DOCA_SUCCESS ||
+		    doca_buf_dec_refcount(b, NULL) != DOCA_SUCCESS ||
+		    doca_buf_inventory_buf_reuse_by_data(b, a->mem + 64 * (i % 8), 64) !=
+		    DOCA_SUCCESS ||
+		    doca_buf_dec_refcount(b, NULL) != DOCA_SUCCESS)
+			a->errors++;
+	}
+	return NULL;
+}
+
+/*
+ * doca_mmap_enable_thread_safety(): before start only; then two threads
+ * taking and releasing buffers of the mmap at once, from one inventory and
+ * one pool, lose none.
+ */
+static void
+test_mmap_thread_safety(void **state)
+{
+	struct dt_fix *x = *state;
+	uint8_t *mem = malloc(4096);
+	struct dt_ts_arg a[DT_TS_THREADS];
+	struct doca_buf_inventory *inv = NULL;
+	struct doca_buf_pool *pool = NULL;
+	pthread_t th[DT_TS_THREADS];
+	struct doca_mmap *mm;
+	uint32_t u32;
+	int i;
+
+	assert_non_null(mem);
+	mm = dt_host_mmap(x, mem, 4096, false);
+	DT_ERR(doca_mmap_enable_thread_safety(NULL), DOCA_ERROR_INVALID_VALUE);
+	DT_OK(doca_mmap_enable_thread_safety(mm));
+	DT_OK(doca_mmap_start(mm));
+	DT_ERR(doca_mmap_enable_thread_safety(mm), DOCA_ERROR_BAD_STATE);
+	/* one buffer per thread at most: the rounds go through every descriptor */
+	DT_OK(doca_buf_inventory_create(DT_TS_THREADS, &inv));
+	DT_OK(doca_buf_inventory_start(inv));
+	DT_OK(doca_buf_pool_create(DT_TS_THREADS, 64, mm, &pool));
+	DT_OK(doca_buf_pool_start(pool));
+	for (i = 0; i < DT_TS_THREADS; i++) {
+		a[i] = (struct dt_ts_arg){ .inv = inv, .pool = pool, .mm = mm,
+					   .mem = mem + 1024 * i };
+		assert_int_equal(pthread_create(&th[i], NULL, dt_ts_worker, &a[i]), 0);
+	}
+	for (i = 0; i < DT_TS_THREADS; i++) {
+		assert_int_equal(pthread_join(th[i], NULL), 0);
+		assert_int_equal(a[i].errors, 0);
+	}
+	DT_OK(doca_buf_inventory_get_num_free_elements(inv, &u32));
+	assert_int_equal(u32, DT_TS_THREADS);
+	DT_OK(doca_buf_pool_get_num_free_elements(pool, &u32));
+	assert_int_equal(u32, DT_TS_THREADS);
+	DT_OK(doca_buf_pool_destroy(pool));
+	DT_OK(doca_buf_inventory_destroy(inv));
+	DT_OK(doca_mmap_stop(mm));
+	DT_OK(doca_mmap_destroy(mm));
+	free(mem);
+}
+
 #define DT_TEST(t) cmocka_unit_test_setup_teardown(t, dt_setup, dt_teardown)
 
 int
@@ -852,6 +1111,9 @@ main(void)
 		DT_TEST(test_consumer_no_imm),
 		DT_TEST(test_fast_refusals),
 		DT_TEST(test_mmap_buf),
+		DT_TEST(test_buf_pool),
+		DT_TEST(test_buf_reuse),
+		DT_TEST(test_mmap_thread_safety),
 		DT_TEST(test_dev_close_before_mmap),
 	};
 	int ret;

@@ -266,3 +266,18 @@ doca_buf_inventory_get_num_free_elements(const struct doca_buf_inventory *invent
 	return rte_comch_doca_error_from_errno(
 		rte_comch_buf_pool_get_num_free(inventory->pool, num_of_free_elements));
 }
+
+doca_error_t
+doca_buf_inventory_buf_reuse_by_addr(struct doca_buf *buf, void *addr, size_t len)
+{
+	DC_NULL_ARG(buf);
+	return rte_comch_doca_error_from_errno(rte_comch_buf_reuse_by_addr(DC_BUF(buf), addr, len));
+}
+
+doca_error_t
+doca_buf_inventory_buf_reuse_by_data(struct doca_buf *buf, void *data, size_t data_len)
+{
+	DC_NULL_ARG(buf);
+	return rte_comch_doca_error_from_errno(
+		rte_comch_buf_reuse_by_data(DC_BUF(buf), data, data_len));
+}

@@ -9,7 +9,9 @@
  * @file
  * DOCA compatibility layer: buffer inventories (rte_comch buffer pools).
  *
- * Thread-safety: an inventory is used by one thread at a time.
+ * Thread-safety: create, start, stop and destroy an inventory from one thread;
+ * buffers may be taken from a started one by several threads at once (its
+ * descriptors are an rte_mempool; see doca_mmap_enable_thread_safety()).
  */
 
 #include <stddef.h>
@@ -89,6 +91,32 @@ doca_buf_inventory_buf_get_by_addr(struct doca_buf_inventory *inventory, struct 
 doca_error_t
 doca_buf_inventory_buf_get_by_data(struct doca_buf_inventory *inventory, struct doca_mmap *mmap,
 				   void *data, size_t data_len, struct doca_buf **buf);
+
+/**
+ * Point a buffer of an inventory at another piece [addr, addr + len) of its
+ * mmap, with no data in use, in place: the buffer handle stays the same and
+ * no descriptor goes back to the inventory. Only its only holder may (one
+ * reference): another would see the buffer move under it.
+ * @param buf A buffer of an inventory, with one reference.
+ * @param addr Start of the new piece, inside the buffer's mmap.
+ * @param len Its length.
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE on NULL, a buffer not taken
+ *   or a piece outside the mmap; DOCA_ERROR_IN_USE if the buffer has more than
+ *   one reference; DOCA_ERROR_NOT_PERMITTED for a buffer of a doca_buf_pool
+ *   (its element is fixed). On an error the buffer is unchanged.
+ */
+doca_error_t
+doca_buf_inventory_buf_reuse_by_addr(struct doca_buf *buf, void *addr, size_t len);
+
+/**
+ * As doca_buf_inventory_buf_reuse_by_addr(), all of the new piece in use.
+ * @param buf A buffer of an inventory, with one reference.
+ * @param data Start of the new piece, inside the buffer's mmap.
+ * @param data_len Its length, all of it in use.
+ * @return As doca_buf_inventory_buf_reuse_by_addr().
+ */
+doca_error_t
+doca_buf_inventory_buf_reuse_by_data(struct doca_buf *buf, void *data, size_t data_len);
 
 /**
  * Number of buffer descriptors in the inventory.

@@ -202,3 +202,16 @@ doca_mmap_set_free_cb(struct doca_mmap *mmap, doca_mmap_memrange_free_cb_t free_
 	mmap->free_opaque = opaque;
 	return DOCA_SUCCESS;
 }
+
+doca_error_t
+doca_mmap_enable_thread_safety(struct doca_mmap *mmap)
+{
+	DC_OBJ_ARG(mmap, DC_KIND_MMAP);
+	if (mmap->started) {
+		DC_LOG(ERR, "mmap %p is started: ask for thread safety before start",
+		       (void *)mmap);
+		return DOCA_ERROR_BAD_STATE;
+	}
+	/* Nothing to switch on: started mmaps' buffers are safe from any thread. */
+	return DOCA_SUCCESS;
+}

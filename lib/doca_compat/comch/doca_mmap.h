@@ -10,7 +10,7 @@
  * DOCA compatibility layer: memory maps, over rte_comch mmaps.
  *
  * Thread-safety: configure and start an mmap from one thread; a started mmap
- * may then be used from any thread.
+ * may then be used from any thread (see doca_mmap_enable_thread_safety()).
  */
 
 #include <stddef.h>
@@ -150,6 +150,23 @@ doca_mmap_set_permissions(struct doca_mmap *mmap, uint32_t access_mask);
  */
 doca_error_t
 doca_mmap_set_free_cb(struct doca_mmap *mmap, doca_mmap_memrange_free_cb_t free_cb, void *opaque);
+
+/**
+ * Ask for an mmap whose buffers may be used from several threads at once
+ * (before start). What the layer guarantees for every mmap, this call or not:
+ * once it is started, buffers of it may be taken from inventories and buffer
+ * pools, referenced, released, reused and handed to tasks from any number of
+ * threads at the same time (rte_comch's buffer pools and reference counts are
+ * atomic). The mmap's own calls (configure, start, stop, destroy) stay one
+ * thread's, as in DOCA. So the call only checks the state: a program that
+ * asks too late hears of it.
+ *
+ * @param mmap The mmap, not started.
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE if mmap is NULL or not live;
+ *   DOCA_ERROR_BAD_STATE if it is started.
+ */
+doca_error_t
+doca_mmap_enable_thread_safety(struct doca_mmap *mmap);
 
 #ifdef __cplusplus
 }

@@ -54,6 +54,8 @@ dc_kind_name(uint32_t kind)
 		return "doca_comch_msgq";
 	case DC_KIND_CONSUMER_COMPLETION:
 		return "doca_comch_consumer_completion";
+	case DC_KIND_BUF_POOL:
+		return "doca_buf_pool";
 	case DC_KIND_SERVER:
 		return "doca_comch_server";
 	case DC_KIND_CLIENT:
