@@ -842,6 +842,63 @@ test_dev_close_before_mmap(void **state)
 	free(mem);
 }
 
+/*
+ * doca_task_submit_ex(): a receive posted with FLUSH and a send submitted with
+ * OPTIMIZE_REPORTS from an element of a doca_buf_pool both complete, each
+ * reported; an unknown flag is refused and leaves the task the caller's.
+ */
+static void
+test_submit_ex(void **state)
+{
+	struct dt_fix *x = *state;
+	struct dt_fast *f = &x->f;
+	struct dt_fast_arg a = { .f = f, .recv = 1, .sent = 1 };
+	struct doca_comch_consumer_task_post_recv *rtask = NULL;
+	struct doca_comch_producer_task_send *stask = NULL;
+	uint64_t deadline = dt_now_ms() + DT_TIMEOUT_MS;
+	struct doca_buf_pool *pool = NULL;
+	struct doca_buf *pbuf = NULL;
+	struct doca_task *t;
+	doca_error_t r;
+	void *data;
+
+	dt_pair_up(&x->p);
+	dt_consumer_up(x, true);
+	dt_producer_up(x);
+	DT_OK(doca_buf_inventory_buf_get_by_addr(f->cinv, f->cmm, f->cmem, 256, &f->cbuf));
+	DT_OK(doca_comch_consumer_task_post_recv_alloc_init(f->cons, f->cbuf, &rtask));
+	t = doca_comch_consumer_task_post_recv_as_task(rtask);
+	DT_ERR(doca_task_submit_ex(t, 1u << 7), DOCA_ERROR_INVALID_VALUE);
+	DT_ERR(doca_task_submit_ex(NULL, DOCA_TASK_SUBMIT_FLAG_FLUSH), DOCA_ERROR_INVALID_VALUE);
+	DT_OK(doca_task_submit_ex(t, DOCA_TASK_SUBMIT_FLAG_FLUSH));
+
+	DT_OK(doca_buf_pool_create(2, 64, f->pmm, &pool));
+	DT_OK(doca_buf_pool_start(pool));
+	DT_OK(doca_buf_pool_buf_alloc(pool, &pbuf));
+	DT_OK(doca_buf_get_data(pbuf, &data));
+	memcpy(data, "from a pool", 12);
+	DT_OK(doca_buf_set_data(pbuf, data, 12));
+	DT_OK(doca_comch_producer_task_send_alloc_init(f->prod, pbuf, NULL, 0, f->cons_id,
+						       &stask));
+	t = doca_comch_producer_task_send_as_task(stask);
+	DT_ERR(doca_task_submit_ex(t, DOCA_TASK_SUBMIT_FLAG_FLUSH | (1u << 31)),
+	       DOCA_ERROR_INVALID_VALUE);
+	while ((r = doca_task_submit_ex(t, DOCA_TASK_SUBMIT_FLAG_OPTIMIZE_REPORTS)) ==
+	       DOCA_ERROR_AGAIN && dt_now_ms() < deadline)
+		doca_pe_progress(x->p.pe);
+	DT_OK(r);
+	assert_true(dt_progress_until(x->p.pe, dt_fast_delivered, &a));
+	assert_int_equal(f->nb_send_ok, 1);
+	assert_int_equal(f->nb_recv_ok, 1);
+	assert_int_equal(f->recv_len, 12);
+	assert_memory_equal(f->recv_bytes, "from a pool", 12);
+
+	/* the element is back in the pool with its last reference */
+	DT_ERR(doca_buf_pool_stop(pool), DOCA_ERROR_IN_USE);
+	DT_OK(doca_buf_dec_refcount(pbuf, NULL));
+	DT_OK(doca_buf_pool_destroy(pool));
+}
+
 /* An mmap of len bytes of mem on the host device, started unless asked not to. */
 static struct doca_mmap *
 dt_host_mmap(struct dt_fix *x, void *mem, size_t len, bool start)
@@ -1109,6 +1166,7 @@ main(void)
 		DT_TEST(test_consumer_append),
 		DT_TEST(test_consumer_flush),
 		DT_TEST(test_consumer_no_imm),
+		DT_TEST(test_submit_ex),
 		DT_TEST(test_fast_refusals),
 		DT_TEST(test_mmap_buf),
 		DT_TEST(test_buf_pool),

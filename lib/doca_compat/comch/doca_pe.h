@@ -140,6 +140,36 @@ doca_task_submit(struct doca_task *task);
 doca_error_t
 doca_task_try_submit(struct doca_task *task);
 
+/** How doca_task_submit_ex() hands a task over: DOCA_TASK_SUBMIT_FLAG_* OR-ed. */
+enum doca_task_submit_flag {
+	/** No flag: as doca_task_submit(). */
+	DOCA_TASK_SUBMIT_FLAG_NONE = 0,
+	/**
+	 * Hand this task and any held back before it to the device now. Every
+	 * submit here does: rte_comch hands a task over as it is submitted.
+	 */
+	DOCA_TASK_SUBMIT_FLAG_FLUSH = 1 << 0,
+	/**
+	 * The program can do with the task's completion being reported late,
+	 * with later ones. A hint here: every task's completion is reported, at
+	 * the first progress that sees it.
+	 */
+	DOCA_TASK_SUBMIT_FLAG_OPTIMIZE_REPORTS = 1 << 1,
+};
+
+/**
+ * Submit a task with flags. The layer takes both flags as hints it needs no
+ * action for (see enum doca_task_submit_flag): the task is submitted as
+ * doca_task_submit() submits it, and completes as it would.
+ *
+ * @param task The task.
+ * @param flags DOCA_TASK_SUBMIT_FLAG_* OR-ed together, or 0.
+ * @return As doca_task_submit(); DOCA_ERROR_INVALID_VALUE (the task not
+ *   submitted) if flags has a bit that is not a DOCA_TASK_SUBMIT_FLAG_*.
+ */
+doca_error_t
+doca_task_submit_ex(struct doca_task *task, uint32_t flags);
+
 /**
  * Return a task to its context's pool. Only for tasks not in flight.
  *

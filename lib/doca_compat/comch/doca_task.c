@@ -72,3 +72,16 @@ doca_task_get_ctx(const struct doca_task *task)
 {
 	return task == NULL ? NULL : dc_ctx_of(rte_comch_task_get_ctx(DC_CTASK(task)));
 }
+
+doca_error_t
+doca_task_submit_ex(struct doca_task *task, uint32_t flags)
+{
+	const uint32_t known = DOCA_TASK_SUBMIT_FLAG_FLUSH | DOCA_TASK_SUBMIT_FLAG_OPTIMIZE_REPORTS;
+
+	if (flags & ~known) {
+		DC_LOG(ERR, "task %p: unknown submit flags 0x%x", (void *)task, flags & ~known);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	/* FLUSH is what every submit does here; OPTIMIZE_REPORTS a hint with no effect. */
+	return doca_task_submit(task);
+}
