@@ -556,6 +556,7 @@ child_map_unpinned(void *arg)
 	struct doca_dev_rep *rep = NULL;
 	struct doca_devinfo *di;
 	struct doca_dev *dev;
+	uint8_t net = 0;
 	uint32_t n = 0;
 
 	dt_arg_env(a);
@@ -563,6 +564,11 @@ child_map_unpinned(void *arg)
 	di = doca_dev_as_devinfo(dev);
 	DT_OK(doca_comch_cap_server_is_supported(di));
 	DT_OK(doca_comch_cap_client_is_supported(di));
+	/* it may still become the BlueField side: representors can be listed */
+	DT_ERR(doca_devinfo_rep_cap_is_filter_net_supported(NULL, &net), DOCA_ERROR_INVALID_VALUE);
+	DT_ERR(doca_devinfo_rep_cap_is_filter_net_supported(di, NULL), DOCA_ERROR_INVALID_VALUE);
+	DT_OK(doca_devinfo_rep_cap_is_filter_net_supported(di, &net));
+	DT_EQ(net, 1);
 	/* listing representors turns it to the BlueField side */
 	DT_OK(doca_devinfo_rep_create_list(dev, DOCA_DEVINFO_REP_FILTER_ALL, &rlist, &n));
 	DT_EQ(n, 1);
@@ -580,6 +586,9 @@ child_map_unpinned(void *arg)
 	DT_ERR(doca_comch_cap_server_is_supported(di), DOCA_ERROR_NOT_SUPPORTED);
 	DT_ERR(doca_devinfo_rep_create_list(dev, DOCA_DEVINFO_REP_FILTER_ALL, &rlist, &n),
 	       DOCA_ERROR_NOT_PERMITTED);
+	/* in use as the host side: the filter says so, as the list does */
+	DT_OK(doca_devinfo_rep_cap_is_filter_net_supported(di, &net));
+	DT_EQ(net, 0);
 	DT_OK(doca_comch_client_destroy(cli));
 	DT_OK(doca_dev_close(dev));
 	return 0;
@@ -606,12 +615,15 @@ child_map_pinned_host(void *arg)
 	struct dt_map_arg *a = arg;
 	struct doca_devinfo_rep **rlist = NULL;
 	struct doca_dev *dev;
+	uint8_t net = 1;
 	uint32_t n = 0;
 
 	dt_arg_env(a);
 	dev = dt_dev_open("04:00.0");
 	DT_ERR(doca_comch_cap_server_is_supported(doca_dev_as_devinfo(dev)),
 	       DOCA_ERROR_NOT_SUPPORTED);
+	DT_OK(doca_devinfo_rep_cap_is_filter_net_supported(doca_dev_as_devinfo(dev), &net));
+	DT_EQ(net, 0);
 	DT_ERR(doca_devinfo_rep_create_list(dev, DOCA_DEVINFO_REP_FILTER_ALL, &rlist, &n),
 	       DOCA_ERROR_NOT_PERMITTED);
 	DT_OK(doca_comch_cap_client_is_supported(doca_dev_as_devinfo(dev)));

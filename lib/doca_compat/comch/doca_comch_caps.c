@@ -2,7 +2,10 @@
  * Copyright(c) 2026 The rte_comch authors
  */
 
-/* Capability queries: rte_comch's device information, field by field. */
+/*
+ * Capability queries: rte_comch's device information, field by field, and
+ * the sides a device can be (which the representor filter follows).
+ */
 
 #include <errno.h>
 
@@ -63,7 +66,8 @@ doca_comch_cap_get_max_send_tasks(const struct doca_devinfo *devinfo, uint32_t *
 
 /*
  * A side is supported if the device is that side, or may still become it: not
- * pinned by its mapping and not in use as the other side. devinfo is checked.
+ * pinned by its mapping and not in use as the other side; pinned, it must have
+ * capa too (0: no capability asked). devinfo is checked.
  */
 static doca_error_t
 dc_cap_side(const struct doca_devinfo *devinfo, enum doca_compat_role side, uint64_t capa)
@@ -77,7 +81,7 @@ dc_cap_side(const struct doca_devinfo *devinfo, enum doca_compat_role side, uint
 		return ret;
 	dc_map_lock();
 	if (devinfo->pinned != DOCA_COMPAT_ROLE_ANY)
-		can = devinfo->pinned == side && (info.capa & capa);
+		can = devinfo->pinned == side && (capa == 0 || (info.capa & capa));
 	else
 		can = devinfo->rdev == NULL || devinfo->role == side || devinfo->holds == 0;
 	dc_map_unlock();
@@ -96,6 +100,25 @@ doca_comch_cap_client_is_supported(const struct doca_devinfo *devinfo)
 {
 	DC_OBJ_ARG(devinfo, DC_KIND_DEVINFO);
 	return dc_cap_side(devinfo, DOCA_COMPAT_ROLE_HOST, RTE_COMCH_CAPA_CLIENT);
+}
+
+/*
+ * Representors are the BlueField side's (doca_devinfo_rep_create_list() makes
+ * a device that side): the filter is there where that side can be had.
+ */
+doca_error_t
+doca_devinfo_rep_cap_is_filter_net_supported(const struct doca_devinfo *devinfo,
+					      uint8_t *filter_net_supported)
+{
+	doca_error_t ret;
+
+	DC_OBJ_ARG(devinfo, DC_KIND_DEVINFO);
+	DC_NULL_ARG(filter_net_supported);
+	ret = dc_cap_side(devinfo, DOCA_COMPAT_ROLE_DPU, 0);
+	if (ret != DOCA_SUCCESS && ret != DOCA_ERROR_NOT_SUPPORTED)
+		return ret;
+	*filter_net_supported = ret == DOCA_SUCCESS;
+	return DOCA_SUCCESS;
 }
 
 /* Whether the device has a capability; devinfo is checked. */

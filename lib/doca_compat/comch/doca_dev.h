@@ -215,6 +215,22 @@ doca_devinfo_rep_create_list(struct doca_dev *dev, int filter,
 			     struct doca_devinfo_rep ***dev_list_rep, uint32_t *nb_devs_rep);
 
 /**
+ * Whether doca_devinfo_rep_create_list() can list the device's network
+ * representors (DOCA_DEVINFO_REP_FILTER_NET): representors are the BlueField
+ * side's, so 1 if the device is that side or may still become it (not pinned
+ * to the host side by its mapping, nor in use as the host side), else 0. Every
+ * representor here is a network function.
+ *
+ * @param devinfo The device.
+ * @param filter_net_supported Set to 1 or 0.
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE on a NULL argument or a
+ *   devinfo not live; the error of opening the device to query it.
+ */
+doca_error_t
+doca_devinfo_rep_cap_is_filter_net_supported(const struct doca_devinfo *devinfo,
+					      uint8_t *filter_net_supported);
+
+/**
  * Free a list from doca_devinfo_rep_create_list(). Opened representors stay open.
  *
  * @param dev_list_rep The list.
