@@ -814,6 +814,17 @@ test_exchange(void **state)
 			 DOCA_ERROR_INVALID_VALUE);
 	assert_int_equal(doca_comm_channel_peer_addr_get_user_data(p, &u64), DOCA_SUCCESS);
 	assert_int_equal(u64, 77);
+	/* the guide's other spelling: the same value */
+	assert_int_equal(doca_comm_channel_peer_addr_user_data_get(p, &u64), DOCA_SUCCESS);
+	assert_int_equal(u64, 77);
+	assert_int_equal(doca_comm_channel_peer_addr_user_data_set(p, 78), DOCA_SUCCESS);
+	assert_int_equal(doca_comm_channel_peer_addr_get_user_data(p, &u64), DOCA_SUCCESS);
+	assert_int_equal(u64, 78);
+	assert_int_equal(doca_comm_channel_peer_addr_user_data_get(p, NULL),
+			 DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_comm_channel_peer_addr_user_data_set(NULL, 1),
+			 DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_comm_channel_peer_addr_set_user_data(p, 77), DOCA_SUCCESS);
 	assert_int_equal(svc_peers(s.ep), 1);
 	assert_int_equal(doca_comm_channel_ep_get_peer_addr_list(s.ep, &list, &nb), DOCA_SUCCESS);
 	assert_ptr_equal(list[0], p);

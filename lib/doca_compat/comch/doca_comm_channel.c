@@ -954,6 +954,20 @@ doca_comm_channel_peer_addr_get_user_data(struct doca_comm_channel_addr_t *peer_
 }
 
 doca_error_t
+doca_comm_channel_peer_addr_user_data_set(struct doca_comm_channel_addr_t *peer_addr,
+					  uint64_t user_context)
+{
+	return doca_comm_channel_peer_addr_set_user_data(peer_addr, user_context);
+}
+
+doca_error_t
+doca_comm_channel_peer_addr_user_data_get(struct doca_comm_channel_addr_t *peer_addr,
+					  uint64_t *user_data)
+{
+	return doca_comm_channel_peer_addr_get_user_data(peer_addr, user_data);
+}
+
+doca_error_t
 doca_comm_channel_peer_addr_update_info(struct doca_comm_channel_addr_t *peer_addr)
 {
 	int rc;

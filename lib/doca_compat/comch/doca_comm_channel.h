@@ -538,6 +538,28 @@ doca_comm_channel_peer_addr_get_user_data(struct doca_comm_channel_addr_t *peer_
 					  uint64_t *user_data);
 
 /**
+ * The legacy guide's other spelling of doca_comm_channel_peer_addr_set_user_data().
+ *
+ * @param peer_addr The peer address.
+ * @param user_context The value.
+ * @return As doca_comm_channel_peer_addr_set_user_data().
+ */
+doca_error_t
+doca_comm_channel_peer_addr_user_data_set(struct doca_comm_channel_addr_t *peer_addr,
+					  uint64_t user_context);
+
+/**
+ * The legacy guide's other spelling of doca_comm_channel_peer_addr_get_user_data().
+ *
+ * @param peer_addr The peer address.
+ * @param user_data Set to the value.
+ * @return As doca_comm_channel_peer_addr_get_user_data().
+ */
+doca_error_t
+doca_comm_channel_peer_addr_user_data_get(struct doca_comm_channel_addr_t *peer_addr,
+					  uint64_t *user_data);
+
+/**
  * Run the endpoint's progress, take a snapshot of the peer's counters (read
  * with the getters below) and tell the state of its connection.
  *
