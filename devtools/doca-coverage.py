@@ -69,13 +69,16 @@ def declared_names(headers):
     names = {}
     # The layer's libraries in their directories (sdk, comch), their headers
     # installed side by side: by file name, as a program includes them.
+    # The BlueField side's headers (a dpu directory, installed apart and put
+    # first by the rte-comch-doca-dpu modules) by their installed path: the
+    # names they add (DOCA_ARCH_DPU) are the layer's too.
     paths = {}
-    for d, _, files in os.walk(headers):
-        if os.path.basename(d) == "dpu":
-            continue  # the BlueField side's doca_build_config.h: the same names
+    for d, dirs, files in os.walk(headers):
+        dirs.sort()
+        side = "dpu/" if os.path.basename(d) == "dpu" else ""
         for fn in files:
             if fn.endswith(".h") and not fn.endswith("_private.h"):
-                paths.setdefault(fn, os.path.join(d, fn))
+                paths.setdefault(side + fn, os.path.join(d, fn))
     for fn in sorted(paths):
         for name in ID.findall(code_of(read(paths[fn]))):
             if not OURS.match(name):

@@ -55,5 +55,22 @@ if python3 "$tool" --seeds "$out/seeds" --notes "$fix/notes" --print >/dev/null 
 fi
 grep -q "doca_fixture_unexplained_call: not declared" "$out/err" ||
 	{ echo "FAIL: the unexplained name was not named"; fail=1; }
+# a name only the BlueField side's header declares (a dpu directory, installed
+# apart) is the layer's too, shown with that header's installed path
+mkdir -p "$out/hdr/sdk/dpu" "$out/dpuseeds"
+printf '#define DOCA_FIXTURE_HOST 1\n' >"$out/hdr/sdk/doca_build_config.h"
+printf '#define DOCA_FIXTURE_DPU_ONLY 1\n' >"$out/hdr/sdk/dpu/doca_build_config.h"
+printf 'DOCA_FIXTURE_DPU_ONLY\n' >"$out/dpuseeds/guide.txt"
+if python3 "$tool" --seeds "$out/dpuseeds" --notes "$fix/notes" --headers "$out/hdr" --print \
+	>"$out/table" 2>"$out/err"; then
+	got=$(awk '/``DOCA_FIXTURE_DPU_ONLY``/ { getline; getline; sub(/^ *- /, ""); print; exit }' \
+		"$out/table")
+	[ "$(row DOCA_FIXTURE_DPU_ONLY)" = present ] && [ "$got" = '``dpu/doca_build_config.h``' ] ||
+		{ echo "FAIL: the BlueField side's name is '$got'"; fail=1; }
+else
+	cat "$out/err"
+	echo "FAIL: a name of the BlueField side's header was not seen"
+	fail=1
+fi
 [ $fail -eq 0 ] && echo "doca-coverage: names and classes as expected"
 exit $fail
