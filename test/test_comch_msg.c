@@ -405,6 +405,36 @@ test_msg_sizes(void **state)
 	free(buf);
 }
 
+/* A submitted message is read at submit: its buffer is the sender's again at once. */
+static void
+test_buffer_free_at_submit(void **state)
+{
+	static const uint32_t sizes[] = { 16, 64, 4096, 65536 };
+	struct ct_cfg cfg = { .srv_msg_size = 65536, .srv_rq = 8, .cli_rq = 8 };
+	struct ct_pair p;
+	uint8_t *buf;
+	uint32_t i;
+
+	(void)state;
+	buf = malloc(65536);
+	assert_non_null(buf);
+	ct_pair_up(&p, &cfg);
+	for (i = 0; i < RTE_DIM(sizes); i++) {
+		ct_msg_fill(buf, sizes[i], 3, i);
+		assert_int_equal(ct_send(&p.cli, p.cconn, buf, sizes[i], NULL), 0);
+		/* Overwritten before any progress: the peer must still get what was sent. */
+		memset(buf, 0xee, sizes[i]);
+	}
+	assert_int_equal(ct_wait_count(p.pe, &p.cli.nb_send_ok, RTE_DIM(sizes), CT_TIMEOUT_MS),
+			 0);
+	assert_int_equal(ct_wait_count(p.pe, &p.srv.nb_recv, RTE_DIM(sizes), CT_TIMEOUT_MS), 0);
+	/* ct_recv_cb checked every byte of every message */
+	assert_int_equal(p.srv.bad_msgs, 0);
+	assert_int_equal(p.srv.next_seq, RTE_DIM(sizes));
+	ct_pair_close(&p);
+	free(buf);
+}
+
 int
 main(void)
 {
@@ -417,6 +447,7 @@ main(void)
 		cmocka_unit_test(test_free_in_flight),
 		cmocka_unit_test(test_recv_queue_full),
 		cmocka_unit_test(test_msg_sizes),
+		cmocka_unit_test(test_buffer_free_at_submit),
 	};
 
 	return CT_RUN("comch_msg", tests);

@@ -324,7 +324,8 @@ rte_comch_server_task_send_set_conf(struct rte_comch_server *server,
 
 /**
  * Take a send task from the server's pool and set it up. The message is not
- * copied until submit, and must stay unchanged until the task completes.
+ * copied here but at submit: it must stay unchanged until a submit of the
+ * task returns 0, and is the caller's again from then on.
  *
  * The task holds the connection: if it ends, the connection stays valid
  * (ended) until the task is freed, and submitting the task gives -ENOTCONN.
@@ -533,7 +534,9 @@ rte_comch_client_task_send_set_conf(struct rte_comch_client *client,
 				    rte_comch_task_send_cb_t error_cb, uint32_t num_tasks);
 
 /**
- * Take a send task from the client's pool and set it up.
+ * Take a send task from the client's pool and set it up. The message is not
+ * copied here but at submit: it must stay unchanged until a submit of the
+ * task returns 0, and is the caller's again from then on.
  *
  * @param client The client; RUNNING.
  * @param conn   The connection to send on: the client's
