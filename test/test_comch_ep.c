@@ -531,6 +531,59 @@ test_recv_event(void **state)
 	env_close(&e);
 }
 
+/*
+ * Messages that arrive while a recvfrom takes one straight from the connection
+ * stay in order, and still count as waiting: arming says -EAGAIN, and a small
+ * buffer gets -EMSGSIZE with the length, as for queued ones.
+ */
+static void
+test_recv_rest_waits(void **state)
+{
+	struct rte_comch_dev_info info;
+	struct rte_comch_ep_peer *p;
+	static char big[2048], buf[4096];
+	uint64_t t0;
+	size_t len;
+	int rc;
+	struct env e;
+
+	(void)state;
+	env_open(&e);
+	assert_int_equal(rte_comch_dev_info_get(e.host, &info), 0);
+	env_up(&e, 0);
+	/* The first large: its connection is paused while it is taken, then resumed. */
+	memset(big, 'b', sizeof(big));
+	assert_int_equal(send_wait(e.srv, NULL, big, sizeof(big), e.speer), 0);
+	assert_int_equal(send_wait(e.srv, NULL, "m11", 4, e.speer), 0);
+	assert_int_equal(send_wait(e.srv, NULL, "m2", 3, e.speer), 0);
+	pump(e.srv);
+	len = sizeof(buf);
+	assert_int_equal(recv_wait(e.cli, e.srv, buf, &len, &p), 0);
+	assert_int_equal(len, sizeof(big));
+	assert_memory_equal(buf, big, sizeof(big));
+	assert_ptr_equal(p, e.cpeer);
+	if ((info.capa & RTE_COMCH_CAPA_SLEEP) != 0) {
+		/* Two more are there: the engine must not sleep on them. */
+		t0 = ct_now_ms();
+		while ((rc = rte_comch_ep_event_handle_arm_recv(e.cli)) == 0 &&
+		       ct_now_ms() - t0 < CT_TIMEOUT_MS)
+			pump(e.srv);
+		assert_int_equal(rc, -EAGAIN);
+	}
+	len = 2;
+	assert_int_equal(recv_wait(e.cli, e.srv, buf, &len, &p), -EMSGSIZE);
+	assert_int_equal(len, 4);
+	len = sizeof(buf);
+	assert_int_equal(recv_wait(e.cli, e.srv, buf, &len, &p), 0);
+	assert_string_equal(buf, "m11");
+	len = sizeof(buf);
+	assert_int_equal(recv_wait(e.cli, e.srv, buf, &len, &p), 0);
+	assert_string_equal(buf, "m2");
+	len = sizeof(buf);
+	assert_int_equal(rte_comch_ep_recvfrom(e.cli, buf, &len, 0, &p), -EAGAIN);
+	env_close(&e);
+}
+
 static void
 test_disconnect(void **state)
 {
@@ -684,6 +737,7 @@ main(void)
 		cmocka_unit_test(test_send_queue_full),
 		cmocka_unit_test(test_peer_window_full),
 		cmocka_unit_test(test_recv_event),
+		cmocka_unit_test(test_recv_rest_waits),
 		cmocka_unit_test(test_disconnect),
 		cmocka_unit_test(test_connect_unknown),
 		cmocka_unit_test(test_service_state),

@@ -66,6 +66,12 @@ comch_ep_recv_cb(struct rte_comch_connection *conn, const uint8_t *msg, uint32_t
 		/* Disconnected by the application: nothing more is delivered. */
 		return;
 	}
+	if (comch_ep_direct_take(ep, peer, conn, msg, len)) {
+		peer->seen = true;
+		peer->cnt.recv_messages++;
+		peer->cnt.recv_bytes += len;
+		return;
+	}
 	m = malloc(sizeof(*m) + len);
 	if (m == NULL) {
 		COMCH_LOG(ERR, "endpoint: out of memory for a message of %u bytes, dropped", len);
@@ -120,16 +126,15 @@ comch_ep_send_once(struct rte_comch_ep *ep, const void *msg, size_t len,
 		COMCH_LOG(DEBUG, "endpoint: send queue full (%u)", ep->inflight);
 		return -EAGAIN;
 	}
-	sb = malloc(sizeof(*sb) + len);
+	sb = malloc(sizeof(*sb));
 	if (sb == NULL) {
 		COMCH_LOG(ERR, "endpoint: out of memory for a message of %zu bytes", len);
 		return -ENOMEM;
 	}
 	sb->peer = peer;
 	sb->len = (uint32_t)len;
-	if (len != 0)
-		memcpy(sb->data, msg, len);
-	rc = ep_task_alloc(ep, peer->conn, sb->data, sb->len, &task);
+	/* A submit that returns 0 has copied the message: no copy of ours. */
+	rc = ep_task_alloc(ep, peer->conn, msg, sb->len, &task);
 	if (rc != 0) {
 		free(sb);
 		if (rc == -ENOMEM) {
@@ -242,7 +247,10 @@ ep_recvfrom(struct rte_comch_ep *ep, void *buf, size_t *len, struct rte_comch_ep
 {
 	struct comch_ep_msg *m;
 
+	comch_ep_direct_arm(ep, buf, *len);
 	comch_ep_progress(ep);
+	if (comch_ep_direct_end(ep, len, peer))
+		return 0;
 	m = TAILQ_FIRST(&ep->rxq);
 	if (m == NULL)
 		return -EAGAIN;

@@ -46,11 +46,13 @@ struct comch_ep_msg {
 };
 TAILQ_HEAD(comch_ep_msg_list, comch_ep_msg);
 
-/** A message sent, in flight: the copy the send task points at. */
+/**
+ * A message sent, in flight: whom to count it for when it is taken. Its bytes
+ * are not kept: the submit copied them.
+ */
 struct comch_ep_sendbuf {
 	struct rte_comch_ep_peer *peer;
 	uint32_t len;
-	uint8_t data[];
 };
 
 /**
@@ -98,6 +100,24 @@ struct rte_comch_ep {
 	uint32_t rxq_nb;          /**< Messages in rxq. */
 	uint32_t rxq_cap;         /**< Most messages in rxq: the receive queue size. */
 	bool rxq_paused;          /**< rxq is full: its connections are paused. */
+	/**
+	 * A recvfrom waiting on an empty rxq: the receive callback copies the
+	 * first message straight into its buffer (comch_ep_rxq.c).
+	 */
+	struct comch_ep_direct {
+		bool armed;                        /**< Waiting for a message. */
+		bool done;                         /**< A message is in buf. */
+		void *buf;
+		size_t cap;                        /**< buf's size. */
+		uint32_t len;                      /**< The message's length. */
+		struct rte_comch_ep_peer *peer;    /**< Whose it is. */
+		/**
+		 * Its connection paused after the message, so that the rest waits in
+		 * its ring: resumed before recvfrom returns (through the peer, which
+		 * outlives the call: the connection may end meanwhile).
+		 */
+		bool paused;
+	} direct;
 	uint32_t inflight;        /**< Messages in flight, over all peers. */
 	uint64_t rx_dropped;      /**< Messages lost: no memory for their copy. */
 	bool send_blocked;        /**< A connection's window was full at the last sendto. */
@@ -166,6 +186,14 @@ struct comch_ep_msg *comch_ep_rxq_pop(struct rte_comch_ep *ep);
 void comch_ep_rxq_conn_added(struct rte_comch_ep *ep, struct rte_comch_connection *conn);
 /** Drop the messages queued from peer (every message if NULL). */
 void comch_ep_rxq_purge(struct rte_comch_ep *ep, struct rte_comch_ep_peer *peer);
+/** Let the next message go straight into buf, if the queue is empty (recvfrom). */
+void comch_ep_direct_arm(struct rte_comch_ep *ep, void *buf, size_t cap);
+/** The receive callback: true if the message went straight to recvfrom's buffer. */
+bool comch_ep_direct_take(struct rte_comch_ep *ep, struct rte_comch_ep_peer *peer,
+			  struct rte_comch_connection *conn, const uint8_t *msg, uint32_t len);
+/** After recvfrom's progress: disarm, resume what was paused; true if a message came. */
+bool comch_ep_direct_end(struct rte_comch_ep *ep, size_t *len,
+			 struct rte_comch_ep_peer **peer);
 
 /** A service event happened: make svc_fd readable. */
 void comch_ep_service_event(struct rte_comch_ep *ep);
