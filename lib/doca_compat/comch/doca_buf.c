@@ -73,11 +73,11 @@ doca_buf_set_data_len(struct doca_buf *buf, size_t data_len)
 	return doca_buf_set_data(buf, DC_BUF(buf)->data, data_len);
 }
 
+/* Per message (a receive posted again): rte_comch checks buf (NULL: -EINVAL, a log line). */
 doca_error_t
 doca_buf_reset_data_len(struct doca_buf *buf)
 {
-	DC_NULL_ARG(buf);
-	return rte_comch_doca_error_from_errno(rte_comch_buf_reset_data_len(DC_BUF(buf)));
+	return dc_err(rte_comch_buf_reset_data_len(DC_BUF(buf)));
 }
 
 doca_error_t

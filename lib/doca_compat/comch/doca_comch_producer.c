@@ -116,6 +116,7 @@ doca_comch_producer_task_send_set_conf(struct doca_comch_producer *producer,
 	return dc_ctx_err(DC_PROD_CTX(producer), rc, RTE_COMCH_CTX_STATE_IDLE);
 }
 
+/* Per message: rte_comch checks the buffer, the immediate data and the task pointer. */
 doca_error_t
 doca_comch_producer_task_send_alloc_init(struct doca_comch_producer *producer,
 					 const struct doca_buf *buf, const uint8_t *imm_data,
@@ -129,9 +130,11 @@ doca_comch_producer_task_send_alloc_init(struct doca_comch_producer *producer,
 	rc = rte_comch_producer_task_send_alloc_init(producer->rp,
 		(struct rte_comch_buf *)(uintptr_t)buf, imm_data, imm_data_len, consumer_id,
 		(struct rte_comch_producer_task_send **)task);
+	if (likely(rc == 0))
+		return DOCA_SUCCESS;
 	if (rc == -EMSGSIZE)
 		return DOCA_ERROR_INVALID_VALUE; /* immediate data too long, as DOCA says */
-	return dc_ctx_err(DC_PROD_CTX(producer), rc, RTE_COMCH_CTX_STATE_RUNNING);
+	return dc_ctx_err_slow(DC_PROD_CTX(producer), rc, RTE_COMCH_CTX_STATE_RUNNING);
 }
 
 struct doca_task *

@@ -133,11 +133,21 @@ dc_ctx_fini(struct doca_ctx *ctx, void *wrapper);
 /* The wrapper of an rte_comch context, or NULL if it has none. */
 DC_INTERNAL struct doca_ctx *
 dc_ctx_of(const struct rte_comch_ctx *rctx);
-/* Convert between the two user-data unions (same layout, different names). */
-DC_INTERNAL union doca_data
-dc_data_from(union rte_comch_data d);
-DC_INTERNAL union rte_comch_data
-dc_data_to(union doca_data d);
+/*
+ * Convert between the two user-data unions (same layout, different names):
+ * inline, as every completion passes one.
+ */
+static inline union doca_data
+dc_data_from(union rte_comch_data d)
+{
+	return (union doca_data){ .u64 = d.u64 };
+}
+
+static inline union rte_comch_data
+dc_data_to(union doca_data d)
+{
+	return (union rte_comch_data){ .u64 = d.u64 };
+}
 
 /*
  * The DOCA error of rc, from a call on rctx that needs the context in state
@@ -155,6 +165,16 @@ dc_ctx_err_slow(const struct rte_comch_ctx *rctx, int rc, enum rte_comch_ctx_sta
 		int dc_rc_ = (rc); \
 		likely(dc_rc_ == 0) ? DOCA_SUCCESS : dc_ctx_err_slow((rctx), dc_rc_, (needed)); \
 	})
+
+/*
+ * rte_comch_doca_error_from_errno() with success answered inline (it searches
+ * a table otherwise): per-message calls go through it.
+ */
+static inline doca_error_t
+dc_err(int rc)
+{
+	return likely(rc == 0) ? DOCA_SUCCESS : rte_comch_doca_error_from_errno(rc);
+}
 
 /* ------------------------------------------------------------------ the DPA */
 

@@ -9,18 +9,6 @@
 
 #include "doca_compat_private.h"
 
-union doca_data
-dc_data_from(union rte_comch_data d)
-{
-	return (union doca_data){ .u64 = d.u64 };
-}
-
-union rte_comch_data
-dc_data_to(union doca_data d)
-{
-	return (union rte_comch_data){ .u64 = d.u64 };
-}
-
 void
 dc_ctx_init(struct doca_ctx *ctx, enum dc_ctx_kind kind, struct rte_comch_ctx *rctx,
 	    struct doca_dev *dev)

@@ -5,7 +5,8 @@
 /* DOCA tasks: rte_comch tasks, cast. */
 
 #include <errno.h>
-#include <string.h>
+
+#include <rte_common.h>
 
 #include "doca_compat_private.h"
 #include "doca_pe.h"
@@ -13,16 +14,32 @@
 #define DC_TASK(t) ((struct rte_comch_task *)(t))
 #define DC_CTASK(t) ((const struct rte_comch_task *)(t))
 
+/* The DOCA error of a refused submission (off the per-message path). */
+static __rte_noinline doca_error_t
+dc_task_submit_err(struct doca_task *task, int rc)
+{
+	if (task == NULL) /* rte_comch said so */
+		return DOCA_ERROR_INVALID_VALUE;
+	if (rc == -EALREADY) /* in flight already: a state, not an existing object */
+		return DOCA_ERROR_BAD_STATE;
+	return dc_ctx_err_slow(rte_comch_task_get_ctx(DC_TASK(task)), rc,
+			       RTE_COMCH_CTX_STATE_RUNNING);
+}
+
+/*
+ * rte_comch checks the task (NULL, freed, in flight) and answers -EAGAIN when
+ * the peer has no room; a sender spins on that answer, so it is told inline.
+ */
 doca_error_t
 doca_task_submit(struct doca_task *task)
 {
-	int rc;
+	int rc = rte_comch_task_submit(DC_TASK(task));
 
-	DC_NULL_ARG(task);
-	rc = rte_comch_task_submit(DC_TASK(task));
-	if (rc == -EALREADY) /* in flight already: a state, not an existing object */
-		return DOCA_ERROR_BAD_STATE;
-	return dc_ctx_err(rte_comch_task_get_ctx(DC_TASK(task)), rc, RTE_COMCH_CTX_STATE_RUNNING);
+	if (likely(rc == 0))
+		return DOCA_SUCCESS;
+	if (rc == -EAGAIN)
+		return DOCA_ERROR_AGAIN;
+	return dc_task_submit_err(task, rc);
 }
 
 doca_error_t
@@ -31,23 +48,19 @@ doca_task_try_submit(struct doca_task *task)
 	return doca_task_submit(task);
 }
 
+/* Per message: rte_comch logs a task it cannot free (freed twice); NULL is DOCA's no-op. */
 void
 doca_task_free(struct doca_task *task)
 {
-	int rc;
-
-	if (task == NULL)
-		return;
-	rc = rte_comch_task_free(DC_TASK(task));
-	if (rc != 0)
-		DC_LOG(ERR, "task %p not freed: %s", (void *)task, strerror(-rc));
+	if (task != NULL)
+		rte_comch_task_free(DC_TASK(task));
 }
 
 doca_error_t
 doca_task_get_status(const struct doca_task *task)
 {
-	DC_NULL_ARG(task);
-	return rte_comch_doca_error_from_errno(rte_comch_task_get_status(DC_CTASK(task)));
+	/* rte_comch answers -EINVAL, with a log line, for NULL. */
+	return dc_err(rte_comch_task_get_status(DC_CTASK(task)));
 }
 
 void

@@ -158,11 +158,16 @@ dc_obj_bad(const char *func, const char *name, const void *handle, uint32_t want
 #define DC_BAD_OBJ(h, want) \
 	(((h) == NULL || !dc_kind_ok(comch_objreg_kind(h), (want))) && \
 	 dc_obj_bad(__func__, #h, (h), (want), true))
-/* The same from the magic word, inline: for the per-message calls. */
+/*
+ * The same from the magic word, inline: for the per-message calls. dc_obj_bad()
+ * only logs here (it reads the same word, so it finds the handle bad too): its
+ * answer is not waited for, which lets the compiler keep the per-message call
+ * free of the registers the logging call would need saved.
+ */
 #define DC_BAD_OBJ_FAST(h, want) \
 	(unlikely((h) == NULL || \
 		  !dc_kind_ok(((const struct dc_obj *)(const void *)(h))->magic, (want))) && \
-	 dc_obj_bad(__func__, #h, (h), (want), false))
+	 (dc_obj_bad(__func__, #h, (h), (want), false), true))
 /* Return DOCA_ERROR_INVALID_VALUE, with a log line, unless h is a live want. */
 #define DC_OBJ_ARG(h, want) \
 	do { \
