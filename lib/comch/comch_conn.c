@@ -171,6 +171,18 @@ comch_conn_task_done(struct rte_comch_connection *conn, struct rte_comch_task_se
 	comch_pe_leave_cb(ctrl->ctx.pe);
 }
 
+/*
+ * Whether producers' or consumers' requests wait for the connection's lcore.
+ * Every round asks, and almost every round finds none: the ring's indexes say
+ * so without a call (a request queued meanwhile is served next round, as one
+ * queued just after a dequeue would be). Only this lcore dequeues.
+ */
+static inline bool
+comch_conn_fp_req_pending(const struct rte_comch_connection *conn)
+{
+	return comch_load_acquire(&conn->fp_req->prod.tail) != conn->fp_req->cons.head;
+}
+
 /* The peer took the n oldest messages in flight: -EPROTO if it claims more. */
 static int
 comch_conn_taken(struct rte_comch_connection *conn, uint32_t n)
@@ -198,7 +210,7 @@ comch_conn_taken(struct rte_comch_connection *conn, uint32_t n)
  * it stops it too, unless pausable is false (the peer's end was seen): the
  * rest stays in the driver's ring, released only once delivered.
  */
-static int
+static __rte_always_inline int
 comch_conn_poll(struct rte_comch_connection *conn, unsigned int max, bool pausable)
 {
 	struct rte_comch_drv_msg msgs[COMCH_RECV_BURST];
@@ -208,7 +220,8 @@ comch_conn_poll(struct rte_comch_connection *conn, unsigned int max, bool pausab
 
 	n = conn->ops->poll(conn->drv, msgs, RTE_MIN(max, (unsigned int)COMCH_RECV_BURST),
 			    &taken);
-	if (unlikely(n < 0) || unlikely(comch_conn_taken(conn, taken) < 0)) {
+	/* (Taken is 0 in most rounds: nothing to check, no call.) */
+	if (unlikely(n < 0) || unlikely(taken != 0 && comch_conn_taken(conn, taken) < 0)) {
 		COMCH_LOG(ERR, "connection %u: the peer corrupted what it shares: dropping it",
 			  conn->id);
 		conn->ops->release(conn->drv, 0);
@@ -284,7 +297,7 @@ comch_conn_progress(struct rte_comch_connection *conn, bool slow, uint64_t now)
 
 	if (conn->state == COMCH_CONN_DEAD)
 		return 0;
-	if (unlikely(conn->fp_req != NULL))
+	if (unlikely(conn->fp_req != NULL) && comch_conn_fp_req_pending(conn))
 		did += comch_proto_serve(conn);
 	/* The peer's consumers it withdrew, unmapped (and confirmed) once our producers let go. */
 	if (unlikely(conn->link.nb_unimporting != 0)) {

@@ -149,7 +149,7 @@ comch_consumer_start_flush(struct rte_comch_consumer *c, int status)
  * those that come back unfilled. A peer that corrupted what it wrote is
  * dropped, and what was posted comes back with -ECONNRESET.
  */
-static int
+static __rte_always_inline int
 comch_consumer_take(struct rte_comch_consumer *c, struct rte_comch_fp_cpl *cpl,
 		    unsigned int max)
 {
@@ -166,7 +166,7 @@ comch_consumer_take(struct rte_comch_consumer *c, struct rte_comch_fp_cpl *cpl,
 		comch_consumer_start_flush(c, -ECONNRESET);
 		n = 0;
 	}
-	if (n == 0 && c->flushing) {
+	if (n == 0 && unlikely(c->flushing)) {
 		n = c->fp.flush(c->fp.priv, cpl, max);
 		for (i = 0; i < n; i++)
 			cpl[i].status = c->flush_status;
@@ -175,8 +175,8 @@ comch_consumer_take(struct rte_comch_consumer *c, struct rte_comch_fp_cpl *cpl,
 	return n;
 }
 
-/* Task mode: completions to callbacks. */
-static int
+/* Task mode: completions to callbacks. Inline: every round of a running consumer. */
+static __rte_always_inline int
 comch_consumer_poll_tasks(struct rte_comch_consumer *c)
 {
 	struct rte_comch_fp_cpl cpl[COMCH_CONSUMER_BURST];
@@ -252,14 +252,16 @@ comch_consumer_progress(struct rte_comch_ctx *ctx, bool slow, uint64_t now)
 		}
 		return 0;
 	case RTE_COMCH_CTX_STATE_RUNNING:
-		if (unlikely(comch_link_dead(c->link) && !c->flushing)) {
-			/* Whatever the peer finished before it went is still ours, then the rest. */
+		/* The common round: nothing posted (the burst API's, or none yet), or a poll. */
+		if (likely(!c->flushing && !comch_link_dead(c->link)))
+			return c->api == COMCH_FAST_API_TASKS && c->nb_posted != 0 &&
+			       comch_consumer_poll_tasks(c) > 0;
+		if (!c->flushing) {
+			/* The link died: what the peer finished is still ours, then the rest. */
 			c->ctx.last_error = -ECONNRESET;
 			comch_consumer_start_flush(c, -ECONNRESET);
 		}
-		if (unlikely(c->flushing))
-			return comch_consumer_flushed(c);
-		return c->api == COMCH_FAST_API_TASKS && comch_consumer_poll_tasks(c) > 0;
+		return comch_consumer_flushed(c);
 	case RTE_COMCH_CTX_STATE_STOPPING:
 		if (c->flushing)
 			return comch_consumer_flushed(c);

@@ -259,23 +259,18 @@ comch_ctrl_task_send_alloc_init(struct comch_ctrl *ctrl, struct rte_comch_connec
 }
 
 /*
- * One round over the connections: receive, reap completions, finish drains, and
- * tear down the dead, telling the owner (ended) of each. Teardown runs callbacks
+ * The end of a round over the connections (comch_ctrl_progress_conns()): tear
+ * down the dead, telling the owner (ended) of each. Teardown runs callbacks
  * that may end other connections, so the walk restarts until a pass finds
  * nothing to tear down.
  */
 int
-comch_ctrl_progress_conns(struct comch_ctrl *ctrl, bool slow, uint64_t now,
-			  comch_ctrl_conn_ended_t ended)
+comch_ctrl_reap_conns(struct comch_ctrl *ctrl, comch_ctrl_conn_ended_t ended)
 {
 	struct rte_comch_connection *conn;
-	bool dead = false;
+	bool dead = true;
 	int did = 0;
 
-	TAILQ_FOREACH(conn, &ctrl->conns, next) {
-		did += comch_conn_progress(conn, slow, now);
-		dead |= conn->state == COMCH_CONN_DEAD;
-	}
 	while (dead) {
 		dead = false;
 		TAILQ_FOREACH(conn, &ctrl->conns, next) {

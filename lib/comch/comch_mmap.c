@@ -65,17 +65,6 @@ rte_comch_mmap_add_dev(struct rte_comch_mmap *mmap, struct rte_comch_dev *dev)
 	return 0;
 }
 
-void *
-comch_mmap_reg(const struct rte_comch_mmap *mmap, const struct rte_comch_dev *dev)
-{
-	unsigned int i;
-
-	for (i = 0; i < mmap->nb_devs; i++)
-		if (mmap->devs[i].dev == dev)
-			return mmap->devs[i].reg;
-	return NULL;
-}
-
 /* Common checks of the calls that give an mmap its memory. */
 static int
 comch_mmap_check_range(const struct rte_comch_mmap *mmap, size_t len)

@@ -226,32 +226,23 @@ comch_pe_poll_fds(struct rte_comch_pe *pe)
 
 /*
  * Why an engine was refused to the calling thread (comch_pe_enter()): it is in
- * use by another thread, or this one is inside one of its callbacks.
+ * use by another thread, or this one is inside one of its callbacks (rc 0:
+ * the engine was taken, and is given back).
  */
-static int
-comch_pe_refuse(int rc, const char *func)
+int
+comch_pe_refuse(struct rte_comch_pe *pe, int rc, const char *func)
 {
+	if (rc == 0) {
+		/* A callback run outside progress (a stop's): the engine is the thread's already */
+		comch_user_leave(&pe->user);
+		rc = -EDEADLK;
+	}
 	if (rc == -EBUSY)
 		COMCH_LOG(ERR, "%s: the engine is in use by another thread at the same time: "
 			  "one thread at a time may use it", func);
 	else
 		COMCH_LOG(ERR, "%s: called from inside one of the engine's callbacks", func);
 	return rc;
-}
-
-int
-comch_pe_enter(struct rte_comch_pe *pe, const char *func)
-{
-	int rc = comch_user_enter(&pe->user);
-
-	if (unlikely(rc < 0))
-		return comch_pe_refuse(rc, func);
-	/* A callback run outside progress (a stop's): the engine is the thread's already. */
-	if (unlikely(pe->cb_depth != 0)) {
-		comch_user_leave(&pe->user);
-		return comch_pe_refuse(-EDEADLK, func);
-	}
-	return 0;
 }
 
 bool

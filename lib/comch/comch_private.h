@@ -563,8 +563,20 @@ struct rte_comch_mmap {
 int comch_mmap_hold(struct rte_comch_mmap *mmap);
 void comch_mmap_release(struct rte_comch_mmap *mmap);
 bool comch_mmap_started(const struct rte_comch_mmap *mmap);
-/** The registration of a started mmap with dev's driver, or NULL if dev was not added. */
-void *comch_mmap_reg(const struct rte_comch_mmap *mmap, const struct rte_comch_dev *dev);
+/**
+ * The registration of a started mmap with dev's driver, or NULL if dev was not
+ * added. Inline: every send of a buffer asks it (a call cost more than the walk).
+ */
+static inline void *
+comch_mmap_reg(const struct rte_comch_mmap *mmap, const struct rte_comch_dev *dev)
+{
+	unsigned int i;
+
+	for (i = 0; i < mmap->nb_devs; i++)
+		if (likely(mmap->devs[i].dev == dev))
+			return mmap->devs[i].reg;
+	return NULL;
+}
 
 /* comch_driver.c */
 const struct rte_comch_driver *comch_driver_find(const char *name, size_t len);
@@ -642,12 +654,23 @@ struct rte_comch_pe {
 };
 
 void comch_pe_detach(struct rte_comch_ctx *ctx);
+/** Cold half of comch_pe_enter(): the log line, and the engine given back if taken. */
+int comch_pe_refuse(struct rte_comch_pe *pe, int rc, const char *func) __rte_cold;
+
 /**
  * Take the engine for the calling thread (give it back with comch_user_leave()):
  * 0, or -EBUSY (another thread has it) or -EDEADLK (inside one of its
- * callbacks), after a log line naming func.
+ * callbacks), after a log line naming func. Inline: every progress call takes it.
  */
-int comch_pe_enter(struct rte_comch_pe *pe, const char *func);
+static inline int
+comch_pe_enter(struct rte_comch_pe *pe, const char *func)
+{
+	int rc = comch_user_enter(&pe->user);
+
+	if (unlikely(rc < 0 || pe->cb_depth != 0))
+		return comch_pe_refuse(pe, rc, func);
+	return 0;
+}
 /**
  * Take the engine for a short call of a thread that does not use it (a
  * producer or consumer created or destroyed on one of its connections),
@@ -776,8 +799,8 @@ int comch_ctrl_prepare_start(struct comch_ctrl *ctrl);
  */
 typedef void (*comch_ctrl_conn_ended_t)(struct comch_ctrl *ctrl,
 					struct rte_comch_connection *conn);
-int comch_ctrl_progress_conns(struct comch_ctrl *ctrl, bool slow, uint64_t now,
-			      comch_ctrl_conn_ended_t ended);
+/** Tear down ctrl's dead connections, telling ended of each: how many. */
+int comch_ctrl_reap_conns(struct comch_ctrl *ctrl, comch_ctrl_conn_ended_t ended);
 int comch_ctrl_arm(struct rte_comch_ctx *ctx);
 void comch_ctrl_disarm(struct rte_comch_ctx *ctx);
 void comch_ctrl_close_all(struct comch_ctrl *ctrl, int reason);
@@ -806,6 +829,24 @@ void comch_conn_report_failed(struct comch_ctrl *ctrl, int status,
 			      rte_comch_event_conn_status_cb_t cb);
 /** One round of a connection: messages in, messages taken, control messages. */
 int comch_conn_progress(struct rte_comch_connection *conn, bool slow, uint64_t now);
+/** One round of ctrl's connections, then the end of those that died. */
+static inline int
+comch_ctrl_progress_conns(struct comch_ctrl *ctrl, bool slow, uint64_t now,
+			  comch_ctrl_conn_ended_t ended)
+{
+	struct rte_comch_connection *conn;
+	bool dead = false;
+	int did = 0;
+
+	/* Inline: every round of a server or client, most of them with nothing to do. */
+	TAILQ_FOREACH(conn, &ctrl->conns, next) {
+		did += comch_conn_progress(conn, slow, now);
+		dead |= conn->state == COMCH_CONN_DEAD;
+	}
+	if (unlikely(dead))
+		did += comch_ctrl_reap_conns(ctrl, ended);
+	return did;
+}
 /** -EBUSY (logged) unless every producer and consumer on conn is IDLE: a close may go. */
 int comch_conn_check_fast_idle(const struct rte_comch_connection *conn, const char *what);
 void comch_conn_close_local(struct rte_comch_connection *conn, int reason);

@@ -131,15 +131,15 @@ comch_producer_complete(struct rte_comch_producer *p, uint32_t n, const int *sta
 	}
 }
 
-static int
-comch_producer_progress(struct rte_comch_ctx *ctx, bool slow, uint64_t now)
+/* A round with something to do: wake-ups, completions, the end of a stop. */
+static __rte_noinline int
+comch_producer_progress_work(struct rte_comch_producer *p)
 {
-	struct rte_comch_producer *p = comch_producer_of(ctx);
+	struct rte_comch_ctx *ctx = &p->ctx;
 	uint32_t n = comch_fast_tasks_inflight(&p->tasks);
 	int status[COMCH_PRODUCER_BURST];
 	int got;
 
-	comch_grace_awake(p);
 	/* Wake the consumers first: the callbacks below are ours, not theirs. */
 	if (p->any_filled && p->fp.notify != NULL)
 		comch_producer_notify(p);
@@ -159,6 +159,22 @@ comch_producer_progress(struct rte_comch_ctx *ctx, bool slow, uint64_t now)
 		return 1;
 	}
 	return n != 0;
+}
+
+static int
+comch_producer_progress(struct rte_comch_ctx *ctx, bool slow __rte_unused,
+			uint64_t now __rte_unused)
+{
+	struct rte_comch_producer *p = comch_producer_of(ctx);
+
+	comch_grace_awake(p);
+	/* The common idle round (and every one of the burst API's): nothing to do. */
+	if (likely(comch_fast_tasks_inflight(&p->tasks) == 0 && !p->any_filled &&
+		   ctx->state == RTE_COMCH_CTX_STATE_RUNNING)) {
+		comch_grace_quiescent(p);
+		return 0;
+	}
+	return comch_producer_progress_work(p);
 }
 
 static int
@@ -248,7 +264,7 @@ comch_producer_share(struct rte_comch_producer *p, struct comch_remote *r)
  * (any more), -ENOTCONN if the peer broke the protocol (the connection is
  * aborted).
  */
-static inline int
+static __rte_always_inline int
 comch_producer_send(struct rte_comch_producer *p, uint32_t consumer_id, const void *src_reg,
 		    const struct rte_comch_fp_msg *msgs, unsigned int n)
 {
@@ -583,7 +599,7 @@ rte_comch_producer_task_send_set_conf(struct rte_comch_producer *producer,
 }
 
 /* Checks of what a send carries; shared by alloc_init and the setters. */
-static int
+static inline int
 comch_producer_check_payload(const struct rte_comch_producer *p, const struct rte_comch_buf *buf,
 			     const uint8_t *imm, uint32_t imm_len)
 {
