@@ -124,7 +124,7 @@ struct rte_comch_ep {
 	bool send_armed;          /**< Write send_fd when room appears. */
 	bool pe_armed;            /**< Engine notifications armed: clear before progress. */
 	int send_fd;
-	int block_epfd;           /**< epoll of send_fd and recv_fd for blocking sends; -1 before. */
+	int block_epfd;           /**< epoll of send_fd and recv_fd (blocking sends); -1 before. */
 	int svc_fd;               /**< Service events (listening endpoints); -1 before. */
 	struct rte_comch_ep_peer **svc_peers; /**< Snapshot of the connected peers. */
 	uint32_t svc_nb;
