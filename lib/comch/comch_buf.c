@@ -318,9 +318,13 @@ rte_comch_buf_set_data(struct rte_comch_buf *buf, void *data, size_t data_len)
 static int
 comch_buf_reuse(struct rte_comch_buf *buf, void *addr, size_t len, size_t data_len)
 {
+	uint32_t refs;
+
 	if (COMCH_NULL_ARG(buf, addr))
 		return -EINVAL;
-	if (buf->pool == NULL || comch_load_relaxed(&buf->refcnt) == 0) {
+	/* One read: the count the checks below and the log line speak of. */
+	refs = comch_load_relaxed(&buf->refcnt);
+	if (buf->pool == NULL || refs == 0) {
 		COMCH_LOG(ERR, "buffer %p is not taken from a pool", (void *)buf);
 		return -EINVAL;
 	}
@@ -330,9 +334,9 @@ comch_buf_reuse(struct rte_comch_buf *buf, void *addr, size_t len, size_t data_l
 		return -EPERM;
 	}
 	/* Another holder would see its piece move under it. */
-	if (comch_load_relaxed(&buf->refcnt) != 1) {
+	if (refs != 1) {
 		COMCH_LOG(ERR, "buffer %p has %u references: only its only holder may reuse it",
-			  (void *)buf, buf->refcnt);
+			  (void *)buf, refs);
 		return -EBUSY;
 	}
 	if (!comch_range_inside(buf->mmap->addr, buf->mmap->len, addr, len)) {
