@@ -74,6 +74,7 @@ struct bench_msgq_tls {
 	uint64_t rx_seq;              /* the next DATA or PING expected */
 	uint64_t tx_seq;              /* SOURCE: the next DATA to send */
 	double cpu0;                  /* the unit's CPU time at the measured window's start */
+	struct bench_result check;    /* what a failed check says (prog_fail() ends the run) */
 };
 
 /* The DPA thread's entry (bench_msgq_dpa.c). */
