@@ -143,6 +143,7 @@ rte_comch_dpa_cq_create(struct rte_comch_dpa *dpa, const struct rte_comch_dpa_cq
 	comch_store_relaxed(&cq->nb_consumers, 0);
 	comch_spinlock_init(&cq->lock);
 	cq->pi = 0;
+	cq->ack_seen = 0;
 	cq->rcv = 0;
 	cq->ack = 0;
 	cq->posted = 0;
@@ -240,13 +241,22 @@ rte_comch_dpa_cq_stats_get(const struct rte_comch_dpa_cq *cq,
 int
 rte_comch_dpa_cq_reserve(struct rte_comch_dpa_cq *cq, uint64_t limit, const char *func)
 {
+	uint64_t room;
+
 	comch_spin_lock(&cq->lock);
 	if (comch_load_relaxed(&cq->live) == 0) {
 		comch_spin_unlock(&cq->lock);
 		DPA_LOG_FN(ERR, func, "cq was destroyed");
 		return -EINVAL;
 	}
-	if (cq->pi - comch_load_acquire(&cq->ack) >= RTE_MIN((uint64_t)cq->size, limit)) {
+	room = RTE_MIN((uint64_t)cq->size, limit);
+	/*
+	 * The program writes ack as it takes entries: read its line only when
+	 * what we saw is used up (an older ack only ever says less room).
+	 */
+	if (cq->pi - cq->ack_seen >= room)
+		cq->ack_seen = comch_load_acquire(&cq->ack);
+	if (cq->pi - cq->ack_seen >= room) {
 		comch_spin_unlock(&cq->lock);
 		/* Back-pressure, not an error: the program has not acknowledged yet. */
 		DPA_STAT_INC_MT(&cq->full);

@@ -130,6 +130,7 @@ struct rte_comch_dpa_cq {
 	/* CPU producers */
 	comch_spinlock_t lock __rte_cache_aligned;
 	uint64_t pi;         /* next entry to write, under lock */
+	uint64_t ack_seen;   /* the program's ack when last read, under lock: its line is a miss */
 	uint64_t posted;     /* counters: the producers' */
 	uint64_t full;
 	uint64_t notifications;

@@ -117,29 +117,39 @@ struct dpa_cons {
 	struct dpa_msgq *q;
 	uint32_t id;
 	bool in_use;                 /* between create and destroy (the MsgQ's lock) */
-	/*
-	 * The producers' view, under lock: imported between import and unimport
-	 * (a DPA producer fills only then), and the longest imm accepted.
-	 */
-	comch_spinlock_t lock;
-	bool imported;
-	uint32_t imm_len;
 	/* A DPA consumer. */
 	rte_comch_dpa_handle_t handle;
 	struct rte_comch_dpa_cq *cq; /* set while idle: read by CPU producers after start */
 	uint64_t user_data;
 	uint32_t max_recv;           /* atomic: set while idle, read by consumer_ack */
-	uint32_t credits;            /* atomic: receives offered by consumer_ack, not yet filled */
 	int started;                 /* atomic: consumer_ack is refused before the first start */
 	/* A CPU consumer: a ring of receives, posted at pi, filled at fi, polled at ci. */
 	struct dpa_recv *ring;
 	uint32_t mask;
-	uint64_t pi;                 /* atomic: its lcore writes (release), producers read */
-	uint64_t fi;                 /* atomic: producers write under lock (release), it reads */
-	uint64_t ci;                 /* its lcore only */
 	int efd;                     /* eventfd that wakes its engine; -1 before the first start */
 	struct rte_comch_pe *pe;     /* the engine watching efd */
-	int armed;                   /* atomic: its engine sleeps on efd */
+	/*
+	 * What the side taking the lock writes, on a line of its own: DPA
+	 * producers filling a CPU consumer, the program offering receives of a
+	 * DPA consumer. The producers' view, under lock: imported between import
+	 * and unimport (a DPA producer fills only then), and the longest imm
+	 * accepted.
+	 */
+	comch_spinlock_t lock __rte_cache_aligned;
+	bool imported;
+	uint32_t imm_len;
+	uint64_t fi;                 /* atomic: producers write under lock (release), it reads */
+	uint64_t pi_seen;            /* pi when a producer last read it, under lock */
+	uint64_t offered;            /* DPA consumer, atomic: receives offered, under lock */
+	/*
+	 * What the other side writes: the CPU consumer's lcore, or the one CPU
+	 * producer sending to a DPA consumer (credits are offered - taken).
+	 */
+	uint64_t pi __rte_cache_aligned; /* atomic: its lcore writes (release), producers read */
+	uint64_t ci;                 /* its lcore only */
+	uint64_t taken;              /* DPA consumer, atomic: receives filled by CPU sends */
+	uint64_t offered_seen;       /* offered when the sending producer last read it */
+	int armed __rte_cache_aligned; /* atomic: its engine sleeps on efd */
 } __rte_cache_aligned;
 
 /* A producer of a MsgQ: on the DPA or on the CPU. */

@@ -32,6 +32,15 @@ dpa_cons_on_dpa(const struct dpa_cons *c)
 	return c->q->dpa_consumer;
 }
 
+/* No receive offered by a DPA consumer's program: at creation, and at each start (under lock). */
+static void
+dpa_cons_credits_reset(struct dpa_cons *c)
+{
+	comch_store_relaxed(&c->offered, 0);
+	comch_store_relaxed(&c->taken, 0);
+	c->offered_seen = 0;
+}
+
 static int
 dpa_consumer_create(void *conn, const struct rte_comch_drv_consumer_conf *conf, void **out)
 {
@@ -60,13 +69,14 @@ dpa_consumer_create(void *conn, const struct rte_comch_drv_consumer_conf *conf, 
 	c->cq = NULL;
 	c->user_data = 0;
 	c->max_recv = DPA_MSGQ_DEFAULT_DEV_MAX;
-	comch_store_relaxed(&c->credits, 0);
+	dpa_cons_credits_reset(c);
 	c->started = 0;
 	comch_spin_unlock(&c->lock);
 	c->ring = NULL;
 	c->mask = 0;
 	comch_store_relaxed(&c->pi, 0);
 	comch_store_relaxed(&c->fi, 0);
+	c->pi_seen = 0;
 	c->ci = 0;
 	c->efd = -1;
 	c->pe = NULL;
@@ -138,7 +148,7 @@ dpa_cons_start_dpa(struct dpa_cons *c, uint32_t imm_len)
 		ret = -EINVAL;
 	} else {
 		/* A fresh start: the program offers receives again with consumer_ack. */
-		comch_store_relaxed(&c->credits, 0);
+		dpa_cons_credits_reset(c);
 		c->started = 1;
 	}
 	comch_spin_unlock(&c->lock);
@@ -199,6 +209,7 @@ dpa_cons_start_cpu(struct dpa_cons *c, const struct rte_comch_drv_consumer_start
 	c->mask = size - 1;
 	comch_store_relaxed(&c->pi, 0);
 	comch_store_relaxed(&c->fi, 0);
+	c->pi_seen = 0;
 	c->ci = 0;
 	comch_store_relaxed(&c->armed, 0);
 	return 0;

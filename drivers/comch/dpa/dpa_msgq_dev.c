@@ -41,7 +41,7 @@ rte_comch_dpa_dev_consumer_ack(rte_comch_dpa_handle_t h, uint32_t n)
 {
 	struct rte_comch_dpa *dpa = rte_comch_dpa_dev_caller(__func__);
 	struct dpa_cons *c;
-	uint32_t credits;
+	uint64_t credits;
 	int ret = 0;
 
 	if (dpa == NULL)
@@ -51,21 +51,23 @@ rte_comch_dpa_dev_consumer_ack(rte_comch_dpa_handle_t h, uint32_t n)
 		return -EINVAL;
 	/*
 	 * The lock orders acks against the consumer's start and stop, and one
-	 * program's acks against another's; CPU producers only ever take credits
-	 * (without it), so the credits read here can only be more than what is
-	 * left, never less than what the program has seen taken: the bound holds.
+	 * program's acks against another's. The CPU producer counts what it takes
+	 * apart (taken), before it publishes the entry: what is read here can only
+	 * be less than what it took since, never less than what the program has
+	 * seen taken, so the credits are never fewer than left: the bound holds.
 	 */
 	comch_spin_lock(&c->lock);
-	credits = comch_load_acquire(&c->credits);
+	credits = comch_load_relaxed(&c->offered) - comch_load_acquire(&c->taken);
 	if (!c->started) {
 		DPA_LOG(ERR, "consumer %u is not started", c->id);
 		ret = -ENOTCONN;
 	} else if (n > c->max_recv - credits) {
-		DPA_LOG(ERR, "consumer %u: %u more receives on %u offered exceed "
+		DPA_LOG(ERR, "consumer %u: %u more receives on %" PRIu64 " offered exceed "
 			"dev_max_num_recv %u", c->id, n, credits, c->max_recv);
 		ret = -EINVAL;
 	} else {
-		comch_fetch_add_release(&c->credits, n);
+		/* Release: with the receives it offers, as the producer will see them. */
+		comch_store_release(&c->offered, comch_load_relaxed(&c->offered) + n);
 	}
 	comch_spin_unlock(&c->lock);
 	return ret;
@@ -154,6 +156,22 @@ dpa_dev_consumer_lock(struct dpa_prod *p, uint32_t id, const char *func)
 }
 
 /*
+ * Whether the CPU consumer c (locked) has a receive posted and not filled. Its
+ * lcore writes pi as it posts: read that line only when the receives seen are
+ * used up. Acquire: the receive was posted whole, and its last fill read,
+ * before.
+ */
+static bool
+dpa_cons_posted(struct dpa_cons *c)
+{
+	uint64_t fi = comch_load_relaxed(&c->fi);
+
+	if (c->pi_seen == fi)
+		c->pi_seen = comch_load_acquire(&c->pi);
+	return c->pi_seen != fi;
+}
+
+/*
  * Deliver a message (and the copy before it) to consumer id, and post the
  * producer's completion on sc->cq if not NULL. 0 or -ENOENT, -EMSGSIZE,
  * -EAGAIN, -EINVAL.
@@ -174,8 +192,7 @@ dpa_dev_deliver(struct dpa_prod *p, uint32_t id, const void *imm, uint32_t imm_l
 			   imm_len, id, c->imm_len);
 		return -EMSGSIZE;
 	}
-	/* Acquire: the receive was posted whole, and its last fill read, before. */
-	if (comch_load_acquire(&c->pi) == comch_load_relaxed(&c->fi)) {
+	if (!dpa_cons_posted(c)) {
 		comch_spin_unlock(&c->lock);
 		return -EAGAIN;
 	}
@@ -322,7 +339,7 @@ rte_comch_dpa_dev_producer_is_consumer_empty(rte_comch_dpa_handle_t producer,
 	c = dpa_dev_consumer_lock(p, consumer_id, __func__);
 	if (c == NULL)
 		return -ENOENT;
-	ret = comch_load_acquire(&c->pi) == comch_load_relaxed(&c->fi);
+	ret = !dpa_cons_posted(c);
 	comch_spin_unlock(&c->lock);
 	return ret;
 }

@@ -13,14 +13,15 @@
  *
  * A CPU producer's send to a DPA consumer is a completion entry posted to the
  * consumer's completion context, within the consumer's credits: the receives
- * its program offered with consumer_ack and that no send filled yet. Credits
- * are one atomic word, without the consumer's lock (which would bounce between
- * the CPU and the DPA on every message): the library lets one producer at a
- * time send to a consumer, so only that send takes credits, and consumer_ack
- * only adds them; a credit seen is still there at the debit. The debit comes
- * before the entry is published (its owner bit, with release), so a program
- * that takes the entry and acks at once finds the credit gone, and the bound
- * of consumer_ack holds exactly.
+ * its program offered with consumer_ack and that no send filled yet: offered
+ * minus taken, two counters on lines of their own, without the consumer's
+ * lock (which would bounce between the CPU and the DPA on every message). The
+ * program's consumer_ack only adds to offered, and the library lets one
+ * producer at a time send to a consumer, so only that send adds to taken; it
+ * reads offered only when the credits it saw are used up (a credit seen is
+ * still there at the debit). The debit comes before the entry is published
+ * (its owner bit, with release), so a program that takes the entry and acks
+ * at once finds the credit gone, and the bound of consumer_ack holds exactly.
  */
 
 #include <errno.h>
@@ -148,9 +149,13 @@ dpa_producer_send(void *obj, void *remote, uint32_t producer_id, const void *src
 			rc = -EMSGSIZE;
 			break;
 		}
-		if (comch_load_acquire(&c->credits) == 0) {
-			rc = -EAGAIN;
-			break;
+		/* The program's line only when the credits seen are used up. */
+		if (c->taken == c->offered_seen) {
+			c->offered_seen = comch_load_acquire(&c->offered);
+			if (c->taken == c->offered_seen) {
+				rc = -EAGAIN;
+				break;
+			}
 		}
 		/* Room first: a credit is taken only for an entry that will be posted. */
 		rc = rte_comch_dpa_cq_reserve(c->cq, UINT64_MAX, __func__);
@@ -162,7 +167,8 @@ dpa_producer_send(void *obj, void *remote, uint32_t producer_id, const void *src
 			}
 			break;
 		}
-		comch_fetch_add_relaxed(&c->credits, -1);
+		/* Ordered before the entry by the release of its owner bit. */
+		comch_store_relaxed(&c->taken, comch_load_relaxed(&c->taken) + 1);
 		cqe.user_data = c->user_data;
 		cqe.producer_id = producer_id;
 		cqe.imm_len = msgs[i].imm_len;
