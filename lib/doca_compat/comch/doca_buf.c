@@ -75,12 +75,6 @@ doca_buf_set_data_len(struct doca_buf *buf, size_t data_len)
 
 /* Per message (a receive posted again): rte_comch checks buf (NULL: -EINVAL, a log line). */
 doca_error_t
-doca_buf_reset_data_len(struct doca_buf *buf)
-{
-	return dc_err(rte_comch_buf_reset_data_len(DC_BUF(buf)));
-}
-
-doca_error_t
 doca_buf_inc_refcount(struct doca_buf *buf, uint16_t *refcount)
 {
 	DC_NULL_ARG(buf);

@@ -18,6 +18,7 @@
 
 #include <doca_error.h>
 #include <doca_types.h>
+#include <doca_compat_fast.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -86,8 +87,14 @@ doca_buf_set_data_len(struct doca_buf *buf, size_t data_len);
  * @param buf The buffer.
  * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE if buf is NULL.
  */
-doca_error_t
-doca_buf_reset_data_len(struct doca_buf *buf);
+static inline doca_error_t
+doca_buf_reset_data_len(struct doca_buf *buf)
+{
+	/* A doca_buf is an rte_comch buffer; rte_comch refuses NULL with a log line. */
+	int rc = rte_comch_buf_reset_data_len((struct rte_comch_buf *)buf);
+
+	return DOCA_COMPAT_LIKELY(rc == 0) ? DOCA_SUCCESS : rte_comch_doca_error_from_errno(rc);
+}
 
 /**
  * Take one more reference.

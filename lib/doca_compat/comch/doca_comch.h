@@ -22,6 +22,7 @@
 
 #include <doca_error.h>
 #include <doca_types.h>
+#include <doca_compat_fast.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -538,8 +539,12 @@ doca_comch_connection_get_counter(const struct doca_comch_connection *connection
  * @param task The send task.
  * @return The task; NULL if task is NULL.
  */
-struct doca_task *
-doca_comch_task_send_as_task(struct doca_comch_task_send *task);
+static inline struct doca_task *
+doca_comch_task_send_as_task(struct doca_comch_task_send *task)
+{
+	return task == NULL ? NULL :
+		(struct doca_task *)rte_comch_task_send_as_task((struct rte_comch_task_send *)task);
+}
 
 #ifdef __cplusplus
 }

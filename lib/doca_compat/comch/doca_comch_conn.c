@@ -168,9 +168,3 @@ doca_comch_connection_get_counter(const struct doca_comch_connection *connection
 	return DOCA_SUCCESS;
 }
 
-struct doca_task *
-doca_comch_task_send_as_task(struct doca_comch_task_send *task)
-{
-	return task == NULL ? NULL :
-		(struct doca_task *)rte_comch_task_send_as_task(DC_SEND(task));
-}

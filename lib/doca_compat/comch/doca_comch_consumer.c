@@ -150,20 +150,6 @@ doca_comch_consumer_task_post_recv_alloc_init(struct doca_comch_consumer *consum
 	return dc_ctx_err(DC_CONS_CTX(consumer), rc, RTE_COMCH_CTX_STATE_RUNNING);
 }
 
-struct doca_task *
-doca_comch_consumer_task_post_recv_as_task(struct doca_comch_consumer_task_post_recv *task)
-{
-	return task == NULL ? NULL :
-		(struct doca_task *)rte_comch_consumer_task_post_recv_as_task(DC_RTASK(task));
-}
-
-struct doca_buf *
-doca_comch_consumer_task_post_recv_get_buf(const struct doca_comch_consumer_task_post_recv *task)
-{
-	return task == NULL ? NULL :
-		(struct doca_buf *)rte_comch_consumer_task_post_recv_get_buf(DC_CRTASK(task));
-}
-
 void
 doca_comch_consumer_task_post_recv_set_buf(struct doca_comch_consumer_task_post_recv *task,
 					   struct doca_buf *buf)

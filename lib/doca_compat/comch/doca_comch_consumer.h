@@ -18,6 +18,7 @@
 
 #include <doca_error.h>
 #include <doca_types.h>
+#include <doca_compat_fast.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -188,16 +189,24 @@ doca_comch_consumer_task_post_recv_alloc_init(struct doca_comch_consumer *consum
  * @param task The post-recv task.
  * @return The task; NULL if task is NULL.
  */
-struct doca_task *
-doca_comch_consumer_task_post_recv_as_task(struct doca_comch_consumer_task_post_recv *task);
+static inline struct doca_task *
+doca_comch_consumer_task_post_recv_as_task(struct doca_comch_consumer_task_post_recv *task)
+{
+	return task == NULL ? NULL : (struct doca_task *)rte_comch_consumer_task_post_recv_as_task(
+		(struct rte_comch_consumer_task_post_recv *)task);
+}
 
 /**
  * A post-recv task's buffer.
  * @param task The task.
  * @return The buffer; NULL if none or task is NULL.
  */
-struct doca_buf *
-doca_comch_consumer_task_post_recv_get_buf(const struct doca_comch_consumer_task_post_recv *task);
+static inline struct doca_buf *
+doca_comch_consumer_task_post_recv_get_buf(const struct doca_comch_consumer_task_post_recv *task)
+{
+	return task == NULL ? NULL : (struct doca_buf *)rte_comch_consumer_task_post_recv_get_buf(
+		(const struct rte_comch_consumer_task_post_recv *)task);
+}
 
 /**
  * Change a post-recv task's buffer (not while in flight).

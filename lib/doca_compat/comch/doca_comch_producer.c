@@ -116,32 +116,34 @@ doca_comch_producer_task_send_set_conf(struct doca_comch_producer *producer,
 	return dc_ctx_err(DC_PROD_CTX(producer), rc, RTE_COMCH_CTX_STATE_IDLE);
 }
 
-/* Per message: rte_comch checks the buffer, the immediate data and the task pointer. */
-doca_error_t
-doca_comch_producer_task_send_alloc_init(struct doca_comch_producer *producer,
-					 const struct doca_buf *buf, const uint8_t *imm_data,
-					 uint32_t imm_data_len, uint32_t consumer_id,
-					 struct doca_comch_producer_task_send **task)
+/*
+ * Per message, under the inline doca_comch_producer_task_send_alloc_init():
+ * the handle checked inline, then a tail call (the arguments stay where they
+ * are). rte_comch checks the buffer, the immediate data and the task pointer.
+ */
+int
+rte_comch_doca_producer_task_send_alloc_init(struct doca_comch_producer *producer,
+					     const struct doca_buf *buf, const uint8_t *imm_data,
+					     uint32_t imm_data_len, uint32_t consumer_id,
+					     struct doca_comch_producer_task_send **task)
 {
-	int rc;
-
-	DC_OBJ_ARG_FAST(producer, DC_KIND_PRODUCER);
+	if (DC_BAD_OBJ_FAST(producer, DC_KIND_PRODUCER))
+		return -EINVAL;
 	/* rte_comch never writes through the buffer of a send task. */
-	rc = rte_comch_producer_task_send_alloc_init(producer->rp,
+	return rte_comch_producer_task_send_alloc_init(producer->rp,
 		(struct rte_comch_buf *)(uintptr_t)buf, imm_data, imm_data_len, consumer_id,
 		(struct rte_comch_producer_task_send **)task);
-	if (likely(rc == 0))
-		return DOCA_SUCCESS;
+}
+
+doca_error_t
+rte_comch_doca_producer_alloc_err(struct doca_comch_producer *producer, int rc)
+{
+	/* Logged by the call that refused it; not read through if it is no producer. */
+	if (producer == NULL || !dc_kind_ok(producer->ctx.obj.magic, DC_KIND_PRODUCER))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (rc == -EMSGSIZE)
 		return DOCA_ERROR_INVALID_VALUE; /* immediate data too long, as DOCA says */
 	return dc_ctx_err_slow(DC_PROD_CTX(producer), rc, RTE_COMCH_CTX_STATE_RUNNING);
-}
-
-struct doca_task *
-doca_comch_producer_task_send_as_task(struct doca_comch_producer_task_send *task)
-{
-	return task == NULL ? NULL :
-		(struct doca_task *)rte_comch_producer_task_send_as_task(DC_PTASK(task));
 }
 
 const struct doca_buf *

@@ -19,6 +19,7 @@
 
 #include <doca_error.h>
 #include <doca_types.h>
+#include <doca_compat_fast.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -146,19 +147,30 @@ doca_comch_producer_task_send_set_conf(struct doca_comch_producer *producer,
  *   long); DOCA_ERROR_NO_MEMORY if the pool is empty; DOCA_ERROR_BAD_STATE if
  *   not RUNNING.
  */
-doca_error_t
+static inline doca_error_t
 doca_comch_producer_task_send_alloc_init(struct doca_comch_producer *producer,
 					 const struct doca_buf *buf, const uint8_t *imm_data,
 					 uint32_t imm_data_len, uint32_t consumer_id,
-					 struct doca_comch_producer_task_send **task);
+					 struct doca_comch_producer_task_send **task)
+{
+	int rc = rte_comch_doca_producer_task_send_alloc_init(producer, buf, imm_data,
+							      imm_data_len, consumer_id, task);
+
+	return DOCA_COMPAT_LIKELY(rc == 0) ? DOCA_SUCCESS :
+		rte_comch_doca_producer_alloc_err(producer, rc);
+}
 
 /**
  * The generic task of a send task.
  * @param task The send task.
  * @return The task; NULL if task is NULL.
  */
-struct doca_task *
-doca_comch_producer_task_send_as_task(struct doca_comch_producer_task_send *task);
+static inline struct doca_task *
+doca_comch_producer_task_send_as_task(struct doca_comch_producer_task_send *task)
+{
+	return task == NULL ? NULL : (struct doca_task *)rte_comch_producer_task_send_as_task(
+		(struct rte_comch_producer_task_send *)task);
+}
 
 /**
  * A send task's buffer.

@@ -38,14 +38,6 @@ doca_pe_destroy(struct doca_pe *pe)
 	return rte_comch_doca_error_from_errno(rte_comch_pe_destroy(DC_PE(pe)));
 }
 
-uint8_t
-doca_pe_progress(struct doca_pe *pe)
-{
-	if (pe == NULL)
-		return 0;
-	return rte_comch_pe_progress(DC_PE(pe)) > 0;
-}
-
 doca_error_t
 doca_pe_connect_ctx(struct doca_pe *pe, struct doca_ctx *ctx)
 {

@@ -14,11 +14,13 @@
  * that thread progresses it. Tasks are used by that thread too.
  */
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include <doca_error.h>
 #include <doca_types.h>
+#include <doca_compat_fast.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -58,8 +60,12 @@ doca_pe_destroy(struct doca_pe *pe);
  * @param pe The engine.
  * @return 1 if anything happened, else 0 (also if pe is NULL).
  */
-uint8_t
-doca_pe_progress(struct doca_pe *pe);
+static inline uint8_t
+doca_pe_progress(struct doca_pe *pe)
+{
+	/* A doca_pe is an rte_comch engine. */
+	return pe != NULL && rte_comch_pe_progress((struct rte_comch_pe *)pe) > 0;
+}
 
 /**
  * Connect an IDLE context to the engine (once per context).
@@ -128,8 +134,19 @@ doca_pe_clear_notification(struct doca_pe *pe, doca_notification_handle_t handle
  *   DOCA_ERROR_AGAIN if the queue is full for now; DOCA_ERROR_NOT_CONNECTED if
  *   its connection is gone; others mapped from rte_comch_task_submit().
  */
-doca_error_t
-doca_task_submit(struct doca_task *task);
+static inline doca_error_t
+doca_task_submit(struct doca_task *task)
+{
+	/* rte_comch checks the task (NULL, freed, in flight); a DOCA task is an rte_comch one. */
+	int rc = rte_comch_task_submit((struct rte_comch_task *)task);
+
+	if (DOCA_COMPAT_LIKELY(rc == 0))
+		return DOCA_SUCCESS;
+	/* A sender spins on this one: told inline. */
+	if (rc == -EAGAIN)
+		return DOCA_ERROR_AGAIN;
+	return rte_comch_doca_task_submit_err(task, rc);
+}
 
 /**
  * Same as doca_task_submit(): rte_comch validates every task it submits.
@@ -137,8 +154,11 @@ doca_task_submit(struct doca_task *task);
  * @param task The task.
  * @return As doca_task_submit().
  */
-doca_error_t
-doca_task_try_submit(struct doca_task *task);
+static inline doca_error_t
+doca_task_try_submit(struct doca_task *task)
+{
+	return doca_task_submit(task);
+}
 
 /** How doca_task_submit_ex() hands a task over: DOCA_TASK_SUBMIT_FLAG_* OR-ed. */
 enum doca_task_submit_flag {
@@ -175,8 +195,13 @@ doca_task_submit_ex(struct doca_task *task, uint32_t flags);
  *
  * @param task The task; NULL is ignored.
  */
-void
-doca_task_free(struct doca_task *task);
+static inline void
+doca_task_free(struct doca_task *task)
+{
+	/* rte_comch logs a task it cannot free (freed twice); NULL is DOCA's no-op. */
+	if (task != NULL)
+		rte_comch_task_free((struct rte_comch_task *)task);
+}
 
 /**
  * Result of a completed task.
@@ -185,8 +210,14 @@ doca_task_free(struct doca_task *task);
  * @return DOCA_SUCCESS for a task that succeeded; its error otherwise;
  *   DOCA_ERROR_INVALID_VALUE if task is NULL.
  */
-doca_error_t
-doca_task_get_status(const struct doca_task *task);
+static inline doca_error_t
+doca_task_get_status(const struct doca_task *task)
+{
+	/* rte_comch answers -EINVAL, with a log line, for NULL. */
+	int rc = rte_comch_task_get_status((const struct rte_comch_task *)task);
+
+	return DOCA_COMPAT_LIKELY(rc == 0) ? DOCA_SUCCESS : rte_comch_doca_error_from_errno(rc);
+}
 
 /**
  * Set a task's user data.
@@ -194,8 +225,15 @@ doca_task_get_status(const struct doca_task *task);
  * @param task The task; NULL is ignored.
  * @param user_data The data.
  */
-void
-doca_task_set_user_data(struct doca_task *task, union doca_data user_data);
+static inline void
+doca_task_set_user_data(struct doca_task *task, union doca_data user_data)
+{
+	union rte_comch_data d;
+
+	d.u64 = user_data.u64;
+	if (task != NULL)
+		rte_comch_task_set_user_data((struct rte_comch_task *)task, d);
+}
 
 /**
  * A task's user data.
@@ -203,8 +241,18 @@ doca_task_set_user_data(struct doca_task *task, union doca_data user_data);
  * @param task The task.
  * @return Its user data; zero if task is NULL.
  */
-union doca_data
-doca_task_get_user_data(const struct doca_task *task);
+static inline union doca_data
+doca_task_get_user_data(const struct doca_task *task)
+{
+	union rte_comch_data d;
+	union doca_data u;
+
+	d.u64 = 0;
+	if (task != NULL)
+		rte_comch_task_get_user_data((const struct rte_comch_task *)task, &d);
+	u.u64 = d.u64;
+	return u;
+}
 
 /**
  * The context a task belongs to.
