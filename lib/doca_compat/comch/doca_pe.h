@@ -9,9 +9,14 @@
  * @file
  * DOCA compatibility layer: progress engines and tasks, over rte_comch's.
  *
- * A progress engine belongs to the thread that creates it (a thread that is
- * not a DPDK lcore is registered with rte_thread_register() on the way); only
- * that thread progresses it. Tasks are used by that thread too.
+ * A progress engine is created for the calling thread (a thread that is not a
+ * DPDK lcore is registered with rte_thread_register() on the way); as in DOCA,
+ * any thread may progress it, one at a time (doca_pe_progress() does nothing
+ * for a thread that meets another inside it). Tasks of its contexts are used
+ * by the thread progressing it.
+ *
+ * The per-message calls (submit, free, status, user data, progress) are
+ * inline: see doca_compat_fast.h.
  */
 
 #include <errno.h>
