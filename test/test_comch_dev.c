@@ -403,7 +403,8 @@ test_dev_budget_devargs(void **state)
 		"max_proc_conns=65537", "max_proc_fds=0", "max_proc_fds=1x", "max_proc_map=4095",
 		"max_proc_map=300T", "max_dev_fds=0", "max_dev_fds=2M", "max_dev_map=0",
 		"max_dev_map=2000000G", "max_proc_fds=8,max_proc_fds=9", "nt_min=-1",
-		"nt_min=2G", "nt_min=1x", "nt_min=", "nt_min=1,nt_min=2",
+		"nt_min=2G", "nt_min=1x", "nt_min=", "nt_min=1,nt_min=2", "nt_auto=2",
+		"nt_auto=-1", "nt_auto=yes", "nt_auto=", "nt_auto=0,nt_auto=1",
 	};
 	struct rte_comch_dev_info info;
 	struct rte_comch_dev *dev;
@@ -422,13 +423,14 @@ test_dev_budget_devargs(void **state)
 	expect_open_fails(buf, EINVAL);
 	dev = ct_dev_open("domain=%s,role=dpu,max_peer_consumers=8,max_peer_fds=16,"
 			  "max_peer_map=1G,fd_reserve=0,max_proc_conns=65536,max_proc_fds=1,"
-			  "max_proc_map=4K,max_dev_fds=1M,max_dev_map=256G,nt_min=0", d);
+			  "max_proc_map=4K,max_dev_fds=1M,max_dev_map=256G,nt_min=0,nt_auto=0",
+			  d);
 	assert_non_null(dev);
 	assert_int_equal(rte_comch_dev_info_get(dev, &info), 0);
 	assert_int_equal(info.max_peer_consumers, 8);
 	assert_int_equal(rte_comch_dev_close(dev), 0);
 	dev = ct_dev_open("domain=%s,role=host,max_proc_fds=1M,max_proc_map=1G,max_dev_fds=1,"
-			  "max_dev_map=4096,nt_min=1G", d);
+			  "max_dev_map=4096,nt_min=1G,nt_auto=1", d);
 	assert_non_null(dev);
 	assert_int_equal(rte_comch_dev_close(dev), 0);
 }

@@ -453,6 +453,7 @@ shm_producer_import(void *conn, const struct rte_comch_drv_remote_conf *conf,
 	rc->nb_slots = nb_slots;
 	rc->mask = nb_slots - 1;
 	rc->nt_min = sc->sd->nt_min != 0 ? sc->sd->nt_min : SIZE_MAX;
+	shm_copy_pick_init(&rc->pick, sc->sd->nt_auto != 0);
 	/* Read once: a consumer that lies about it only misses its own wake-ups. */
 	rc->fence = !((comch_load_relaxed(&hdr->flags) & SHM_FP_F_MEMBARRIER) &&
 		      shm_barrier_asymmetric());
@@ -519,7 +520,7 @@ shm_producer_send_one(struct shm_remote *rc, uint32_t producer_id,
 	if (msg->len <= SHM_FP_INLINE_MAX)
 		rte_memcpy(slot->inline_data, msg->data, msg->len);
 	else if (msg->len >= rc->nt_min)
-		shm_copy_nt(rc->mem + off, msg->data, msg->len);
+		shm_copy_large(&rc->pick, rc->mem + off, msg->data, msg->len);
 	else
 		rte_memcpy(rc->mem + off, msg->data, msg->len);
 	slot->data_len = msg->len;

@@ -21,6 +21,8 @@
 #include <rte_comch_driver.h>
 #include <rte_comch_drv_atomic.h>
 
+#include "shm_copy.h"
+
 extern int shm_logtype;
 #define SHM_LOG(level, fmt, ...) \
 	rte_log(RTE_LOG_ ## level, shm_logtype, "COMCH_SHM: %s(): " fmt "\n", __func__, \
@@ -46,10 +48,11 @@ extern int shm_logtype;
 #define SHM_DEFAULT_FD_RESERVE 64
 /*
  * Sends of this many bytes and more copy into the peer's buffer with
- * non-temporal stores (devarg nt_min; 0: never). On x86, where measured: from
- * 1 KiB it doubled 4 KiB and 64 KiB streams when the CPUs exchange lines
- * slowly, and cost a third of them when they do fast; the steadier figure is
- * taken. At 256 B it halved a stream (doc/guides/comchdevs/shm.rst).
+ * non-temporal stores, or with the faster of those and ordinary ones as
+ * measured (devarg nt_min, 0: never; nt_auto). On x86, where measured: from
+ * 1 KiB non-temporal copies doubled 4 KiB and 64 KiB streams when the CPUs
+ * exchange lines slowly, and cost a third of them when they do fast. At 256 B
+ * they halved a stream (doc/guides/comchdevs/shm.rst).
  */
 #ifdef RTE_ARCH_X86
 #define SHM_DEFAULT_NT_MIN 1024
@@ -57,6 +60,15 @@ extern int shm_logtype;
 #define SHM_DEFAULT_NT_MIN 0
 #endif
 #define SHM_MAX_NT_MIN (1u << 30)
+/*
+ * Whether those sends pick, by measuring, non-temporal or ordinary copies
+ * (devarg nt_auto; shm_copy.h): on x86, where the two differ.
+ */
+#ifdef RTE_ARCH_X86
+#define SHM_DEFAULT_NT_AUTO 1
+#else
+#define SHM_DEFAULT_NT_AUTO 0
+#endif
 /*
  * What one peer process may make us hold over all its connections to a
  * device (devargs), and all peers together: a process opening many
@@ -100,6 +112,7 @@ struct shm_dev {
 	uint64_t peer_map;    /* bytes of a peer's memory a connection may map */
 	uint32_t fd_reserve;  /* descriptors the peer's consumers leave free in the process */
 	uint32_t nt_min;      /* devarg nt_min: sends this long copy non-temporally; 0 never */
+	uint32_t nt_auto;     /* devarg nt_auto: 1, they measure which copy is faster */
 	uint32_t proc_conns;  /* connections one peer process may have to our servers */
 	uint32_t proc_fds;    /* descriptors one peer process's consumers may make us keep */
 	uint64_t proc_map;    /* bytes of one peer process's consumers we may map */
@@ -441,7 +454,8 @@ struct shm_remote {
 	uint32_t mask, nb_slots, taken;
 	uint32_t posted;      /* last posted index read (and checked): re-read only when used up */
 	bool fence;           /* fence before looking at armed: the consumer will not */
-	size_t nt_min;        /* messages of this many bytes and more: non-temporal copy */
+	size_t nt_min;        /* messages of this many bytes and more: shm_copy_large() */
+	struct shm_copy_pick pick; /* which copy those take */
 };
 
 extern const struct rte_comch_drv_consumer_ops shm_consumer_ops;
