@@ -165,24 +165,29 @@ struct dpa_ep {
 	void *obj;
 };
 
+/*
+ * A unit, on three lines: what a trigger reads (set up at start), what the
+ * unit writes as it runs threads, and the flags written only when the dpa
+ * starts or stops or a pthread unit naps, which every trigger and every poll
+ * read. A trigger so moves no line the unit writes but the run queue's.
+ */
 struct dpa_unit {
 	struct rte_comch_dpa *dpa;
 	uint32_t id;
 	struct rte_ring *runq;     /* slots of triggered threads: many producers, one consumer */
-	/* Runs started plus runs ended: odd while a run is in progress (grace periods). */
-	uint64_t seq;
-	int running;               /* atomic: the unit may poll (the dpa is started) */
 	/* service mode */
 	uint32_t service_id;
 	bool service_registered;
-	int in_service;            /* atomic: a service core is in the callback */
 	/* pthread mode */
 	pthread_t tid;
 	bool tid_valid;
-	int sleeping;              /* atomic: the pthread waits on cond */
-	uint64_t kicks;            /* atomic: threads queued, counted after the enqueue */
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
+	/* Runs started plus runs ended: odd while a run is in progress (grace periods). */
+	uint64_t seq __rte_cache_aligned;
+	int in_service;            /* atomic: a service core is in the callback */
+	int running __rte_cache_aligned; /* atomic: the unit may poll (the dpa is started) */
+	int sleeping;              /* atomic: the pthread waits on cond */
 } __rte_cache_aligned;
 
 /* What the registry of live objects knows dpas as (their accelerator handles). */

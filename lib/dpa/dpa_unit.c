@@ -126,17 +126,31 @@ dpa_unit_service(void *arg)
 	return n > 0 ? 0 : -EAGAIN;
 }
 
-/* Sleep unless a thread was queued since kicks read the value seen. */
+/*
+ * Whether the run queue holds a slot: its tails read as atomics (seq_cst for
+ * the producers', written by kicks), where rte_ring_count() reads them plainly.
+ */
+static bool
+dpa_runq_empty(const struct rte_ring *r)
+{
+	return comch_load_seq_cst(&r->prod.tail) == comch_load_relaxed(&r->cons.tail);
+}
+
+/*
+ * Sleep unless a thread is queued. Against dpa_unit_kick(): each side stores
+ * (sleeping; the queued slot), fences, then reads what the other stores, so
+ * one of the two sees the other: the nap finds the slot, or the kick finds
+ * the unit asleep and signals it, under the lock held from here to the wait.
+ */
 static void
-dpa_unit_nap(struct dpa_unit *u, uint64_t seen)
+dpa_unit_nap(struct dpa_unit *u)
 {
 	struct timespec ts;
 
 	pthread_mutex_lock(&u->lock);
 	comch_store_seq_cst(&u->sleeping, 1);
-	/* Read after sleeping is set: a kick either sees it or is seen here. */
-	if (comch_load_seq_cst(&u->kicks) == seen &&
-	    comch_load_acquire(&u->running)) {
+	comch_fence_seq_cst();
+	if (dpa_runq_empty(u->runq) && comch_load_acquire(&u->running)) {
 		clock_gettime(CLOCK_MONOTONIC, &ts);
 		ts.tv_nsec += DPA_UNIT_NAP_NS;
 		if (ts.tv_nsec >= 1000000000) {
@@ -156,15 +170,12 @@ dpa_unit_pthread(void *arg)
 	unsigned int idle = 0;
 
 	while (comch_load_acquire(&u->running)) {
-		/* Before the poll: a kick counted after it may be missed by the poll. */
-		uint64_t seen = comch_load_seq_cst(&u->kicks);
-
 		if (dpa_unit_poll(u) > 0) {
 			idle = 0;
 		} else if (++idle < DPA_UNIT_SPIN) {
 			rte_pause();
 		} else {
-			dpa_unit_nap(u, seen);
+			dpa_unit_nap(u);
 			idle = 0;
 		}
 	}
@@ -182,7 +193,8 @@ dpa_unit_kick(struct dpa_unit *u, uint32_t slot)
 	}
 	if (u->dpa->mode != RTE_COMCH_DPA_EXEC_PTHREAD)
 		return;
-	comch_fetch_add_seq_cst(&u->kicks, 1);
+	/* The slot queued, then whether the unit sleeps: see dpa_unit_nap(). */
+	comch_fence_seq_cst();
 	if (comch_load_seq_cst(&u->sleeping)) {
 		pthread_mutex_lock(&u->lock);
 		pthread_cond_signal(&u->cond);
