@@ -47,6 +47,14 @@ turn(struct shm_copy_pick *p, unsigned int n, uint64_t cyc, unsigned int *nt, un
 	}
 }
 
+/* A new choice, and the made-up clock restarted (never 0: a read of 0 means none). */
+static void
+pick_new(struct shm_copy_pick *p, bool adaptive)
+{
+	clock_now = 1;
+	shm_copy_pick_init(p, adaptive);
+}
+
 static void
 test_fixed_without_nt_auto(void **state)
 {
@@ -54,8 +62,7 @@ test_fixed_without_nt_auto(void **state)
 	unsigned int nt, timed;
 
 	(void)state;
-	clock_now = 1;
-	shm_copy_pick_init(&p, false);
+	pick_new(&p, false);
 	turn(&p, 3 * (SHM_COPY_EPOCH + SHM_COPY_TIMED), 1, &nt, &timed);
 	assert_int_equal(nt, 3 * (SHM_COPY_EPOCH + SHM_COPY_TIMED));
 	assert_int_equal(timed, 0);
@@ -68,8 +75,7 @@ test_turns_and_timing(void **state)
 	unsigned int nt, timed;
 
 	(void)state;
-	clock_now = 1;
-	shm_copy_pick_init(&p, true);
+	pick_new(&p, true);
 	/* The incumbent (non-temporal) first, its last SHM_COPY_TIMED timed. */
 	turn(&p, SHM_COPY_EPOCH - SHM_COPY_TIMED, 1000, &nt, &timed);
 	assert_int_equal(nt, SHM_COPY_EPOCH - SHM_COPY_TIMED);
@@ -95,8 +101,7 @@ test_faster_takes_over_and_back(void **state)
 	unsigned int nt, timed;
 
 	(void)state;
-	clock_now = 1;
-	shm_copy_pick_init(&p, true);
+	pick_new(&p, true);
 	turn(&p, SHM_COPY_EPOCH, 1000, &nt, &timed);
 	/* Ordinary copies 20% faster: they take over. */
 	turn(&p, SHM_COPY_TIMED, 800, &nt, &timed);
@@ -118,8 +123,7 @@ test_hysteresis(void **state)
 	unsigned int nt, timed;
 
 	(void)state;
-	clock_now = 1;
-	shm_copy_pick_init(&p, true);
+	pick_new(&p, true);
 	turn(&p, SHM_COPY_EPOCH, 1000, &nt, &timed);
 	/* 5% faster is not enough. */
 	turn(&p, SHM_COPY_TIMED, 950, &nt, &timed);
