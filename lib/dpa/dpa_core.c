@@ -129,6 +129,22 @@ dpa_grace_wait(struct rte_comch_dpa *dpa)
 		rte_pause();
 }
 
+/*
+ * A zeroed array of n objects of a type laid out on cache lines (threads,
+ * contexts, units): aligned, so that the fields the CPU and the DPA side each
+ * write stay on lines of their own. NULL if out of memory.
+ */
+static void *
+dpa_zalloc_lines(size_t n, size_t size)
+{
+	size_t len = RTE_ALIGN_CEIL(n * size, RTE_CACHE_LINE_SIZE);
+	void *p = aligned_alloc(RTE_CACHE_LINE_SIZE, len);
+
+	if (p != NULL)
+		memset(p, 0, len);
+	return p;
+}
+
 static void
 dpa_free(struct rte_comch_dpa *dpa)
 {
@@ -178,17 +194,12 @@ rte_comch_dpa_create(struct rte_comch_dev *dev, const struct rte_comch_dpa_conf 
 			   RTE_COMCH_DPA_DEFAULT_OBJECTS;
 	dpa->max_cqs = conf->max_cqs != 0 ? conf->max_cqs : RTE_COMCH_DPA_DEFAULT_OBJECTS;
 	dpa->max_mems = conf->max_mems != 0 ? conf->max_mems : RTE_COMCH_DPA_DEFAULT_OBJECTS;
-	dpa->threads = calloc(dpa->max_threads, sizeof(*dpa->threads));
-	/* Aligned: a context's producer and program fields are on lines of their own. */
-	dpa->cqs = aligned_alloc(RTE_CACHE_LINE_SIZE, dpa->max_cqs * sizeof(*dpa->cqs));
-	if (dpa->cqs != NULL)
-		memset(dpa->cqs, 0, dpa->max_cqs * sizeof(*dpa->cqs));
+	dpa->threads = dpa_zalloc_lines(dpa->max_threads, sizeof(*dpa->threads));
+	dpa->cqs = dpa_zalloc_lines(dpa->max_cqs, sizeof(*dpa->cqs));
 	dpa->mems = calloc(dpa->max_mems, sizeof(*dpa->mems));
 	dpa->max_eps = DPA_MAX_EPS;
 	dpa->eps = calloc(dpa->max_eps, sizeof(*dpa->eps));
-	dpa->units = aligned_alloc(RTE_CACHE_LINE_SIZE,
-				   RTE_ALIGN_CEIL(dpa->nb_units * sizeof(*dpa->units),
-						  RTE_CACHE_LINE_SIZE));
+	dpa->units = dpa_zalloc_lines(dpa->nb_units, sizeof(*dpa->units));
 	if (dpa->threads == NULL || dpa->cqs == NULL || dpa->mems == NULL || dpa->eps == NULL ||
 	    dpa->units == NULL) {
 		dpa_free(dpa);

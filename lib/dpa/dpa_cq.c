@@ -83,7 +83,7 @@ dpa_cq_notify(struct rte_comch_dpa_cq *cq)
 		return;
 	if (comch_exchange_seq_cst(&cq->armed, 0) == 0)
 		return;
-	DPA_STAT_INC_MT(&cq->notifications);
+	DPA_STAT_INC(&cq->notifications); /* under the lock, like posted */
 	if (dpa_thread_trigger(cq->thread) < 0)
 		comch_store_seq_cst(&cq->armed, 1);
 }

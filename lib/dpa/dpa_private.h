@@ -80,26 +80,46 @@ enum dpa_run_end {
 	DPA_END_FINISH = 3,
 };
 
+/*
+ * A thread, on four lines: what is set up at create and start (read by every
+ * trigger and run), the pending flag (the trigger sets it, the unit clears
+ * it: the one line a trigger and a run both write), and the counters of each
+ * side. A trigger so moves one line of the thread to the unit, and a run one
+ * back, where counters beside the flag made them two.
+ */
 struct rte_comch_dpa_thread {
 	struct rte_comch_dpa *dpa;
 	uint32_t slot;
 	uint16_t gen;        /* of the current (or last) object of this slot */
 	uint16_t live;       /* gen while the object exists, 0 when the slot is free */
 	int state;           /* enum dpa_thread_state, atomic */
-	/*
-	 * 1 while the slot's index waits in its unit's run queue. Set by the
-	 * trigger that queues it, cleared by the unit when it takes it: a slot is
-	 * in a queue at most once, so a queue of max_threads entries never
-	 * overflows, and a slot is not reused while queued.
-	 */
-	int pending;
 	uint32_t unit;
 	uint32_t nb_cqs;     /* completion contexts attached */
 	rte_comch_dpa_func_t func;
 	uint64_t arg;
 	uint32_t tls_size;
 	void *tls;
-	struct rte_comch_dpa_thread_stats stats;
+	/*
+	 * 1 while the slot's index waits in its unit's run queue. Set by the
+	 * trigger that queues it, cleared by the unit when it takes it: a slot is
+	 * in a queue at most once, so a queue of max_threads entries never
+	 * overflows, and a slot is not reused while queued.
+	 */
+	int pending __rte_cache_aligned;
+	/* Counters of the triggers (any thread, atomic adds). */
+	struct {
+		uint64_t triggers;
+		uint64_t coalesced;
+		uint64_t ignored;
+	} trig __rte_cache_aligned;
+	/* Counters of the runs (the unit, one at a time). */
+	struct {
+		uint64_t runs;
+		uint64_t ignored;
+		uint64_t reschedules;
+		uint64_t returns;
+		uint64_t finishes;
+	} run __rte_cache_aligned;
 };
 
 /* One entry of a completion context: the entry and its owner (phase) bit. */

@@ -81,15 +81,15 @@ int
 dpa_thread_trigger(struct rte_comch_dpa_thread *t)
 {
 	if (comch_load_seq_cst(&t->state) != DPA_THREAD_RUNNING) {
-		DPA_STAT_INC_MT(&t->stats.ignored);
+		DPA_STAT_INC_MT(&t->trig.ignored);
 		DPA_LOG(DEBUG, "dpa %u thread %u: trigger dropped, thread %s", t->dpa->tag,
 			t->slot, dpa_state_name(comch_load_relaxed(&t->state)));
 		return -EPERM;
 	}
-	DPA_STAT_INC_MT(&t->stats.triggers);
+	DPA_STAT_INC_MT(&t->trig.triggers);
 	if (comch_exchange_seq_cst(&t->pending, 1) != 0) {
 		/* Queued and not yet taken: the run to come sees this trigger's work. */
-		DPA_STAT_INC_MT(&t->stats.coalesced);
+		DPA_STAT_INC_MT(&t->trig.coalesced);
 		return 0;
 	}
 	dpa_unit_kick(&t->dpa->units[comch_load_relaxed(&t->unit)], t->slot);
@@ -142,7 +142,8 @@ rte_comch_dpa_thread_create(struct rte_comch_dpa *dpa,
 		comch_store_relaxed(&t->unit, dpa->next_unit);
 		dpa->next_unit = (dpa->next_unit + 1) % dpa->nb_units;
 	}
-	memset(&t->stats, 0, sizeof(t->stats));
+	memset(&t->trig, 0, sizeof(t->trig));
+	memset(&t->run, 0, sizeof(t->run));
 	t->gen = rte_comch_dpa_next_gen(t->gen);
 	comch_store_relaxed(&t->state, DPA_THREAD_IDLE);
 	comch_store_release(&t->live, t->gen);
@@ -263,12 +264,12 @@ rte_comch_dpa_thread_stats_get(const struct rte_comch_dpa_thread *thread,
 
 	if (ret < 0)
 		return ret;
-	stats->triggers = DPA_STAT_GET(&thread->stats.triggers);
-	stats->coalesced = DPA_STAT_GET(&thread->stats.coalesced);
-	stats->ignored = DPA_STAT_GET(&thread->stats.ignored);
-	stats->runs = DPA_STAT_GET(&thread->stats.runs);
-	stats->reschedules = DPA_STAT_GET(&thread->stats.reschedules);
-	stats->returns = DPA_STAT_GET(&thread->stats.returns);
-	stats->finishes = DPA_STAT_GET(&thread->stats.finishes);
+	stats->triggers = DPA_STAT_GET(&thread->trig.triggers);
+	stats->coalesced = DPA_STAT_GET(&thread->trig.coalesced);
+	stats->ignored = DPA_STAT_GET(&thread->trig.ignored) + DPA_STAT_GET(&thread->run.ignored);
+	stats->runs = DPA_STAT_GET(&thread->run.runs);
+	stats->reschedules = DPA_STAT_GET(&thread->run.reschedules);
+	stats->returns = DPA_STAT_GET(&thread->run.returns);
+	stats->finishes = DPA_STAT_GET(&thread->run.finishes);
 	return 0;
 }

@@ -51,14 +51,14 @@ dpa_unit_run_one(struct dpa_unit *u, uint32_t slot)
 		goto out;
 	if (comch_load_seq_cst(&t->state) != DPA_THREAD_RUNNING) {
 		/* Stopped or finished after it was triggered: that trigger is dropped. */
-		DPA_STAT_INC_MT(&t->stats.ignored);
+		DPA_STAT_INC(&t->run.ignored);
 		goto out;
 	}
 	ex.dpa = u->dpa;
 	ex.thread = t;
 	ex.end = 0;
 	dpa_cur_exec = &ex;
-	DPA_STAT_INC(&t->stats.runs);
+	DPA_STAT_INC(&t->run.runs);
 	if (setjmp(ex.jb) == 0) {
 		t->func(t->arg);
 		ex.end = DPA_END_RETURN;
@@ -67,18 +67,18 @@ dpa_unit_run_one(struct dpa_unit *u, uint32_t slot)
 	end = ex.end;
 	switch (end) {
 	case DPA_END_RESCHEDULE:
-		DPA_STAT_INC(&t->stats.reschedules);
+		DPA_STAT_INC(&t->run.reschedules);
 		break;
 	case DPA_END_FINISH: {
 		int expected = DPA_THREAD_RUNNING;
 
-		DPA_STAT_INC(&t->stats.finishes);
+		DPA_STAT_INC(&t->run.finishes);
 		/* Unless the CPU stopped it meanwhile, which wins. */
 		comch_cas_seq_cst_relaxed(&t->state, &expected, DPA_THREAD_FINISHED);
 		break;
 	}
 	default:
-		DPA_STAT_INC(&t->stats.returns);
+		DPA_STAT_INC(&t->run.returns);
 		break;
 	}
 out:
