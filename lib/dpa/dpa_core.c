@@ -19,7 +19,7 @@
 
 RTE_LOG_REGISTER_DEFAULT(dpa_logtype, NOTICE);
 
-__thread struct dpa_exec *dpa_cur_exec;
+__thread struct dpa_exec *dpa_cur_exec __attribute__((tls_model("initial-exec")));
 
 /* Tags of the live dpas: a handle names its dpa by tag, 1 to 255. */
 static pthread_mutex_t dpa_tags_lock = PTHREAD_MUTEX_INITIALIZER;

@@ -257,7 +257,13 @@ struct dpa_exec {
 	volatile int end;          /* enum dpa_run_end, set before longjmp() */
 	jmp_buf jb;
 };
-extern __thread struct dpa_exec *dpa_cur_exec;
+/*
+ * The run (or RPC) the calling thread is in, NULL outside one. Read by every
+ * device-side call: initial-exec, so that reading it is one load rather than a
+ * call to __tls_get_addr() (8 bytes of the static TLS a library loaded with
+ * the program, or by a dlopen() of a driver, may take).
+ */
+extern __thread struct dpa_exec *dpa_cur_exec __attribute__((tls_model("initial-exec")));
 
 static inline bool
 dpa_in_program(void)
