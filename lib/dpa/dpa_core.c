@@ -129,12 +129,7 @@ dpa_grace_wait(struct rte_comch_dpa *dpa)
 		rte_pause();
 }
 
-/*
- * A zeroed array of n objects of a type laid out on cache lines (threads,
- * contexts, units): aligned, so that the fields the CPU and the DPA side each
- * write stay on lines of their own. NULL if out of memory.
- */
-static void *
+void *
 dpa_zalloc_lines(size_t n, size_t size)
 {
 	size_t len = RTE_ALIGN_CEIL(n * size, RTE_CACHE_LINE_SIZE);

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include <rte_errno.h>
+#include "comch_prefetch.h"
 
 #include "dpa_private.h"
 
@@ -128,7 +129,7 @@ rte_comch_dpa_cq_create(struct rte_comch_dpa *dpa, const struct rte_comch_dpa_cq
 		ret = -ENOSPC;
 		goto fail;
 	}
-	cq->ring = calloc(conf->size, sizeof(*cq->ring));
+	cq->ring = dpa_zalloc_lines(conf->size, sizeof(*cq->ring));
 	if (cq->ring == NULL) {
 		DPA_LOG(ERR, "out of memory for %u entries", conf->size);
 		ret = -ENOMEM;
@@ -283,6 +284,11 @@ rte_comch_dpa_cq_commit(struct rte_comch_dpa_cq *cq, const struct rte_comch_dpa_
 	 */
 	comch_fence_seq_cst();
 	dpa_cq_notify(cq);
+	/*
+	 * The next post's line, last read by the program a lap ago: taken for
+	 * writing now, the next commit's fence does not wait for it.
+	 */
+	comch_prefetch_for_write(&cq->ring[(pi + 1) & cq->mask]);
 	comch_spin_unlock(&cq->lock);
 }
 

@@ -122,11 +122,16 @@ struct rte_comch_dpa_thread {
 	} run __rte_cache_aligned;
 };
 
-/* One entry of a completion context: the entry and its owner (phase) bit. */
+/*
+ * One entry of a completion context: the entry and its owner (phase) bit, on
+ * a line of its own, so that a post takes one line from the program and a
+ * take one line from the producer (56-byte entries straddled two lines in
+ * six of every eight).
+ */
 struct dpa_cq_slot {
 	struct rte_comch_dpa_cqe cqe;
 	uint32_t owner;      /* phase of the pass that wrote it: 1 on the first pass */
-};
+} __rte_cache_aligned;
 
 struct rte_comch_dpa_cq {
 	struct rte_comch_dpa *dpa;
@@ -263,6 +268,14 @@ struct dpa_exec {
  * call to __tls_get_addr() (8 bytes of the static TLS a library loaded with
  * the program, or by a dlopen() of a driver, may take).
  */
+/*
+ * A zeroed array of n objects of a type laid out on cache lines (threads,
+ * contexts and their entries, units): aligned, so that the fields the CPU and
+ * the DPA side each write stay on lines of their own. NULL if out of memory;
+ * free() frees it.
+ */
+void *dpa_zalloc_lines(size_t n, size_t size);
+
 extern __thread struct dpa_exec *dpa_cur_exec __attribute__((tls_model("initial-exec")));
 
 static inline bool
