@@ -227,8 +227,17 @@ shm_consumer_next_filled(const struct shm_consumer *sh)
 {
 	const struct shm_fp_slot *slot = &sh->slots[sh->done & sh->mask];
 
-	if (sh->done == sh->posted || comch_load_acquire(&slot->seq) != sh->done + 1)
+	if (sh->done == sh->posted)
 		return NULL;
+	if (comch_load_acquire(&slot->seq) != sh->done + 1) {
+		/*
+		 * Not yet: keep the slot's second line too, so that when the
+		 * producer writes both, both come over at once rather than the
+		 * second only after the sequence number said the first is there.
+		 */
+		rte_prefetch0((const uint8_t *)slot + RTE_CACHE_LINE_SIZE);
+		return NULL;
+	}
 	return slot;
 }
 
