@@ -19,45 +19,37 @@
 #include <errno.h>
 #include <string.h>
 #include <linux/membarrier.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include <rte_common.h>
 
+#include "comch_membarrier.h"
 #include "shm_internal.h"
 
-/* 0: not asked yet; 1: registered, the consumer's barrier covers this process; -1: no. */
-static int shm_mb_state;
-
-static int
-shm_membarrier(int cmd)
-{
-	return (int)syscall(__NR_membarrier, cmd, 0, 0);
-}
+static struct comch_membarrier shm_mb = {
+	.cmd = MEMBARRIER_CMD_GLOBAL_EXPEDITED,
+	.register_cmd = MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED,
+};
 
 bool
 shm_barrier_asymmetric(void)
 {
-	int state = comch_load_acquire(&shm_mb_state), q;
+	static int logged;
 
-	if (state != 0)
-		return state > 0;
-	q = shm_membarrier(MEMBARRIER_CMD_QUERY);
-	state = q >= 0 && (q & MEMBARRIER_CMD_GLOBAL_EXPEDITED) &&
-		(q & MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED) &&
-		shm_membarrier(MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED) == 0 ? 1 : -1;
-	if (state < 0)
+	if (comch_membarrier_registered(&shm_mb))
+		return true;
+	if (comch_exchange_acq_rel(&logged, 1) == 0)
 		SHM_LOG(INFO, "no membarrier(GLOBAL_EXPEDITED): producers fence before waking");
-	comch_store_release(&shm_mb_state, state);
-	return state > 0;
+	return false;
 }
 
 int
 shm_barrier_consumer(void)
 {
-	if (shm_membarrier(MEMBARRIER_CMD_GLOBAL_EXPEDITED) == 0)
+	int rc = comch_membarrier_run(&shm_mb);
+
+	if (rc == 0)
 		return 0;
 	/* Producers skipped their barrier on our word: do not sleep on a lost fill. */
-	SHM_LOG(ERR, "membarrier: %s: the consumer keeps polling", strerror(errno));
+	SHM_LOG(ERR, "membarrier: %s: the consumer keeps polling", strerror(-rc));
 	return -EAGAIN;
 }
