@@ -21,8 +21,8 @@
 #include <string.h>
 
 #include <rte_errno.h>
-#include "comch_prefetch.h"
 
+#include "comch_prefetch.h"
 #include "dpa_private.h"
 
 /* Owner bit of the entry at index idx when written in its pass: 1 on the first pass. */

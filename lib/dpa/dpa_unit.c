@@ -211,7 +211,7 @@ dpa_units_init(struct rte_comch_dpa *dpa)
 	uint32_t i;
 	int ret = 0;
 
-	memset(dpa->units, 0, dpa->nb_units * sizeof(*dpa->units));
+	/* The units come zeroed (dpa_zalloc_lines()). */
 	for (i = 0; i < dpa->nb_units; i++) {
 		struct dpa_unit *u = &dpa->units[i];
 		char name[RTE_RING_NAMESIZE];
