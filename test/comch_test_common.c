@@ -1130,6 +1130,23 @@ ct_cons_stop(struct ct_pair *p, struct ct_cons *c, struct ct_side *peer)
 }
 
 void
+ct_fast_close_all(struct ct_pair *p, struct ct_prod *pr, uint32_t nb_pr, struct ct_cons *c,
+		  uint32_t nb_c)
+{
+	uint32_t i;
+
+	for (i = 0; i < nb_pr; i++) {
+		ct_prod_stop(p, &pr[i]);
+		ct_prod_free(&pr[i]);
+	}
+	for (i = 0; i < nb_c; i++) {
+		ct_cons_stop(p, &c[i], NULL);
+		ct_cons_free(&c[i]);
+	}
+	ct_pair_close(p);
+}
+
+void
 ct_cons_free(struct ct_cons *c)
 {
 	assert_int_equal(rte_comch_consumer_destroy(c->cons), 0);

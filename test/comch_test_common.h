@@ -424,5 +424,8 @@ void ct_prod_task_release(struct rte_comch_producer_task_send *t);
 void ct_prod_stop(struct ct_pair *p, struct ct_prod *pr);
 /** Destroy the producer, its pool and its mmap, asserting each step. */
 void ct_prod_free(struct ct_prod *pr);
+/** Stop and free nb_pr producers, then nb_c consumers, then close the pair. */
+void ct_fast_close_all(struct ct_pair *p, struct ct_prod *pr, uint32_t nb_pr, struct ct_cons *c,
+		       uint32_t nb_c);
 
 #endif /* COMCH_TEST_COMMON_H */

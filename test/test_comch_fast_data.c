@@ -30,24 +30,6 @@ static const int mode_own = CT_FAST_OWN;
 #define MODE(state) ((enum ct_fast_mode)*(const int *)*(state))
 #define MIB ((size_t)1 << 20)
 
-/* Tear down a producer and a consumer, then the pair. */
-static void
-close_all(struct ct_pair *p, struct ct_prod *pr, uint32_t nb_pr, struct ct_cons *c,
-	  uint32_t nb_c)
-{
-	uint32_t i;
-
-	for (i = 0; i < nb_pr; i++) {
-		ct_prod_stop(p, &pr[i]);
-		ct_prod_free(&pr[i]);
-	}
-	for (i = 0; i < nb_c; i++) {
-		ct_cons_stop(p, &c[i], NULL);
-		ct_cons_free(&c[i]);
-	}
-	ct_pair_close(p);
-}
-
 /* One producer to one consumer, server to client then client to server. */
 static void
 one_way_bytes(struct ct_pair *p, bool from_server)
@@ -153,7 +135,7 @@ test_imm_only(void **state)
 	assert_int_equal(pr.nb_err, 0);
 	ct_cons_stop(&p, &d, &p.srv);
 	ct_cons_free(&d);
-	close_all(&p, &pr, 1, &c, 1);
+	ct_fast_close_all(&p, &pr, 1, &c, 1);
 }
 
 /* -EMSGSIZE: nothing written, the buffer stays posted and takes the next message. */
@@ -208,7 +190,7 @@ test_emsgsize_keeps_buffer(void **state)
 	assert_int_equal(pr.nb_err, 0);
 	/* nothing posted any more */
 	assert_int_equal(ct_prod_send(&pr, c.id, 1, 0, NULL), -EAGAIN);
-	close_all(&p, &pr, 1, &c, 1);
+	ct_fast_close_all(&p, &pr, 1, &c, 1);
 }
 
 /* 1000 messages of varying size through 8 buffers: in order, intact. */
@@ -239,7 +221,7 @@ test_order(void **state)
 	assert_int_equal(c.nb_repost_fail, 0);
 	/* 8 buffers for 1000 messages: the producer had to wait */
 	assert_true(again > 0);
-	close_all(&p, &pr, 1, &c, 1);
+	ct_fast_close_all(&p, &pr, 1, &c, 1);
 }
 
 #define NP 3
@@ -291,7 +273,7 @@ test_many_both_ways(void **state)
 		assert_int_equal(ct_fast_wait_count(&p, &pr[i].nb_ok, NC * M), 0);
 		assert_int_equal(pr[i].nb_err, 0);
 	}
-	close_all(&p, pr, 2 * NP, c, 2 * NC);
+	ct_fast_close_all(&p, pr, 2 * NP, c, 2 * NC);
 }
 
 /* 0, 1, 4 KiB, 1 MiB and 16 MiB, both ways; 16 MiB + 1 does not fit. */
@@ -376,7 +358,7 @@ test_posted_limit(void **state)
 	assert_int_equal(ct_prod_send(&pr, c.id, 100, 0, NULL), -EAGAIN);
 	assert_int_equal(ct_fast_wait_count(&p, &c.nb_ok, 11 * c.nb_slots), 0);
 	assert_int_equal(ct_fast_wait_count(&p, &pr.nb_ok, 11 * c.nb_slots), 0);
-	close_all(&p, &pr, 1, &c, 1);
+	ct_fast_close_all(&p, &pr, 1, &c, 1);
 }
 
 /*
@@ -444,7 +426,7 @@ test_buf_offsets(void **state)
 	assert_int_equal(rte_comch_buf_dec_refcount(rb, NULL), 0);
 	assert_int_equal(rte_comch_buf_dec_refcount(rb2, NULL), 0);
 	ct_prod_task_release(st);
-	close_all(&p, &pr, 1, &c, 1);
+	ct_fast_close_all(&p, &pr, 1, &c, 1);
 }
 
 static void
