@@ -120,7 +120,7 @@ void mlx5_fake_set_write_reorder(bool on);
 
 /* ---------------------------------------------------------- faults */
 
-/** The creations mlx5_fake_fail_next() can fail. */
+/** The calls mlx5_fake_fail_next() can fail. */
 enum mlx5_fake_op {
 	MLX5_FAKE_OP_REG_MR,
 	MLX5_FAKE_OP_ALLOC_PD,
@@ -129,12 +129,15 @@ enum mlx5_fake_op {
 	MLX5_FAKE_OP_CREATE_SRQ,
 	MLX5_FAKE_OP_CREATE_COMP_CHANNEL,
 	MLX5_FAKE_OP_CREATE_ID,
+	/** ibv_post_recv(): nothing posted, *bad_wr the first request (a QP in trouble). */
+	MLX5_FAKE_OP_POST_RECV,
 	MLX5_FAKE_OP_MAX
 };
 
 /**
  * Fail the next n calls of op with err (ENOMEM when 0), as rdma-core does:
- * NULL with errno, or -1 with errno for the rdma_cm calls.
+ * NULL with errno, -1 with errno for the rdma_cm calls, the error itself
+ * for a post.
  */
 void mlx5_fake_fail_next(enum mlx5_fake_op op, unsigned int n, int err);
 

@@ -1169,6 +1169,8 @@ fk_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad
 	q = fk_qp_find(qp);
 	if (q == NULL || q->srq != NULL || q->st == IBV_QPS_RESET)
 		ret = EINVAL;
+	else
+		ret = fk_fault(MLX5_FAKE_OP_POST_RECV);
 	for (; ret == 0 && wr != NULL; wr = ret == 0 ? wr->next : wr) {
 		if (wr->num_sge < 0 || (uint32_t)wr->num_sge > q->cap.max_recv_sge ||
 		    (wr->num_sge > 0 && wr->sg_list == NULL))
