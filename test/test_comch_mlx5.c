@@ -757,6 +757,67 @@ test_lying_credit(void **state)
 	fabric_done();
 }
 
+/* The consumer's callback posts its buffer again: what that submit returned. */
+static int repost_ret;
+
+static void
+repost_hook(struct ct_cons *c, struct rte_comch_consumer_task_post_recv *t, int status)
+{
+	(void)c;
+	if (status != 0)
+		return;
+	rte_comch_buf_reset_data_len(rte_comch_consumer_task_post_recv_get_buf(t));
+	repost_ret = rte_comch_task_submit(rte_comch_consumer_task_post_recv_as_task(t));
+}
+
+/*
+ * A buffer posted again from the consumer's callback goes to the driver
+ * when the round's callbacks are done; if the driver refuses it then (its
+ * receive queue fails, as a QP in trouble does), the submit that was accepted
+ * ends through the error callback with the driver's error, once, and the
+ * consumer still stops with every other buffer back.
+ */
+static void
+test_repost_refused(void **state)
+{
+	struct rte_comch_consumer_task_post_recv *t[4];
+	struct ct_prod pr;
+	uint32_t i;
+	struct ct_cons c;
+	struct ct_pair p;
+
+	(void)state;
+	repost_ret = 1;
+	ct_fast_up(&p, NULL, CT_FAST_SPLIT);
+	ct_cons_new(&c, p.sconn, ct_fast_pe(&p, true), RTE_DIM(t), 256, 4);
+	c.keep_tasks = true;
+	c.on_done = repost_hook;
+	ct_cons_start(&p, &c, &p.cli);
+	for (i = 0; i < RTE_DIM(t); i++)
+		assert_int_equal(ct_cons_post(&c, i, &t[i]), 0);
+	ct_prod_new(&pr, p.cconn, ct_fast_pe(&p, false), 16, 16 * 256, true);
+	ct_fast_progress_for(&p, 10);
+	assert_int_equal(ct_prod_send(&pr, c.id, 100, 4, NULL), 0);
+	/* The consumer's engine alone from here: the next receive posted is its. */
+	mlx5_fake_fail_next(MLX5_FAKE_OP_POST_RECV, 1, EIO);
+	assert_int_equal(ct_wait_count(ct_fast_pe(&p, true), &c.nb_err, 1, WAIT_MS), 0);
+	assert_int_equal(c.nb_ok, 1);
+	assert_int_equal(repost_ret, 0);
+	assert_int_equal(c.err_status[0], -ECONNRESET);
+	assert_int_equal(counters().faults, 1);
+	assert_ptr_equal(c.last_task, t[0]);
+	ct_cons_stop(&p, &c, NULL);
+	assert_int_equal(c.nb_err, RTE_DIM(t));
+	assert_int_equal(c.bad, 0);
+	for (i = 0; i < RTE_DIM(t); i++)
+		ct_cons_task_release(t[i]);
+	ct_prod_stop(&p, &pr);
+	ct_prod_free(&pr);
+	ct_cons_free(&c);
+	ct_pair_close(&p);
+	fabric_done();
+}
+
 /*
  * Floods on small queues, both paths, both ways: credits keep every SEND to
  * a posted receive: the fabric never NAKs one (no RNR, ever).
@@ -844,6 +905,7 @@ main(void)
 		cmocka_unit_test_teardown(test_lying_post, fabric_teardown),
 		cmocka_unit_test_teardown(test_lying_credit, fabric_teardown),
 		cmocka_unit_test_teardown(test_no_rnr_under_flood, fabric_teardown),
+		cmocka_unit_test_teardown(test_repost_refused, fabric_teardown),
 	};
 
 	setenv("COMCH_TEST_DRIVER", "mlx5", 1);

@@ -133,6 +133,86 @@ comch_consumer_task_done(struct rte_comch_consumer *c, const struct rte_comch_fp
 	comch_pe_leave_cb(c->ctx.pe);
 }
 
+/* The queued posts to the driver, all or none: 0, or the driver's -errno (still queued). */
+static int
+comch_consumer_post_queued(struct rte_comch_consumer *c)
+{
+	int rc;
+
+	if (c->nb_queued == 0)
+		return 0;
+	rc = c->fp.post(c->fp.priv, c->queued, c->nb_queued);
+	if (likely(rc == 0))
+		c->nb_queued = 0;
+	return rc;
+}
+
+/*
+ * A round of callbacks is over: what they posted goes to the driver now, in
+ * one call. If the driver has no room yet (-EAGAIN), the posts wait for the
+ * next round; if it refuses them for good, their tasks come back through the
+ * error callback with its error, as a submit would have returned it. Not
+ * once the consumer stops: a stop returns what is posted anyway, and what is
+ * queued comes back with the driver's flush (comch_consumer_take()).
+ */
+static void
+comch_consumer_round_end(struct rte_comch_consumer *c)
+{
+	struct rte_comch_fp_cpl cpl[COMCH_CONSUMER_QUEUE];
+	uint32_t i, n = c->nb_queued;
+	int rc;
+
+	if (c->ctx.state != RTE_COMCH_CTX_STATE_RUNNING || c->flushing)
+		return;
+	rc = comch_consumer_post_queued(c);
+	if (likely(rc == 0) || rc == -EAGAIN)
+		return;
+	COMCH_LOG(ERR, "consumer %u: the driver refused %u buffers posted from callbacks: %s",
+		  c->id, n, strerror(-rc));
+	/* Taken out first: their callbacks may submit again. */
+	for (i = 0; i < n; i++)
+		cpl[i] = (struct rte_comch_fp_cpl){ .cookie = c->queued[i].cookie, .status = rc };
+	c->nb_queued = 0;
+	c->nb_posted -= n;
+	for (i = 0; i < n; i++)
+		comch_consumer_task_done(c, &cpl[i]);
+}
+
+/*
+ * One post-recv task's post. Inside a round of this consumer's callbacks, or
+ * behind posts still queued, it joins the queue (which goes to the driver
+ * first if full); otherwise straight to the driver. 0, or the driver's -errno.
+ */
+static inline int
+comch_consumer_post_one(struct rte_comch_consumer *c, const struct rte_comch_fp_post *post)
+{
+	int rc;
+
+	if (likely(!c->in_round && c->nb_queued == 0))
+		return c->fp.post(c->fp.priv, post, 1);
+	if (c->nb_queued == RTE_DIM(c->queued)) {
+		rc = comch_consumer_post_queued(c);
+		if (rc < 0)
+			return rc;
+	}
+	c->queued[c->nb_queued++] = *post;
+	return 0;
+}
+
+/* Flushing: posts that never reached the driver come back last, as they were made last. */
+static unsigned int
+comch_consumer_unqueue(struct rte_comch_consumer *c, struct rte_comch_fp_cpl *cpl,
+		       unsigned int max)
+{
+	unsigned int i, n = RTE_MIN(max, c->nb_queued);
+
+	for (i = 0; i < n; i++)
+		cpl[i] = (struct rte_comch_fp_cpl){ .cookie = c->queued[i].cookie };
+	c->nb_queued -= n;
+	memmove(c->queued, c->queued + n, c->nb_queued * sizeof(c->queued[0]));
+	return n;
+}
+
 /*
  * The peer writes no more (it confirmed the expiry, or the connection
  * ended): what is still posted comes back with status, after what was filled.
@@ -168,6 +248,8 @@ comch_consumer_take(struct rte_comch_consumer *c, struct rte_comch_fp_cpl *cpl,
 	}
 	if (n == 0 && unlikely(c->flushing)) {
 		n = c->fp.flush(c->fp.priv, cpl, max);
+		if (n == 0)
+			n = comch_consumer_unqueue(c, cpl, max);
 		for (i = 0; i < n; i++)
 			cpl[i].status = c->flush_status;
 	}
@@ -182,8 +264,13 @@ comch_consumer_poll_tasks(struct rte_comch_consumer *c)
 	struct rte_comch_fp_cpl cpl[COMCH_CONSUMER_BURST];
 	int i, n = comch_consumer_take(c, cpl, RTE_DIM(cpl));
 
+	/* What the callbacks post again goes to the driver together, after them. */
+	c->in_round = true;
 	for (i = 0; i < n; i++)
 		comch_consumer_task_done(c, &cpl[i]);
+	c->in_round = false;
+	if (c->nb_queued != 0)
+		comch_consumer_round_end(c);
 	return n;
 }
 
@@ -301,6 +388,9 @@ comch_consumer_arm(struct rte_comch_ctx *ctx)
 		return -EAGAIN;
 	if (c->nb_posted == 0)
 		return 0;
+	/* Posts the driver had no room for yet: the next round tries again. */
+	if (c->nb_queued != 0)
+		return -EAGAIN;
 	/* Buffers posted: sleep only if the driver can have producers wake us. */
 	return ops->arm != NULL ? ops->arm(c->drv) : -EAGAIN;
 }
@@ -392,7 +482,7 @@ comch_consumer_submit(struct rte_comch_consumer_task_post_recv *t)
 			return rc;
 	}
 	post.cookie = (uintptr_t)t;
-	rc = c->fp.post(c->fp.priv, &post, 1);
+	rc = comch_consumer_post_one(c, &post);
 	if (unlikely(rc < 0))
 		return rc;
 	c->nb_posted++;

@@ -485,6 +485,9 @@ enum comch_proto_state {
 	COMCH_PROTO_EXPIRING,  /**< EXPIRED sent: ACK is due. */
 };
 
+/** Posts a consumer's completion callbacks can queue before the driver must take them. */
+#define COMCH_CONSUMER_QUEUE 32
+
 struct rte_comch_consumer {
 	/** First: what the inline burst calls of rte_comch_consumer.h go through. */
 	struct rte_comch_consumer_fp pub;
@@ -518,6 +521,16 @@ struct rte_comch_consumer {
 	/** Where the protocol with the peer stands; the connection's lcore's only. */
 	enum comch_proto_state proto;
 	void *drv;          /**< The driver's consumer. */
+	/**
+	 * Posts of post-recv tasks submitted while this consumer's completion
+	 * callbacks run (reposts, mostly), not yet given to the driver: they go
+	 * together when the round's callbacks are done, one publication to the
+	 * peer a round instead of one a message. Left for the next round if the
+	 * driver has no room yet. Counted in nb_posted.
+	 */
+	struct rte_comch_fp_post queued[COMCH_CONSUMER_QUEUE];
+	uint32_t nb_queued;
+	bool in_round;                    /**< Its completion callbacks are running. */
 };
 
 struct rte_comch_consumer_task_post_recv {

@@ -50,7 +50,13 @@ struct rte_comch_ctx;
  *   the protocol (the connection or MsgQ is then ended).
  *   For a post-receive task also: -ENOSPC if as many buffers as the consumer
  *   has tasks are posted already; -EINVAL if the buffer's data is not inside
- *   its piece, or the piece not inside the consumer's mmap.
+ *   its piece, or the piece not inside the consumer's mmap; the driver's
+ *   error if it cannot post (-ECONNRESET: its transport failed). Submitted
+ *   from one of its consumer's own completion callbacks, a post-receive task
+ *   goes to the driver when that round of callbacks is over, with the others
+ *   submitted in it (one publication to the peer a round, not one a buffer):
+ *   a driver error then comes back through the consumer's error callback,
+ *   with the task.
  *   For a control-path send also: -ENOMEM if the driver has no memory for the
  *   message (the skeleton driver copies it).
  *   On failure the task still belongs to the caller, and nothing was sent.
