@@ -453,6 +453,12 @@ struct shm_remote {
 	struct shm_bell bell; /* the consumer's doorbell: rung when it sleeps */
 	uint32_t mask, nb_slots, taken;
 	uint32_t posted;      /* last posted index read (and checked): re-read only when used up */
+	/*
+	 * The most buffers found posted ahead at a re-read. Fewer than that at
+	 * the last one: the consumer lags, a stream (see shm_producer_send_one()).
+	 */
+	uint32_t most_ahead;
+	bool stream;
 	bool fence;           /* fence before looking at armed: the consumer will not */
 	size_t nt_min;        /* messages of this many bytes and more: shm_copy_large() */
 	struct shm_copy_pick pick; /* which copy those take */
