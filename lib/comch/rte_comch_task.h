@@ -41,7 +41,8 @@ struct rte_comch_ctx;
  *   -EBUSY if its context is not RUNNING; -ENOTCONN if its connection (or
  *   MsgQ) has ended; -EAGAIN if the other side has no room yet: for a
  *   control-path send, the peer's receive queue is full; for a producer send,
- *   the consumer has no buffer posted. Progress, then retry.
+ *   the consumer has no buffer posted; for a post-receive task, the driver's
+ *   transport has no room for more posts yet (mlx5). Progress, then retry.
  *   For a producer send also: -ENOENT for an unknown or expired consumer id;
  *   -EMSGSIZE if the data is longer than the buffer it would land in, or the
  *   immediate data longer than the consumer accepts; -EINVAL if the buffer's
