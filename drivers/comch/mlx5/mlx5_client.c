@@ -66,8 +66,13 @@ mlx5_cli_on_answer(struct mlx5_conn *c, const struct mlx5_hdr *h, const void *pa
 
 	if (h->type == MLX5_MSG_REJECT) {
 		c->hs_result = mlx5_cli_reject_reason(h->status);
-		MLX5_LOG(INFO, "%s: the server refused the connection: %s", dev->name,
-			 strerror(-c->hs_result));
+		/* A status the protocol does not define is the server's fault: say which. */
+		if (c->hs_result == -EPROTO)
+			MLX5_LOG(NOTICE, "%s: the server refused the connection with status %u: "
+				 "taken as a protocol error", dev->name, h->status);
+		else
+			MLX5_LOG(INFO, "%s: the server refused the connection: %s", dev->name,
+				 strerror(-c->hs_result));
 		return;
 	}
 	if (len != sizeof(*a) || rte_le_to_cpu_32(a->magic) != MLX5_MAGIC ||
