@@ -133,14 +133,12 @@ comch_consumer_task_done(struct rte_comch_consumer *c, const struct rte_comch_fp
 	comch_pe_leave_cb(c->ctx.pe);
 }
 
-/* The queued posts to the driver, all or none: 0, or the driver's -errno (still queued). */
+/* The queued posts (some) to the driver, all or none: 0, or its -errno (still queued). */
 static int
 comch_consumer_post_queued(struct rte_comch_consumer *c)
 {
 	int rc;
 
-	if (c->nb_queued == 0)
-		return 0;
 	rc = c->fp.post(c->fp.priv, c->queued, c->nb_queued);
 	if (likely(rc == 0))
 		c->nb_queued = 0;
