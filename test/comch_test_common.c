@@ -993,9 +993,7 @@ ct_cons_ok_cb(struct rte_comch_consumer_task_post_recv *t, union rte_comch_data 
 	if (c->keep_tasks)
 		return;
 	if (c->repost) {
-		if (buf != NULL)
-			rte_comch_buf_reset_data_len(buf);
-		if (rte_comch_task_submit(rte_comch_consumer_task_post_recv_as_task(t)) == 0)
+		if (ct_cons_repost(t) == 0)
 			return;
 		c->nb_repost_fail++;
 	}
@@ -1102,6 +1100,16 @@ ct_cons_post(struct ct_cons *c, uint32_t i, struct rte_comch_consumer_task_post_
 	if (taskp != NULL)
 		*taskp = t;
 	return ret;
+}
+
+int
+ct_cons_repost(struct rte_comch_consumer_task_post_recv *t)
+{
+	struct rte_comch_buf *buf = rte_comch_consumer_task_post_recv_get_buf(t);
+
+	if (buf != NULL)
+		rte_comch_buf_reset_data_len(buf);
+	return rte_comch_task_submit(rte_comch_consumer_task_post_recv_as_task(t));
 }
 
 void

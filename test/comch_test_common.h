@@ -369,6 +369,8 @@ int ct_cons_post(struct ct_cons *c, uint32_t i,
 		 struct rte_comch_consumer_task_post_recv **taskp);
 /** Post every slot (asserts success). */
 void ct_cons_post_all(struct ct_cons *c);
+/** Post a completed task's buffer again, whole (its data_len reset): the submit's return. */
+int ct_cons_repost(struct rte_comch_consumer_task_post_recv *t);
 /** Release a post-recv task and its buffer. */
 void ct_cons_task_release(struct rte_comch_consumer_task_post_recv *t);
 /** Stop c and progress until it is IDLE (and peer, if not NULL, saw it expire). */

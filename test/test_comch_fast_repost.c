@@ -113,12 +113,10 @@ static void
 repost_then_stop_hook(struct ct_cons *c, struct rte_comch_consumer_task_post_recv *t,
 		      int status)
 {
-	hl.nb_calls++;
 	if (status != 0 || hl.reposted != NULL)
 		return;
 	hl.reposted = t;
-	rte_comch_buf_reset_data_len(rte_comch_consumer_task_post_recv_get_buf(t));
-	hl.submit_fail = rte_comch_task_submit(rte_comch_consumer_task_post_recv_as_task(t));
+	hl.submit_fail = ct_cons_repost(t);
 	hl.stop_ret = rte_comch_ctx_stop(c->ctx);
 }
 

@@ -766,8 +766,7 @@ repost_hook(struct ct_cons *c, struct rte_comch_consumer_task_post_recv *t, int 
 	(void)c;
 	if (status != 0)
 		return;
-	rte_comch_buf_reset_data_len(rte_comch_consumer_task_post_recv_get_buf(t));
-	repost_ret = rte_comch_task_submit(rte_comch_consumer_task_post_recv_as_task(t));
+	repost_ret = ct_cons_repost(t);
 }
 
 /*
@@ -782,9 +781,9 @@ test_repost_refused(void **state)
 {
 	struct rte_comch_consumer_task_post_recv *t[4];
 	struct ct_prod pr;
-	uint32_t i;
 	struct ct_cons c;
 	struct ct_pair p;
+	uint32_t i;
 
 	(void)state;
 	repost_ret = 1;
@@ -811,10 +810,7 @@ test_repost_refused(void **state)
 	assert_int_equal(c.bad, 0);
 	for (i = 0; i < RTE_DIM(t); i++)
 		ct_cons_task_release(t[i]);
-	ct_prod_stop(&p, &pr);
-	ct_prod_free(&pr);
-	ct_cons_free(&c);
-	ct_pair_close(&p);
+	ct_fast_close_all(&p, &pr, 1, &c, 1);
 	fabric_done();
 }
 
