@@ -968,6 +968,13 @@ struct bp {
 	int rc;
 };
 
+/*
+ * The case's receiver, at file scope with its lcore: a failed assertion leaves
+ * the case while the receiver still runs, and the teardown stops it.
+ */
+static struct bp bp_run;
+static unsigned int bp_worker = RTE_MAX_LCORE;
+
 static size_t
 bp_len(uint32_t seq)
 {
@@ -1007,7 +1014,8 @@ bp_receiver(void *arg)
 		return -1;
 	}
 	__atomic_store_n(&b->ready, 1, __ATOMIC_RELEASE);
-	while (next < BP_MSGS && ct_now_ms() - t0 < 4 * LONG_MS) {
+	while (next < BP_MSGS && !__atomic_load_n(&b->stop, __ATOMIC_ACQUIRE) &&
+	       ct_now_ms() - t0 < 4 * LONG_MS) {
 		len = sizeof(buf);
 		rc = rte_comch_ep_recvfrom(srv, buf, &len, 0, &from);
 		if (rc == -EAGAIN)
@@ -1064,20 +1072,21 @@ back_pressure(bool blocking)
 	unsigned int worker;
 	uint64_t t0, bytes = 0;
 	int sfd, rfd, epfd, rc, n;
-	struct bp b;
+	struct bp *b = &bp_run;
 	struct env e;
 
 	worker = rte_get_next_lcore(-1, 1, 0);
 	if (worker >= RTE_MAX_LCORE)
 		skip();
 	env_open(&e);
-	memset(&b, 0, sizeof(b));
-	b.e = &e;
-	assert_int_equal(ct_remote_launch(bp_receiver, &b, worker), 0);
+	memset(b, 0, sizeof(*b));
+	b->e = &e;
+	assert_int_equal(ct_remote_launch(bp_receiver, b, worker), 0);
+	bp_worker = worker;
 	t0 = ct_now_ms();
-	while (__atomic_load_n(&b.ready, __ATOMIC_ACQUIRE) == 0 && ct_now_ms() - t0 < LONG_MS)
+	while (__atomic_load_n(&b->ready, __ATOMIC_ACQUIRE) == 0 && ct_now_ms() - t0 < LONG_MS)
 		usleep(100);
-	assert_int_equal(__atomic_load_n(&b.ready, __ATOMIC_ACQUIRE), 1);
+	assert_int_equal(__atomic_load_n(&b->ready, __ATOMIC_ACQUIRE), 1);
 
 	cli = ep_client(&e, "ep_bp", 8, &cp);
 	assert_int_equal(wait_info(cp, NULL, 0), 0);
@@ -1117,26 +1126,40 @@ back_pressure(bool blocking)
 		assert_int_equal(rte_comch_ep_peer_addr_update_info(cp), 0);
 		assert_int_equal(rte_comch_ep_peer_addr_get_stats(cp, &st), 0);
 	} while ((st.send_in_flight_messages != 0 ||
-		  __atomic_load_n(&b.got, __ATOMIC_ACQUIRE) < BP_MSGS) &&
+		  __atomic_load_n(&b->got, __ATOMIC_ACQUIRE) < BP_MSGS) &&
 		 ct_now_ms() - t0 < 5 * LONG_MS);
 	assert_int_equal(st.send_in_flight_messages, 0);
 	assert_int_equal(st.send_messages, BP_MSGS);
 	assert_int_equal(st.send_bytes, bytes);
-	__atomic_store_n(&b.stop, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&b->stop, 1, __ATOMIC_RELEASE);
+	bp_worker = RTE_MAX_LCORE;
 	assert_int_equal(ct_wait_lcore(worker), 0);
-	assert_int_equal(b.rc, 0);
-	assert_int_equal(b.bad, 0);
-	assert_int_equal(b.got, BP_MSGS);
+	assert_int_equal(b->rc, 0);
+	assert_int_equal(b->bad, 0);
+	assert_int_equal(b->got, BP_MSGS);
 	/* the window was full at times (the sender had to wait); no timing is asserted */
 	assert_true(blocking || nb_again > 0);
 	/* the receiver never queued more than its receive queue size (4) */
-	assert_true(b.max_backlog <= 4);
+	assert_true(b->max_backlog <= 4);
 	print_message("  back-pressure: %u -EAGAIN, %u waits, %u send_fd wake-ups, "
 		      "receiver backlog up to %" PRIu64 " messages\n",
-		      nb_again, nb_wait, nb_send_wake, b.max_backlog);
+		      nb_again, nb_wait, nb_send_wake, b->max_backlog);
 	close(epfd);
 	assert_int_equal(rte_comch_ep_destroy(cli), 0);
 	env_close(&e);
+}
+
+/* After a failure too: the receiver stops, its lcore is free for the next case. */
+static int
+bp_teardown(void **state)
+{
+	(void)state;
+	if (bp_worker < RTE_MAX_LCORE) {
+		__atomic_store_n(&bp_run.stop, 1, __ATOMIC_RELEASE);
+		ct_wait_lcore(bp_worker);
+		bp_worker = RTE_MAX_LCORE;
+	}
+	return 0;
 }
 
 static void
@@ -1949,8 +1972,8 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_recv_sizes),
 		cmocka_unit_test(test_bad_inputs),
 		cmocka_unit_test(test_many_clients),
-		cmocka_unit_test(test_back_pressure),
-		cmocka_unit_test(test_back_pressure_blocking),
+		cmocka_unit_test_teardown(test_back_pressure, bp_teardown),
+		cmocka_unit_test_teardown(test_back_pressure_blocking, bp_teardown),
 		cmocka_unit_test(test_any_thread),
 		cmocka_unit_test(test_concurrent_refused),
 		cmocka_unit_test(test_unseen_peers),
