@@ -194,12 +194,30 @@ fail:
 	return rc;
 }
 
+/*
+ * A field of a post, stored only if it changes. The producer read the post's
+ * line when it last filled it: a store takes the line back from its core, and
+ * every store after it (in a ping-pong, the next message's slot) waits for
+ * that round trip. A program that posts its buffers again in the order it got
+ * them finds each post as it left it, lap after lap: the line stays in both
+ * caches. The peer can write the ring too, before our comparison or after our
+ * store alike: it only misdirects its own sends, which it checks against our
+ * memory's bounds. Nothing of ours is read back from the ring.
+ */
+static inline void
+shm_post_store(uint64_t *field, uint64_t v)
+{
+	if (comch_load_relaxed(field) != v)
+		comch_store_relaxed(field, v);
+}
+
 static int
 shm_consumer_post(void *c, const struct rte_comch_fp_post *posts, unsigned int n)
 {
 	struct shm_consumer *sh = c;
 	struct shm_posted *pb;
 	unsigned int k;
+	uint64_t off;
 	uint32_t i;
 
 	for (k = 0; k < n; k++) {
@@ -212,10 +230,10 @@ shm_consumer_post(void *c, const struct rte_comch_fp_post *posts, unsigned int n
 		 * Where, as an offset into the memory the peer maps; how much. The
 		 * library checked that it lies in the mmap: so does its staged copy.
 		 */
-		sh->posts[i].off = pb->addr != NULL ? (uint64_t)(pb->addr - sh->reg->addr) : 0;
-		sh->posts[i].len = pb->len;
-		pb->stage = sh->stage != NULL && pb->addr != NULL ?
-			    sh->stage + sh->posts[i].off : NULL;
+		off = pb->addr != NULL ? (uint64_t)(pb->addr - sh->reg->addr) : 0;
+		shm_post_store(&sh->posts[i].off, off);
+		shm_post_store(&sh->posts[i].len, pb->len);
+		pb->stage = sh->stage != NULL && pb->addr != NULL ? sh->stage + off : NULL;
 	}
 	/* One publication for the whole burst. */
 	sh->posted += n;
