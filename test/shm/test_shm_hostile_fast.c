@@ -341,6 +341,9 @@ struct server_consumer {
 	uint32_t *posted;
 };
 
+/* Longest wait for a state the raw peer's message brings: far below the 5 s expiry. */
+#define SC_WAIT_MS 1000
+
 /* The state of the server's consumer. */
 static enum rte_comch_ctx_state
 sc_state(const struct server_consumer *sc)
@@ -348,6 +351,22 @@ sc_state(const struct server_consumer *sc)
 	enum rte_comch_ctx_state st;
 
 	assert_int_equal(rte_comch_ctx_get_state(rte_comch_consumer_as_ctx(sc->c), &st), 0);
+	return st;
+}
+
+/*
+ * Progress until the server's consumer is in state want or ms have passed,
+ * then its state: a control message from the raw peer takes a slow tick or
+ * two, longer when the machine is busy. ms stays well below the expiry.
+ */
+static enum rte_comch_ctx_state
+sc_wait_state(const struct server_consumer *sc, enum rte_comch_ctx_state want, unsigned int ms)
+{
+	uint64_t end = rte_rdtsc() + rte_get_tsc_hz() / 1000 * ms;
+	enum rte_comch_ctx_state st;
+
+	while ((st = sc_state(sc)) != want && rte_rdtsc() < end)
+		rte_comch_pe_progress(pe);
 	return st;
 }
 
@@ -419,8 +438,8 @@ server_consumer_on(struct raw_peer *p, struct server_consumer *sc, uint8_t *user
 
 	server_consumer_announced_on(p, sc, user);
 	raw_ctl_send(p->fd, COMCH_CTL_CONSUMER_READY, sc->id, NULL, NULL, 0);
-	pump(2);
-	assert_int_equal(sc_state(sc), RTE_COMCH_CTX_STATE_RUNNING);
+	assert_int_equal(sc_wait_state(sc, RTE_COMCH_CTX_STATE_RUNNING, SC_WAIT_MS),
+			 RTE_COMCH_CTX_STATE_RUNNING);
 	base = rte_comch_mmap_get_memrange(sc->mmap, (void **)&base, &(size_t){0}) == 0 ? base : NULL;
 	for (i = 0; i < 2; i++) {
 		assert_int_equal(rte_comch_buf_pool_get_by_addr(sc->pool, sc->mmap,
@@ -749,8 +768,8 @@ answer_out_of_turn(enum comch_ctl_type type, bool running)
 	raw_ctl_send(p.fd, type, sc.id, &(struct comch_ctl_msg){ .status = ENOSPC }, NULL, 0);
 	raw_peer_expect_dropped(&p, before);
 	/* Its buffers back, by its error callback: then IDLE, and destroyed like any other. */
-	pump(5);
-	assert_int_equal(sc_state(&sc), RTE_COMCH_CTX_STATE_IDLE);
+	assert_int_equal(sc_wait_state(&sc, RTE_COMCH_CTX_STATE_IDLE, SC_WAIT_MS),
+			 RTE_COMCH_CTX_STATE_IDLE);
 	assert_int_equal(cons_ok, 0);
 	assert_int_equal(cons_err, running ? 2 : 0);
 	server_consumer_fini(&sc);
@@ -814,8 +833,8 @@ stop_while_starting(bool refuse)
 		assert_int_equal(sc_state(&sc), RTE_COMCH_CTX_STATE_STOPPING);
 		raw_ctl_send(p.fd, COMCH_CTL_CONSUMER_ACK, sc.id, NULL, NULL, 0);
 	}
-	pump(5);
-	assert_int_equal(sc_state(&sc), RTE_COMCH_CTX_STATE_IDLE);
+	assert_int_equal(sc_wait_state(&sc, RTE_COMCH_CTX_STATE_IDLE, SC_WAIT_MS),
+			 RTE_COMCH_CTX_STATE_IDLE);
 	assert_int_equal(peer_errors(), before);
 	server_consumer_fini(&sc);
 	assert_int_equal(rte_comch_server_disconnect(srv, last_conn), 0);
@@ -912,8 +931,8 @@ test_ready_with_a_reply_not_taken(void **state)
 	raw_ctl_send(p.fd, COMCH_CTL_CONSUMER_READY, sc.id, NULL, &fd, 1);
 	close(fd);
 	raw_peer_expect_dropped(&p, before);
-	pump(5);
-	assert_int_equal(sc_state(&sc), RTE_COMCH_CTX_STATE_IDLE);
+	assert_int_equal(sc_wait_state(&sc, RTE_COMCH_CTX_STATE_IDLE, SC_WAIT_MS),
+			 RTE_COMCH_CTX_STATE_IDLE);
 	server_consumer_fini(&sc);
 }
 
