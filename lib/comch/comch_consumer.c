@@ -687,7 +687,7 @@ rte_comch_consumer_create(struct rte_comch_connection *conn, struct rte_comch_mm
 				  COMCH_FAST_API_TASKS);
 	err = rte_errno;
 	if (borrowed)
-		comch_user_leave(&conn->ctrl->ctx.pe->user);
+		comch_pe_leave_slow(conn->ctrl->ctx.pe);
 	rte_errno = err;
 	return c;
 }

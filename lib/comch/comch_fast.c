@@ -59,7 +59,7 @@ comch_fast_conn_destroy(struct comch_link *link, int (*destroy)(void *obj), void
 	int rc = destroy(obj);
 
 	if (borrowed)
-		comch_user_leave(&pe->user);
+		comch_pe_leave_slow(pe);
 	return rc;
 }
 

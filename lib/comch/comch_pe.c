@@ -106,7 +106,7 @@ rte_comch_pe_destroy(struct rte_comch_pe *pe)
 		return rc;
 	if (!TAILQ_EMPTY(&pe->ctxs)) {
 		COMCH_LOG(ERR, "contexts are still attached: destroy them first");
-		comch_user_leave(&pe->user);
+		comch_pe_leave(pe);
 		return -EBUSY;
 	}
 	close(pe->kick.fd);
@@ -224,46 +224,6 @@ comch_pe_poll_fds(struct rte_comch_pe *pe)
 	return did;
 }
 
-/*
- * Why an engine was refused to the calling thread (comch_pe_enter()): it is in
- * use by another thread, or this one is inside one of its callbacks (rc 0:
- * the engine was taken, and is given back).
- */
-int
-comch_pe_refuse(struct rte_comch_pe *pe, int rc, const char *func)
-{
-	if (rc == 0) {
-		/* A callback run outside progress (a stop's): the engine is the thread's already */
-		comch_user_leave(&pe->user);
-		rc = -EDEADLK;
-	}
-	if (rc == -EBUSY)
-		COMCH_LOG(ERR, "%s: the engine is in use by another thread at the same time: "
-			  "one thread at a time may use it", func);
-	else
-		COMCH_LOG(ERR, "%s: called from inside one of the engine's callbacks", func);
-	return rc;
-}
-
-bool
-comch_pe_borrow(struct rte_comch_pe *pe)
-{
-	uintptr_t me = comch_thread_id();
-	uintptr_t seen;
-
-	if (pe == NULL)
-		return false;
-	for (;;) {
-		seen = 0;
-		if (comch_cas_acq_rel(&pe->user, &seen, me | COMCH_USER_BORROWED))
-			return true;
-		if ((seen & ~COMCH_USER_BORROWED) == me)
-			return false;
-		/* A round, or another borrower's call: both end soon. */
-		rte_pause();
-	}
-}
-
 int
 rte_comch_pe_progress(struct rte_comch_pe *pe)
 {
@@ -294,7 +254,7 @@ rte_comch_pe_progress(struct rte_comch_pe *pe)
 		if (unlikely(pe->gen != gen))
 			break;
 	}
-	comch_user_leave(&pe->user);
+	comch_pe_leave(pe);
 	return did != 0;
 }
 
@@ -357,7 +317,7 @@ rte_comch_pe_request_notification(struct rte_comch_pe *pe)
 			break;
 		}
 	}
-	comch_user_leave(&pe->user);
+	comch_pe_leave(pe);
 	return rc < 0 ? rc : 0;
 }
 
@@ -379,6 +339,6 @@ rte_comch_pe_clear_notification(struct rte_comch_pe *pe)
 	 * edge-triggered on the notification fd would see no new edge for it.
 	 */
 	pe->next_slow = 0;
-	comch_user_leave(&pe->user);
+	comch_pe_leave(pe);
 	return 0;
 }

@@ -653,7 +653,17 @@ comch_user_leave(uintptr_t *user)
 struct rte_comch_pe {
 	uint32_t magic;          /**< COMCH_MAGIC_PE. */
 	struct comch_objreg_entry reg;    /**< In the registry of live objects. */
+	/*
+	 * Who uses it (comch_pe_owner.c): the thread in user, taken by
+	 * compare-and-swap, or the thread the engine is biased to, which says
+	 * so in bias_in with plain stores.
+	 */
 	uintptr_t user;          /**< The thread using it (comch_user_enter()), or 0. */
+	uintptr_t bias;          /**< atomic: that thread, 0 (none yet) or COMCH_PE_UNBIASED. */
+	int bias_in;             /**< atomic, written by bias only: 1 while it uses the engine. */
+	int revoke;              /**< atomic: threads keeping bias off meanwhile. */
+	bool revoked;            /**< Under user: its holder counts in revoke. */
+	uint32_t nb_revokes;     /**< Under user: how often bias was kept off. */
 	unsigned int lcore_id;   /**< The lcore it was created for: a label, no binding. */
 	int epfd;
 	uint32_t cb_depth;       /**< > 0 while a user callback runs. */
@@ -667,28 +677,60 @@ struct rte_comch_pe {
 };
 
 void comch_pe_detach(struct rte_comch_ctx *ctx);
-/** Cold half of comch_pe_enter(): the log line, and the engine given back if taken. */
-int comch_pe_refuse(struct rte_comch_pe *pe, int rc, const char *func) __rte_cold;
+
+/** An engine's bias once other threads took it too often: none, for good. Odd: no thread. */
+#define COMCH_PE_UNBIASED ((uintptr_t)1)
+
+/** Whether this process may bias engines (membarrier registered); asks once. */
+bool comch_pe_bias_available(void);
+/** comch_pe_enter() without the bias: the user word, the bias kept off, the refusals. */
+int comch_pe_enter_slow(struct rte_comch_pe *pe, const char *func);
+/** Give back an engine taken through its user word (comch_pe_enter_slow(), borrow). */
+void comch_pe_leave_slow(struct rte_comch_pe *pe);
 
 /**
- * Take the engine for the calling thread (give it back with comch_user_leave()):
+ * Take the engine for the calling thread (give it back with comch_pe_leave()):
  * 0, or -EBUSY (another thread has it) or -EDEADLK (inside one of its
- * callbacks), after a log line naming func. Inline: every progress call takes it.
+ * callbacks), after a log line naming func. Inline: every progress call takes
+ * it. The thread the engine is biased to (the first that took it) does so
+ * without a locked instruction: it stores bias_in, then reads revoke and bias
+ * again with only the compiler's barrier between, and the threads that keep
+ * the bias off pay for the full barrier with membarrier(2) (comch_pe_owner.c).
  */
 static inline int
 comch_pe_enter(struct rte_comch_pe *pe, const char *func)
 {
-	int rc = comch_user_enter(&pe->user);
+	uintptr_t me = comch_thread_id();
 
-	if (unlikely(rc < 0 || pe->cb_depth != 0))
-		return comch_pe_refuse(pe, rc, func);
-	return 0;
+	if (likely(comch_load_relaxed(&pe->bias) == me && comch_load_relaxed(&pe->bias_in) == 0)) {
+		comch_store_relaxed(&pe->bias_in, 1);
+		rte_compiler_barrier();
+		/* cb_depth last: read only once no other thread may be writing it. */
+		if (likely(comch_load_acquire(&pe->revoke) == 0 &&
+			   comch_load_relaxed(&pe->bias) == me && pe->cb_depth == 0))
+			return 0;
+		comch_store_release(&pe->bias_in, 0);
+	}
+	return comch_pe_enter_slow(pe, func);
 }
+
+/** Give back the engine comch_pe_enter() took. */
+static inline void
+comch_pe_leave(struct rte_comch_pe *pe)
+{
+	/* bias_in is set only by the bias thread, which no one unbiases while it is in. */
+	if (likely(comch_load_relaxed(&pe->bias) == comch_thread_id() &&
+		   comch_load_relaxed(&pe->bias_in) != 0))
+		comch_store_release(&pe->bias_in, 0);
+	else
+		comch_pe_leave_slow(pe);
+}
+
 /**
  * Take the engine for a short call of a thread that does not use it (a
  * producer or consumer created or destroyed on one of its connections),
  * waiting for the round in progress, if any, to end. True if taken: give it
- * back with comch_user_leave(); false if the calling thread has it already
+ * back with comch_pe_leave_slow(); false if the calling thread has it already
  * (inside one of its callbacks), or pe is NULL.
  */
 bool comch_pe_borrow(struct rte_comch_pe *pe);

@@ -511,7 +511,7 @@ rte_comch_producer_create(struct rte_comch_connection *conn)
 				  COMCH_FAST_API_TASKS);
 	err = rte_errno;
 	if (borrowed)
-		comch_user_leave(&conn->ctrl->ctx.pe->user);
+		comch_pe_leave_slow(conn->ctrl->ctx.pe);
 	rte_errno = err;
 	return p;
 }
