@@ -184,6 +184,7 @@ ct_dev_open(const char *fmt, ...)
 struct ct_launch {
 	lcore_function_t *fn;
 	void *arg;
+	void (*stop)(void *arg); /* makes fn return soon, for ct_reap_lcores() */
 	int go;
 	int done;
 };
@@ -203,15 +204,46 @@ ct_trampoline(void *arg)
 }
 
 int
-ct_remote_launch(lcore_function_t *fn, void *arg, unsigned int lcore)
+ct_remote_launch_stoppable(lcore_function_t *fn, void *arg, unsigned int lcore,
+			   void (*stop)(void *arg))
 {
 	struct ct_launch *l = &ct_launches[lcore];
+	int rc;
 
 	l->fn = fn;
 	l->arg = arg;
+	l->stop = stop;
 	l->done = 0;
 	__atomic_store_n(&l->go, 1, __ATOMIC_RELEASE);
-	return rte_eal_remote_launch(ct_trampoline, l, lcore);
+	rc = rte_eal_remote_launch(ct_trampoline, l, lcore);
+	/* Nothing runs: a wait (ct_reap_lcores()'s) must not wait for it. */
+	if (rc != 0)
+		__atomic_store_n(&l->done, 1, __ATOMIC_RELEASE);
+	return rc;
+}
+
+int
+ct_remote_launch(lcore_function_t *fn, void *arg, unsigned int lcore)
+{
+	return ct_remote_launch_stoppable(fn, arg, lcore, NULL);
+}
+
+int
+ct_reap_lcores(void **state)
+{
+	unsigned int lcore;
+
+	(void)state;
+	RTE_LCORE_FOREACH_WORKER(lcore) {
+		struct ct_launch *l = &ct_launches[lcore];
+
+		if (__atomic_load_n(&l->go, __ATOMIC_RELAXED) == 0)
+			continue;
+		if (l->stop != NULL)
+			l->stop(l->arg);
+		ct_wait_lcore(lcore);
+	}
+	return 0;
 }
 
 int

@@ -89,6 +89,19 @@ struct rte_comch_dev *ct_dev_open(const char *fmt, ...) __attribute__((format(pr
  */
 int ct_remote_launch(lcore_function_t *fn, void *arg, unsigned int lcore);
 int ct_wait_lcore(unsigned int lcore);
+/**
+ * ct_remote_launch() for a worker that may still run when its case fails (an
+ * assertion leaves the case, not the worker): stop(arg) makes fn return soon,
+ * and arg must outlive the case (file scope). Reaped by ct_reap_lcores().
+ */
+int ct_remote_launch_stoppable(lcore_function_t *fn, void *arg, unsigned int lcore,
+			       void (*stop)(void *arg));
+/**
+ * A cmocka teardown: every worker launched and not waited for yet (its case
+ * failed) is stopped, if it can be, and waited for, so that the next cases
+ * find their lcores free. Always 0.
+ */
+int ct_reap_lcores(void **state);
 
 /* -------------------------------------------------------------- progress */
 

@@ -968,12 +968,17 @@ struct bp {
 	int rc;
 };
 
-/*
- * The case's receiver, at file scope with its lcore: a failed assertion leaves
- * the case while the receiver still runs, and the teardown stops it.
- */
+/* At file scope: a failed assertion leaves the case while the receiver runs. */
 static struct bp bp_run;
-static unsigned int bp_worker = RTE_MAX_LCORE;
+
+/* ct_reap_lcores() after a failure: the receiver returns. */
+static void
+bp_stop(void *arg)
+{
+	struct bp *b = arg;
+
+	__atomic_store_n(&b->stop, 1, __ATOMIC_RELEASE);
+}
 
 static size_t
 bp_len(uint32_t seq)
@@ -1081,8 +1086,7 @@ back_pressure(bool blocking)
 	env_open(&e);
 	memset(b, 0, sizeof(*b));
 	b->e = &e;
-	assert_int_equal(ct_remote_launch(bp_receiver, b, worker), 0);
-	bp_worker = worker;
+	assert_int_equal(ct_remote_launch_stoppable(bp_receiver, b, worker, bp_stop), 0);
 	t0 = ct_now_ms();
 	while (__atomic_load_n(&b->ready, __ATOMIC_ACQUIRE) == 0 && ct_now_ms() - t0 < LONG_MS)
 		usleep(100);
@@ -1131,8 +1135,7 @@ back_pressure(bool blocking)
 	assert_int_equal(st.send_in_flight_messages, 0);
 	assert_int_equal(st.send_messages, BP_MSGS);
 	assert_int_equal(st.send_bytes, bytes);
-	__atomic_store_n(&b->stop, 1, __ATOMIC_RELEASE);
-	bp_worker = RTE_MAX_LCORE;
+	bp_stop(b);
 	assert_int_equal(ct_wait_lcore(worker), 0);
 	assert_int_equal(b->rc, 0);
 	assert_int_equal(b->bad, 0);
@@ -1147,19 +1150,6 @@ back_pressure(bool blocking)
 	close(epfd);
 	assert_int_equal(rte_comch_ep_destroy(cli), 0);
 	env_close(&e);
-}
-
-/* After a failure too: the receiver stops, its lcore is free for the next case. */
-static int
-bp_teardown(void **state)
-{
-	(void)state;
-	if (bp_worker < RTE_MAX_LCORE) {
-		__atomic_store_n(&bp_run.stop, 1, __ATOMIC_RELEASE);
-		ct_wait_lcore(bp_worker);
-		bp_worker = RTE_MAX_LCORE;
-	}
-	return 0;
 }
 
 static void
@@ -1769,8 +1759,22 @@ test_any_thread(void **state)
 struct xb {
 	struct rte_comch_ep *cli;
 	struct rte_comch_ep_peer *cp;
+	struct rte_comch_ep *srv;  /* the server: gone, it frees a blocked sendto */
 	int rc;
 };
+
+/* At file scope: a failed assertion leaves the case while the sender blocks. */
+static struct xb xb_run;
+
+/* ct_reap_lcores() after a failure: the server goes, and the blocked send with it. */
+static void
+xb_stop(void *arg)
+{
+	struct xb *b = arg;
+
+	if (b->srv != NULL && rte_comch_ep_destroy(b->srv) == 0)
+		b->srv = NULL;
+}
 
 static int
 xb_sender(void *arg)
@@ -1793,9 +1797,8 @@ xb_sender(void *arg)
 static void
 test_concurrent_refused(void **state)
 {
-	struct rte_comch_ep *srv;
 	struct rte_comch_ep_peer *from;
-	struct xb b = { .rc = 1 };
+	struct xb *b = &xb_run;
 	unsigned int worker, busy = 0;
 	uint64_t t0;
 	char buf[16];
@@ -1808,41 +1811,43 @@ test_concurrent_refused(void **state)
 	if (worker >= RTE_MAX_LCORE)
 		skip();
 	env_open(&e);
-	srv = ep_server(&e, "ep_xb", 1);
-	b.cli = ep_client(&e, "ep_xb", 1, &b.cp);
-	assert_int_equal(wait_info(b.cp, srv, 0), 0);
+	*b = (struct xb){ .rc = 1 };
+	b->srv = ep_server(&e, "ep_xb", 1);
+	b->cli = ep_client(&e, "ep_xb", 1, &b->cp);
+	assert_int_equal(wait_info(b->cp, b->srv, 0), 0);
 	/* fill the window: the server progresses but does not read */
 	t0 = ct_now_ms();
-	while ((rc = rte_comch_ep_sendto(b.cli, "fill", 5, 0, b.cp)) == 0 &&
+	while ((rc = rte_comch_ep_sendto(b->cli, "fill", 5, 0, b->cp)) == 0 &&
 	       ct_now_ms() - t0 < LONG_MS)
-		pump(srv);
+		pump(b->srv);
 	assert_int_equal(rc, -EAGAIN);
 
-	assert_int_equal(ct_remote_launch(xb_sender, &b, worker), 0);
+	assert_int_equal(ct_remote_launch_stoppable(xb_sender, b, worker, xb_stop), 0);
 	t0 = ct_now_ms();
 	do {
-		rc = rte_comch_ep_peer_addr_update_info(b.cp);
+		rc = rte_comch_ep_peer_addr_update_info(b->cp);
 		busy += rc == -EBUSY;
 	} while (rc != -EBUSY && ct_now_ms() - t0 < LONG_MS);
 	assert_int_equal(rc, -EBUSY);
 	len = 0;
-	assert_int_equal(rte_comch_ep_recvfrom(b.cli, NULL, &len, 0, &from), -EBUSY);
-	assert_int_equal(rte_comch_ep_event_handle_arm_recv(b.cli), -EBUSY);
-	assert_int_equal(rte_comch_ep_destroy(b.cli), -EBUSY);
+	assert_int_equal(rte_comch_ep_recvfrom(b->cli, NULL, &len, 0, &from), -EBUSY);
+	assert_int_equal(rte_comch_ep_event_handle_arm_recv(b->cli), -EBUSY);
+	assert_int_equal(rte_comch_ep_destroy(b->cli), -EBUSY);
 	/* room at last: the blocked send goes through */
 	t0 = ct_now_ms();
 	do {
 		len = sizeof(buf);
-		rc = rte_comch_ep_recvfrom(srv, buf, &len, 0, &from);
+		rc = rte_comch_ep_recvfrom(b->srv, buf, &len, 0, &from);
 		if (rc == 0 && strcmp(buf, "blocked") == 0)
 			break;
 	} while ((rc == 0 || rc == -EAGAIN) && ct_now_ms() - t0 < LONG_MS);
 	assert_int_equal(rc, 0);
 	assert_int_equal(ct_wait_lcore(worker), 0);
-	assert_int_equal(b.rc, 0);
+	assert_int_equal(b->rc, 0);
 	print_message("  refused %u calls while the worker was inside\n", busy);
-	assert_int_equal(rte_comch_ep_destroy(b.cli), 0);
-	assert_int_equal(rte_comch_ep_destroy(srv), 0);
+	assert_int_equal(rte_comch_ep_destroy(b->cli), 0);
+	assert_int_equal(rte_comch_ep_destroy(b->srv), 0);
+	b->srv = NULL;
 	env_close(&e);
 }
 
@@ -1972,10 +1977,10 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_recv_sizes),
 		cmocka_unit_test(test_bad_inputs),
 		cmocka_unit_test(test_many_clients),
-		cmocka_unit_test_teardown(test_back_pressure, bp_teardown),
-		cmocka_unit_test_teardown(test_back_pressure_blocking, bp_teardown),
+		cmocka_unit_test_teardown(test_back_pressure, ct_reap_lcores),
+		cmocka_unit_test_teardown(test_back_pressure_blocking, ct_reap_lcores),
 		cmocka_unit_test(test_any_thread),
-		cmocka_unit_test(test_concurrent_refused),
+		cmocka_unit_test_teardown(test_concurrent_refused, ct_reap_lcores),
 		cmocka_unit_test(test_unseen_peers),
 		cmocka_unit_test(test_death_of_client),
 		cmocka_unit_test(test_death_of_server),
