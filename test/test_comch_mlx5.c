@@ -119,6 +119,8 @@ static struct {
 	bool lie_credit;     /* the next user message returns credits never taken */
 	unsigned int fail_inline_qps; /* QPs asked with inline data (imports') to refuse */
 	unsigned int lies;
+	bool run_at_host_arm;         /* delay mode: the fabric runs when the host arms a CQ */
+	unsigned int host_arm_runs;
 	struct ibv_qp *cons_qp[64]; /* QPs made without inline data: consumers' */
 	unsigned int nb_cons_qp;
 	struct mlx5_record rec;
@@ -200,6 +202,17 @@ wrap_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **b
 	return mlx5_fake_glue()->post_send(qp, wr, bad);
 }
 
+static int
+wrap_req_notify_cq(struct ibv_cq *cq, int solicited_only)
+{
+	const struct rte_comch_mlx5_glue *g = mlx5_fake_glue();
+	int rc = g->req_notify_cq(cq, solicited_only);
+
+	if (W.run_at_host_arm && strcmp(g->get_device_name(cq->context->device), "mlx5_1") == 0)
+		W.host_arm_runs += mlx5_fake_progress(0) != 0;
+	return rc;
+}
+
 static void
 wrap_install(void)
 {
@@ -209,6 +222,7 @@ wrap_install(void)
 	wrap.create_cq = wrap_create_cq;
 	wrap.create_qp = wrap_create_qp;
 	wrap.post_send = wrap_post_send;
+	wrap.req_notify_cq = wrap_req_notify_cq;
 	assert_int_equal(rte_comch_mlx5_glue_set(&wrap), 0);
 }
 
@@ -631,6 +645,43 @@ test_lost_cq_event(void **state)
 }
 
 /*
+ * The server's ACCEPT arriving while the client waits for it, between the
+ * arm of its CQ and its look after the arm: the client connects. Made
+ * certain with the fabric in delay mode, run only when the host side arms
+ * a CQ: the client's HELLO goes at one of its arms, the ACCEPT at the next.
+ */
+static void
+test_accept_after_arm(void **state)
+{
+	enum rte_comch_ctx_state st = RTE_COMCH_CTX_STATE_STARTING;
+	uint64_t t0;
+	struct ct_pair p;
+
+	(void)state;
+	wrap_install();
+	ct_pair_open(&p, NULL);
+	W.run_at_host_arm = true;
+	mlx5_fake_set_delay(true);
+	assert_int_equal(rte_comch_ctx_start(p.cli.ctx), -EINPROGRESS);
+	t0 = ct_now_ms();
+	while (st == RTE_COMCH_CTX_STATE_STARTING && ct_now_ms() - t0 < WAIT_MS) {
+		assert_true(rte_comch_pe_progress(p.pe) >= 0);
+		assert_int_equal(rte_comch_ctx_get_state(p.cli.ctx, &st), 0);
+	}
+	W.run_at_host_arm = false;
+	mlx5_fake_set_delay(false);
+	mlx5_fake_progress(0);
+	/* the HELLO, then the ACCEPT: two arms that ran the fabric */
+	assert_int_equal(W.host_arm_runs, 2);
+	assert_int_equal(st, RTE_COMCH_CTX_STATE_RUNNING);
+	assert_int_equal(p.cli.nb_connect_failed, 0);
+	/* and the server has it too, once the client's READY is there */
+	assert_int_equal(ct_wait_count(p.pe, &p.srv.nb_connect, 1, WAIT_MS), 0);
+	ct_pair_close(&p);
+	fabric_done();
+}
+
+/*
  * A CQ overrun (a provider that gave less than asked): the CQ fails, its QPs
  * go to error; the connection ends (-ECONNRESET) at both ends, every send
  * task ends once, nothing crashes or leaks.
@@ -896,6 +947,7 @@ main(void)
 		cmocka_unit_test_teardown(test_qp_to_error, fabric_teardown),
 		cmocka_unit_test_teardown(test_failed_registration, fabric_teardown),
 		cmocka_unit_test_teardown(test_lost_cq_event, fabric_teardown),
+		cmocka_unit_test_teardown(test_accept_after_arm, fabric_teardown),
 		cmocka_unit_test_teardown(test_cq_overflow, fabric_teardown),
 		cmocka_unit_test_teardown(test_lying_record, fabric_teardown),
 		cmocka_unit_test_teardown(test_lying_post, fabric_teardown),

@@ -174,12 +174,13 @@ mlx5_cli_step(struct mlx5_conn *c, uint64_t now)
 		mlx5_conn_drain(c);
 		if (c->hs_result < 0)
 			return c->hs_result;
-		if (c->state == MLX5_ST_UP) {
-			/* From now on the library arms it, or polls it. */
-			mlx5_wake_off(c->pe, c->ch, &c->wake_on);
-			mlx5_channel_drain(dev->glue, c->ch);
-			return 0;
-		}
+	}
+	/* Taken by the look above, or by the one after the arm in the step before. */
+	if (c->state == MLX5_ST_UP) {
+		/* From now on the library arms it, or polls it. */
+		mlx5_wake_off(c->pe, c->ch, &c->wake_on);
+		mlx5_channel_drain(dev->glue, c->ch);
+		return 0;
 	}
 	if (ev & MLX5_CM_BIT(RDMA_CM_EVENT_REJECTED)) {
 		if (c->cm_status == MLX5_REJ_INVALID_SERVICE_ID) {
@@ -225,6 +226,8 @@ mlx5_cli_step(struct mlx5_conn *c, uint64_t now)
 			return -EINPROGRESS; /* the next step takes it */
 		break;
 	default:
+		MLX5_LOG(ERR, "%s: a client's handshake in state %d: a driver bug", dev->name,
+			 (int)c->state);
 		return -EPROTO;
 	}
 	if (now >= c->deadline) {
