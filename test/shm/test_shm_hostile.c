@@ -210,6 +210,45 @@ test_ring_index_wraps(void **state)
 	shm_ring_release(&rx);
 }
 
+/*
+ * A stream's polls leave the consumer index (the peer's line) alone until half
+ * the ring is in flight; a poll with nothing sent since reads it, and so does
+ * one that must count everything (the peer ended).
+ */
+static void
+test_ring_reap_lazily(void **state)
+{
+	uint64_t sent = 0, expect = 0;
+	struct shm_ring rx, tx;
+	uint32_t i, n;
+
+	(void)state;
+	assert_int_equal(shm_ring_create(&rx, 8, 64, false), 0);
+	assert_int_equal(shm_ring_attach(&tx, dup(rx.memfd), dup(rx.peer_bell), 8, 64, false), 0);
+	assert_int_equal(shm_ring_send(&tx, &sent, sizeof(sent)), 0);
+	sent++;
+	assert_int_equal(wrap_take(&rx, &expect), 1);
+	/* sent since the last poll, 1 of 8 in flight: not read yet */
+	assert_int_equal(shm_ring_tx_poll(&tx, false, &n), 0);
+	assert_int_equal(n, 0);
+	/* nothing sent since: read */
+	assert_int_equal(shm_ring_tx_poll(&tx, false, &n), 0);
+	assert_int_equal(n, 1);
+	/* half the ring in flight: read even right after a send */
+	for (i = 0; i < 4; i++, sent++)
+		assert_int_equal(shm_ring_send(&tx, &sent, sizeof(sent)), 0);
+	assert_int_equal(wrap_take(&rx, &expect), 4);
+	assert_int_equal(shm_ring_tx_poll(&tx, false, &n), 0);
+	assert_int_equal(n, 4);
+	/* the peer's end: everything it took counts at once */
+	assert_int_equal(shm_ring_send(&tx, &sent, sizeof(sent)), 0);
+	assert_int_equal(wrap_take(&rx, &expect), 1);
+	assert_int_equal(shm_ring_tx_poll(&tx, true, &n), 0);
+	assert_int_equal(n, 1);
+	shm_ring_release(&tx);
+	shm_ring_release(&rx);
+}
+
 static void
 test_ready_wrong_size(void **state)
 {
@@ -471,6 +510,7 @@ main(void)
 		cmocka_unit_test_setup(test_ready_eventfd_doorbell, before_each),
 		cmocka_unit_test_setup(test_ring_sequence_out_of_order, before_each),
 		cmocka_unit_test(test_ring_index_wraps),
+		cmocka_unit_test(test_ring_reap_lazily),
 		cmocka_unit_test_setup(test_ring_length_too_big, before_each),
 		cmocka_unit_test_setup(test_ring_consumer_index_lies, before_each),
 		cmocka_unit_test_setup(test_handshake_timeout, before_each),

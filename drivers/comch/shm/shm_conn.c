@@ -263,7 +263,8 @@ shm_conn_poll(void *conn, struct rte_comch_drv_msg *msgs, unsigned int max, uint
 		return 0;
 	if (max != 0)
 		n = shm_ring_rx_peek(&sc->rx, msgs, max);
-	if (sc->tx.done != sc->tx.head && unlikely(shm_ring_tx_reap(&sc->tx, taken) < 0))
+	if (sc->tx.done != sc->tx.head &&
+	    unlikely(shm_ring_tx_poll(&sc->tx, sc->end != 0, taken) < 0))
 		return -EPROTO;
 	return n;
 }

@@ -255,6 +255,7 @@ struct shm_ring {
 	uint32_t head;       /* sender: next to write; receiver: next to read */
 	uint32_t seen;       /* sender: latest validated consumer index */
 	uint32_t done;       /* sender: consumer index already reported as taken */
+	uint32_t polled;     /* sender: head at the last poll */
 	int memfd;           /* ours until sent to the peer, the peer's until mapped: then -1 */
 	struct shm_bell bell; /* doorbell: receiver's end (ours) or sender's end (peer's) */
 	int peer_bell;       /* our ring: the sending end, until given to the peer */
@@ -279,6 +280,11 @@ void shm_ring_release(struct shm_ring *r);
 void shm_ring_handed_over(struct shm_ring *r);
 int shm_ring_send(struct shm_ring *r, const void *msg, uint32_t len);
 int shm_ring_tx_reap(struct shm_ring *r, uint32_t *n);
+/**
+ * shm_ring_tx_reap() at a poll: a stream's polls read the peer's index only
+ * now and then, unless all (the peer ended: everything it took counts now).
+ */
+int shm_ring_tx_poll(struct shm_ring *r, bool all, uint32_t *n);
 /** Ring the peer if it sleeps and we wrote to it (tx) or took from it (rx) since the last call. */
 void shm_ring_pair_kick(struct shm_ring *rx, struct shm_ring *tx);
 /**

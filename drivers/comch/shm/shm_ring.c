@@ -61,6 +61,7 @@ shm_ring_set_base(struct shm_ring *r, uint8_t *base)
 	r->head = 0;
 	r->seen = 0;
 	r->done = 0;
+	r->polled = 0;
 }
 
 int
@@ -226,6 +227,25 @@ shm_ring_tx_reap(struct shm_ring *r, uint32_t *n)
 	*n = r->seen - r->done;
 	r->done = r->seen;
 	return 0;
+}
+
+int
+shm_ring_tx_poll(struct shm_ring *r, bool all, uint32_t *n)
+{
+	bool sent = r->head != r->polled;
+
+	r->polled = r->head;
+	/*
+	 * The consumer index is on the peer's line, a miss each time it moved.
+	 * A stream reads it when half the ring is in flight, not after every
+	 * send; a poll with nothing sent since the last one reads it, so a
+	 * sender that pauses learns what was taken one round later.
+	 */
+	if (!all && sent && r->head - r->done < (r->capacity + 1) / 2) {
+		*n = 0;
+		return 0;
+	}
+	return shm_ring_tx_reap(r, n);
 }
 
 /*
