@@ -249,6 +249,62 @@ test_ring_reap_lazily(void **state)
 	shm_ring_release(&rx);
 }
 
+/* Whether rx's doorbell was rung (and empty it). */
+static bool
+bell_rung(const struct shm_ring *rx)
+{
+	char buf[16];
+
+	return recv(rx->bell.fd, buf, sizeof(buf), MSG_DONTWAIT) > 0;
+}
+
+/* A sender wakes an armed receiver at its round's end: fenced or on the receiver's membarrier. */
+static void
+check_ring_wakes(struct shm_ring *rx, struct shm_ring *tx)
+{
+	struct shm_ring none = { .ack_kick = SHM_ACK_NONE };
+	uint64_t msg = 7;
+
+	assert_int_equal(shm_ring_send(tx, &msg, sizeof(msg)), 0);
+	shm_ring_pair_kick(&none, tx);
+	assert_false(bell_rung(rx)); /* a polling receiver is not rung */
+	comch_store_relaxed(rx->armed, 1);
+	assert_int_equal(shm_ring_send(tx, &msg, sizeof(msg)), 0);
+	shm_ring_pair_kick(&none, tx);
+	assert_true(bell_rung(rx));
+	comch_store_relaxed(rx->armed, 0);
+}
+
+/*
+ * The receiver says in its ring's header whether it issues membarrier before
+ * it sleeps; its sender skips its fence only then (and only if its own
+ * process is registered). A header without the flag gets the fence, and
+ * either way an armed receiver is rung.
+ */
+static void
+test_ring_doorbell_barrier(void **state)
+{
+	struct shm_ring rx, tx, tx_old;
+	struct shm_ring_hdr *hdr;
+
+	(void)state;
+	assert_int_equal(shm_ring_create(&rx, 8, 64, false), 0);
+	hdr = (struct shm_ring_hdr *)(void *)rx.base;
+	assert_int_equal(hdr->flags, rx.membarrier ? SHM_RING_F_MEMBARRIER : 0);
+	assert_int_equal(shm_ring_attach(&tx, dup(rx.memfd), dup(rx.peer_bell), 8, 64, false), 0);
+	assert_int_equal(tx.fence, !rx.membarrier);
+	check_ring_wakes(&rx, &tx);
+	/* a peer that does not say it (an older one, or one that cannot register) */
+	hdr->flags = 0;
+	assert_int_equal(shm_ring_attach(&tx_old, dup(rx.memfd), dup(rx.peer_bell), 8, 64,
+					 false), 0);
+	assert_true(tx_old.fence);
+	check_ring_wakes(&rx, &tx_old);
+	shm_ring_release(&tx_old);
+	shm_ring_release(&tx);
+	shm_ring_release(&rx);
+}
+
 static void
 test_ready_wrong_size(void **state)
 {
@@ -511,6 +567,7 @@ main(void)
 		cmocka_unit_test_setup(test_ring_sequence_out_of_order, before_each),
 		cmocka_unit_test(test_ring_index_wraps),
 		cmocka_unit_test(test_ring_reap_lazily),
+		cmocka_unit_test(test_ring_doorbell_barrier),
 		cmocka_unit_test_setup(test_ring_length_too_big, before_each),
 		cmocka_unit_test_setup(test_ring_consumer_index_lies, before_each),
 		cmocka_unit_test_setup(test_handshake_timeout, before_each),

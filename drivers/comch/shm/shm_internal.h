@@ -224,7 +224,16 @@ struct shm_ring_hdr {
 	uint32_t nb_slots;
 	uint32_t slot_size;
 	uint32_t max_msg;
+	uint32_t flags;      /* SHM_RING_F_*, written by the receiver at create */
 };
+
+/*
+ * The ring's receiver issues membarrier(GLOBAL_EXPEDITED) before it sleeps,
+ * as a receiver or as a sender (shm_ring_pair_arm()): its peer skips the
+ * fence of its doorbell checks if its own process is registered too
+ * (shm_barrier.c). A peer that leaves the word at 0 gets the fence.
+ */
+#define SHM_RING_F_MEMBARRIER 0x1u
 
 /*
  * Written by the sender only, and only when it arms or disarms: set while it
@@ -270,6 +279,9 @@ struct shm_ring {
 	 * the peer anyway, and one ring tells it both.
 	 */
 	uint8_t ack_kick;
+	/* Receiver: we said SHM_RING_F_MEMBARRIER. Sender: the peer did not (or we cannot). */
+	bool membarrier;
+	bool fence;
 };
 
 int shm_ring_create(struct shm_ring *r, uint32_t capacity, uint32_t max_msg, bool efd_bell);

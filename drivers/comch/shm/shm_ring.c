@@ -106,6 +106,9 @@ shm_ring_create(struct shm_ring *r, uint32_t capacity, uint32_t max_msg, bool ef
 	hdr->nb_slots = r->mask + 1;
 	hdr->slot_size = r->slot_size;
 	hdr->max_msg = max_msg;
+	/* Our membarrier covers the sender's side only if its process can register too. */
+	r->membarrier = shm_barrier_asymmetric();
+	hdr->flags = r->membarrier ? SHM_RING_F_MEMBARRIER : 0;
 	return 0;
 }
 
@@ -149,6 +152,9 @@ shm_ring_attach(struct shm_ring *r, int memfd, int bell, uint32_t capacity, uint
 		r->base = NULL;
 		return -EPROTO;
 	}
+	/* Read once: the peer's word counts as it was when we attached. */
+	r->fence = !((comch_load_relaxed(&hdr->flags) & SHM_RING_F_MEMBARRIER) &&
+		     shm_barrier_asymmetric());
 	return 0;
 }
 
@@ -344,7 +350,14 @@ shm_ring_pair_kick(struct shm_ring *rx, struct shm_ring *tx)
 			rx->ack_kick = SHM_ACK_DUE;
 		return;
 	}
-	comch_fence_seq_cst();
+	/*
+	 * Both flags are the peer's, set before its barrier: with membarrier,
+	 * its barrier is ours too, and only the compiler must keep the order.
+	 */
+	if (tx->fence)
+		comch_fence_seq_cst();
+	else
+		rte_compiler_barrier();
 	ring = shm_ring_pair_owes_bell(rx, tx);
 	tx->kick = false;
 	rx->ack_kick = SHM_ACK_NONE;
@@ -362,8 +375,15 @@ shm_ring_pair_arm(struct shm_ring *rx, struct shm_ring *tx, bool recv)
 		comch_store_relaxed(rx->armed, 1);
 	if (in_flight)
 		comch_store_relaxed(tx->tx_armed, 1);
-	comch_fence_seq_cst();
-	/* What we owe the peer before we sleep: the fence above serves both. */
+	/*
+	 * The peer skips its fence on our word (rx's flags): then our
+	 * membarrier is its barrier, and a full one for us.
+	 */
+	if (!rx->membarrier)
+		comch_fence_seq_cst();
+	else if (shm_barrier_consumer() < 0)
+		return -EAGAIN;
+	/* What we owe the peer before we sleep: the barrier above serves both. */
 	if (shm_ring_pair_owes_bell(rx, tx))
 		shm_bell_ring(&tx->bell);
 	tx->kick = false;
