@@ -305,6 +305,37 @@ test_ring_doorbell_barrier(void **state)
 	shm_ring_release(&rx);
 }
 
+/*
+ * A consumer drops from its cache the message a buffer held when that buffer
+ * is posted again, if the message was SHM_FLUSH_MIN to SHM_FLUSH_MAX bytes;
+ * not for another buffer, nor a message inline in the slot (filled 0).
+ */
+static void
+test_consumer_flush_len(void **state)
+{
+	static uint8_t buf[2][SHM_FLUSH_MAX * 2];
+	struct shm_posted old = { .addr = buf[0], .len = sizeof(buf[0]) };
+	struct rte_comch_fp_post same = { .addr = buf[0], .len = sizeof(buf[0]) };
+	struct rte_comch_fp_post other = { .addr = buf[1], .len = sizeof(buf[1]) };
+
+	(void)state;
+	old.filled = SHM_FLUSH_MIN;
+	assert_int_equal(shm_flush_len(&old, &same), SHM_FLUSH_MIN);
+	old.filled = SHM_FLUSH_MAX;
+	assert_int_equal(shm_flush_len(&old, &same), SHM_FLUSH_MAX);
+	assert_int_equal(shm_flush_len(&old, &other), 0);
+	old.filled = SHM_FLUSH_MIN - 1;
+	assert_int_equal(shm_flush_len(&old, &same), 0);
+	old.filled = SHM_FLUSH_MAX + 1;
+	assert_int_equal(shm_flush_len(&old, &same), 0);
+	old.filled = 0;
+	assert_int_equal(shm_flush_len(&old, &same), 0);
+	/* a slot never posted */
+	memset(&old, 0, sizeof(old));
+	same.addr = NULL;
+	assert_int_equal(shm_flush_len(&old, &same), 0);
+}
+
 static void
 test_ready_wrong_size(void **state)
 {
@@ -568,6 +599,7 @@ main(void)
 		cmocka_unit_test(test_ring_index_wraps),
 		cmocka_unit_test(test_ring_reap_lazily),
 		cmocka_unit_test(test_ring_doorbell_barrier),
+		cmocka_unit_test(test_consumer_flush_len),
 		cmocka_unit_test_setup(test_ring_length_too_big, before_each),
 		cmocka_unit_test_setup(test_ring_consumer_index_lies, before_each),
 		cmocka_unit_test_setup(test_handshake_timeout, before_each),
