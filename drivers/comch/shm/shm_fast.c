@@ -43,9 +43,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
-#ifdef RTE_ARCH_X86_64
-#include <cpuid.h>
-#endif
 
 #include <rte_common.h>
 #include <rte_memcpy.h>
@@ -212,45 +209,6 @@ shm_post_store(uint64_t *field, uint64_t v)
 {
 	if (comch_load_relaxed(field) != v)
 		comch_store_relaxed(field, v);
-}
-
-/* CLFLUSHOPT (CPUID leaf 7, EBX bit 23): 1 if the CPU has it, 0 if not, -1 not asked yet. */
-static int shm_has_clflushopt = -1;
-
-static bool
-shm_can_flush(void)
-{
-	int has = comch_load_relaxed(&shm_has_clflushopt);
-#ifdef RTE_ARCH_X86_64
-	unsigned int a, b, c, d;
-
-	if (unlikely(has < 0)) {
-		has = __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 23)) != 0;
-		comch_store_relaxed(&shm_has_clflushopt, has);
-	}
-#else
-	has = 0;
-#endif
-	return has > 0;
-}
-
-/*
- * Write back and drop the lines of [p, p + len) from every cache. Weakly
- * ordered: no fence, and none needed, the data stays what it is; a line the
- * peer writes meanwhile is written back with its new contents.
- */
-static void
-shm_flush_lines(const uint8_t *p, uint32_t len)
-{
-#ifdef RTE_ARCH_X86_64
-	const uint8_t *line = RTE_PTR_ALIGN_FLOOR(p, RTE_CACHE_LINE_SIZE);
-
-	for (; line < p + len; line += RTE_CACHE_LINE_SIZE)
-		asm volatile("clflushopt %0" : "+m" (*(volatile uint8_t *)(uintptr_t)line));
-#else
-	RTE_SET_USED(p);
-	RTE_SET_USED(len);
-#endif
 }
 
 /*

@@ -22,6 +22,7 @@
 #include <rte_comch_drv_atomic.h>
 
 #include "shm_copy.h"
+#include "shm_flush.h"
 
 extern int shm_logtype;
 #define SHM_LOG(level, fmt, ...) \
@@ -437,14 +438,6 @@ struct shm_posted {
 };
 
 /*
- * Messages of SHM_FLUSH_MIN to SHM_FLUSH_MAX bytes leave the consumer's cache
- * when their buffer is posted again (see shm_consumer_post()): where fp-bw
- * gained and fp-lat did not lose, of 1, 2, 4 and 8 KiB and up (shm guide).
- */
-#define SHM_FLUSH_MIN 2048u
-#define SHM_FLUSH_MAX 4096u
-
-/*
  * How much of the buffer old held to flush from our cache, as post p takes
  * its place: what the peer wrote there, if p posts the same buffer again (the
  * program is done with it) and that is SHM_FLUSH_MIN to SHM_FLUSH_MAX bytes;
@@ -453,8 +446,7 @@ struct shm_posted {
 static inline uint32_t
 shm_flush_len(const struct shm_posted *old, const struct rte_comch_fp_post *p)
 {
-	if (old->addr == NULL || old->addr != p->addr || old->filled < SHM_FLUSH_MIN ||
-	    old->filled > SHM_FLUSH_MAX)
+	if (old->addr == NULL || old->addr != p->addr || !shm_flush_size_ok(old->filled))
 		return 0;
 	return old->filled;
 }

@@ -313,8 +313,24 @@ shm_ring_rx_peek(const struct shm_ring *r, struct rte_comch_drv_msg *msgs, unsig
 void
 shm_ring_rx_release(struct shm_ring *r, unsigned int n)
 {
+	const uint8_t *slot;
+	uint32_t i, len;
+
 	if (n == 0)
 		return;
+	/*
+	 * Taken: a message of 2 to 4 KiB leaves our cache before the sender
+	 * may write its slot again (see shm_flush.h). Its length is the peer's
+	 * word: bounded by the slot, it can only make us flush our own ring.
+	 */
+	if (r->max_msg >= SHM_FLUSH_MIN && shm_can_flush()) {
+		for (i = 0; i < n; i++) {
+			slot = shm_ring_slot(r, r->head + i);
+			len = comch_load_relaxed((const uint32_t *)(const void *)slot);
+			if (shm_flush_size_ok(len) && len <= r->max_msg)
+				shm_flush_lines(slot, SHM_SLOT_HDR + len);
+		}
+	}
 	r->head += n;
 	/* Once per burst: the sender polls this line, it need not bounce per message. */
 	comch_store_release(r->cons, r->head);
