@@ -169,6 +169,7 @@ shm_consumer_start(void *c, const struct rte_comch_drv_consumer_start *st,
 	hdr->imm_len = st->imm_len;
 	/* Our membarrier covers the producers' side only if our process could register too. */
 	sh->membarrier = shm_barrier_asymmetric();
+	sh->flush = shm_can_flush();
 	hdr->flags = sh->membarrier ? SHM_FP_F_MEMBARRIER : 0;
 	sh->posted_p = (uint32_t *)RTE_PTR_ADD(sh->base, SHM_FP_POSTED_OFF);
 	sh->armed_p = (uint32_t *)RTE_PTR_ADD(sh->base, SHM_FP_ARMED_OFF);
@@ -234,7 +235,7 @@ shm_consumer_post(void *c, const struct rte_comch_fp_post *posts, unsigned int n
 		i = (sh->posted + k) & sh->mask;
 		pb = &sh->posted_buf[i];
 		flush = shm_flush_len(pb, &posts[k]);
-		if (flush != 0 && shm_can_flush())
+		if (flush != 0 && sh->flush)
 			shm_flush_lines(pb->stage != NULL ? pb->stage : pb->addr, flush);
 		pb->filled = 0;
 		pb->addr = posts[k].addr;

@@ -283,6 +283,8 @@ struct shm_ring {
 	/* Receiver: we said SHM_RING_F_MEMBARRIER. Sender: the peer did not (or we cannot). */
 	bool membarrier;
 	bool fence;
+	/* Receiver: we flush 2-4 KiB messages at release (slots that size, shm_can_flush()). */
+	bool flush;
 };
 
 int shm_ring_create(struct shm_ring *r, uint32_t capacity, uint32_t max_msg, bool efd_bell);
@@ -466,6 +468,7 @@ struct shm_consumer {
 	uint32_t *posted_p;
 	uint32_t mask, posted, done, imm_len;
 	bool membarrier;      /* we barrier for our producers before sleeping */
+	bool flush;           /* we flush 2-4 KiB messages at repost (shm_can_flush()) */
 	struct shm_posted *posted_buf; /* by slot: what we posted, never re-read from the ring */
 	/*
 	 * Memory the peer cannot map (reg->memfd < 0): the peer writes into this

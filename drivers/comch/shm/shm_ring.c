@@ -109,6 +109,7 @@ shm_ring_create(struct shm_ring *r, uint32_t capacity, uint32_t max_msg, bool ef
 	/* Our membarrier covers the sender's side only if its process can register too. */
 	r->membarrier = shm_barrier_asymmetric();
 	hdr->flags = r->membarrier ? SHM_RING_F_MEMBARRIER : 0;
+	r->flush = max_msg >= SHM_FLUSH_MIN && shm_can_flush();
 	return 0;
 }
 
@@ -323,7 +324,7 @@ shm_ring_rx_release(struct shm_ring *r, unsigned int n)
 	 * may write its slot again (see shm_flush.h). Its length is the peer's
 	 * word: bounded by the slot, it can only make us flush our own ring.
 	 */
-	if (r->max_msg >= SHM_FLUSH_MIN && shm_can_flush()) {
+	if (r->flush) {
 		for (i = 0; i < n; i++) {
 			slot = shm_ring_slot(r, r->head + i);
 			len = comch_load_relaxed((const uint32_t *)(const void *)slot);
