@@ -262,9 +262,13 @@ struct rte_comch_drv_conn_ops {
 	/**
 	 * Called once per progress round. Up to max received messages, oldest
 	 * first, left in place: valid until release. *taken: how many more of
-	 * our messages the peer took since the last call. Returns how many
-	 * messages, or -EPROTO if the peer corrupted them or lied about what it
-	 * took (the library then drops it).
+	 * our messages the peer took, not reported before. A driver may report
+	 * them at a later poll (a stream's sender need not read the peer's
+	 * index every round), but not later than the first poll with nothing
+	 * sent since the one before, and every poll after the end reports all
+	 * (the library drains the ended connection until a poll does nothing).
+	 * Returns how many messages, or -EPROTO if the peer corrupted them or
+	 * lied about what it took (the library then drops it).
 	 */
 	int (*poll)(void *conn, struct rte_comch_drv_msg *msgs, unsigned int max, uint32_t *taken);
 	/**
