@@ -1445,32 +1445,211 @@ test_dpa_stress_pthread(void **state)
  * A post whose trigger the thread drops (stopped) leaves the context armed:
  * once the thread runs again, the next post wakes it, and it takes both.
  */
+/* Wait until t has dropped at least n triggers. */
+static bool
+wait_ignored(struct rte_comch_dpa_thread *t, uint64_t n)
+{
+	struct rte_comch_dpa_thread_stats st;
+	int i;
+
+	for (i = 0; i < 100000; i++) {
+		st = thread_stats(t);
+		if (st.ignored >= n)
+			return true;
+		usleep(50);
+	}
+	return false;
+}
+
+/*
+ * One started pthread unit, a prog_stress thread on it and a 16-entry context
+ * attached, through which the program has taken one entry (and asked to be
+ * notified of the next).
+ */
+struct stress_rig {
+	struct rte_comch_dpa *dpa;
+	struct rte_comch_dpa_thread *t;
+	struct rte_comch_dpa_cq *cq;
+	struct p_stress p;
+};
+
+static void
+stress_rig_open(struct stress_rig *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->dpa = ct_dpa_new(dpa_test_dev, RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 0);
+	assert_int_equal(rte_comch_dpa_start(r->dpa), 0);
+	r->t = ct_dpa_thread_new(r->dpa, prog_stress, &r->p, sizeof(struct p_stress_tls), true);
+	r->cq = ct_dpa_cq_new(r->dpa, 16, r->t, &r->p.cq);
+	post_imm(r->cq, 0, 0);
+	assert_true(ct_dpa_wait_ge(&r->p.received, 1));
+}
+
+/* Check what the program saw, and destroy it all; the thread was stopped already. */
+static void
+stress_rig_close(struct stress_rig *r)
+{
+	assert_int_equal(r->p.bad, 0);
+	assert_int_equal(r->p.overlap, 0);
+	assert_int_equal(rte_comch_dpa_cq_destroy(r->cq), 0);
+	ct_dpa_thread_rm(r->t);
+	assert_int_equal(rte_comch_dpa_stop(r->dpa), 0);
+	assert_int_equal(rte_comch_dpa_destroy(r->dpa), 0);
+}
+
 static void
 test_dpa_dropped_trigger_keeps_arming(void **state)
 {
-	struct rte_comch_dpa *dpa = ct_dpa_new(dpa_test_dev, RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 0);
 	struct rte_comch_dpa_thread_stats st;
-	struct rte_comch_dpa_thread *t;
-	struct rte_comch_dpa_cq *cq;
-	struct p_stress p = { 0 };
+	struct stress_rig r;
+
+	(void)state;
+	stress_rig_open(&r);
+	assert_int_equal(rte_comch_dpa_thread_stop(r.t), 0);
+	post_imm(r.cq, 1, 0);
+	/* Dropped by the post, or by the unit if it was still watching the context. */
+	assert_true(wait_ignored(r.t, 1));
+	st = thread_stats(r.t);
+	assert_int_equal(st.ignored, 1);
+	assert_int_equal(rte_comch_dpa_thread_run(r.t), 0);
+	post_imm(r.cq, 2, 0);
+	assert_true(ct_dpa_wait_ge(&r.p.received, 3));
+	assert_int_equal(rte_comch_dpa_thread_stop(r.t), 0);
+	stress_rig_close(&r);
+}
+
+/*
+ * A program that asks to be notified at the end of each run has its unit watch
+ * the context; a unit with nothing to do arms what it watches before it
+ * sleeps, so a post long after the last run still triggers the thread once.
+ */
+static void
+test_dpa_watch_then_sleep(void **state)
+{
+	struct rte_comch_dpa_thread_stats st;
+	struct rte_comch_dpa_cq_stats cs;
+	struct stress_rig r;
+	uint64_t i;
+
+	(void)state;
+	stress_rig_open(&r);
+	/* One at a time, each after the run of the one before: mostly watched, not armed. */
+	for (i = 1; i < 100; i++) {
+		post_imm(r.cq, i, 0);
+		assert_true(ct_dpa_wait_ge(&r.p.received, i + 1));
+	}
+	/* The unit finds nothing to do, arms the context and sleeps. */
+	usleep(20000);
+	post_imm(r.cq, 100, 0);
+	assert_true(ct_dpa_wait_ge(&r.p.received, 101));
+	usleep(20000);
+	post_imm(r.cq, 101, 0);
+	assert_true(ct_dpa_wait_ge(&r.p.received, 102));
+	assert_int_equal(rte_comch_dpa_thread_stop(r.t), 0);
+	/* Each post made one trigger, whoever saw it: none lost, none twice. */
+	st = thread_stats(r.t);
+	assert_int_equal(st.triggers, 102);
+	assert_int_equal(st.coalesced, 0);
+	assert_int_equal(st.runs, 102);
+	assert_int_equal(rte_comch_dpa_cq_stats_get(r.cq, &cs), 0);
+	assert_int_equal(cs.notifications, 102);
+	stress_rig_close(&r);
+}
+
+/*
+ * What a unit watched when the dpa stops is armed: a post while it is stopped
+ * triggers the thread at once (queued for the next start), as if the program
+ * had armed the context itself.
+ */
+static void
+test_dpa_watch_across_stop(void **state)
+{
+	struct rte_comch_dpa_thread_stats st;
+	struct stress_rig r;
+
+	(void)state;
+	stress_rig_open(&r);
+	assert_int_equal(rte_comch_dpa_stop(r.dpa), 0);
+	post_imm(r.cq, 1, 0);
+	/* Triggered by the post itself: nothing polls now. */
+	st = thread_stats(r.t);
+	assert_int_equal(st.triggers, 2);
+	assert_int_equal(st.runs, 1);
+	assert_int_equal(rte_comch_dpa_start(r.dpa), 0);
+	assert_true(ct_dpa_wait_ge(&r.p.received, 2));
+	post_imm(r.cq, 2, 0);
+	assert_true(ct_dpa_wait_ge(&r.p.received, 3));
+	assert_int_equal(rte_comch_dpa_thread_stop(r.t), 0);
+	stress_rig_close(&r);
+}
+
+/* Triggers itself at the end of every run until told to stop: its unit is never idle. */
+struct p_busy {
+	rte_comch_dpa_handle_t self;
+	int stop;
+	uint64_t runs;
+};
+
+static void
+prog_busy(uint64_t arg)
+{
+	struct p_busy *p = (struct p_busy *)(uintptr_t)arg;
+
+	INC(&p->runs);
+	if (!LOAD(&p->stop))
+		rte_comch_dpa_dev_thread_notify(p->self);
+	rte_comch_dpa_dev_thread_reschedule();
+}
+
+/*
+ * A context destroyed while its unit watches it: the unit lets it go without
+ * reading its freed entries (ASan), and a context made in its place works. A
+ * thread that keeps the unit busy keeps it from ever arming what it watches,
+ * and must not keep it from seeing the entries that land there either.
+ */
+static void
+test_dpa_watch_destroyed_cq(void **state)
+{
+	struct rte_comch_dpa *dpa = ct_dpa_new(dpa_test_dev, RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 0);
+	struct rte_comch_dpa_thread *t1, *t2, *tb;
+	struct rte_comch_dpa_cq *cq1, *cq2;
+	struct p_stress p1 = { 0 }, p2 = { 0 };
+	struct p_busy b = { 0 };
+	int round;
 
 	(void)state;
 	assert_int_equal(rte_comch_dpa_start(dpa), 0);
-	t = ct_dpa_thread_new(dpa, prog_stress, &p, sizeof(struct p_stress_tls), true);
-	cq = ct_dpa_cq_new(dpa, 16, t, &p.cq);
-	post_imm(cq, 0, 0);
-	assert_true(ct_dpa_wait_ge(&p.received, 1));
-	assert_int_equal(rte_comch_dpa_thread_stop(t), 0);
-	post_imm(cq, 1, 0);
-	st = thread_stats(t);
-	assert_int_equal(st.ignored, 1);
-	assert_int_equal(rte_comch_dpa_thread_run(t), 0);
-	post_imm(cq, 2, 0);
-	assert_true(ct_dpa_wait_ge(&p.received, 3));
-	assert_int_equal(p.bad, 0);
-	assert_int_equal(rte_comch_dpa_thread_stop(t), 0);
-	assert_int_equal(rte_comch_dpa_cq_destroy(cq), 0);
-	ct_dpa_thread_rm(t);
+	t1 = ct_dpa_thread_new(dpa, prog_stress, &p1, sizeof(struct p_stress_tls), true);
+	t2 = ct_dpa_thread_new(dpa, prog_stress, &p2, sizeof(struct p_stress_tls), true);
+	tb = ct_dpa_thread_new(dpa, prog_busy, &b, 0, true);
+	assert_int_equal(rte_comch_dpa_thread_get_dpa_handle(tb, &b.self), 0);
+	assert_int_equal(rte_comch_dpa_thread_notify(tb), 0);
+	assert_true(ct_dpa_wait_ge(&b.runs, 1));
+	/* Each thread's local storage counts on across rounds: so do the sequence numbers. */
+	for (round = 0; round < 50; round++) {
+		cq1 = ct_dpa_cq_new(dpa, 16, t1, &p1.cq);
+		post_imm(cq1, round, 0);
+		assert_true(ct_dpa_wait_ge(&p1.received, round + 1));
+		/* Watched now: the busy unit never went idle to arm it. */
+		assert_int_equal(rte_comch_dpa_thread_stop(t1), 0);
+		assert_int_equal(rte_comch_dpa_cq_destroy(cq1), 0);
+		assert_int_equal(rte_comch_dpa_thread_run(t1), 0);
+		/* The same slot, another thread: armed at creation, not watched. */
+		cq2 = ct_dpa_cq_new(dpa, 16, t2, &p2.cq);
+		post_imm(cq2, 2 * round, 0);
+		assert_true(ct_dpa_wait_ge(&p2.received, 2 * round + 1));
+		post_imm(cq2, 2 * round + 1, 0);
+		assert_true(ct_dpa_wait_ge(&p2.received, 2 * round + 2));
+		assert_int_equal(p1.bad + p2.bad, 0);
+		assert_int_equal(rte_comch_dpa_thread_stop(t2), 0);
+		assert_int_equal(rte_comch_dpa_cq_destroy(cq2), 0);
+		assert_int_equal(rte_comch_dpa_thread_run(t2), 0);
+	}
+	STORE(&b.stop, 1);
+	assert_int_equal(rte_comch_dpa_thread_stop(tb), 0);
+	ct_dpa_thread_rm(tb);
+	ct_dpa_thread_rm(t1);
+	ct_dpa_thread_rm(t2);
 	assert_int_equal(rte_comch_dpa_stop(dpa), 0);
 	assert_int_equal(rte_comch_dpa_destroy(dpa), 0);
 }
@@ -1603,6 +1782,9 @@ main(void)
 		cmocka_unit_test(test_dpa_get_completion_ref),
 		cmocka_unit_test(test_dpa_stress_pthread),
 		cmocka_unit_test(test_dpa_dropped_trigger_keeps_arming),
+		cmocka_unit_test(test_dpa_watch_then_sleep),
+		cmocka_unit_test(test_dpa_watch_across_stop),
+		cmocka_unit_test(test_dpa_watch_destroyed_cq),
 		cmocka_unit_test(test_dpa_many_threads),
 		cmocka_unit_test(test_dpa_service_cores),
 	};

@@ -9,10 +9,13 @@
  * the last acknowledged entry plus the size: a full context refuses a post
  * (-EAGAIN) instead of overwriting.
  *
- * Notification: a post publishes its entry, then (after a full fence) reads
- * the armed flag; arming sets the flag, then (after a full fence) looks for a
- * waiting entry. One of the two always sees the other, so an entry never
- * lands on an armed context without triggering its thread.
+ * Notification: the armed flag is set, and the context then looked at for
+ * an entry, under the producers' lock; a post reads the flag under that lock,
+ * after its entry. The lock orders the two: either the post came first and
+ * the arming finds its entry, or it comes after and sees the flag. So no side
+ * needs a fence, and the flag's line, read by every post, is written only by
+ * arming and by the trigger. A program running on a unit mostly arms nothing:
+ * its unit watches the context instead (dpa_watch.c).
  */
 
 #include <errno.h>
@@ -24,13 +27,6 @@
 
 #include "comch_prefetch.h"
 #include "dpa_private.h"
-
-/* Owner bit of the entry at index idx when written in its pass: 1 on the first pass. */
-static inline uint32_t
-dpa_cq_phase(const struct rte_comch_dpa_cq *cq, uint64_t idx)
-{
-	return (uint32_t)((idx >> cq->shift) & 1) ^ 1;
-}
 
 static rte_comch_dpa_handle_t
 dpa_cq_handle(const struct rte_comch_dpa_cq *cq)
@@ -65,10 +61,7 @@ dpa_cq_dev_lookup(rte_comch_dpa_handle_t h, int *err, const char *func)
 static struct dpa_cq_slot *
 dpa_cq_next(struct rte_comch_dpa_cq *cq)
 {
-	uint64_t rcv = comch_load_relaxed(&cq->rcv);
-	struct dpa_cq_slot *slot = &cq->ring[rcv & cq->mask];
-
-	return comch_load_acquire(&slot->owner) == dpa_cq_phase(cq, rcv) ? slot : NULL;
+	return dpa_cq_ready(cq) ? &cq->ring[comch_load_relaxed(&cq->rcv) & cq->mask] : NULL;
 }
 
 /*
@@ -77,16 +70,33 @@ dpa_cq_next(struct rte_comch_dpa_cq *cq)
  * the context would stay disarmed, and posts after the thread runs again
  * would wake nobody. Called under the context's lock.
  */
-static void
+void
 dpa_cq_notify(struct rte_comch_dpa_cq *cq)
 {
-	if (cq->thread == NULL || comch_load_seq_cst(&cq->armed) == 0)
+	if (cq->thread == NULL || comch_load_relaxed(&cq->armed) == 0)
 		return;
-	if (comch_exchange_seq_cst(&cq->armed, 0) == 0)
-		return;
+	comch_store_relaxed(&cq->armed, 0);
 	DPA_STAT_INC(&cq->notifications); /* under the lock, like posted */
 	if (dpa_thread_trigger(cq->thread) < 0)
-		comch_store_seq_cst(&cq->armed, 1);
+		comch_store_relaxed(&cq->armed, 1);
+}
+
+/*
+ * Arm cq: the next entry triggers its thread, and so does one waiting already.
+ * dropped: the thread has just dropped a trigger for what waits (it was not
+ * running); trigger it again only if it runs now (run again meanwhile, a post
+ * that came after the drop found the context neither armed nor watched).
+ */
+void
+dpa_cq_arm(struct rte_comch_dpa_cq *cq, bool dropped)
+{
+	comch_spin_lock(&cq->lock);
+	comch_store_relaxed(&cq->armed, 1);
+	/* An entry posted before the flag was set wakes nobody: do it here. */
+	if (dpa_cq_ready(cq) && (!dropped || (cq->thread != NULL &&
+		comch_load_seq_cst(&cq->thread->state) == DPA_THREAD_RUNNING)))
+		dpa_cq_notify(cq);
+	comch_spin_unlock(&cq->lock);
 }
 
 struct rte_comch_dpa_cq *
@@ -152,6 +162,8 @@ rte_comch_dpa_cq_create(struct rte_comch_dpa *dpa, const struct rte_comch_dpa_cq
 	cq->notifications = 0;
 	cq->received = 0;
 	cq->acked = 0;
+	comch_store_relaxed(&cq->watched, 0);
+	cq->watch_notifications = 0;
 	/* Armed from the start: the first entry wakes the program up. */
 	comch_store_relaxed(&cq->armed, 1);
 	if (cq->thread != NULL)
@@ -227,7 +239,8 @@ rte_comch_dpa_cq_stats_get(const struct rte_comch_dpa_cq *cq,
 	stats->full = DPA_STAT_GET(&cq->full);
 	stats->received = DPA_STAT_GET(&cq->received);
 	stats->acked = DPA_STAT_GET(&cq->acked);
-	stats->notifications = DPA_STAT_GET(&cq->notifications);
+	stats->notifications = DPA_STAT_GET(&cq->notifications) +
+			       DPA_STAT_GET(&cq->watch_notifications);
 	return 0;
 }
 
@@ -278,15 +291,16 @@ rte_comch_dpa_cq_commit(struct rte_comch_dpa_cq *cq, const struct rte_comch_dpa_
 	cq->pi = pi + 1;
 	DPA_STAT_INC(&cq->posted);
 	/*
-	 * Still under the lock, so that a destroy that returned has no post
+	 * The flag after the entry, both under the lock (see the top of the
+	 * file). Still under it, so that a destroy that returned has no post
 	 * left touching the context (nor a reused one): the trigger never
 	 * blocks.
 	 */
-	comch_fence_seq_cst();
-	dpa_cq_notify(cq);
+	if (comch_load_relaxed(&cq->armed) != 0)
+		dpa_cq_notify(cq);
 	/*
 	 * The next post's line, last read by the program a lap ago: taken for
-	 * writing now, the next commit's fence does not wait for it.
+	 * writing now, the next commit does not wait for it.
 	 */
 	comch_prefetch_for_write(&cq->ring[(pi + 1) & cq->mask]);
 	comch_spin_unlock(&cq->lock);
@@ -391,11 +405,12 @@ rte_comch_dpa_dev_completion_request_notification(rte_comch_dpa_handle_t h)
 	cq = dpa_cq_dev_lookup(h, &ret, __func__);
 	if (cq == NULL)
 		return ret;
-	comch_store_seq_cst(&cq->armed, 1);
-	comch_fence_seq_cst();
-	/* An entry that landed before the flag was set would wake nobody: do it here. */
-	if (dpa_cq_next(cq) != NULL)
-		dpa_cq_notify(cq);
+	/* Armed still: nothing came since it was. */
+	if (comch_load_relaxed(&cq->armed) != 0)
+		return 0;
+	/* In a run, its unit watches the context; in an RPC, or if it cannot, arm it. */
+	if (dpa_cur_exec->unit == NULL || dpa_watch_add(dpa_cur_exec->unit, cq) < 0)
+		dpa_cq_arm(cq, false);
 	return 0;
 }
 

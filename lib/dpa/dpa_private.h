@@ -11,6 +11,7 @@
  *   dpa_unit.c    execution units: run queues, the dispatch loop, services, pthreads
  *   dpa_thread.c  DPA threads and triggers
  *   dpa_cq.c      completion contexts, CPU side and device side
+ *   dpa_watch.c   units watching completion contexts for their programs
  *   dpa_mem.c     DPA memory: buffers, copies, and their addresses for programs
  *   dpa_dev.c     the rest of the device side: ending a run, local storage
  *   dpa_ep.c      the handles of the objects of drivers built on the runtime
@@ -159,12 +160,18 @@ struct rte_comch_dpa_cq {
 	uint64_t posted;     /* counters: the producers' */
 	uint64_t full;
 	uint64_t notifications;
-	/* the DPA program (one at a time) */
+	/* the DPA program (one at a time), and the unit that watches for it */
 	uint64_t rcv __rte_cache_aligned; /* next entry to take */
 	uint64_t ack;        /* entries acknowledged: producers may write below ack + size */
 	uint64_t received;   /* counters: the program's */
 	uint64_t acked;
-	/* both: the program arms, the post that triggers disarms */
+	int watched;         /* atomic: a unit watches for the next entry (dpa_watch.c) */
+	uint64_t watch_notifications; /* triggers by the watching unit */
+	/*
+	 * Set under lock (by whoever arms), cleared by the trigger: producers
+	 * read it under lock, after their entry, and never write its line
+	 * unless it is set.
+	 */
 	int armed __rte_cache_aligned; /* the next entry triggers the thread */
 };
 
@@ -190,16 +197,24 @@ struct dpa_ep {
 	void *obj;
 };
 
+/* A completion context a unit watches, and its generation then (dpa_watch.c). */
+struct dpa_watch {
+	struct rte_comch_dpa_cq *cq;
+	uint16_t gen;
+};
+
 /*
- * A unit, on three lines: what a trigger reads (set up at start), what the
- * unit writes as it runs threads, and the flags written only when the dpa
- * starts or stops or a pthread unit naps, which every trigger and every poll
- * read. A trigger so moves no line the unit writes but the run queue's.
+ * A unit, on four lines: what a trigger reads (set up at start), the lock of
+ * the triggers that queue a thread, what the unit writes as it runs threads,
+ * and the flags written only when the dpa starts or stops or a pthread unit
+ * naps, which every trigger and every poll read. A trigger so moves no line
+ * the unit writes but the run queue's.
  */
 struct dpa_unit {
 	struct rte_comch_dpa *dpa;
 	uint32_t id;
-	struct rte_ring *runq;     /* slots of triggered threads: many producers, one consumer */
+	/* Slots of triggered threads: one producer at a time (kick_lock), one consumer. */
+	struct rte_ring *runq;
 	/* service mode */
 	uint32_t service_id;
 	bool service_registered;
@@ -208,9 +223,15 @@ struct dpa_unit {
 	bool tid_valid;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
+	/* Taken by every trigger that queues a thread (dpa_unit_kick()). */
+	comch_spinlock_t kick_lock __rte_cache_aligned;
 	/* Runs started plus runs ended: odd while a run is in progress (grace periods). */
 	uint64_t seq __rte_cache_aligned;
 	int in_service;            /* atomic: a service core is in the callback */
+	uint32_t idle;             /* polls in a row that found nothing to do */
+	/* The contexts it watches, max_cqs places: the unit's alone (dpa_watch.c). */
+	uint32_t nb_watch;
+	struct dpa_watch *watch;
 	int running __rte_cache_aligned; /* atomic: the unit may poll (the dpa is started) */
 	int sleeping;              /* atomic: the pthread waits on cond */
 } __rte_cache_aligned;
@@ -259,6 +280,7 @@ struct rte_comch_dpa {
 struct dpa_exec {
 	struct rte_comch_dpa *dpa;
 	struct rte_comch_dpa_thread *thread;
+	struct dpa_unit *unit;     /* the unit of the run, NULL in an RPC */
 	volatile int end;          /* enum dpa_run_end, set before longjmp() */
 	jmp_buf jb;
 };
@@ -398,8 +420,43 @@ void dpa_units_fini(struct rte_comch_dpa *dpa);
 int dpa_units_start(struct rte_comch_dpa *dpa);
 void dpa_units_stop(struct rte_comch_dpa *dpa);
 void dpa_unit_kick(struct dpa_unit *u, uint32_t slot);
+void dpa_unit_run_one(struct dpa_unit *u, uint32_t slot);
+
+/* dpa_cq.c */
+
+/* Owner bit of the entry at index idx when written in its pass: 1 on the first pass. */
+static inline uint32_t
+dpa_cq_phase(const struct rte_comch_dpa_cq *cq, uint64_t idx)
+{
+	return (uint32_t)((idx >> cq->shift) & 1) ^ 1;
+}
+
+/* Whether the entry the program takes next was posted. */
+static inline bool
+dpa_cq_ready(const struct rte_comch_dpa_cq *cq)
+{
+	uint64_t rcv = comch_load_relaxed(&cq->rcv);
+
+	return comch_load_acquire(&cq->ring[rcv & cq->mask].owner) == dpa_cq_phase(cq, rcv);
+}
+
+void dpa_cq_notify(struct rte_comch_dpa_cq *cq);
+void dpa_cq_arm(struct rte_comch_dpa_cq *cq, bool dropped);
+
+/* dpa_watch.c */
+int dpa_watch_add(struct dpa_unit *u, struct rte_comch_dpa_cq *cq);
+unsigned int dpa_watch_poll(struct dpa_unit *u, uint32_t *run, unsigned int max_run,
+			    unsigned int *nb_run);
+void dpa_watch_arm_all(struct dpa_unit *u);
 
 /* dpa_thread.c */
+/*
+ * Trigger t: -EPERM if it drops the trigger (not running), 0 if it is queued
+ * already (coalesced), 1 if the caller must queue it (its pending flag set):
+ * dpa_unit_kick(), or run it at once on its own unit.
+ */
+int dpa_thread_trigger_begin(struct rte_comch_dpa_thread *t);
+/* Trigger t, queueing it on its unit: 0, or -EPERM (dropped). */
 int dpa_thread_trigger(struct rte_comch_dpa_thread *t);
 rte_comch_dpa_handle_t dpa_thread_handle(const struct rte_comch_dpa_thread *t);
 

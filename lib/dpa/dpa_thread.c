@@ -78,7 +78,7 @@ dpa_thread_ctl_lock(struct rte_comch_dpa_thread *t, uint32_t states, const char 
 }
 
 int
-dpa_thread_trigger(struct rte_comch_dpa_thread *t)
+dpa_thread_trigger_begin(struct rte_comch_dpa_thread *t)
 {
 	if (comch_load_seq_cst(&t->state) != DPA_THREAD_RUNNING) {
 		DPA_STAT_INC_MT(&t->trig.ignored);
@@ -92,6 +92,16 @@ dpa_thread_trigger(struct rte_comch_dpa_thread *t)
 		DPA_STAT_INC_MT(&t->trig.coalesced);
 		return 0;
 	}
+	return 1;
+}
+
+int
+dpa_thread_trigger(struct rte_comch_dpa_thread *t)
+{
+	int ret = dpa_thread_trigger_begin(t);
+
+	if (ret <= 0)
+		return ret;
 	dpa_unit_kick(&t->dpa->units[comch_load_relaxed(&t->unit)], t->slot);
 	return 0;
 }

@@ -29,7 +29,7 @@
 #define DPA_UNIT_NAP_NS 1000000
 
 /* Run thread slot once, if it may run; the unit's seq is odd meanwhile. */
-static void
+void
 dpa_unit_run_one(struct dpa_unit *u, uint32_t slot)
 {
 	struct rte_comch_dpa_thread *t = &u->dpa->threads[slot];
@@ -56,6 +56,7 @@ dpa_unit_run_one(struct dpa_unit *u, uint32_t slot)
 	}
 	ex.dpa = u->dpa;
 	ex.thread = t;
+	ex.unit = u;
 	ex.end = 0;
 	dpa_cur_exec = &ex;
 	DPA_STAT_INC(&t->run.runs);
@@ -85,9 +86,9 @@ out:
 	comch_fetch_add_release(&u->seq, 1);
 }
 
-/* One poll of a unit's run queue; returns the number of threads taken. */
+/* Run the threads waiting in u's run queue (a burst of them); returns how many. */
 static unsigned int
-dpa_unit_poll(struct dpa_unit *u)
+dpa_unit_run_queued(struct dpa_unit *u)
 {
 	void *objs[DPA_UNIT_BURST];
 	unsigned int n, i;
@@ -95,6 +96,33 @@ dpa_unit_poll(struct dpa_unit *u)
 	n = rte_ring_sc_dequeue_burst(u->runq, objs, DPA_UNIT_BURST, NULL);
 	for (i = 0; i < n; i++)
 		dpa_unit_run_one(u, (uint32_t)(uintptr_t)objs[i]);
+	return n;
+}
+
+/*
+ * One poll of a unit: its run queue, then the contexts it watches (every
+ * time: threads that keep triggering themselves must not starve them), and
+ * the threads that triggered at once. After DPA_UNIT_SPIN polls in a row that
+ * found nothing, it arms what it watches (dpa_watch.c). Returns the number of
+ * threads run or triggered.
+ */
+static unsigned int
+dpa_unit_poll(struct dpa_unit *u)
+{
+	unsigned int n = dpa_unit_run_queued(u);
+	uint32_t run[DPA_UNIT_BURST];
+	unsigned int nb_run, i;
+
+	/* Its own threads that the contexts triggered run at once, not through the queue. */
+	n += dpa_watch_poll(u, run, RTE_DIM(run), &nb_run);
+	for (i = 0; i < nb_run; i++)
+		dpa_unit_run_one(u, run[i]);
+	if (n != 0) {
+		u->idle = 0;
+	} else if (++u->idle >= DPA_UNIT_SPIN) {
+		dpa_watch_arm_all(u);
+		u->idle = 0;
+	}
 	return n;
 }
 
@@ -167,17 +195,15 @@ static void *
 dpa_unit_pthread(void *arg)
 {
 	struct dpa_unit *u = arg;
-	unsigned int idle = 0;
 
 	while (comch_load_acquire(&u->running)) {
-		if (dpa_unit_poll(u) > 0) {
-			idle = 0;
-		} else if (++idle < DPA_UNIT_SPIN) {
-			rte_pause();
-		} else {
+		if (dpa_unit_poll(u) > 0)
+			continue;
+		/* Idle long enough to have armed what it watches: it may sleep. */
+		if (u->idle == 0 && u->nb_watch == 0)
 			dpa_unit_nap(u);
-			idle = 0;
-		}
+		else
+			rte_pause();
 	}
 	return NULL;
 }
@@ -186,8 +212,21 @@ dpa_unit_pthread(void *arg)
 void
 dpa_unit_kick(struct dpa_unit *u, uint32_t slot)
 {
+	int ret;
+
+	/*
+	 * One producer at a time, under a lock: CPU threads and programs queue
+	 * threads at once, and the lock hands the ring from one to the next
+	 * with acquire and release, where DPDK 22.11's multi-producer enqueue
+	 * waits for the producer before it with a relaxed read (which
+	 * ThreadSanitizer rightly reports). Not on the hot path: a unit
+	 * runs the triggers of the contexts it watches without queueing them.
+	 */
+	comch_spin_lock(&u->kick_lock);
+	ret = rte_ring_sp_enqueue(u->runq, (void *)(uintptr_t)slot);
+	comch_spin_unlock(&u->kick_lock);
 	/* Cannot fail: a slot is queued at most once and the queue holds them all. */
-	if (rte_ring_mp_enqueue(u->runq, (void *)(uintptr_t)slot) != 0) {
+	if (ret != 0) {
 		DPA_LOG(ERR, "dpa %u unit %u: run queue full", u->dpa->tag, u->id);
 		return;
 	}
@@ -218,6 +257,12 @@ dpa_units_init(struct rte_comch_dpa *dpa)
 
 		u->dpa = dpa;
 		u->id = i;
+		u->watch = calloc(RTE_MAX(dpa->max_cqs, 1u), sizeof(*u->watch));
+		if (u->watch == NULL) {
+			DPA_LOG(ERR, "out of memory");
+			ret = -ENOMEM;
+			break;
+		}
 		u->runq = aligned_alloc(RTE_CACHE_LINE_SIZE, RTE_ALIGN_CEIL(memsize,
 								    RTE_CACHE_LINE_SIZE));
 		if (u->runq == NULL) {
@@ -226,7 +271,9 @@ dpa_units_init(struct rte_comch_dpa *dpa)
 			break;
 		}
 		snprintf(name, sizeof(name), "comch_dpa%u_u%u", dpa->tag, i);
-		ret = rte_ring_init(u->runq, name, count, RING_F_SC_DEQ);
+		/* One producer at a time (under kick_lock), one consumer. */
+		ret = rte_ring_init(u->runq, name, count, RING_F_SP_ENQ | RING_F_SC_DEQ);
+		comch_spinlock_init(&u->kick_lock);
 		if (ret < 0) {
 			DPA_LOG(ERR, "rte_ring_init: %d", ret);
 			free(u->runq);
@@ -270,6 +317,8 @@ dpa_units_fini(struct rte_comch_dpa *dpa)
 	for (i = 0; i < dpa->nb_units; i++) {
 		struct dpa_unit *u = &dpa->units[i];
 
+		free(u->watch);
+		u->watch = NULL;
 		if (u->runq == NULL)
 			continue;
 		if (u->service_registered)
@@ -351,6 +400,9 @@ dpa_units_stop(struct rte_comch_dpa *dpa)
 		u->tid_valid = false;
 	}
 	dpa_grace_wait(dpa);
+	/* Nobody polls now: what the units watched is armed, as it was asked to be. */
+	for (i = 0; i < dpa->nb_units; i++)
+		dpa_watch_arm_all(&dpa->units[i]);
 }
 
 int
