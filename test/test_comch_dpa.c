@@ -503,7 +503,7 @@ test_dpa_dev_outside_program(void **state)
 
 struct p_handles {
 	rte_comch_dpa_handle_t good_cq, stale_cq, other_cq, thread, other_thread, stale_thread;
-	int rc[16];
+	int rc[17];
 	uint64_t done;
 };
 
@@ -531,6 +531,8 @@ prog_handles(uint64_t arg)
 	p->rc[i++] = rte_comch_dpa_dev_completion_ack(p->good_cq, 0);
 	/* generation 0 (never given out) of a free slot: a free slot's live word is 0 too */
 	p->rc[i++] = rte_comch_dpa_dev_get_completion((p->good_cq & ~0xffffffffffffull) | 5, &e);
+	/* a context with no thread: arming it does nothing, and nothing watches it */
+	p->rc[i++] = rte_comch_dpa_dev_completion_request_notification(p->good_cq);
 	STORE(&p->done, 1);
 	rte_comch_dpa_dev_thread_finish();
 }
@@ -540,9 +542,9 @@ test_dpa_dev_bad_handles(void **state)
 {
 	struct rte_comch_dpa *dpa = ct_dpa_new(dpa_test_dev, RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 0);
 	struct rte_comch_dpa *dpa2 = ct_dpa_new(dpa_test_dev, RTE_COMCH_DPA_EXEC_PTHREAD, 1, 0, 0);
-	static const int want[16] = { -EINVAL, -EINVAL, -EINVAL, -EINVAL, -EINVAL, -EINVAL,
+	static const int want[17] = { -EINVAL, -EINVAL, -EINVAL, -EINVAL, -EINVAL, -EINVAL,
 				      -EINVAL, -EINVAL, -EINVAL, -EINVAL, -EINVAL, -EINVAL,
-				      -EINVAL, 0, 0, -EINVAL };
+				      -EINVAL, 0, 0, -EINVAL, 0 };
 	struct p_handles p = { 0 };
 	struct p_count pc = { 0 };
 	struct rte_comch_dpa_thread *t, *t2;

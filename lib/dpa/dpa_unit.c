@@ -199,8 +199,8 @@ dpa_unit_pthread(void *arg)
 	while (comch_load_acquire(&u->running)) {
 		if (dpa_unit_poll(u) > 0)
 			continue;
-		/* Idle long enough to have armed what it watches: it may sleep. */
-		if (u->idle == 0 && u->nb_watch == 0)
+		/* Nothing, and the count restarted: it armed what it watched, it may sleep. */
+		if (u->idle == 0)
 			dpa_unit_nap(u);
 		else
 			rte_pause();

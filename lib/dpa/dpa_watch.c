@@ -33,13 +33,16 @@
 
 /*
  * Watch cq for the program running on u: 0, or -ENOSPC if u's list is full
- * (of entries of destroyed contexts not yet dropped): the caller arms cq.
+ * (of entries of destroyed contexts not yet dropped), or -EINVAL if cq has
+ * no thread to trigger: the caller arms cq.
  */
 int
 dpa_watch_add(struct dpa_unit *u, struct rte_comch_dpa_cq *cq)
 {
 	int expected = 0;
 
+	if (cq->thread == NULL)
+		return -EINVAL;
 	if (u->nb_watch == u->dpa->max_cqs)
 		return -ENOSPC;
 	/* Watched already (by this unit or another): the entry will be seen. */
@@ -79,36 +82,32 @@ dpa_watch_live(const struct dpa_watch *w)
 }
 
 /*
- * Trigger the thread of cq, which got an entry, from the unit u that watched
- * it. A thread of u to run is not queued: its slot goes to run (at most max
- * of them, counted in *nb_run), for u to run once the pass is over. Returns
- * false if run is full, and nothing was done.
+ * Trigger the thread of cq (a context with a thread: see dpa_watch_add()),
+ * which got an entry, from the unit u that watched it. A thread of u to run
+ * is not queued: its slot goes to run (at most max of them, counted in
+ * *nb_run), for u to run once the pass is over. Returns false if run is
+ * full, and nothing was done.
  */
 static bool
 dpa_watch_trigger(struct dpa_unit *u, struct rte_comch_dpa_cq *cq, uint32_t *run,
 		  unsigned int max_run, unsigned int *nb_run)
 {
 	struct rte_comch_dpa_thread *t = cq->thread;
+	uint32_t unit = comch_load_relaxed(&t->unit);
 	int ret;
 
-	if (t != NULL && comch_load_relaxed(&t->unit) == u->id && *nb_run == max_run)
+	if (unit == u->id && *nb_run == max_run)
 		return false;
-	if (t != NULL)
-		DPA_STAT_INC(&cq->watch_notifications);
+	DPA_STAT_INC(&cq->watch_notifications);
 	/* Let go first: the run this triggers may ask to be notified again. */
 	comch_store_release(&cq->watched, 0);
-	if (t == NULL) {
-		/* Nothing to trigger: armed, as a post leaves it. */
-		dpa_cq_arm(cq, false);
-		return true;
-	}
 	ret = dpa_thread_trigger_begin(t);
 	if (ret < 0)
 		dpa_cq_arm(cq, true); /* dropped: armed, as a post leaves it */
-	else if (ret == 1 && comch_load_relaxed(&t->unit) == u->id)
+	else if (ret == 1 && unit == u->id)
 		run[(*nb_run)++] = t->slot;
 	else if (ret == 1)
-		dpa_unit_kick(&u->dpa->units[comch_load_relaxed(&t->unit)], t->slot);
+		dpa_unit_kick(&u->dpa->units[unit], t->slot);
 	return true;
 }
 
