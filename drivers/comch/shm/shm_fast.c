@@ -234,8 +234,8 @@ shm_consumer_post(void *c, const struct rte_comch_fp_post *posts, unsigned int n
 	for (k = 0; k < n; k++) {
 		i = (sh->posted + k) & sh->mask;
 		pb = &sh->posted_buf[i];
-		flush = shm_flush_len(pb, &posts[k]);
-		if (flush != 0 && sh->flush)
+		flush = sh->flush ? shm_flush_len(pb, &posts[k]) : 0;
+		if (flush != 0)
 			shm_flush_lines(pb->stage != NULL ? pb->stage : pb->addr, flush);
 		pb->filled = 0;
 		pb->addr = posts[k].addr;
