@@ -337,10 +337,17 @@ comch_consumer_progress(struct rte_comch_ctx *ctx, bool slow, uint64_t now)
 		}
 		return 0;
 	case RTE_COMCH_CTX_STATE_RUNNING:
-		/* The common round: nothing posted (the burst API's, or none yet), or a poll. */
-		if (likely(!c->flushing && !comch_link_dead(c->link)))
-			return c->api == COMCH_FAST_API_TASKS && c->nb_posted != 0 &&
-			       comch_consumer_poll_tasks(c) > 0;
+		/*
+		 * The common round: a poll of posted tasks, or nothing (the burst
+		 * API's). A program's consumer, or one with no task posted yet,
+		 * has nothing to look at until a post or the slow tick.
+		 */
+		if (likely(!c->flushing && !comch_link_dead(c->link))) {
+			if (c->api == COMCH_FAST_API_TASKS && c->nb_posted != 0)
+				return comch_consumer_poll_tasks(c) > 0;
+			ctx->quiet = c->api != COMCH_FAST_API_BURST;
+			return 0;
+		}
 		if (!c->flushing) {
 			/* The link died: what the peer finished is still ours, then the rest. */
 			c->ctx.last_error = -ECONNRESET;
@@ -484,6 +491,7 @@ comch_consumer_submit(struct rte_comch_consumer_task_post_recv *t)
 	if (unlikely(rc < 0))
 		return rc;
 	c->nb_posted++;
+	c->ctx.quiet = false;
 	t->base.status = -EINPROGRESS;
 	t->imm_len = 0;
 	c->ctx.nb_inflight++;

@@ -38,6 +38,7 @@ comch_ctx_set_state(struct rte_comch_ctx *ctx, enum rte_comch_ctx_state next)
 	 * states of the producers and consumers on it (comch_link_nb_active()).
 	 */
 	comch_store_relaxed(&ctx->state, next);
+	ctx->quiet = false;
 	COMCH_LOG(DEBUG, "context %p: %s -> %s", (void *)ctx,
 		  comch_state_names[prev], comch_state_names[next]);
 	if (ctx->state_cb == NULL)

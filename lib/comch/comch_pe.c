@@ -247,7 +247,8 @@ rte_comch_pe_progress(struct rte_comch_pe *pe)
 	}
 	gen = pe->gen;
 	TAILQ_FOREACH(ctx, &pe->ctxs, pe_next) {
-		if (ctx->state == RTE_COMCH_CTX_STATE_IDLE)
+		/* A quiet context has only the slow tick's checks to make. */
+		if (ctx->state == RTE_COMCH_CTX_STATE_IDLE || (ctx->quiet && !slow))
 			continue;
 		did |= ctx->ops->progress(ctx, slow, now);
 		/* A callback attached or destroyed a context: the rest waits a round. */

@@ -191,6 +191,12 @@ struct rte_comch_ctx {
 	union rte_comch_data user_data;
 	uint32_t nb_inflight;
 	int last_error;
+	/**
+	 * RUNNING with nothing for its rounds to look at: the engine runs its
+	 * progress on the slow tick only. Set by its progress, cleared by what
+	 * gives it work (a state change, a post); its engine's lcore only.
+	 */
+	bool quiet;
 };
 
 enum comch_task_type {
