@@ -14,6 +14,7 @@
 
 #include <rte_common.h>
 #include <rte_errno.h>
+#include <rte_memcpy.h>
 #include <rte_mempool.h>
 
 #include "comch_private.h"
@@ -668,7 +669,7 @@ rte_comch_producer_task_send_alloc_init(struct rte_comch_producer *producer,
 	t->consumer_id = consumer_id;
 	t->msg.imm_len = imm_len;
 	if (imm_len > 0)
-		memcpy(t->msg.imm, imm_data, imm_len);
+		rte_memcpy(t->msg.imm, imm_data, imm_len);
 	*task = t;
 	return 0;
 }
@@ -744,7 +745,7 @@ rte_comch_producer_task_send_set_imm_data(struct rte_comch_producer_task_send *t
 	if (rc < 0)
 		return rc;
 	if (len > 0)
-		memcpy(task->msg.imm, imm_data, len);
+		rte_memcpy(task->msg.imm, imm_data, len);
 	task->msg.imm_len = len;
 	return 0;
 }

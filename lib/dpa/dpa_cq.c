@@ -246,14 +246,16 @@ rte_comch_dpa_cq_stats_get(const struct rte_comch_dpa_cq *cq,
 
 /*
  * Lock cq for one entry if fewer than limit entries (and fewer than its size)
- * are posted and not yet acknowledged. 0: room, cq locked, rte_comch_dpa_cq_commit()
- * follows; -EAGAIN (full) or -EINVAL (destroyed, logged naming func): unlocked.
+ * are posted and not yet acknowledged. 0: room, cq locked, *entry the entry to
+ * fill in place, rte_comch_dpa_cq_commit() follows; -EAGAIN (full) or -EINVAL
+ * (destroyed, logged naming func): unlocked.
  * The limit is a DPA producer's dev_max_num_send: checked under the context's
  * lock, so producers sharing the context cannot overshoot it together, and
  * held while the producer delivers, so its completion cannot fail after.
  */
 int
-rte_comch_dpa_cq_reserve(struct rte_comch_dpa_cq *cq, uint64_t limit, const char *func)
+rte_comch_dpa_cq_reserve(struct rte_comch_dpa_cq *cq, uint64_t limit, const char *func,
+			 struct rte_comch_dpa_cqe **entry)
 {
 	uint64_t room;
 
@@ -276,17 +278,18 @@ rte_comch_dpa_cq_reserve(struct rte_comch_dpa_cq *cq, uint64_t limit, const char
 		DPA_STAT_INC_MT(&cq->full);
 		return -EAGAIN;
 	}
+	/* Filled in place: a copy through the stack would wait on its own stores. */
+	*entry = &cq->ring[cq->pi & cq->mask].cqe;
 	return 0;
 }
 
-/* Write the entry reserved by rte_comch_dpa_cq_reserve(), trigger the thread, unlock. */
+/* Publish the entry reserved by rte_comch_dpa_cq_reserve(), trigger the thread, unlock. */
 void
-rte_comch_dpa_cq_commit(struct rte_comch_dpa_cq *cq, const struct rte_comch_dpa_cqe *cqe)
+rte_comch_dpa_cq_commit(struct rte_comch_dpa_cq *cq)
 {
 	uint64_t pi = cq->pi;
 	struct dpa_cq_slot *slot = &cq->ring[pi & cq->mask];
 
-	slot->cqe = *cqe;
 	comch_store_release(&slot->owner, dpa_cq_phase(cq, pi));
 	cq->pi = pi + 1;
 	DPA_STAT_INC(&cq->posted);
@@ -309,6 +312,7 @@ rte_comch_dpa_cq_commit(struct rte_comch_dpa_cq *cq, const struct rte_comch_dpa_
 int
 rte_comch_dpa_cq_post(struct rte_comch_dpa_cq *cq, const struct rte_comch_dpa_cqe *cqe)
 {
+	struct rte_comch_dpa_cqe *entry;
 	int ret;
 
 	if (cq == NULL || cqe == NULL || cqe->imm_len > RTE_COMCH_DPA_IMM_MAX) {
@@ -316,10 +320,11 @@ rte_comch_dpa_cq_post(struct rte_comch_dpa_cq *cq, const struct rte_comch_dpa_cq
 			cqe != NULL ? cqe->imm_len : 0, RTE_COMCH_DPA_IMM_MAX);
 		return -EINVAL;
 	}
-	ret = rte_comch_dpa_cq_reserve(cq, UINT64_MAX, __func__);
+	ret = rte_comch_dpa_cq_reserve(cq, UINT64_MAX, __func__, &entry);
 	if (ret < 0)
 		return ret;
-	rte_comch_dpa_cq_commit(cq, cqe);
+	*entry = *cqe;
+	rte_comch_dpa_cq_commit(cq);
 	return 0;
 }
 

@@ -290,26 +290,28 @@ rte_comch_dpa_cq_consumer_detach(struct rte_comch_dpa_cq *cq);
  *   Most entries not yet acknowledged (at most the context's size).
  * @param func
  *   The caller's name, for the log line.
+ * @param entry
+ *   On success, the entry to fill in place before rte_comch_dpa_cq_commit();
+ *   not NULL.
  * @return
  *   0, locked; -EAGAIN (not locked) if there is no room; -EINVAL (not locked,
  *   logged) if the context was destroyed.
  */
 __rte_internal
 int
-rte_comch_dpa_cq_reserve(struct rte_comch_dpa_cq *cq, uint64_t limit, const char *func);
+rte_comch_dpa_cq_reserve(struct rte_comch_dpa_cq *cq, uint64_t limit, const char *func,
+			 struct rte_comch_dpa_cqe **entry);
 
 /**
- * Write the entry reserved by rte_comch_dpa_cq_reserve(), unlock, and
- * trigger the attached thread if the context was armed.
+ * Publish the entry reserved by rte_comch_dpa_cq_reserve() and filled by the
+ * caller, unlock, and trigger the attached thread if the context was armed.
  *
  * @param cq
  *   The completion context.
- * @param cqe
- *   The entry.
  */
 __rte_internal
 void
-rte_comch_dpa_cq_commit(struct rte_comch_dpa_cq *cq, const struct rte_comch_dpa_cqe *cqe);
+rte_comch_dpa_cq_commit(struct rte_comch_dpa_cq *cq);
 
 /**
  * Post one completion entry to a completion context (the CPU producer's side

@@ -180,6 +180,7 @@ static int
 dpa_dev_deliver(struct dpa_prod *p, uint32_t id, const void *imm, uint32_t imm_len,
 		const struct dpa_send_cq *sc, const struct dpa_copy *copy, const char *func)
 {
+	struct rte_comch_dpa_cqe *cqe = NULL;
 	struct dpa_cons *c;
 	int ret;
 
@@ -197,7 +198,7 @@ dpa_dev_deliver(struct dpa_prod *p, uint32_t id, const void *imm, uint32_t imm_l
 		return -EAGAIN;
 	}
 	if (sc->cq != NULL) {
-		ret = rte_comch_dpa_cq_reserve(sc->cq, sc->max_send, func);
+		ret = rte_comch_dpa_cq_reserve(sc->cq, sc->max_send, func, &cqe);
 		if (ret < 0) {
 			comch_spin_unlock(&c->lock);
 			if (ret == -EINVAL)
@@ -211,11 +212,11 @@ dpa_dev_deliver(struct dpa_prod *p, uint32_t id, const void *imm, uint32_t imm_l
 	dpa_cons_fill(c, p->id, imm, imm_len);
 	/* After the copy: a completion tells the program its source may be reused. */
 	if (sc->cq != NULL) {
-		struct rte_comch_dpa_cqe cqe = {
-			.user_data = sc->user_data, .producer_id = p->id, .imm_len = 0,
-		};
-
-		rte_comch_dpa_cq_commit(sc->cq, &cqe);
+		cqe->user_data = sc->user_data;
+		cqe->producer_id = p->id;
+		cqe->imm_len = 0;
+		memset(cqe->imm, 0, sizeof(cqe->imm));
+		rte_comch_dpa_cq_commit(sc->cq);
 	}
 	comch_spin_unlock(&c->lock);
 	return 0;

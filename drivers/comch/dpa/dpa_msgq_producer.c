@@ -138,7 +138,7 @@ dpa_producer_send(void *obj, void *remote, uint32_t producer_id, const void *src
 		  const struct rte_comch_fp_msg *msgs, unsigned int n)
 {
 	struct dpa_cons *c = remote;
-	struct rte_comch_dpa_cqe cqe;
+	struct rte_comch_dpa_cqe *cqe;
 	unsigned int i;
 	int rc = -EAGAIN;
 
@@ -158,7 +158,7 @@ dpa_producer_send(void *obj, void *remote, uint32_t producer_id, const void *src
 			}
 		}
 		/* Room first: a credit is taken only for an entry that will be posted. */
-		rc = rte_comch_dpa_cq_reserve(c->cq, UINT64_MAX, __func__);
+		rc = rte_comch_dpa_cq_reserve(c->cq, UINT64_MAX, __func__, &cqe);
 		if (rc < 0) {
 			if (rc != -EAGAIN) {
 				DPA_LOG(ERR, "consumer %u: its completion context refused a "
@@ -169,11 +169,11 @@ dpa_producer_send(void *obj, void *remote, uint32_t producer_id, const void *src
 		}
 		/* Ordered before the entry by the release of its owner bit. */
 		comch_store_relaxed(&c->taken, comch_load_relaxed(&c->taken) + 1);
-		cqe.user_data = c->user_data;
-		cqe.producer_id = producer_id;
-		cqe.imm_len = msgs[i].imm_len;
-		memcpy(cqe.imm, msgs[i].imm, sizeof(cqe.imm));
-		rte_comch_dpa_cq_commit(c->cq, &cqe);
+		cqe->user_data = c->user_data;
+		cqe->producer_id = producer_id;
+		cqe->imm_len = msgs[i].imm_len;
+		memcpy(cqe->imm, msgs[i].imm, sizeof(cqe->imm));
+		rte_comch_dpa_cq_commit(c->cq);
 	}
 	return i > 0 ? (int)i : rc;
 }
