@@ -9,7 +9,8 @@
  * before, more of them in one round than the queue holds too; the buffers are
  * filled in the order they were submitted, before and after the round; and a
  * consumer stopped from a callback, with buffers still queued, gives every
- * buffer back once (-ECONNABORTED), the queued ones last.
+ * buffer back once (-ECONNABORTED), the queued ones last. And a consumer
+ * with nothing posted, which its engine skips, is polled again from its post.
  */
 
 #include <errno.h>
@@ -159,6 +160,49 @@ test_stop_from_callback(void **state)
 	ct_fast_close_all(&p, &pr, 1, &c, 1);
 }
 
+#define QUIET_TRIALS 20
+#define QUIET_ROUNDS 16
+
+/*
+ * A consumer with no receive posted is quiet (its engine skips it until the
+ * slow tick); its post ends that. QUIET_TRIALS times: rounds with nothing
+ * posted, then one post, one message on it, and one round of the consumer's
+ * engine, which must deliver it. A post that left the consumer quiet would
+ * leave the message to the next slow tick (100 us), which a round that
+ * follows at once meets only now and then.
+ */
+static void
+test_first_post_polled_at_once(void **state)
+{
+	struct rte_comch_pe *pe;
+	uint32_t i, k, at_once = 0;
+	struct ct_prod pr;
+	struct ct_cons c;
+	struct ct_pair p;
+
+	ct_fast_up(&p, NULL, MODE(state));
+	pe = ct_fast_pe(&p, false);
+	ct_cons_new(&c, p.cconn, pe, 1, SLOT, 8);
+	c.check = true;
+	ct_cons_start(&p, &c, &p.srv);
+	ct_prod_new(&pr, p.sconn, ct_fast_pe(&p, true), 2 * QUIET_TRIALS, SLOT, true);
+	for (i = 0; i < QUIET_TRIALS; i++) {
+		for (k = 0; k < QUIET_ROUNDS; k++)
+			assert_true(ct_fast_progress(&p) >= 0);
+		assert_int_equal(ct_cons_post(&c, 0, NULL), 0);
+		assert_int_equal(ct_prod_send(&pr, c.id, SLOT, 8, NULL), 0);
+		assert_true(rte_comch_pe_progress(pe) >= 0);
+		at_once += c.nb_ok == i + 1;
+		assert_int_equal(ct_fast_wait_count(&p, &c.nb_ok, i + 1), 0);
+	}
+	if (at_once < QUIET_TRIALS - 2)
+		fail_msg("%u of %u first posts delivered in the next round", at_once,
+			 QUIET_TRIALS);
+	assert_int_equal(ct_fast_wait_count(&p, &pr.nb_ok, QUIET_TRIALS), 0);
+	assert_int_equal(c.bad, 0);
+	ct_fast_close_all(&p, &pr, 1, &c, 1);
+}
+
 #define BOTH(t) \
 	cmocka_unit_test_prestate(t, (void *)&mode_one), \
 	cmocka_unit_test_prestate(t, (void *)&mode_split)
@@ -169,6 +213,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		BOTH(test_many_in_one_round),
 		BOTH(test_stop_from_callback),
+		BOTH(test_first_post_polled_at_once),
 	};
 
 	return CT_RUN("comch_fast_repost", tests);
