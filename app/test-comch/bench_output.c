@@ -1045,9 +1045,129 @@ median(double *v, unsigned int n)
 	return n % 2 != 0 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/*
+ * The performance issue's targets, judged over repeated runs: each on the
+ * median of the per-run ratios of an rte_comch row to one baseline of its
+ * group. Rates: at least factor times the baseline; latency (p50): within
+ * factor times it. stable: also the lowest run's rate within 30% of the
+ * median run's.
+ */
+struct repeat_target {
+	const char *mode;
+	uint32_t size;                   /* 0: each size of the plan */
+	enum bench_transport tr;         /* the rte_comch row */
+	uint32_t burst;                  /* 0: each burst of the plan */
+	uint8_t dir;                     /* enum bench_dir */
+	enum bench_transport base;
+	double factor;
+	bool stable;
+};
+
+static const struct repeat_target repeat_targets[] = {
+	{ "fp-bw", 4096, BENCH_TR_COMCH_BURST, 0, BENCH_DIR_NONE, BENCH_TR_MEMIF, 1.0, false },
+	{ "fp-bw", 4096, BENCH_TR_COMCH, 0, BENCH_DIR_NONE, BENCH_TR_MEMIF, 0.8, false },
+	{ "fp-stream", 64, BENCH_TR_COMCH, 0, BENCH_DIR_NONE, BENCH_TR_MEMIF, 1.0, false },
+	{ "fp-lat", 64, BENCH_TR_COMCH_BURST, 0, BENCH_DIR_NONE, BENCH_TR_CACHELINE, 1.5, false },
+	{ "fp-lat", 64, BENCH_TR_COMCH, 0, BENCH_DIR_NONE, BENCH_TR_CACHELINE, 2.0, false },
+	{ "ep-stream", 0, BENCH_TR_COMCH, 0, BENCH_DIR_NONE, BENCH_TR_UNIX, 2.0, true },
+	{ "msgq-rate", 0, BENCH_TR_COMCH, 0, BENCH_DIR_TO_DPA, BENCH_TR_RING, 0.8, false },
+	{ "msgq-rate", 0, BENCH_TR_COMCH, 0, BENCH_DIR_FROM_DPA, BENCH_TR_RING, 1.0, false },
+};
+
+/* Share of the median the stable targets' lowest run must reach. */
+#define REPEAT_STABLE_MIN 0.7
+
+static bool
+repeat_target_row(const struct repeat_target *t, const struct bench_test *ct)
+{
+	return strcmp(ct->mode->name, t->mode) == 0 && ct->transport == t->tr &&
+	       (t->size == 0 || ct->size == t->size) &&
+	       (t->burst == 0 || ct->burst == t->burst) && ct->dir == t->dir;
+}
+
+/* The row of transport tr that comch row i compares with in its group, or -1. */
+static int
+repeat_target_base(const struct bench_test *plan, unsigned int nb, unsigned int i,
+		   enum bench_transport tr)
+{
+	unsigned int j;
+
+	for (j = 0; j < nb; j++)
+		if (plan[j].mode == plan[i].mode && plan[j].size == plan[i].size &&
+		    plan[j].transport == tr && comparable(&plan[i], &plan[j]))
+			return (int)j;
+	return -1;
+}
+
+/* One target of comch row i against row j over the runs, met or missed. */
+static void
+print_repeat_target(FILE *f, const struct repeat_target *t, const struct bench_test *plan,
+		    unsigned int i, unsigned int j, const struct bench_results *rs,
+		    unsigned int nb_runs)
+{
+	const bool lat = plan[i].mode->kind == BENCH_KIND_LAT;
+	double ratio[BENCH_MAX_REPEAT], cv[BENCH_MAX_REPEAT];
+	const struct bench_result *c, *b;
+	char test[96], bl[64], cond[96];
+	unsigned int r, n = 0;
+	double med, lowest;
+
+	for (r = 0; r < nb_runs && r < BENCH_MAX_REPEAT; r++) {
+		c = get(&rs[r], i, BENCH_SIDE_CLIENT);
+		b = get(&rs[r], j, BENCH_SIDE_CLIENT);
+		if (!test_ok(&rs[r], i, BENCH_SIDE_BOTH) || !test_ok(&rs[r], j, BENCH_SIDE_BOTH) ||
+		    c == NULL || b == NULL || c->skipped || b->skipped ||
+		    summary_raw(&plan[i], c) <= 0 || summary_raw(&plan[j], b) <= 0)
+			continue;
+		cv[n] = summary_raw(&plan[i], c);
+		/* Latency: rte_comch's p50 over the baseline's, lower is better. */
+		ratio[n] = cv[n] / summary_raw(&plan[j], b);
+		n++;
+	}
+	summary_test_name(&plan[i], test, sizeof(test));
+	bench_test_label(&plan[j], bl, sizeof(bl));
+	snprintf(cond, sizeof(cond), lat ? "p50 within %.1fx of %s" : "at least %.1fx %s",
+		 t->factor, bl);
+	if (n == 0) {
+		fprintf(f, "  %s %s: no run with both\n", test, cond);
+		return;
+	}
+	med = median(ratio, n);
+	fprintf(f, "  %s %s: %.2fx [%.2f-%.2f] of %u: %s\n", test, cond, med, ratio[0],
+		ratio[n - 1], n, (lat ? med <= t->factor : med >= t->factor) ? "met" : "missed");
+	if (!t->stable || lat)
+		return;
+	med = median(cv, n);
+	lowest = cv[0] / med;
+	fprintf(f, "  %s stable, the lowest run within %.0f%% of the median: %.0f%%: %s\n",
+		test, (1 - REPEAT_STABLE_MIN) * 100, lowest * 100,
+		lowest >= REPEAT_STABLE_MIN ? "met" : "missed");
+}
+
+/* After the summary of --repeat with --targets: each target the plan measured. */
+static void
+print_repeat_targets(FILE *f, const struct bench_test *plan, unsigned int nb,
+		     const struct bench_results *rs, unsigned int nb_runs)
+{
+	const struct repeat_target *t;
+	unsigned int i, k;
+	int j;
+
+	fprintf(f, "\nTargets over %u runs: the median of the per-run ratios, lowest and "
+		"highest run\n", nb_runs);
+	for (k = 0; k < RTE_DIM(repeat_targets); k++)
+		for (i = 0, t = &repeat_targets[k]; i < nb; i++) {
+			if (!repeat_target_row(t, &plan[i]))
+				continue;
+			j = repeat_target_base(plan, nb, i, t->base);
+			if (j >= 0)
+				print_repeat_target(f, t, plan, i, (unsigned int)j, rs, nb_runs);
+		}
+}
+
 void
 bench_output_repeated(FILE *f, const struct bench_test *plan, unsigned int nb,
-		      const struct bench_results *rs, unsigned int nb_runs)
+		      const struct bench_results *rs, unsigned int nb_runs, bool targets)
 {
 	double ratio[BENCH_MAX_REPEAT], cv[BENCH_MAX_REPEAT], bv[BENCH_MAX_REPEAT];
 	char test[96], cs[48], bs[48], bl[64], base[120], spread[48];
@@ -1101,4 +1221,6 @@ bench_output_repeated(FILE *f, const struct bench_test *plan, unsigned int nb,
 		snprintf(spread, sizeof(spread), "[%.2f-%.2f]", ratio[0], ratio[n - 1]);
 		fprintf(f, "  %-36s %-16s %-32s %.2fx %s of %u\n", test, cs, base, med, spread, n);
 	}
+	if (targets)
+		print_repeat_targets(f, plan, nb, rs, nb_runs);
 }

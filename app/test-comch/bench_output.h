@@ -26,9 +26,10 @@ int bench_output_csv(const char *path, const struct bench_opts *o,
 
 /*
  * After --repeat: each rte_comch result against its mode's main baseline, the
- * median over the runs of the per-run ratio, with the lowest and highest.
+ * median over the runs of the per-run ratio, with the lowest and highest;
+ * with targets, then the performance targets judged on those medians.
  */
 void bench_output_repeated(FILE *f, const struct bench_test *plan, unsigned int nb,
-			   const struct bench_results *rs, unsigned int nb_runs);
+			   const struct bench_results *rs, unsigned int nb_runs, bool targets);
 
 #endif /* BENCH_OUTPUT_H */

@@ -335,7 +335,7 @@ bench_parent_run(const struct bench_opts *o_in)
 		      -EIO : 0;
 	}
 	if (o.repeat > 1 && runs > 1)
-		bench_output_repeated(stdout, plan, nb, rs, runs);
+		bench_output_repeated(stdout, plan, nb, rs, runs, o.targets);
 	if (runs != 0 && o.csv != NULL &&
 	    bench_output_csv(o.csv, &o, plan, nb, &rs[runs - 1], BENCH_SIDE_BOTH) < 0)
 		ret = -EIO;
