@@ -345,7 +345,8 @@ comch_consumer_progress(struct rte_comch_ctx *ctx, bool slow, uint64_t now)
 		if (likely(!c->flushing && !comch_link_dead(c->link))) {
 			if (c->api == COMCH_FAST_API_TASKS && c->nb_posted != 0)
 				return comch_consumer_poll_tasks(c) > 0;
-			ctx->quiet = c->api != COMCH_FAST_API_BURST;
+			if (c->api != COMCH_FAST_API_BURST)
+				ctx->quiet = true;
 			return 0;
 		}
 		if (!c->flushing) {

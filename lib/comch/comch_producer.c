@@ -174,7 +174,8 @@ comch_producer_progress(struct rte_comch_ctx *ctx, bool slow __rte_unused,
 		   ctx->state == RTE_COMCH_CTX_STATE_RUNNING)) {
 		comch_grace_quiescent(p);
 		/* A program's producer: the CPU sends nothing, and reads no remote. */
-		ctx->quiet = p->api == COMCH_FAST_API_NONE;
+		if (p->api == COMCH_FAST_API_NONE)
+			ctx->quiet = true;
 		return 0;
 	}
 	return comch_producer_progress_work(p);
