@@ -65,15 +65,16 @@ dpa_cq_next(struct rte_comch_dpa_cq *cq)
 }
 
 /*
- * Trigger the attached thread if the context is armed (and disarm it). A
- * trigger the thread drops (stopped, finished) gives the arming back: else
- * the context would stay disarmed, and posts after the thread runs again
- * would wake nobody. Called under the context's lock.
+ * Trigger the attached thread of an armed context (and disarm it). A trigger
+ * the thread drops (stopped, finished) gives the arming back: else the
+ * context would stay disarmed, and posts after the thread runs again would
+ * wake nobody. Called under the context's lock, by the two that see it armed:
+ * a post, and an arming that finds an entry.
  */
-void
+static void
 dpa_cq_notify(struct rte_comch_dpa_cq *cq)
 {
-	if (cq->thread == NULL || comch_load_relaxed(&cq->armed) == 0)
+	if (cq->thread == NULL)
 		return;
 	comch_store_relaxed(&cq->armed, 0);
 	DPA_STAT_INC(&cq->notifications); /* under the lock, like posted */

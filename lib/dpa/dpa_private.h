@@ -420,7 +420,6 @@ void dpa_units_fini(struct rte_comch_dpa *dpa);
 int dpa_units_start(struct rte_comch_dpa *dpa);
 void dpa_units_stop(struct rte_comch_dpa *dpa);
 void dpa_unit_kick(struct dpa_unit *u, uint32_t slot);
-void dpa_unit_run_one(struct dpa_unit *u, uint32_t slot);
 
 /* dpa_cq.c */
 
@@ -440,7 +439,6 @@ dpa_cq_ready(const struct rte_comch_dpa_cq *cq)
 	return comch_load_acquire(&cq->ring[rcv & cq->mask].owner) == dpa_cq_phase(cq, rcv);
 }
 
-void dpa_cq_notify(struct rte_comch_dpa_cq *cq);
 void dpa_cq_arm(struct rte_comch_dpa_cq *cq, bool dropped);
 
 /* dpa_watch.c */

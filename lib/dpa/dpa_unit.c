@@ -29,7 +29,7 @@
 #define DPA_UNIT_NAP_NS 1000000
 
 /* Run thread slot once, if it may run; the unit's seq is odd meanwhile. */
-void
+static void
 dpa_unit_run_one(struct dpa_unit *u, uint32_t slot)
 {
 	struct rte_comch_dpa_thread *t = &u->dpa->threads[slot];
