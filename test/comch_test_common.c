@@ -576,19 +576,19 @@ ct_client_new(struct ct_side *s, struct rte_comch_dev *dev, const char *name,
 }
 
 /*
- * Open one device of a pair: kv, and doorbell=bell if a test asked for one.
- * The devarg is given whatever the driver: a driver that does not know it
- * refuses the open, and the test fails saying so, rather than running
- * without what it asked for.
+ * Open one device of a pair: kv, doorbell=bell and more devargs if a test
+ * asked for them. They are given whatever the driver: a driver that does not
+ * know one refuses the open, and the test fails saying so, rather than
+ * running without what it asked for.
  */
 static struct rte_comch_dev *
-ct_pair_dev_open(const char *kv, const char *bell)
+ct_pair_dev_open(const char *kv, const char *bell, const char *more)
 {
 	struct rte_comch_dev *dev;
-	char args[160];
+	char args[200];
 
-	snprintf(args, sizeof(args), "%s%s%s", kv, bell != NULL ? ",doorbell=" : "",
-		 bell != NULL ? bell : "");
+	snprintf(args, sizeof(args), "%s%s%s%s%s", kv, bell != NULL ? ",doorbell=" : "",
+		 bell != NULL ? bell : "", more != NULL ? "," : "", more != NULL ? more : "");
 	dev = ct_dev_open("%s", args);
 	if (dev == NULL)
 		fail_msg("the %s driver did not open \"%s\" (%s): a devarg it does not know?",
@@ -600,17 +600,18 @@ static void
 ct_pair_open_common(struct ct_pair *p, const struct ct_cfg *cfg, bool split)
 {
 	const char *bell = cfg != NULL ? cfg->doorbell : NULL;
+	const char *more = cfg != NULL ? cfg->devargs : NULL;
 	char kv[96];
 
 	memset(p, 0, sizeof(*p));
 	ct_domain(p->domain, sizeof(p->domain));
 	snprintf(p->name, sizeof(p->name), "srv-%s", p->domain);
 	snprintf(kv, sizeof(kv), "domain=%s,role=dpu,rep=pf0,rep=pf1", p->domain);
-	p->dpu = ct_pair_dev_open(kv, bell);
+	p->dpu = ct_pair_dev_open(kv, bell, more);
 	if (cfg != NULL && cfg->cli_doorbell != NULL)
 		bell = cfg->cli_doorbell;
 	snprintf(kv, sizeof(kv), "domain=%s,role=host,fn=pf0", p->domain);
-	p->host = ct_pair_dev_open(kv, bell);
+	p->host = ct_pair_dev_open(kv, bell, more);
 	p->rep = rte_comch_dev_rep_open(p->dpu, "pf0");
 	assert_non_null(p->rep);
 	p->pe = rte_comch_pe_create(RTE_COMCH_PE_LCORE_SELF);

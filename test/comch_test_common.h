@@ -222,6 +222,8 @@ struct ct_cfg {
 	 */
 	const char *doorbell;
 	const char *cli_doorbell; /**< The host device's, if not doorbell's. */
+	/** More devargs of both devices ("key=value,..."); NULL: none. Given to every driver. */
+	const char *devargs;
 };
 
 /** Create and fully configure a server (not attached, not started). */
