@@ -404,7 +404,8 @@ test_dev_budget_devargs(void **state)
 		"max_proc_map=300T", "max_dev_fds=0", "max_dev_fds=2M", "max_dev_map=0",
 		"max_dev_map=2000000G", "max_proc_fds=8,max_proc_fds=9", "nt_min=-1",
 		"nt_min=2G", "nt_min=1x", "nt_min=", "nt_min=1,nt_min=2", "nt_auto=2",
-		"nt_auto=-1", "nt_auto=yes", "nt_auto=", "nt_auto=0,nt_auto=1",
+		"nt_auto=-1", "nt_auto=yes", "nt_auto=", "nt_auto=0,nt_auto=1", "bounce=-1",
+		"bounce=257M", "bounce=1G", "bounce=4x", "bounce=", "bounce=0,bounce=4K",
 	};
 	struct rte_comch_dev_info info;
 	struct rte_comch_dev *dev;
@@ -430,7 +431,10 @@ test_dev_budget_devargs(void **state)
 	assert_int_equal(info.max_peer_consumers, 8);
 	assert_int_equal(rte_comch_dev_close(dev), 0);
 	dev = ct_dev_open("domain=%s,role=host,max_proc_fds=1M,max_proc_map=1G,max_dev_fds=1,"
-			  "max_dev_map=4096,nt_min=1G,nt_auto=1", d);
+			  "max_dev_map=4096,nt_min=1G,nt_auto=1,bounce=256M", d);
+	assert_non_null(dev);
+	assert_int_equal(rte_comch_dev_close(dev), 0);
+	dev = ct_dev_open("domain=%s,role=dpu,bounce=0", d);
 	assert_non_null(dev);
 	assert_int_equal(rte_comch_dev_close(dev), 0);
 }

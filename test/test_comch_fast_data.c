@@ -193,17 +193,16 @@ test_emsgsize_keeps_buffer(void **state)
 	ct_fast_close_all(&p, &pr, 1, &c, 1);
 }
 
-/* 1000 messages of varying size through 8 buffers: in order, intact. */
+/* n messages of varying size through 8 buffers, on a pair of cfg: in order, intact. */
 static void
-test_order(void **state)
+order(void **state, struct ct_cfg *cfg, uint32_t n)
 {
-	const uint32_t n = 1000;
 	struct ct_prod pr;
 	struct ct_cons c;
 	struct ct_pair p;
 	uint32_t k, again = 0;
 
-	ct_fast_up(&p, NULL, MODE(state));
+	ct_fast_up(&p, cfg, MODE(state));
 	ct_cons_new(&c, p.cconn, ct_fast_pe(&p, false), 8, 2048, 16);
 	c.check = true;
 	c.repost = true;
@@ -222,6 +221,34 @@ test_order(void **state)
 	/* 8 buffers for 1000 messages: the producer had to wait */
 	assert_true(again > 0);
 	ct_fast_close_all(&p, &pr, 1, &c, 1);
+}
+
+static void
+test_order(void **state)
+{
+	order(state, NULL, 1000);
+}
+
+/*
+ * Long enough for shm's choice of copy (shm_copy.h) to try each way in turn
+ * and change ways (sizes up to 2 KiB: the bounce, ordinary and non-temporal
+ * copies), with every message checked.
+ */
+static void
+test_order_long(void **state)
+{
+	order(state, NULL, 12000);
+}
+
+/* shm without bounce areas: messages up to 4 KiB straight into the buffers. */
+static void
+test_order_no_bounce(void **state)
+{
+	struct ct_cfg cfg = { .devargs = "bounce=0" };
+
+	if (strcmp(ct_driver(), "shm") != 0)
+		skip();
+	order(state, &cfg, 1000);
 }
 
 #define NP 3
@@ -674,6 +701,8 @@ main(void)
 		ALL(test_imm_only),
 		ALL(test_emsgsize_keeps_buffer),
 		ALL(test_order),
+		BOTH(test_order_long),
+		BOTH(test_order_no_bounce),
 		ALL(test_many_both_ways),
 		BOTH(test_sizes),
 		ALL(test_posted_limit),

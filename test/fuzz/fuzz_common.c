@@ -170,7 +170,7 @@ fz_make_fd(struct fz_session *s, enum fz_fd_kind kind, const struct shm_msg *m,
 		hdr.version = SHM_PROTO_VERSION;
 		hdr.nb_slots = nb;
 		hdr.imm_len = c.imm_len;
-		return fz_memfd(shm_fp_ring_bytes(nb), &hdr);
+		return fz_memfd(shm_fp_ring_bytes(nb, 0), &hdr);
 	case FZ_FD_EVENTFD:
 		fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 		if (fd < 0)

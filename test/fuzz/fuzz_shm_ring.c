@@ -285,7 +285,7 @@ side_consumer(const struct fz_record *recs, unsigned int n)
 	struct raw_peer p;
 	struct shm_msg m;
 	int fds[SHM_MAX_FDS];
-	uint32_t id, fill = 0, nb_slots;
+	uint32_t id, fill = 0, nb_slots, nb_chunks;
 
 	fz_peer_connect(&p);
 	if (pool == NULL || mmap == NULL || rte_comch_mmap_add_dev(mmap, dpu) != 0 ||
@@ -302,7 +302,10 @@ side_consumer(const struct fz_record *recs, unsigned int n)
 		abort();
 	memcpy(&c, m.ctl.msg, sizeof(c));
 	nb_slots = rte_align32pow2(c.nb_posts);
-	ring_bytes = shm_fp_ring_bytes(nb_slots);
+	nb_chunks = 0;
+	if (m.blob_len == sizeof(nb_chunks))
+		memcpy(&nb_chunks, m.ctl.blob, sizeof(nb_chunks));
+	ring_bytes = shm_fp_ring_bytes(nb_slots, nb_chunks);
 	mem = map_fd(fds[0], MEM_LEN);
 	ring = map_fd(fds[1], ring_bytes);
 	shm_close_fds(fds, nb_fds);

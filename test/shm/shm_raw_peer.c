@@ -311,9 +311,11 @@ raw_peer_expect_dropped(struct raw_peer *p, uint64_t errors_before)
 	good_client_roundtrip();
 }
 
-int
-raw_ctl_send_try(int fd, enum comch_ctl_type type, uint32_t id, const struct comch_ctl_msg *tmpl,
-		 const int *fds, unsigned int nb_fds)
+/* A library control message with a blob of blob_len bytes of data (0: none). */
+static int
+raw_ctl_send_blob_try(int fd, enum comch_ctl_type type, uint32_t id,
+		      const struct comch_ctl_msg *tmpl, const void *blob, uint32_t blob_len,
+		      const int *fds, unsigned int nb_fds)
 {
 	struct comch_ctl_msg c = { 0 };
 	struct shm_msg m;
@@ -326,7 +328,16 @@ raw_ctl_send_try(int fd, enum comch_ctl_type type, uint32_t id, const struct com
 	shm_msg_init(&m, SHM_MSG_CTL);
 	memcpy(m.ctl.msg, &c, sizeof(c));
 	m.ctl_len = sizeof(c);
+	memcpy(m.ctl.blob, blob, blob_len);
+	m.blob_len = blob_len;
 	return shm_msg_send(fd, &m, fds, nb_fds);
+}
+
+int
+raw_ctl_send_try(int fd, enum comch_ctl_type type, uint32_t id, const struct comch_ctl_msg *tmpl,
+		 const int *fds, unsigned int nb_fds)
+{
+	return raw_ctl_send_blob_try(fd, type, id, tmpl, NULL, 0, fds, nb_fds);
 }
 
 void
@@ -337,7 +348,8 @@ raw_ctl_send(int fd, enum comch_ctl_type type, uint32_t id, const struct comch_c
 }
 
 int
-raw_ctl_reply(int fd, struct comch_ctl_msg *c, int *fds, unsigned int *nb_fds)
+raw_ctl_reply_blob(int fd, struct comch_ctl_msg *c, uint8_t *blob, uint32_t *blob_len, int *fds,
+		   unsigned int *nb_fds)
 {
 	struct shm_msg m;
 
@@ -345,7 +357,17 @@ raw_ctl_reply(int fd, struct comch_ctl_msg *c, int *fds, unsigned int *nb_fds)
 		return 0;
 	assert_int_equal(m.ctl_len, sizeof(*c));
 	memcpy(c, m.ctl.msg, sizeof(*c));
+	if (blob != NULL) {
+		memcpy(blob, m.ctl.blob, m.blob_len);
+		*blob_len = m.blob_len;
+	}
 	return c->type;
+}
+
+int
+raw_ctl_reply(int fd, struct comch_ctl_msg *c, int *fds, unsigned int *nb_fds)
+{
+	return raw_ctl_reply_blob(fd, c, NULL, NULL, fds, nb_fds);
 }
 
 /* ------------------------------------------------------------ fast path */
@@ -371,11 +393,12 @@ map_fd(int fd, size_t len)
 }
 
 void
-raw_consumer_init(struct raw_consumer *rc, bool seal_mem)
+raw_consumer_init_chunks(struct raw_consumer *rc, bool seal_mem, uint32_t nb_chunks)
 {
 	struct shm_fp_hdr *hdr;
 
-	rc->ring_bytes = shm_fp_ring_bytes(NB_SLOTS);
+	rc->nb_chunks = nb_chunks;
+	rc->ring_bytes = shm_fp_ring_bytes(NB_SLOTS, nb_chunks);
 	rc->memfd = sealed_memfd(MEM_LEN, seal_mem);
 	rc->ringfd = sealed_memfd(rc->ring_bytes, true);
 	rc->mem = map_fd(rc->memfd, MEM_LEN);
@@ -390,6 +413,13 @@ raw_consumer_init(struct raw_consumer *rc, bool seal_mem)
 	rc->posted = (uint32_t *)RTE_PTR_ADD(rc->ring, SHM_FP_POSTED_OFF);
 	rc->posts = (struct shm_fp_post *)RTE_PTR_ADD(rc->ring, SHM_FP_POSTS_OFF);
 	rc->slots = (struct shm_fp_slot *)RTE_PTR_ADD(rc->ring, shm_fp_slots_off(NB_SLOTS));
+	rc->bounce = (uint8_t *)RTE_PTR_ADD(rc->ring, shm_fp_bounce_off(NB_SLOTS));
+}
+
+void
+raw_consumer_init(struct raw_consumer *rc, bool seal_mem)
+{
+	raw_consumer_init_chunks(rc, seal_mem, 0);
 }
 
 void
@@ -418,7 +448,9 @@ raw_consumer_announce_try(int fd, const struct raw_consumer *rc, uint32_t id)
 	struct comch_ctl_msg c = { .nb_posts = NB_SLOTS, .imm_len = 8, .mem_len = MEM_LEN };
 	int fds[3] = { rc->memfd, rc->ringfd, rc->bell[1] };
 
-	return raw_ctl_send_try(fd, COMCH_CTL_CONSUMER_NEW, id, &c, fds, 3);
+	/* Its bounce chunks, if any: a blob of none says there are none, as 0 does. */
+	return raw_ctl_send_blob_try(fd, COMCH_CTL_CONSUMER_NEW, id, &c, &rc->nb_chunks,
+				     rc->nb_chunks != 0 ? sizeof(rc->nb_chunks) : 0, fds, 3);
 }
 
 void

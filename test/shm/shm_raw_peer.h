@@ -76,6 +76,9 @@ int raw_ctl_send_try(int fd, enum comch_ctl_type type, uint32_t id,
  * descriptors filled; 0 if the server closed or sent something else.
  */
 int raw_ctl_reply(int fd, struct comch_ctl_msg *c, int *fds, unsigned int *nb_fds);
+/** The same, with the blob's data too: into blob (SHM_BLOB_MAX bytes), its length at blob_len. */
+int raw_ctl_reply_blob(int fd, struct comch_ctl_msg *c, uint8_t *blob, uint32_t *blob_len,
+		       int *fds, unsigned int *nb_fds);
 
 /* The raw peer's consumers: MEM_LEN bytes of memory, NB_SLOTS posts, 8 bytes of imm. */
 #define MEM_LEN (64u << 10)
@@ -90,6 +93,8 @@ struct raw_consumer {
 	struct shm_fp_post *posts;
 	struct shm_fp_slot *slots;
 	uint32_t *posted;
+	uint32_t nb_chunks;   /* of its bounce area (0: none), announced in the blob */
+	uint8_t *bounce;
 };
 
 /** A memfd of len bytes, sealed against resizing or not. */
@@ -97,6 +102,8 @@ int sealed_memfd(size_t len, bool seal);
 void *map_fd(int fd, size_t len);
 /** Memory (sealed or not), post ring and doorbell of a raw consumer. */
 void raw_consumer_init(struct raw_consumer *rc, bool seal_mem);
+/** The same with a bounce area of nb_chunks chunks in the post ring, announced as such. */
+void raw_consumer_init_chunks(struct raw_consumer *rc, bool seal_mem, uint32_t nb_chunks);
 void raw_consumer_fini(struct raw_consumer *rc);
 /** NEW for a consumer of nb_posts buffers, with the three descriptors given. */
 void raw_announce_fds(int fd, uint32_t id, uint32_t nb_posts, const int *fds);

@@ -82,16 +82,16 @@ server_producer_destroy(struct rte_comch_producer *prod)
 	assert_int_equal(rte_comch_producer_destroy(prod), 0);
 }
 
-/* A raw consumer, announced; the server has seen it and said so. */
+/* A raw consumer of nb_chunks bounce chunks, announced; the server has seen it and said so. */
 static void
-consumer_peer(struct raw_peer *p, struct raw_consumer *rc)
+consumer_peer_chunks(struct raw_peer *p, struct raw_consumer *rc, uint32_t nb_chunks)
 {
 	struct comch_ctl_msg c;
 	unsigned int nb_fds;
 	int fds[4];
 
 	raw_peer_connect(p);
-	raw_consumer_init(rc, true);
+	raw_consumer_init_chunks(rc, true, nb_chunks);
 	raw_consumer_announce(p, rc, 3);
 	assert_int_equal(raw_ctl_reply(p->fd, &c, fds, &nb_fds), COMCH_CTL_CONSUMER_READY);
 	assert_int_equal(c.id, 3);
@@ -100,26 +100,65 @@ consumer_peer(struct raw_peer *p, struct raw_consumer *rc)
 }
 
 static void
+consumer_peer(struct raw_peer *p, struct raw_consumer *rc)
+{
+	consumer_peer_chunks(p, rc, 0);
+}
+
+/* The server's producer, and a started mmap over data[len] with a pool of nb_bufs. */
+struct local_src {
+	struct rte_comch_producer *prod;
+	struct rte_comch_mmap *mmap;
+	struct rte_comch_buf_pool *pool;
+};
+
+static void
+local_src_open(struct local_src *ls, uint8_t *data, size_t len, uint32_t nb_bufs)
+{
+	ls->prod = server_producer();
+	ls->mmap = rte_comch_mmap_create();
+	ls->pool = rte_comch_buf_pool_create(nb_bufs);
+	assert_non_null(ls->mmap);
+	assert_non_null(ls->pool);
+	assert_int_equal(rte_comch_mmap_add_dev(ls->mmap, dpu), 0);
+	assert_int_equal(rte_comch_mmap_set_memrange(ls->mmap, data, len), 0);
+	assert_int_equal(rte_comch_mmap_start(ls->mmap), 0);
+}
+
+/* Close ls (its buffers given back), the connection of p, and rc. */
+static void
+local_src_close(struct local_src *ls, struct raw_peer *p, struct raw_consumer *rc)
+{
+	server_producer_destroy(ls->prod);
+	assert_int_equal(rte_comch_buf_pool_destroy(ls->pool), 0);
+	assert_int_equal(rte_comch_mmap_stop(ls->mmap), 0);
+	assert_int_equal(rte_comch_mmap_destroy(ls->mmap), 0);
+	assert_int_equal(rte_comch_server_disconnect(srv, last_conn), 0);
+	pump(10);
+	close(p->fd);
+	shm_ring_release(&p->rx);
+	shm_ring_release(&p->tx);
+	raw_consumer_fini(rc);
+}
+
+static void
 test_faithful_consumer_gets_the_layout(void **state)
 {
 	static uint8_t data[100];
-	struct rte_comch_mmap *lm = rte_comch_mmap_create();
-	struct rte_comch_buf_pool *pool = rte_comch_buf_pool_create(1);
 	struct rte_comch_producer_task_send *t;
-	struct rte_comch_producer *prod;
 	struct rte_comch_buf *buf;
 	struct raw_consumer rc;
+	struct local_src ls;
 	struct raw_peer p;
 	uint32_t pid;
 
 	consumer_peer(&p, &rc);
-	prod = server_producer();
 	memset(data, 0x5a, sizeof(data));
-	assert_int_equal(rte_comch_mmap_add_dev(lm, dpu), 0);
-	assert_int_equal(rte_comch_mmap_set_memrange(lm, data, sizeof(data)), 0);
-	assert_int_equal(rte_comch_mmap_start(lm), 0);
-	assert_int_equal(rte_comch_buf_pool_get_by_data(pool, lm, data, sizeof(data), &buf), 0);
-	assert_int_equal(rte_comch_producer_task_send_alloc_init(prod, buf, (const uint8_t *)"12345678",
+	local_src_open(&ls, data, sizeof(data), 1);
+	assert_int_equal(rte_comch_buf_pool_get_by_data(ls.pool, ls.mmap, data, sizeof(data),
+							&buf), 0);
+	assert_int_equal(rte_comch_producer_task_send_alloc_init(ls.prod, buf,
+								 (const uint8_t *)"12345678",
 								 8, 3, &t), 0);
 	assert_int_equal(rte_comch_task_submit(rte_comch_producer_task_send_as_task(t)), -EAGAIN);
 	raw_post(&rc, 4096, 200);
@@ -127,24 +166,16 @@ test_faithful_consumer_gets_the_layout(void **state)
 	assert_int_equal(__atomic_load_n(&rc.slots[0].seq, __ATOMIC_ACQUIRE), 1);
 	assert_int_equal(rc.slots[0].data_len, sizeof(data));
 	assert_int_equal(rc.slots[0].imm_len, 8);
+	assert_int_equal(rc.slots[0].flags, 0);
 	assert_memory_equal(rc.slots[0].imm, "12345678", 8);
-	assert_int_equal(rte_comch_producer_get_id(prod, &pid), 0);
+	assert_int_equal(rte_comch_producer_get_id(ls.prod, &pid), 0);
 	assert_int_equal(rc.slots[0].producer_id, pid);
 	assert_memory_equal(rc.mem + 4096, data, sizeof(data));
 	assert_int_equal(rc.mem[4095], 0);
 	assert_int_equal(rc.mem[4096 + sizeof(data)], 0);
 	pump(2);
-	server_producer_destroy(prod);
 	assert_int_equal(rte_comch_buf_dec_refcount(buf, NULL), 0);
-	assert_int_equal(rte_comch_buf_pool_destroy(pool), 0);
-	assert_int_equal(rte_comch_mmap_stop(lm), 0);
-	assert_int_equal(rte_comch_mmap_destroy(lm), 0);
-	assert_int_equal(rte_comch_server_disconnect(srv, last_conn), 0);
-	pump(10);
-	close(p.fd);
-	shm_ring_release(&p.rx);
-	shm_ring_release(&p.tx);
-	raw_consumer_fini(&rc);
+	local_src_close(&ls, &p, &rc);
 }
 
 /* The consumer lies about a posted buffer: nothing may be written, the link drops. */
@@ -172,6 +203,50 @@ hostile_post(uint64_t off, uint64_t len, uint32_t posted_jump)
 	assert_int_equal(server_send(prod, 3, "x"), -ENOTCONN);
 	server_producer_destroy(prod);
 	raw_consumer_fini(&rc);
+}
+
+/*
+ * A consumer with a bounce area: a message that fits a chunk goes to the
+ * chunk of its fill (not into the buffer), and the slot says so. The pick
+ * starts with the bounce, measuring or not (shm_copy.h).
+ */
+static void
+test_faithful_consumer_gets_a_bounce(void **state)
+{
+	static uint8_t data[300];
+	struct rte_comch_producer_task_send *t;
+	struct rte_comch_buf *buf;
+	struct raw_consumer rc;
+	struct local_src ls;
+	struct raw_peer p;
+	unsigned int i;
+	size_t k;
+
+	consumer_peer_chunks(&p, &rc, NB_SLOTS);
+	for (k = 0; k < sizeof(data); k++)
+		data[k] = (uint8_t)(k * 5 + 1);
+	local_src_open(&ls, data, sizeof(data), 2);
+	for (i = 0; i < 2; i++) {
+		/* 100 bytes, then 300: fills 0 and 1, chunks 0 and 1 */
+		assert_int_equal(rte_comch_buf_pool_get_by_data(ls.pool, ls.mmap, data,
+								100 + 200 * i, &buf), 0);
+		assert_int_equal(rte_comch_producer_task_send_alloc_init(ls.prod, buf, NULL, 0, 3,
+									 &t), 0);
+		raw_post(&rc, 4096 * (i + 1), 4096);
+		assert_int_equal(rte_comch_task_submit(rte_comch_producer_task_send_as_task(t)),
+				 0);
+		assert_int_equal(__atomic_load_n(&rc.slots[i].seq, __ATOMIC_ACQUIRE), i + 1);
+		assert_int_equal(rc.slots[i].data_len, 100 + 200 * i);
+		assert_int_equal(rc.slots[i].flags, SHM_FP_SLOT_BOUNCED);
+		assert_memory_equal(rc.bounce + i * SHM_FP_BOUNCE_MAX, data, 100 + 200 * i);
+		assert_int_equal(rc.bounce[i * SHM_FP_BOUNCE_MAX + 100 + 200 * i], 0);
+		pump(2);
+		assert_int_equal(rte_comch_buf_dec_refcount(buf, NULL), 0);
+	}
+	/* The buffers saw nothing of it. */
+	for (k = 0; k < MEM_LEN; k++)
+		assert_int_equal(rc.mem[k], 0);
+	local_src_close(&ls, &p, &rc);
 }
 
 static void
@@ -289,6 +364,35 @@ test_announce_ring_size_lies(void **state)
 }
 
 /*
+ * Bounce chunks no consumer of ours announces: not a power of 2, fewer than
+ * its slots, more than SHM_MAX_BOUNCE bytes of them. The post ring is as
+ * large as they say, so that only their number is wrong.
+ */
+static void
+bad_chunks(uint32_t nb_chunks)
+{
+	uint64_t before = peer_errors();
+	struct raw_consumer rc;
+	struct raw_peer p;
+
+	raw_peer_connect(&p);
+	raw_consumer_init_chunks(&rc, true, nb_chunks);
+	raw_consumer_announce(&p, &rc, 1);
+	raw_peer_expect_dropped(&p, before);
+	assert_int_equal(last_new_consumer, -1);
+	raw_consumer_fini(&rc);
+}
+
+static void
+test_announce_bounce_chunks_wrong(void **state)
+{
+	(void)state;
+	bad_chunks(NB_SLOTS + 3);
+	bad_chunks(NB_SLOTS / 2);
+	bad_chunks(2 * SHM_MAX_BOUNCE / SHM_FP_BOUNCE_MAX);
+}
+
+/*
  * Consumer ids start at 1: a library never announces a consumer 0 (DOCA
  * programs take 0 for "no consumer"), so a peer that does breaks the protocol,
  * however sound the rest of its announcement.
@@ -339,6 +443,8 @@ struct server_consumer {
 	struct shm_fp_post *posts;
 	struct shm_fp_slot *slots;
 	uint32_t *posted;
+	uint8_t *bounce;      /* its bounce area */
+	uint32_t nb_chunks;
 };
 
 /* Longest wait for a state the raw peer's message brings: far below the 5 s expiry. */
@@ -380,8 +486,10 @@ server_consumer_announced_on(struct raw_peer *p, struct server_consumer *sc, uin
 {
 	const uint32_t perms = RTE_COMCH_MMAP_PERM_LOCAL_READ_WRITE |
 			       RTE_COMCH_MMAP_PERM_PCI_READ_WRITE;
+	uint8_t blob[SHM_BLOB_MAX];
 	unsigned int nb_fds;
 	struct comch_ctl_msg c;
+	uint32_t blob_len;
 	int fds[4];
 
 	cons_ok = cons_err = 0;
@@ -402,12 +510,17 @@ server_consumer_announced_on(struct raw_peer *p, struct server_consumer *sc, uin
 								    NB_SLOTS), 0);
 	assert_int_equal(rte_comch_pe_connect_ctx(pe, rte_comch_consumer_as_ctx(sc->c)), 0);
 	assert_int_equal(rte_comch_ctx_start(rte_comch_consumer_as_ctx(sc->c)), -EINPROGRESS);
-	assert_int_equal(raw_ctl_reply(p->fd, &c, fds, &nb_fds), COMCH_CTL_CONSUMER_NEW);
+	assert_int_equal(raw_ctl_reply_blob(p->fd, &c, blob, &blob_len, fds, &nb_fds),
+			 COMCH_CTL_CONSUMER_NEW);
+	assert_int_equal(blob_len, sizeof(sc->nb_chunks));
+	memcpy(&sc->nb_chunks, blob, sizeof(sc->nb_chunks));
+	/* The default bounce area: SHM_DEFAULT_BOUNCE bytes of chunks. */
+	assert_int_equal(sc->nb_chunks, SHM_DEFAULT_BOUNCE / SHM_FP_BOUNCE_MAX);
 	assert_int_equal(nb_fds, 3);
 	assert_int_equal(c.id, sc->id);
 	assert_int_equal(c.mem_len, MEM_LEN);
 	assert_int_equal(c.nb_posts, NB_SLOTS);
-	sc->ring_bytes = shm_fp_ring_bytes(rte_align32pow2(c.nb_posts));
+	sc->ring_bytes = shm_fp_ring_bytes(rte_align32pow2(c.nb_posts), sc->nb_chunks);
 	sc->mem = map_fd(fds[0], MEM_LEN);
 	sc->ring = map_fd(fds[1], sc->ring_bytes);
 	close(fds[0]);
@@ -416,6 +529,7 @@ server_consumer_announced_on(struct raw_peer *p, struct server_consumer *sc, uin
 	sc->posted = (uint32_t *)(sc->ring + SHM_FP_POSTED_OFF);
 	sc->posts = (struct shm_fp_post *)(sc->ring + SHM_FP_POSTS_OFF);
 	sc->slots = (struct shm_fp_slot *)(sc->ring + shm_fp_slots_off(rte_align32pow2(c.nb_posts)));
+	sc->bounce = sc->ring + shm_fp_bounce_off(rte_align32pow2(c.nb_posts));
 	/* Not running until the peer says it took it. */
 	pump(2);
 	assert_int_equal(sc_state(sc), RTE_COMCH_CTX_STATE_STARTING);
@@ -680,6 +794,71 @@ test_staged_fill_longer_than_buffer(void **state)
 	staged(4097);
 }
 
+/* The raw peer fills slot i of the server's consumer (its fill i), and publishes it. */
+static void
+fill_slot(struct server_consumer *sc, uint32_t i, uint32_t data_len, uint16_t imm_len,
+	  uint32_t flags)
+{
+	sc->slots[i].data_len = data_len;
+	sc->slots[i].imm_len = imm_len;
+	sc->slots[i].flags = flags;
+	__atomic_store_n(&sc->slots[i].seq, i + 1, __ATOMIC_RELEASE);
+}
+
+/*
+ * A fill lied: the peer is dropped (errors counted from before), ok tasks
+ * were delivered, err failed, and the consumer's last error is -EPROTO.
+ */
+static void
+expect_fill_dropped(struct raw_peer *p, struct server_consumer *sc, uint64_t before,
+		    unsigned int ok, unsigned int err)
+{
+	raw_peer_expect_dropped(p, before);
+	assert_int_equal(cons_ok, ok);
+	assert_int_equal(cons_err, err);
+	assert_int_equal(rte_comch_ctx_get_last_error(rte_comch_consumer_as_ctx(sc->c)), -EPROTO);
+}
+
+/*
+ * Fills through the bounce area and not: the consumer copies a bounced one
+ * from its fill's chunk into the buffer, takes a direct one as written, and
+ * drops the link at a bounced one longer than a chunk, even into a buffer
+ * that would hold it, after delivering those before it.
+ */
+static void
+test_bounced_fills(void **state)
+{
+	uint64_t before = peer_errors();
+	struct rte_comch_consumer_task_post_recv *t;
+	struct rte_comch_buf *buf;
+	struct server_consumer sc;
+	struct raw_peer p;
+	uint8_t *base;
+	size_t i;
+
+	server_consumer(&p, &sc);
+	/* a third buffer, of 8 KiB: slots 0 and 1 hold 4 KiB at 0 and 4096, slot 2 this */
+	assert_int_equal(rte_comch_mmap_get_memrange(sc.mmap, (void **)&base, &(size_t){0}), 0);
+	assert_int_equal(rte_comch_buf_pool_get_by_addr(sc.pool, sc.mmap, base + 8192, 8192,
+							&buf), 0);
+	assert_int_equal(rte_comch_consumer_task_post_recv_alloc_init(sc.c, buf, &t), 0);
+	assert_int_equal(rte_comch_task_submit(rte_comch_consumer_task_post_recv_as_task(t)), 0);
+	for (i = 0; i < 3 * SHM_FP_BOUNCE_MAX; i++)
+		sc.bounce[i] = (uint8_t)(i * 3 + 1);
+	for (i = 0; i < 3 * 4096; i++)
+		sc.mem[i] = (uint8_t)(i * 11 + 7);
+	/* 0: bounced, 200 bytes; 1: direct, 300; 2: bounced, longer than a chunk */
+	fill_slot(&sc, 0, 200, 0, SHM_FP_SLOT_BOUNCED);
+	fill_slot(&sc, 1, 300, 0, 0);
+	fill_slot(&sc, 2, SHM_FP_BOUNCE_MAX + 1, 0, SHM_FP_SLOT_BOUNCED);
+	expect_fill_dropped(&p, &sc, before, 2, 1);
+	/* chunk 0 copied over what the buffer held; the rest as the peer wrote it */
+	assert_memory_equal(base, sc.bounce, 200);
+	for (i = 200; i < 3 * 4096; i++)
+		assert_int_equal(base[i], (uint8_t)(i * 11 + 7));
+	server_consumer_fini(&sc);
+}
+
 /* The producer lies: the consumer must not deliver, and the link drops. */
 static void
 hostile_fill(uint32_t data_len, uint16_t imm_len)
@@ -689,13 +868,8 @@ hostile_fill(uint32_t data_len, uint16_t imm_len)
 	struct raw_peer p;
 
 	server_consumer(&p, &sc);
-	sc.slots[0].data_len = data_len;
-	sc.slots[0].imm_len = imm_len;
-	__atomic_store_n(&sc.slots[0].seq, 1, __ATOMIC_RELEASE);
-	raw_peer_expect_dropped(&p, before);
-	assert_int_equal(cons_ok, 0);
-	assert_int_equal(cons_err, 2);
-	assert_int_equal(rte_comch_ctx_get_last_error(rte_comch_consumer_as_ctx(sc.c)), -EPROTO);
+	fill_slot(&sc, 0, data_len, imm_len, 0);
+	expect_fill_dropped(&p, &sc, before, 0, 2);
 	server_consumer_fini(&sc);
 }
 
@@ -965,6 +1139,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_faithful_consumer_gets_the_layout, before_each),
+		cmocka_unit_test_setup(test_faithful_consumer_gets_a_bounce, before_each),
 		cmocka_unit_test_setup(test_post_outside_memory, before_each),
 		cmocka_unit_test_setup(test_post_offset_wraps, before_each),
 		cmocka_unit_test_setup(test_posted_index_past_ring, before_each),
@@ -974,6 +1149,7 @@ main(void)
 		cmocka_unit_test_setup(test_announce_twice, before_each),
 		cmocka_unit_test_setup(test_announce_ring_size_lies, before_each),
 		cmocka_unit_test_setup(test_announce_id_zero, before_each),
+		cmocka_unit_test_setup(test_announce_bounce_chunks_wrong, before_each),
 		cmocka_unit_test_setup(test_expire_unknown_consumer, before_each),
 		cmocka_unit_test_setup(test_faithful_producer_is_delivered, before_each),
 		cmocka_unit_test_setup(test_expiry_never_confirmed, before_each),
@@ -981,6 +1157,7 @@ main(void)
 		cmocka_unit_test_setup(test_staged_copies_in_place, before_each),
 		cmocka_unit_test_setup(test_staged_fill_longer_than_buffer, before_each),
 		cmocka_unit_test_setup(test_fill_unposted_is_ignored, before_each),
+		cmocka_unit_test_setup(test_bounced_fills, before_each),
 		cmocka_unit_test_setup(test_fill_longer_than_buffer, before_each),
 		cmocka_unit_test_setup(test_fill_immediate_too_long, before_each),
 		cmocka_unit_test_setup(test_ack_before_expired, before_each),

@@ -51,64 +51,93 @@ shm_copy_nt(uint8_t *dst, const uint8_t *src, size_t len)
 }
 
 /*
- * Which copy a send of nt_min bytes or more uses, per consumer of the peer
- * (devarg nt_auto): measured, since neither wins everywhere. Non-temporal
- * stores go at the memory's pace whatever the CPUs do; an ordinary copy is
- * faster while the two CPUs hand lines to each other quickly and far slower
- * when they do not (measured on one virtual machine, whose two vCPUs did
- * both by turns, shm guide). So the incumbent copies SHM_COPY_EPOCH sends,
- * then the other copies SHM_COPY_TIMED; the last SHM_COPY_TIMED of the
+ * The ways a send can reach the consumer's buffer, of which a pick measures
+ * its first nb_ways: ordinary stores into the buffer, non-temporal ones, or
+ * an ordinary copy into the consumer's bounce area, from which the consumer
+ * copies it into the buffer as it takes the message (shm_internal.h).
+ */
+enum shm_copy_way {
+	SHM_COPY_ORDINARY,
+	SHM_COPY_NT,
+	SHM_COPY_BOUNCE,
+};
+
+/*
+ * Which way a class of sends takes, per consumer of the peer (devarg
+ * nt_auto): measured, since none wins everywhere. Non-temporal stores go at
+ * the memory's pace whatever the CPUs do; an ordinary copy is faster while
+ * the two CPUs hand lines to each other quickly and far slower when they do
+ * not (measured on one virtual machine, whose two vCPUs did both by turns,
+ * shm guide); a bounce costs the consumer a second copy, but the producer's
+ * stores land on lines the consumer's cache no longer holds. So the incumbent
+ * copies SHM_COPY_EPOCH sends, then one other way copies SHM_COPY_TIMED, the
+ * others in turn at the following epochs; the last SHM_COPY_TIMED of the
  * incumbent's and the other's are timed from the first send's start to the
  * last one's end, and the other takes over if it took a tenth fewer cycles a
  * byte. What is timed is the producer's whole round between sends, so what
  * the consumer pays shows too, as the producer waits for its buffers; a
- * producer that sends slower than either copy sees no difference and keeps
- * the incumbent.
+ * producer that sends slower than any way sees no difference and keeps the
+ * incumbent.
  */
-#define SHM_COPY_EPOCH 1024
+#define SHM_COPY_EPOCH 4096
+#define SHM_COPY_PROBE 128
 #define SHM_COPY_TIMED 64
 
 struct shm_copy_pick {
-	bool adaptive;      /* nt_auto: measure; else non-temporal always */
-	bool nt;            /* the incumbent: non-temporal (else ordinary) */
-	bool probing;       /* the other copy's turn */
+	bool adaptive;      /* nt_auto: measure; else the first incumbent always */
+	bool probing;       /* the other way's turn */
+	uint8_t nb_ways;    /* the ways measured: the first nb_ways of enum shm_copy_way */
+	uint8_t way;        /* the incumbent */
+	uint8_t other;      /* the way the next probe tries */
 	uint32_t left;      /* sends left in this turn */
 	uint64_t t0;        /* TSC at the start of the timed sends of this turn */
 	uint64_t cyc[2];    /* cycles of the timed sends: [0] the incumbent's, [1] the other's */
 	uint64_t bytes[2];  /* and their bytes */
 };
 
+/* The way after w, of nb_ways, that is not the incumbent's. */
+static inline uint8_t
+shm_copy_pick_next(const struct shm_copy_pick *p, uint8_t w)
+{
+	w = (uint8_t)((w + 1) % p->nb_ways);
+	return w == p->way ? (uint8_t)((w + 1) % p->nb_ways) : w;
+}
+
+/* A pick among the first nb_ways (2 or 3) ways, first the incumbent. */
 static inline void
-shm_copy_pick_init(struct shm_copy_pick *p, bool adaptive)
+shm_copy_pick_init(struct shm_copy_pick *p, bool adaptive, uint8_t nb_ways,
+		   enum shm_copy_way first)
 {
 	memset(p, 0, sizeof(*p));
 	p->adaptive = adaptive;
-	p->nt = true;
+	p->nb_ways = nb_ways;
+	p->way = (uint8_t)first;
+	p->other = shm_copy_pick_next(p, p->way);
 	p->left = SHM_COPY_EPOCH;
 }
 
-/* Whether the next large send copies non-temporally. */
-static inline bool
-shm_copy_pick_nt(const struct shm_copy_pick *p)
+/* The way of the next send. */
+static inline enum shm_copy_way
+shm_copy_pick_way(const struct shm_copy_pick *p)
 {
-	return !p->adaptive || (p->nt != p->probing);
+	return (enum shm_copy_way)(p->adaptive && p->probing ? p->other : p->way);
 }
 
-/* Whether the next large send starts the timed sends of a turn (read the TSC before it). */
+/* Whether the next send starts the timed sends of a turn (read the TSC before it). */
 static inline bool
 shm_copy_pick_starts(const struct shm_copy_pick *p)
 {
 	return p->adaptive && p->left == SHM_COPY_TIMED;
 }
 
-/* Whether the next large send ends them (read the TSC after it). */
+/* Whether the next send ends them (read the TSC after it). */
 static inline bool
 shm_copy_pick_ends(const struct shm_copy_pick *p)
 {
 	return p->adaptive && p->left == 1;
 }
 
-/* Whether the other copy was faster by a tenth, in cycles a byte. */
+/* Whether the other way was faster by a tenth, in cycles a byte. */
 static inline bool
 shm_copy_pick_better(uint64_t cyc_inc, uint64_t bytes_inc, uint64_t cyc_other,
 		     uint64_t bytes_other)
@@ -119,9 +148,9 @@ shm_copy_pick_better(uint64_t cyc_inc, uint64_t bytes_inc, uint64_t cyc_other,
 }
 
 /*
- * A large send of len bytes is done; now is the TSC if it ended the timed
- * sends (shm_copy_pick_ends() before it), t0 the TSC before the first of
- * them. Count it, and at the end of the other copy's turn keep the faster.
+ * A send of len bytes is done; now is the TSC if it ended the timed sends
+ * (shm_copy_pick_ends() before it), t0 the TSC before the first of them.
+ * Count it, and at the end of the other way's turn keep the faster.
  */
 static inline void
 shm_copy_pick_done(struct shm_copy_pick *p, size_t len, uint64_t t0, uint64_t now)
@@ -138,26 +167,36 @@ shm_copy_pick_done(struct shm_copy_pick *p, size_t len, uint64_t t0, uint64_t no
 		return;
 	if (p->probing) {
 		if (shm_copy_pick_better(p->cyc[0], p->bytes[0], p->cyc[1], p->bytes[1]))
-			p->nt = !p->nt;
+			p->way = p->other;
+		p->other = shm_copy_pick_next(p, p->other);
 		p->cyc[0] = p->cyc[1] = 0;
 		p->bytes[0] = p->bytes[1] = 0;
 	}
 	p->probing = !p->probing;
-	p->left = p->probing ? SHM_COPY_TIMED : SHM_COPY_EPOCH;
+	p->left = p->probing ? SHM_COPY_PROBE : SHM_COPY_EPOCH;
 }
 
-/* Copy a send of nt_min bytes or more into the peer's buffer, the way p picks. */
-static inline void
-shm_copy_large(struct shm_copy_pick *p, uint8_t *dst, const uint8_t *src, size_t len)
+/*
+ * Copy a send into the peer, the way p picks: into its buffer at dst, or
+ * into its bounce area at bounce (NULL when p does not pick among three
+ * ways). Non-temporally only from nt_min bytes. Returns the way it took.
+ */
+static inline enum shm_copy_way
+shm_copy_picked(struct shm_copy_pick *p, uint8_t *dst, uint8_t *bounce, const uint8_t *src,
+		size_t len, size_t nt_min)
 {
 	uint64_t t0 = shm_copy_pick_starts(p) ? rte_rdtsc() : 0;
 	bool ends = shm_copy_pick_ends(p);
+	enum shm_copy_way way = shm_copy_pick_way(p);
 
-	if (shm_copy_pick_nt(p))
+	if (way == SHM_COPY_BOUNCE)
+		rte_memcpy(bounce, src, len);
+	else if (way == SHM_COPY_NT && len >= nt_min)
 		shm_copy_nt(dst, src, len);
 	else
 		rte_memcpy(dst, src, len);
 	shm_copy_pick_done(p, len, t0, ends ? rte_rdtsc() : 0);
+	return way;
 }
 
 #endif /* SHM_COPY_H */

@@ -42,13 +42,14 @@ RTE_LOG_REGISTER_DEFAULT(shm_logtype, NOTICE);
 #define SHM_KEY_DEV_MAP "max_dev_map"
 #define SHM_KEY_NT_MIN "nt_min"
 #define SHM_KEY_NT_AUTO "nt_auto"
+#define SHM_KEY_BOUNCE "bounce"
 #define SHM_DEFAULT_FN "pf0"
 
 static const char * const shm_valid_keys[] = {
 	SHM_KEY_DOMAIN, SHM_KEY_ROLE, SHM_KEY_FN, SHM_KEY_REP, SHM_KEY_DIR, SHM_KEY_DOORBELL,
 	SHM_KEY_PEER_FDS, SHM_KEY_PEER_MAP, SHM_KEY_FD_RESERVE, SHM_KEY_PROC_CONNS,
 	SHM_KEY_PROC_FDS, SHM_KEY_PROC_MAP, SHM_KEY_DEV_FDS, SHM_KEY_DEV_MAP, SHM_KEY_NT_MIN,
-	SHM_KEY_NT_AUTO, NULL,
+	SHM_KEY_NT_AUTO, SHM_KEY_BOUNCE, NULL,
 };
 
 struct shm_args {
@@ -67,6 +68,7 @@ struct shm_args {
 	const char *dev_map;
 	const char *nt_min;
 	const char *nt_auto;
+	const char *bounce;
 	const char *reps[SHM_MAX_REPS];
 	unsigned int nb_reps;
 	int err;
@@ -92,6 +94,7 @@ static const struct {
 	{ SHM_KEY_DEV_MAP, offsetof(struct shm_args, dev_map) },
 	{ SHM_KEY_NT_MIN, offsetof(struct shm_args, nt_min) },
 	{ SHM_KEY_NT_AUTO, offsetof(struct shm_args, nt_auto) },
+	{ SHM_KEY_BOUNCE, offsetof(struct shm_args, bounce) },
 };
 
 /* Names become path components: a plain, short charset, never "." or "..". */
@@ -208,6 +211,7 @@ shm_args_budgets(const struct shm_args *a, enum rte_comch_dev_role role, struct 
 	sd->fd_reserve = SHM_DEFAULT_FD_RESERVE;
 	sd->nt_min = SHM_DEFAULT_NT_MIN;
 	sd->nt_auto = SHM_DEFAULT_NT_AUTO;
+	sd->bounce = SHM_DEFAULT_BOUNCE;
 	if (a->proc_conns != NULL && role == RTE_COMCH_ROLE_HOST) {
 		SHM_LOG(ERR, "devargs: %s is for BlueField-side devices, whose servers accept "
 			"connections", SHM_KEY_PROC_CONNS);
@@ -220,6 +224,7 @@ shm_args_budgets(const struct shm_args *a, enum rte_comch_dev_role role, struct 
 	    shm_arg_count(SHM_KEY_FD_RESERVE, a->fd_reserve, 0, 1u << 20, &sd->fd_reserve) < 0 ||
 	    shm_arg_count(SHM_KEY_NT_MIN, a->nt_min, 0, SHM_MAX_NT_MIN, &sd->nt_min) < 0 ||
 	    shm_arg_count(SHM_KEY_NT_AUTO, a->nt_auto, 0, 1, &sd->nt_auto) < 0 ||
+	    shm_arg_count(SHM_KEY_BOUNCE, a->bounce, 0, SHM_MAX_BOUNCE, &sd->bounce) < 0 ||
 	    shm_arg_bytes(SHM_KEY_PEER_MAP, a->peer_map, &sd->peer_map) < 0 ||
 	    shm_arg_bytes(SHM_KEY_PROC_MAP, a->proc_map, &sd->proc_map) < 0 ||
 	    shm_arg_bytes(SHM_KEY_DEV_MAP, a->dev_map, &sd->dev_map) < 0)

@@ -115,7 +115,8 @@ shm_consumer_destroy(void *c)
 
 /*
  * A fresh post ring for each start (nothing of an earlier run is left in it),
- * and the blob: the mmap's memfd, the post ring's, the producers' doorbell.
+ * and the blob: the mmap's memfd, the post ring's, the producers' doorbell;
+ * its data, the number of bounce chunks in the post ring.
  */
 static int
 shm_consumer_start(void *c, const struct rte_comch_drv_consumer_start *st,
@@ -123,13 +124,14 @@ shm_consumer_start(void *c, const struct rte_comch_drv_consumer_start *st,
 {
 	struct shm_consumer *sh = c;
 	uint32_t nb_slots = rte_align32pow2(st->nb_posts);
+	uint32_t nb_chunks = shm_fp_bounce_chunks(nb_slots, sh->sc->sd->bounce);
 	struct shm_fp_hdr *hdr;
 	int ring_fd = -1, peer_bell = -1, mem_fd;
 	void *base;
 	int rc;
 
 	shm_consumer_ring_release(sh);
-	sh->bytes = shm_fp_ring_bytes(nb_slots);
+	sh->bytes = shm_fp_ring_bytes(nb_slots, nb_chunks);
 	sh->posted_buf = calloc(nb_slots, sizeof(*sh->posted_buf));
 	if (sh->posted_buf == NULL)
 		return -ENOMEM;
@@ -176,10 +178,13 @@ shm_consumer_start(void *c, const struct rte_comch_drv_consumer_start *st,
 	sh->posts = (struct shm_fp_post *)RTE_PTR_ADD(sh->base, SHM_FP_POSTS_OFF);
 	sh->slots = (struct shm_fp_slot *)RTE_PTR_ADD(sh->base, shm_fp_slots_off(nb_slots));
 	sh->mask = nb_slots - 1;
+	sh->bounce = nb_chunks != 0 ? sh->base + shm_fp_bounce_off(nb_slots) : NULL;
+	sh->bounce_mask = nb_chunks - 1;
 	sh->posted = 0;
 	sh->done = 0;
 	sh->imm_len = st->imm_len;
-	blob->len = 0;
+	memcpy(blob->data, &nb_chunks, sizeof(nb_chunks));
+	blob->len = sizeof(nb_chunks);
 	blob->fds[0] = mem_fd;
 	blob->fds[1] = ring_fd;
 	blob->fds[2] = peer_bell;
@@ -283,7 +288,8 @@ shm_consumer_poll(void *c, struct rte_comch_fp_cpl *cpl, unsigned int max)
 	const struct shm_fp_slot *slot;
 	const struct shm_posted *next;
 	struct shm_posted *cur;
-	uint32_t n, data_len, imm_len;
+	uint32_t n, data_len, imm_len, flags;
+	const uint8_t *bounced;
 
 	for (n = 0; n < max; n++) {
 		slot = shm_consumer_next_filled(sh);
@@ -292,22 +298,33 @@ shm_consumer_poll(void *c, struct rte_comch_fp_cpl *cpl, unsigned int max)
 		/* Read once: the peer may change them under us. */
 		data_len = comch_load_relaxed(&slot->data_len);
 		imm_len = comch_load_relaxed(&slot->imm_len);
+		flags = comch_load_relaxed(&slot->flags);
 		cur = &sh->posted_buf[sh->done & sh->mask];
-		if (data_len > cur->len || imm_len > sh->imm_len) {
+		bounced = NULL;
+		if ((flags & SHM_FP_SLOT_BOUNCED) && sh->bounce != NULL &&
+		    data_len <= SHM_FP_BOUNCE_MAX)
+			bounced = sh->bounce + (size_t)(sh->done & sh->bounce_mask) *
+					       SHM_FP_BOUNCE_MAX;
+		if (data_len > cur->len || imm_len > sh->imm_len ||
+		    ((flags & SHM_FP_SLOT_BOUNCED) && bounced == NULL)) {
 			/*
 			 * The fills before it are good and taken (done moved past
 			 * them): they go first, the lie is reported at the next call.
 			 */
 			if (n > 0)
 				break;
-			SHM_LOG(ERR, "consumer %u: peer wrote more than the buffer holds", sh->id);
+			SHM_LOG(ERR, "consumer %u: peer wrote more than the buffer holds, or "
+				"more than a bounce chunk", sh->id);
 			return -EPROTO;
 		}
 		if (data_len > 0 && data_len <= SHM_FP_INLINE_MAX)
 			rte_memcpy(cur->addr, slot->inline_data, data_len);
+		else if (data_len > 0 && bounced != NULL)
+			rte_memcpy(cur->addr, bounced, data_len);
 		else if (data_len > 0 && cur->stage != NULL)
 			rte_memcpy(cur->addr, cur->stage, data_len); /* staged: one more copy */
-		cur->filled = data_len > SHM_FP_INLINE_MAX ? data_len : 0;
+		/* What the peer wrote in the buffer: a bounce it did not touch. */
+		cur->filled = data_len > SHM_FP_INLINE_MAX && bounced == NULL ? data_len : 0;
 		cpl[n].cookie = cur->cookie;
 		cpl[n].len = data_len;
 		cpl[n].status = 0;
@@ -319,7 +336,11 @@ shm_consumer_poll(void *c, struct rte_comch_fp_cpl *cpl, unsigned int max)
 		if (sh->done != sh->posted) {
 			next = &sh->posted_buf[sh->done & sh->mask];
 			rte_prefetch0(&sh->slots[sh->done & sh->mask]);
-			if (next->addr != NULL)
+			/* A bounce is likely followed by another: its chunk, not the buffer. */
+			if (bounced != NULL)
+				rte_prefetch0(sh->bounce + (size_t)(sh->done & sh->bounce_mask) *
+					      SHM_FP_BOUNCE_MAX);
+			else if (next->addr != NULL)
 				rte_prefetch0(next->stage != NULL ? next->stage : next->addr);
 		}
 	}
@@ -450,8 +471,9 @@ shm_producer_import(void *conn, const struct rte_comch_drv_remote_conf *conf,
 {
 	struct shm_conn *sc = conn;
 	uint32_t nb_slots = rte_align32pow2(conf->nb_posts);
-	size_t ring_bytes = shm_fp_ring_bytes(nb_slots);
 	const struct shm_fp_hdr *hdr;
+	uint32_t nb_chunks = 0;
+	size_t ring_bytes;
 	struct shm_remote *rc;
 	bool charged = false;
 	int ret = -EPROTO;
@@ -462,9 +484,16 @@ shm_producer_import(void *conn, const struct rte_comch_drv_remote_conf *conf,
 		return -ENOMEM;
 	}
 	rc->bell.fd = -1;
-	if (blob->nb_fds != 3 || blob->len != 0 || conf->mem_len > SHM_MAX_MMAP_BYTES) {
+	/* No data: a consumer without a bounce area. */
+	if (blob->len == sizeof(nb_chunks))
+		memcpy(&nb_chunks, blob->data, sizeof(nb_chunks));
+	ring_bytes = shm_fp_ring_bytes(nb_slots, nb_chunks);
+	if (blob->nb_fds != 3 || (blob->len != 0 && blob->len != sizeof(nb_chunks)) ||
+	    conf->mem_len > SHM_MAX_MMAP_BYTES || !shm_fp_bounce_chunks_ok(nb_slots, nb_chunks)) {
 		SHM_LOG(ERR, "peer consumer: %u descriptors, %u bytes of blob, %" PRIu64
-			" bytes of memory", blob->nb_fds, blob->len, conf->mem_len);
+			" bytes of memory, %u bounce chunks for %u slots", blob->nb_fds, blob->len,
+			conf->mem_len, nb_chunks, nb_slots);
+		ring_bytes = 0;
 		goto fail;
 	}
 	ret = shm_import_budget(sc, conf->mem_len + ring_bytes);
@@ -500,7 +529,10 @@ shm_producer_import(void *conn, const struct rte_comch_drv_remote_conf *conf,
 	rc->nb_slots = nb_slots;
 	rc->mask = nb_slots - 1;
 	rc->nt_min = sc->sd->nt_min != 0 ? sc->sd->nt_min : SIZE_MAX;
-	shm_copy_pick_init(&rc->pick, sc->sd->nt_auto != 0);
+	shm_copy_pick_init(&rc->pick, sc->sd->nt_auto != 0, 2, SHM_COPY_NT);
+	rc->bounce = nb_chunks != 0 ? rc->ring + shm_fp_bounce_off(nb_slots) : NULL;
+	rc->bounce_mask = nb_chunks - 1;
+	shm_copy_pick_init(&rc->pick_bounce, sc->sd->nt_auto != 0, 3, SHM_COPY_BOUNCE);
 	/* Read once: a consumer that lies about it only misses its own wake-ups. */
 	rc->fence = !((comch_load_relaxed(&hdr->flags) & SHM_FP_F_MEMBARRIER) &&
 		      shm_barrier_asymmetric());
@@ -541,7 +573,8 @@ shm_producer_send_one(struct shm_remote *rc, uint32_t producer_id,
 {
 	struct shm_fp_slot *slot;
 	uint64_t off, blen;
-	uint32_t posted;
+	uint32_t posted, flags = 0;
+	uint8_t *chunk;
 
 	/* The consumer's line is a miss each time: read it only when what we saw is used up. */
 	if (rc->posted == rc->taken) {
@@ -566,12 +599,19 @@ shm_producer_send_one(struct shm_remote *rc, uint32_t producer_id,
 	}
 	if (msg->len > blen)
 		return -EMSGSIZE;
-	if (msg->len <= SHM_FP_INLINE_MAX)
+	if (msg->len <= SHM_FP_INLINE_MAX) {
 		rte_memcpy(slot->inline_data, msg->data, msg->len);
-	else if (msg->len >= rc->nt_min)
-		shm_copy_large(&rc->pick, rc->mem + off, msg->data, msg->len);
-	else
+	} else if (msg->len <= SHM_FP_BOUNCE_MAX && rc->bounce != NULL) {
+		chunk = rc->bounce + (size_t)(rc->taken & rc->bounce_mask) * SHM_FP_BOUNCE_MAX;
+		if (shm_copy_picked(&rc->pick_bounce, rc->mem + off, chunk, msg->data, msg->len,
+				    rc->nt_min) == SHM_COPY_BOUNCE)
+			flags = SHM_FP_SLOT_BOUNCED;
+	} else if (msg->len >= rc->nt_min) {
+		shm_copy_picked(&rc->pick, rc->mem + off, NULL, msg->data, msg->len, rc->nt_min);
+	} else {
 		rte_memcpy(rc->mem + off, msg->data, msg->len);
+	}
+	slot->flags = flags;
 	slot->data_len = msg->len;
 	slot->imm_len = msg->imm_len;
 	slot->producer_id = producer_id;

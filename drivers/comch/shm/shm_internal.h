@@ -62,6 +62,18 @@ extern int shm_logtype;
 #endif
 #define SHM_MAX_NT_MIN (1u << 30)
 /*
+ * Bytes of a consumer's bounce area (devarg bounce, 0: none): a ring of
+ * SHM_FP_BOUNCE_MAX-byte chunks in its post ring, where the producer may
+ * copy messages of up to that size instead of into the buffer, the consumer
+ * copying them on (shm_copy.h picks which). Larger than what the consumer's
+ * cache keeps of it by the time a chunk comes round again: at 4 KiB, 512 KiB
+ * of it ran at the direct copy's pace, 1 MiB somewhat faster, 2 and 4 MiB at
+ * twice it, beside this machine's 2 MiB L2 (shm guide). Memory is taken only
+ * as chunks are written: a consumer of small messages uses none of it.
+ */
+#define SHM_DEFAULT_BOUNCE (4u << 20)
+#define SHM_MAX_BOUNCE (256u << 20)
+/*
  * Whether those sends pick, by measuring, non-temporal or ordinary copies
  * (devarg nt_auto; shm_copy.h): on x86, where the two differ.
  */
@@ -114,6 +126,7 @@ struct shm_dev {
 	uint32_t fd_reserve;  /* descriptors the peer's consumers leave free in the process */
 	uint32_t nt_min;      /* devarg nt_min: sends this long copy non-temporally; 0 never */
 	uint32_t nt_auto;     /* devarg nt_auto: 1, they measure which copy is faster */
+	uint32_t bounce;      /* devarg bounce: bytes of each consumer's bounce area */
 	uint32_t proc_conns;  /* connections one peer process may have to our servers */
 	uint32_t proc_fds;    /* descriptors one peer process's consumers may make us keep */
 	uint64_t proc_map;    /* bytes of one peer process's consumers we may map */
@@ -173,8 +186,11 @@ void *shm_memfd_map_peer(int fd, size_t len, const char *what);
 /* ------------------------------------------------------------------ wire */
 
 #define SHM_MAGIC 0x48434d43u /* "CMCH" */
-/* 3: the library's control messages (CTL) instead of the driver's consumer messages. */
-#define SHM_PROTO_VERSION 4
+/*
+ * 3: the library's control messages (CTL) instead of the driver's consumer
+ * messages; 4: posts apart from fills; 5: a consumer's bounce area.
+ */
+#define SHM_PROTO_VERSION 5
 
 enum shm_msg_type {
 	SHM_MSG_HELLO = 1,   /* client -> server: name and limits */
@@ -375,6 +391,10 @@ struct shm_fp_post {
 
 /* Messages up to this size travel in the slot itself, not in the buffer. */
 #define SHM_FP_INLINE_MAX 80
+/* Messages up to this size may travel through the consumer's bounce area. */
+#define SHM_FP_BOUNCE_MAX 4096u
+/* A slot's flags: the message is in the bounce chunk of its fill, not in the buffer. */
+#define SHM_FP_SLOT_BOUNCED 0x1u
 
 /*
  * A fill, written by the producer only. It publishes it by storing seq last:
@@ -393,7 +413,7 @@ struct shm_fp_slot {
 	uint32_t data_len;    /* bytes written (a buffer holds at most 1 GiB) */
 	uint16_t imm_len;
 	uint16_t producer_id;
-	uint32_t reserved;
+	uint32_t flags;       /* SHM_FP_SLOT_* */
 	uint8_t imm[32];
 	uint8_t inline_data[SHM_FP_INLINE_MAX]; /* data_len <= SHM_FP_INLINE_MAX */
 } __rte_aligned(SHM_LINE);
@@ -406,13 +426,47 @@ shm_fp_slots_off(uint32_t nb_slots)
 			      (size_t)SHM_LINE);
 }
 
-/* Bytes of a post ring of nb_slots: header, indices, posts, slots; whole pages. */
+/* Where the bounce area starts in a post ring of nb_slots: after the slots, on a page. */
 static inline size_t
-shm_fp_ring_bytes(uint32_t nb_slots)
+shm_fp_bounce_off(uint32_t nb_slots)
 {
 	return RTE_ALIGN_CEIL(shm_fp_slots_off(nb_slots) +
 			      (size_t)nb_slots * sizeof(struct shm_fp_slot),
 			      (size_t)sysconf(_SC_PAGESIZE));
+}
+
+/*
+ * Bytes of a post ring of nb_slots with nb_chunks bounce chunks: header,
+ * indices, posts, slots, bounce area; whole pages.
+ */
+static inline size_t
+shm_fp_ring_bytes(uint32_t nb_slots, uint32_t nb_chunks)
+{
+	return shm_fp_bounce_off(nb_slots) + (size_t)nb_chunks * SHM_FP_BOUNCE_MAX;
+}
+
+/*
+ * Bounce chunks of a post ring of nb_slots, for a bounce area of about bytes:
+ * none, or a power of 2 and at least one per slot. A producer fills the chunk
+ * of its fill index, fill f in chunk f % nb_chunks: it fills f only once the
+ * consumer posted it again, so took fill f - nb_slots and every fill before,
+ * and copied them out of their chunks.
+ */
+static inline uint32_t
+shm_fp_bounce_chunks(uint32_t nb_slots, uint32_t bytes)
+{
+	if (bytes == 0)
+		return 0;
+	return RTE_MAX(nb_slots, rte_align32pow2(RTE_MAX(bytes / SHM_FP_BOUNCE_MAX, 1u)));
+}
+
+/* Whether a peer's consumer's nb_chunks is one shm_fp_bounce_chunks() can give. */
+static inline bool
+shm_fp_bounce_chunks_ok(uint32_t nb_slots, uint32_t nb_chunks)
+{
+	return nb_chunks == 0 ||
+	       (rte_is_power_of_2(nb_chunks) && nb_chunks >= nb_slots &&
+		nb_chunks <= RTE_MAX(nb_slots, SHM_MAX_BOUNCE / SHM_FP_BOUNCE_MAX));
 }
 
 /* Memory of an mmap, as the driver registered it. */
@@ -476,6 +530,8 @@ struct shm_consumer {
 	 * same offsets, and poll copies each message to the application's buffer.
 	 */
 	uint8_t *stage;
+	const uint8_t *bounce; /* the bounce area in our post ring, or NULL: none */
+	uint32_t bounce_mask;  /* its chunks - 1 */
 };
 
 /* A consumer of the peer, as our producers see it (the library holds its lock). */
@@ -497,8 +553,12 @@ struct shm_remote {
 	uint32_t most_ahead;
 	bool stream;
 	bool fence;           /* fence before looking at armed: the consumer will not */
-	size_t nt_min;        /* messages of this many bytes and more: shm_copy_large() */
-	struct shm_copy_pick pick; /* which copy those take */
+	size_t nt_min;        /* copy non-temporally from this many bytes (SIZE_MAX: never) */
+	struct shm_copy_pick pick; /* which copy messages over SHM_FP_BOUNCE_MAX take */
+	/* The consumer's bounce area (or NULL), and how messages that fit a chunk go. */
+	uint8_t *bounce;
+	uint32_t bounce_mask;
+	struct shm_copy_pick pick_bounce;
 };
 
 extern const struct rte_comch_drv_consumer_ops shm_consumer_ops;
