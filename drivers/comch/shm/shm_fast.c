@@ -566,6 +566,29 @@ shm_producer_unimport(void *conn, void *remote)
 
 /* ------------------------------------------------------------------ producer */
 
+/*
+ * Copy a message of more than SHM_FP_INLINE_MAX bytes into the buffer at off,
+ * or into the bounce chunk of the fill: the way the picks say. Returns the
+ * slot's flags. Out of line: the small messages' path stays short.
+ */
+static __rte_noinline uint32_t
+shm_producer_copy_data(struct shm_remote *rc, uint64_t off, const struct rte_comch_fp_msg *msg)
+{
+	uint8_t *chunk;
+
+	if (msg->len <= SHM_FP_BOUNCE_MAX && rc->bounce != NULL) {
+		chunk = rc->bounce + (size_t)(rc->taken & rc->bounce_mask) * SHM_FP_BOUNCE_MAX;
+		if (shm_copy_picked(&rc->pick_bounce, rc->mem + off, chunk, msg->data, msg->len,
+				    rc->nt_min) == SHM_COPY_BOUNCE)
+			return SHM_FP_SLOT_BOUNCED;
+	} else if (msg->len >= rc->nt_min) {
+		shm_copy_picked(&rc->pick, rc->mem + off, NULL, msg->data, msg->len, rc->nt_min);
+	} else {
+		rte_memcpy(rc->mem + off, msg->data, msg->len);
+	}
+	return 0;
+}
+
 /* One message into the consumer's next posted buffer: 0, or -EAGAIN, -EMSGSIZE, -EPROTO. */
 static inline int
 shm_producer_send_one(struct shm_remote *rc, uint32_t producer_id,
@@ -574,7 +597,6 @@ shm_producer_send_one(struct shm_remote *rc, uint32_t producer_id,
 	struct shm_fp_slot *slot;
 	uint64_t off, blen;
 	uint32_t posted, flags = 0;
-	uint8_t *chunk;
 
 	/* The consumer's line is a miss each time: read it only when what we saw is used up. */
 	if (rc->posted == rc->taken) {
@@ -599,18 +621,10 @@ shm_producer_send_one(struct shm_remote *rc, uint32_t producer_id,
 	}
 	if (msg->len > blen)
 		return -EMSGSIZE;
-	if (msg->len <= SHM_FP_INLINE_MAX) {
+	if (msg->len <= SHM_FP_INLINE_MAX)
 		rte_memcpy(slot->inline_data, msg->data, msg->len);
-	} else if (msg->len <= SHM_FP_BOUNCE_MAX && rc->bounce != NULL) {
-		chunk = rc->bounce + (size_t)(rc->taken & rc->bounce_mask) * SHM_FP_BOUNCE_MAX;
-		if (shm_copy_picked(&rc->pick_bounce, rc->mem + off, chunk, msg->data, msg->len,
-				    rc->nt_min) == SHM_COPY_BOUNCE)
-			flags = SHM_FP_SLOT_BOUNCED;
-	} else if (msg->len >= rc->nt_min) {
-		shm_copy_picked(&rc->pick, rc->mem + off, NULL, msg->data, msg->len, rc->nt_min);
-	} else {
-		rte_memcpy(rc->mem + off, msg->data, msg->len);
-	}
+	else
+		flags = shm_producer_copy_data(rc, off, msg);
 	slot->flags = flags;
 	slot->data_len = msg->len;
 	slot->imm_len = msg->imm_len;
