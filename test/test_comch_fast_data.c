@@ -240,15 +240,32 @@ test_order_long(void **state)
 	order(state, NULL, 12000);
 }
 
+/* order() on shm devices with more devargs (skipped on other drivers, which lack them). */
+static void
+order_shm(void **state, const char *devargs, uint32_t n)
+{
+	struct ct_cfg cfg = { .devargs = devargs };
+
+	if (strcmp(ct_driver(), "shm") != 0)
+		skip();
+	order(state, &cfg, n);
+}
+
+/*
+ * shm with bounce areas of one chunk per slot: each chunk is written again as
+ * soon as the library lets the producer have its slot.
+ */
+static void
+test_order_tight_bounce(void **state)
+{
+	order_shm(state, "bounce=4K", 3000);
+}
+
 /* shm without bounce areas: messages up to 4 KiB straight into the buffers. */
 static void
 test_order_no_bounce(void **state)
 {
-	struct ct_cfg cfg = { .devargs = "bounce=0" };
-
-	if (strcmp(ct_driver(), "shm") != 0)
-		skip();
-	order(state, &cfg, 1000);
+	order_shm(state, "bounce=0", 1000);
 }
 
 #define NP 3
@@ -703,6 +720,7 @@ main(void)
 		ALL(test_order),
 		BOTH(test_order_long),
 		BOTH(test_order_no_bounce),
+		BOTH(test_order_tight_bounce),
 		ALL(test_many_both_ways),
 		BOTH(test_sizes),
 		ALL(test_posted_limit),

@@ -80,6 +80,9 @@ int raw_ctl_reply(int fd, struct comch_ctl_msg *c, int *fds, unsigned int *nb_fd
 int raw_ctl_reply_blob(int fd, struct comch_ctl_msg *c, uint8_t *blob, uint32_t *blob_len,
 		       int *fds, unsigned int *nb_fds);
 
+/* Bytes of the bounce area of the server's consumers (devarg bounce). */
+#define RAW_SERVER_BOUNCE 4194304
+
 /* The raw peer's consumers: MEM_LEN bytes of memory, NB_SLOTS posts, 8 bytes of imm. */
 #define MEM_LEN (64u << 10)
 #define NB_SLOTS 8

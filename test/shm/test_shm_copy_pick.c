@@ -261,8 +261,8 @@ test_copy_picked_bytes(void **state)
 			for (a = 0; a < 64; a++) {
 				memset(dst, 0, 70000 + 64);
 				memset(bounce, 0, 70000 + 64);
-				assert_int_equal(shm_copy_picked(&p, dst + a, bounce + a, src, lens[l],
-								 1024), mode);
+				assert_int_equal(shm_copy_picked(&p, dst + a, bounce + a, src,
+								 lens[l], 1024), mode);
 				to = mode == SHM_COPY_BOUNCE ? bounce : dst;
 				assert_memory_equal(to + a, src, lens[l]);
 				for (i = 0; i < a; i++)

@@ -303,9 +303,9 @@ shm_consumer_poll(void *c, struct rte_comch_fp_cpl *cpl, unsigned int max)
 		bounced = NULL;
 		if ((flags & SHM_FP_SLOT_BOUNCED) && sh->bounce != NULL &&
 		    data_len <= SHM_FP_BOUNCE_MAX)
-			bounced = sh->bounce + (size_t)(sh->done & sh->bounce_mask) *
-					       SHM_FP_BOUNCE_MAX;
+			bounced = shm_fp_chunk(sh->bounce, sh->bounce_mask, sh->done);
 		if (data_len > cur->len || imm_len > sh->imm_len ||
+		    (flags & ~SHM_FP_SLOT_BOUNCED) != 0 ||
 		    ((flags & SHM_FP_SLOT_BOUNCED) && bounced == NULL)) {
 			/*
 			 * The fills before it are good and taken (done moved past
@@ -313,8 +313,8 @@ shm_consumer_poll(void *c, struct rte_comch_fp_cpl *cpl, unsigned int max)
 			 */
 			if (n > 0)
 				break;
-			SHM_LOG(ERR, "consumer %u: peer wrote more than the buffer holds, or "
-				"more than a bounce chunk", sh->id);
+			SHM_LOG(ERR, "consumer %u: peer wrote more than the buffer holds, more "
+				"than a bounce chunk, or flags we do not know", sh->id);
 			return -EPROTO;
 		}
 		if (data_len > 0 && data_len <= SHM_FP_INLINE_MAX)
@@ -338,8 +338,7 @@ shm_consumer_poll(void *c, struct rte_comch_fp_cpl *cpl, unsigned int max)
 			rte_prefetch0(&sh->slots[sh->done & sh->mask]);
 			/* A bounce is likely followed by another: its chunk, not the buffer. */
 			if (bounced != NULL)
-				rte_prefetch0(sh->bounce + (size_t)(sh->done & sh->bounce_mask) *
-					      SHM_FP_BOUNCE_MAX);
+				rte_prefetch0(shm_fp_chunk(sh->bounce, sh->bounce_mask, sh->done));
 			else if (next->addr != NULL)
 				rte_prefetch0(next->stage != NULL ? next->stage : next->addr);
 		}
@@ -577,7 +576,7 @@ shm_producer_copy_data(struct shm_remote *rc, uint64_t off, const struct rte_com
 	uint8_t *chunk;
 
 	if (msg->len <= SHM_FP_BOUNCE_MAX && rc->bounce != NULL) {
-		chunk = rc->bounce + (size_t)(rc->taken & rc->bounce_mask) * SHM_FP_BOUNCE_MAX;
+		chunk = shm_fp_chunk(rc->bounce, rc->bounce_mask, rc->taken);
 		if (shm_copy_picked(&rc->pick_bounce, rc->mem + off, chunk, msg->data, msg->len,
 				    rc->nt_min) == SHM_COPY_BOUNCE)
 			return SHM_FP_SLOT_BOUNCED;

@@ -67,11 +67,17 @@ extern int shm_logtype;
  * copy messages of up to that size instead of into the buffer, the consumer
  * copying them on (shm_copy.h picks which). Larger than what the consumer's
  * cache keeps of it by the time a chunk comes round again: at 4 KiB, 512 KiB
- * of it ran at the direct copy's pace, 1 MiB somewhat faster, 2 and 4 MiB at
- * twice it, beside this machine's 2 MiB L2 (shm guide). Memory is taken only
- * as chunks are written: a consumer of small messages uses none of it.
+ * of it ran slower than the direct copy, 1 MiB about as fast, 2 and 4 MiB
+ * 1.6 to 1.8 times as fast, beside the 2 MiB L2 of the x86 machine where it
+ * was measured (shm guide). Memory is taken only as chunks are written: a
+ * consumer of small messages uses none of it. None by default elsewhere,
+ * where nothing measured it (and nt_auto, which picks, is off).
  */
+#ifdef RTE_ARCH_X86
 #define SHM_DEFAULT_BOUNCE (4u << 20)
+#else
+#define SHM_DEFAULT_BOUNCE 0
+#endif
 #define SHM_MAX_BOUNCE (256u << 20)
 /*
  * Whether those sends pick, by measuring, non-temporal or ordinary copies
@@ -446,18 +452,29 @@ shm_fp_ring_bytes(uint32_t nb_slots, uint32_t nb_chunks)
 }
 
 /*
- * Bounce chunks of a post ring of nb_slots, for a bounce area of about bytes:
- * none, or a power of 2 and at least one per slot. A producer fills the chunk
- * of its fill index, fill f in chunk f % nb_chunks: it fills f only once the
- * consumer posted it again, so took fill f - nb_slots and every fill before,
- * and copied them out of their chunks.
+ * Bounce chunks of a post ring of nb_slots, for a bounce area of at least
+ * bytes: none, or a power of 2 and at least one per slot. A producer fills
+ * the chunk of its fill index, fill f in chunk f % nb_chunks (shm_fp_chunk()):
+ * it fills f only once the consumer posted f, and the library never lets a
+ * consumer have more than nb_slots posts outstanding, so the consumer had
+ * taken fill f - nb_slots and every fill before, and copied them out of their
+ * chunks.
  */
 static inline uint32_t
 shm_fp_bounce_chunks(uint32_t nb_slots, uint32_t bytes)
 {
 	if (bytes == 0)
 		return 0;
-	return RTE_MAX(nb_slots, rte_align32pow2(RTE_MAX(bytes / SHM_FP_BOUNCE_MAX, 1u)));
+	return RTE_MAX(nb_slots, rte_align32pow2((uint32_t)(((uint64_t)bytes +
+							     SHM_FP_BOUNCE_MAX - 1) /
+							    SHM_FP_BOUNCE_MAX)));
+}
+
+/* The chunk of fill f in a bounce area of bounce_mask + 1 chunks. */
+static inline uint8_t *
+shm_fp_chunk(const uint8_t *bounce, uint32_t bounce_mask, uint32_t f)
+{
+	return (uint8_t *)(uintptr_t)bounce + (size_t)(f & bounce_mask) * SHM_FP_BOUNCE_MAX;
 }
 
 /* Whether a peer's consumer's nb_chunks is one shm_fp_bounce_chunks() can give. */
