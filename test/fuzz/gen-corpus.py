@@ -16,7 +16,7 @@ import sys
 
 # drivers/comch/shm/shm_internal.h
 SHM_MAGIC = 0x48434D43
-SHM_PROTO_VERSION = 4
+SHM_PROTO_VERSION = 5
 HELLO, ACCEPT, READY, REJECT, BYE, CTL = 1, 2, 3, 4, 5, 6
 SERVER_NAME = b"victim"          # test/shm/shm_raw_peer.h
 SHM_FP_MAGIC = 0x50545346
