@@ -311,8 +311,7 @@ raw_peer_expect_dropped(struct raw_peer *p, uint64_t errors_before)
 	good_client_roundtrip();
 }
 
-/* A library control message with a blob of blob_len bytes of data (0: none). */
-static int
+int
 raw_ctl_send_blob_try(int fd, enum comch_ctl_type type, uint32_t id,
 		      const struct comch_ctl_msg *tmpl, const void *blob, uint32_t blob_len,
 		      const int *fds, unsigned int nb_fds)

@@ -71,6 +71,10 @@ void raw_ctl_send(int fd, enum comch_ctl_type type, uint32_t id, const struct co
 /** The same without cmocka's asserts (for a forked child): 0 or -errno. */
 int raw_ctl_send_try(int fd, enum comch_ctl_type type, uint32_t id,
 		     const struct comch_ctl_msg *tmpl, const int *fds, unsigned int nb_fds);
+/** The same with a blob of blob_len bytes of data (0: none). */
+int raw_ctl_send_blob_try(int fd, enum comch_ctl_type type, uint32_t id,
+			  const struct comch_ctl_msg *tmpl, const void *blob, uint32_t blob_len,
+			  const int *fds, unsigned int nb_fds);
 /**
  * The server's next library control message: its type, with *c and the
  * descriptors filled; 0 if the server closed or sent something else.

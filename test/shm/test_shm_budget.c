@@ -57,7 +57,8 @@ budget_refusals(void)
  * refused with status.
  */
 static void
-budget_case(const char *domain, const char *dpu_args, unsigned int nb_ok, int status)
+budget_case_chunks(const char *domain, const char *dpu_args, unsigned int nb_ok, int status,
+		   uint32_t nb_chunks)
 {
 	struct raw_consumer rc[8];
 	struct comch_ctl_msg c;
@@ -71,7 +72,7 @@ budget_case(const char *domain, const char *dpu_args, unsigned int nb_ok, int st
 	last_disconnect = 1;
 	raw_peer_connect(&p);
 	for (i = 0; i <= nb_ok; i++) {
-		raw_consumer_init(&rc[i], true);
+		raw_consumer_init_chunks(&rc[i], true, nb_chunks);
 		raw_consumer_announce(&p, &rc[i], i + 1); /* ids start at 1 */
 		if (i < nb_ok) {
 			assert_int_equal(raw_ctl_reply(p.fd, &c, fds, &nb_fds),
@@ -101,6 +102,12 @@ budget_case(const char *domain, const char *dpu_args, unsigned int nb_ok, int st
 	assert_int_equal(count_fds(), fds_before);
 }
 
+static void
+budget_case(const char *domain, const char *dpu_args, unsigned int nb_ok, int status)
+{
+	budget_case_chunks(domain, dpu_args, nb_ok, status, 0);
+}
+
 /* Each consumer holds a descriptor (its doorbell): two fit in max_peer_fds=2. */
 static void
 test_budget_descriptors(void **state)
@@ -113,6 +120,16 @@ static void
 test_budget_mapped_bytes(void **state)
 {
 	budget_case("bmap", "max_peer_map=150K", 2, ENOSPC);
+}
+
+/*
+ * A bounce area is mapped with its post ring, and counted: 64 KiB of memory
+ * and a post ring of 4 + 64 KiB (16 chunks) each, one fits in 150 KiB.
+ */
+static void
+test_budget_mapped_bounce(void **state)
+{
+	budget_case_chunks("bbnc", "max_peer_map=150K", 1, ENOSPC, 16);
 }
 
 /* A reserve as large as the process's limit: no consumer of the peer fits. */
@@ -547,6 +564,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_budget_descriptors, before_each),
 		cmocka_unit_test_setup(test_budget_mapped_bytes, before_each),
+		cmocka_unit_test_setup(test_budget_mapped_bounce, before_each),
 		cmocka_unit_test_setup(test_budget_fd_reserve, before_each),
 		cmocka_unit_test_setup(test_budget_consumers, before_each),
 		cmocka_unit_test_setup(test_budget_proc_descriptors, before_each),

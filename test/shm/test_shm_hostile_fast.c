@@ -399,6 +399,35 @@ test_announce_bounce_chunks_wrong(void **state)
 	bad_chunks(2 * SHM_MAX_BOUNCE / SHM_FP_BOUNCE_MAX);
 }
 
+/* The chunk count is 4 bytes or nothing: a blob of 2 or 8 bytes is a lie. */
+static void
+test_announce_blob_length_wrong(void **state)
+{
+	static const uint32_t lens[] = { 2, 8 };
+	uint64_t before = peer_errors();
+	struct comch_ctl_msg c = { .nb_posts = NB_SLOTS, .imm_len = 8, .mem_len = MEM_LEN };
+	uint32_t blob[2] = { 0, 0 };
+	struct raw_consumer rc;
+	struct raw_peer p;
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < RTE_DIM(lens); i++) {
+		int fds[3];
+
+		raw_peer_connect(&p);
+		raw_consumer_init(&rc, true);
+		fds[0] = rc.memfd;
+		fds[1] = rc.ringfd;
+		fds[2] = rc.bell[1];
+		assert_int_equal(raw_ctl_send_blob_try(p.fd, COMCH_CTL_CONSUMER_NEW, 1, &c, blob,
+						       lens[i], fds, 3), 0);
+		raw_peer_expect_dropped(&p, before + i);
+		assert_int_equal(last_new_consumer, -1);
+		raw_consumer_fini(&rc);
+	}
+}
+
 /*
  * Consumer ids start at 1: a library never announces a consumer 0 (DOCA
  * programs take 0 for "no consumer"), so a peer that does breaks the protocol,
@@ -1165,6 +1194,7 @@ main(void)
 		cmocka_unit_test_setup(test_announce_ring_size_lies, before_each),
 		cmocka_unit_test_setup(test_announce_id_zero, before_each),
 		cmocka_unit_test_setup(test_announce_bounce_chunks_wrong, before_each),
+		cmocka_unit_test_setup(test_announce_blob_length_wrong, before_each),
 		cmocka_unit_test_setup(test_expire_unknown_consumer, before_each),
 		cmocka_unit_test_setup(test_faithful_producer_is_delivered, before_each),
 		cmocka_unit_test_setup(test_expiry_never_confirmed, before_each),
