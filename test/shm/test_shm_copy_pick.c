@@ -180,6 +180,11 @@ test_better(void **state)
 	/* Per byte: half the bytes in 60% of the cycles is slower. */
 	assert_false(shm_copy_pick_better(1000, 4096, 600, 2048));
 	assert_true(shm_copy_pick_better(1000, 2048, 1700, 4096));
+	/* 64 sends of 1 GiB taking seconds: no overflow of the products. */
+	assert_true(shm_copy_pick_better(2000000000ull, 64ull << 30, 1600000000ull, 64ull << 30));
+	assert_false(shm_copy_pick_better(3000000000ull, 64ull << 30, 2850000000ull, 64ull << 30));
+	assert_false(shm_copy_pick_better(10000000000ull, 64ull << 30, 12000000000ull,
+					  64ull << 30));
 	/* Nothing measured: no change. */
 	assert_false(shm_copy_pick_better(0, 0, 10, 4096));
 	assert_false(shm_copy_pick_better(1000, 4096, 0, 0));

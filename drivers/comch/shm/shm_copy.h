@@ -142,9 +142,14 @@ static inline bool
 shm_copy_pick_better(uint64_t cyc_inc, uint64_t bytes_inc, uint64_t cyc_other,
 		     uint64_t bytes_other)
 {
-	/* cyc_other / bytes_other < 0.9 cyc_inc / bytes_inc; far from overflowing. */
+	/*
+	 * cyc_other / bytes_other < 0.9 cyc_inc / bytes_inc, in doubles: 64
+	 * sends of 1 GiB hold 2^36 bytes, and their cycles times that would
+	 * overflow 64 bits once they took a few milliseconds.
+	 */
 	return bytes_inc != 0 && bytes_other != 0 &&
-	       cyc_other * bytes_inc * 10 < cyc_inc * bytes_other * 9;
+	       (double)cyc_other * (double)bytes_inc * 10.0 <
+	       (double)cyc_inc * (double)bytes_other * 9.0;
 }
 
 /*
