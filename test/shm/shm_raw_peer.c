@@ -327,7 +327,8 @@ raw_ctl_send_blob_try(int fd, enum comch_ctl_type type, uint32_t id,
 	shm_msg_init(&m, SHM_MSG_CTL);
 	memcpy(m.ctl.msg, &c, sizeof(c));
 	m.ctl_len = sizeof(c);
-	memcpy(m.ctl.blob, blob, blob_len);
+	if (blob_len != 0)
+		memcpy(m.ctl.blob, blob, blob_len);
 	m.blob_len = blob_len;
 	return shm_msg_send(fd, &m, fds, nb_fds);
 }
