@@ -166,7 +166,7 @@ test_hysteresis(void **state)
 	turn(&p, SHM_COPY_PROBE, 950, &nt, &timed);
 	assert_int_equal(p.way, SHM_COPY_NT);
 	/* The sums restart with each turn: an old slow epoch does not count. */
-	turn(&p, SHM_COPY_EPOCH, 700, &nt, &timed);
+	turn(&p, p.left, 700, &nt, &timed);
 	turn(&p, SHM_COPY_PROBE, 800, &nt, &timed);
 	assert_int_equal(p.way, SHM_COPY_NT);
 }
@@ -208,8 +208,10 @@ test_three_ways_in_turn(void **state)
 	turn(&p, SHM_COPY_PROBE, 1000, &nt, &timed);
 	assert_int_equal(by_way[SHM_COPY_ORDINARY], SHM_COPY_PROBE);
 	assert_int_equal(p.way, SHM_COPY_BOUNCE);
-	turn(&p, SHM_COPY_EPOCH, 1000, &nt, &timed);
-	assert_int_equal(by_way[SHM_COPY_BOUNCE], SHM_COPY_EPOCH);
+	/* a win: the incumbent's next turn is twice as long */
+	assert_int_equal(p.left, 2 * SHM_COPY_EPOCH);
+	turn(&p, 2 * SHM_COPY_EPOCH, 1000, &nt, &timed);
+	assert_int_equal(by_way[SHM_COPY_BOUNCE], 2 * SHM_COPY_EPOCH);
 	/* The second: non-temporal copies, 20% faster: they take over. */
 	turn(&p, SHM_COPY_PROBE, 800, &nt, &timed);
 	assert_int_equal(nt, SHM_COPY_PROBE);
@@ -219,10 +221,39 @@ test_three_ways_in_turn(void **state)
 	/* Then the two others in turn, never the incumbent: the bounce, then ordinary. */
 	turn(&p, SHM_COPY_PROBE, 800, &nt, &timed);
 	assert_int_equal(by_way[SHM_COPY_BOUNCE], SHM_COPY_PROBE);
-	turn(&p, SHM_COPY_EPOCH, 800, &nt, &timed);
+	turn(&p, p.left, 800, &nt, &timed);
 	turn(&p, SHM_COPY_PROBE, 800, &nt, &timed);
 	assert_int_equal(by_way[SHM_COPY_ORDINARY], SHM_COPY_PROBE);
 	assert_int_equal(p.way, SHM_COPY_NT);
+}
+
+/*
+ * Each win of the incumbent doubles its next turn, up to SHM_COPY_EPOCH_MAX;
+ * a change of way starts again from SHM_COPY_EPOCH.
+ */
+static void
+test_turns_lengthen_while_the_incumbent_wins(void **state)
+{
+	struct shm_copy_pick p;
+	unsigned int nt, timed, i;
+	uint32_t epoch = SHM_COPY_EPOCH;
+
+	(void)state;
+	pick_new(&p, true);
+	for (i = 0; i < 8; i++) {
+		assert_int_equal(p.left, epoch);
+		turn(&p, epoch, 1000, &nt, &timed);
+		assert_int_equal(nt, epoch);
+		turn(&p, SHM_COPY_PROBE, 1000, &nt, &timed);
+		assert_int_equal(nt, 0);
+		epoch = RTE_MIN(2 * epoch, (uint32_t)SHM_COPY_EPOCH_MAX);
+	}
+	assert_int_equal(p.left, SHM_COPY_EPOCH_MAX);
+	turn(&p, SHM_COPY_EPOCH_MAX, 1000, &nt, &timed);
+	/* ordinary copies 20% faster: they take over, on turns of SHM_COPY_EPOCH again */
+	turn(&p, SHM_COPY_PROBE, 800, &nt, &timed);
+	assert_int_equal(p.way, SHM_COPY_ORDINARY);
+	assert_int_equal(p.left, SHM_COPY_EPOCH);
 }
 
 /* Without nt_auto, sends that fit a bounce chunk always bounce. */
@@ -296,6 +327,7 @@ main(void)
 		cmocka_unit_test(test_better),
 		cmocka_unit_test(test_three_ways_in_turn),
 		cmocka_unit_test(test_three_ways_fixed),
+		cmocka_unit_test(test_turns_lengthen_while_the_incumbent_wins),
 		cmocka_unit_test(test_copy_picked_bytes),
 	};
 
