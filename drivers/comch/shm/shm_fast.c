@@ -492,7 +492,6 @@ shm_producer_import(void *conn, const struct rte_comch_drv_remote_conf *conf,
 		SHM_LOG(ERR, "peer consumer: %u descriptors, %u bytes of blob, %" PRIu64
 			" bytes of memory, %u bounce chunks for %u slots", blob->nb_fds, blob->len,
 			conf->mem_len, nb_chunks, nb_slots);
-		ring_bytes = 0;
 		goto fail;
 	}
 	ret = shm_import_budget(sc, conf->mem_len + ring_bytes);
