@@ -587,8 +587,11 @@ ct_pair_dev_open(const char *kv, const char *bell, const char *more)
 	struct rte_comch_dev *dev;
 	char args[200];
 
-	snprintf(args, sizeof(args), "%s%s%s%s%s", kv, bell != NULL ? ",doorbell=" : "",
-		 bell != NULL ? bell : "", more != NULL ? "," : "", more != NULL ? more : "");
+	if (snprintf(args, sizeof(args), "%s%s%s%s%s", kv, bell != NULL ? ",doorbell=" : "",
+		     bell != NULL ? bell : "", more != NULL ? "," : "",
+		     more != NULL ? more : "") >= (int)sizeof(args))
+		fail_msg("devargs \"%s\" and what the test adds do not fit %zu bytes", kv,
+			 sizeof(args));
 	dev = ct_dev_open("%s", args);
 	if (dev == NULL)
 		fail_msg("the %s driver did not open \"%s\" (%s): a devarg it does not know?",
