@@ -70,14 +70,14 @@ enum shm_copy_way {
  * not (measured on one virtual machine, whose two vCPUs did both by turns,
  * shm guide); a bounce costs the consumer a second copy, but the producer's
  * stores land on lines the consumer's cache no longer holds. So the incumbent
- * copies SHM_COPY_EPOCH sends, then one other way copies SHM_COPY_TIMED, the
- * others in turn at the following epochs; the last SHM_COPY_TIMED of the
+ * copies SHM_COPY_EPOCH sends, then one other way copies SHM_COPY_PROBE, the
+ * others in turn at the following turns; the last SHM_COPY_TIMED of the
  * incumbent's and the other's are timed from the first send's start to the
- * last one's end, and the other takes over if it took a tenth fewer cycles a
- * byte. What is timed is the producer's whole round between sends, so what
- * the consumer pays shows too, as the producer waits for its buffers; a
- * producer that sends slower than any way sees no difference and keeps the
- * incumbent.
+ * last one's end (the other's first ones warm up what the incumbent left
+ * cold), and the other takes over if it took a tenth fewer cycles a byte.
+ * What is timed is the producer's whole round between sends, so what the
+ * consumer pays shows too, as the producer waits for its buffers; a producer
+ * that sends slower than any way sees no difference and keeps the incumbent.
  */
 #define SHM_COPY_EPOCH 4096
 #define SHM_COPY_PROBE 128
