@@ -131,7 +131,7 @@ void raw_send_empty_with_fds(int fd, unsigned int nb_fds);
  */
 int raw_server_open(const char *domain, const char *dpu_args);
 void raw_server_close(void);
-/** cmocka group fixtures: EAL, and raw_server_open("hostile", ""). */
+/** cmocka group fixtures: EAL, and raw_server_open("hostile") with RAW_SERVER_BOUNCE. */
 int setup(void **state);
 int teardown(void **state);
 int before_each(void **state);

@@ -483,6 +483,9 @@ struct server_consumer {
 	uint32_t nb_chunks;
 };
 
+/* The chunks of the server's consumers' bounce areas: its device's bounce devarg. */
+static uint32_t server_chunks = RAW_SERVER_BOUNCE / SHM_FP_BOUNCE_MAX;
+
 /* Longest wait for a state the raw peer's message brings: far below the 5 s expiry. */
 #define SC_WAIT_MS 1000
 
@@ -550,8 +553,8 @@ server_consumer_announced_on(struct raw_peer *p, struct server_consumer *sc, uin
 			 COMCH_CTL_CONSUMER_NEW);
 	assert_int_equal(blob_len, sizeof(sc->nb_chunks));
 	memcpy(&sc->nb_chunks, blob, sizeof(sc->nb_chunks));
-	/* The server's bounce area: RAW_SERVER_BOUNCE bytes of chunks. */
-	assert_int_equal(sc->nb_chunks, RAW_SERVER_BOUNCE / SHM_FP_BOUNCE_MAX);
+	/* The server's bounce area: its device's bounce devarg in chunks, maybe 0. */
+	assert_int_equal(sc->nb_chunks, server_chunks);
 	assert_int_equal(nb_fds, 3);
 	assert_int_equal(c.id, sc->id);
 	assert_int_equal(c.mem_len, MEM_LEN);
@@ -967,6 +970,37 @@ test_fill_unknown_flags(void **state)
 	hostile_fill(1, 0, 0x80000000u);
 }
 
+/* The server again, on a device without a bounce area (bounce=0): for one test. */
+static int
+before_no_bounce(void **state)
+{
+	raw_server_close();
+	server_chunks = 0;
+	if (raw_server_open("hostile-nobounce", "bounce=0") < 0)
+		return -1;
+	return before_each(state);
+}
+
+/* The group's server back, whatever the test did. */
+static int
+after_no_bounce(void **state)
+{
+	RTE_SET_USED(state);
+	raw_server_close();
+	server_chunks = RAW_SERVER_BOUNCE / SHM_FP_BOUNCE_MAX;
+	return raw_server_open("hostile", "bounce=" RTE_STR(RAW_SERVER_BOUNCE));
+}
+
+/*
+ * A consumer without a bounce area: a fill marked bounced is a lie, however
+ * short; the link drops and nothing is delivered.
+ */
+static void
+test_bounced_fill_without_area(void **state)
+{
+	hostile_fill(100, 0, SHM_FP_SLOT_BOUNCED);
+}
+
 /* Answers out of turn break the protocol: the link drops, the consumer ends cleanly. */
 static void
 answer_out_of_turn(enum comch_ctl_type type, bool running)
@@ -1206,6 +1240,8 @@ main(void)
 		cmocka_unit_test_setup(test_fill_longer_than_buffer, before_each),
 		cmocka_unit_test_setup(test_fill_immediate_too_long, before_each),
 		cmocka_unit_test_setup(test_fill_unknown_flags, before_each),
+		cmocka_unit_test_setup_teardown(test_bounced_fill_without_area, before_no_bounce,
+						after_no_bounce),
 		cmocka_unit_test_setup(test_ack_before_expired, before_each),
 		cmocka_unit_test_setup(test_ready_twice, before_each),
 		cmocka_unit_test_setup(test_refused_after_ready, before_each),
