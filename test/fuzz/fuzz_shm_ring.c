@@ -7,14 +7,18 @@
  *
  * The first byte of the input picks the side (its value modulo 3):
  *   0: a real producer of the server sends to a consumer the raw peer
- *      announced; the input writes the consumer's post ring (header, posted
- *      index, posts {off, len}, slots) and posts buffers. Every byte the
- *      producer changes in the consumer's memory must lie inside a post that
- *      was in the ring at some point and fits the memory: nothing else.
+ *      announced (with a bounce area of 2 * NB_SLOTS chunks if the byte
+ *      divided by 3 is odd); the input writes the consumer's post ring
+ *      (header, posted index, posts {off, len}, slots, chunks) and posts
+ *      buffers. Every byte the producer changes in the consumer's memory must
+ *      lie inside a post that was in the ring at some point and fits the
+ *      memory: nothing else; in the post ring, it writes slots and chunks
+ *      only.
  *   1: the raw peer is the producer of a real consumer of the server, whose
  *      buffers are posted (and posted again as they complete); the input writes
- *      its post ring (slots: seq, data_len, imm_len, inline data) and fills
- *      slots. A completion must never claim more bytes than its buffer holds.
+ *      its post ring (slots: seq, data_len, imm_len, flags, inline data;
+ *      chunks) and fills slots, directly or through the bounce area. A
+ *      completion must never claim more bytes than its buffer holds.
  *   2: the message rings of the connection itself: the raw peer writes the
  *      server's receive ring (slot lengths and sequence numbers) and, with
  *      R_MEM, the ring the server sends its echoes in (the consumer index, the
@@ -41,6 +45,7 @@
 #define R_SEND 0x04
 #define R_WAIT 0x08    /* progress longer */
 #define R_MEM 0x10     /* side 1: into the consumer's memory instead; 2: into the echo ring */
+#define R_BOUNCE 0x20  /* side 1: the fill is marked bounced, its payload in the fill's chunk */
 
 #define SEND_MEM 8192
 #define MAX_RANGES 512
@@ -57,6 +62,8 @@ static struct rte_comch_buf_pool *send_pool;
 
 /* Side 0: what the consumer memory held, and every post the producer could have seen. */
 static uint8_t shadow[MEM_LEN];
+/* Side 0: the post ring before its slots (header, indexes, posts), as the input left it. */
+static uint8_t ring_head[4096];
 static struct shm_fp_post ranges[MAX_RANGES];
 static unsigned int nb_ranges;
 
@@ -148,6 +155,17 @@ check_memory(const struct raw_consumer *rc)
 	}
 }
 
+/* The producer writes the consumer's slots and chunks, never what comes before them. */
+static void
+check_ring_head(const struct raw_consumer *rc)
+{
+	if (memcmp(rc->ring, ring_head, shm_fp_slots_off(NB_SLOTS)) != 0) {
+		fprintf(stderr, "fuzz: the producer wrote the consumer's post ring before its "
+			"slots\n");
+		abort();
+	}
+}
+
 static void
 producer_send(struct rte_comch_producer *prod, const struct fz_record *r)
 {
@@ -173,7 +191,7 @@ producer_send(struct rte_comch_producer *prod, const struct fz_record *r)
 }
 
 static void
-side_producer(const struct fz_record *recs, unsigned int n)
+side_producer(const struct fz_record *recs, unsigned int n, bool bounce)
 {
 	struct rte_comch_producer *prod;
 	struct comch_ctl_msg c;
@@ -185,7 +203,7 @@ side_producer(const struct fz_record *recs, unsigned int n)
 	uint32_t posted;
 
 	fz_peer_connect(&p);
-	raw_consumer_init(&rc, true);
+	raw_consumer_init_chunks(&rc, true, bounce ? 2 * NB_SLOTS : 0);
 	raw_consumer_announce(&p, &rc, 3);
 	if (fz_reply(p.fd, &m, fds, &nb_fds) != SHM_MSG_CTL)
 		abort();
@@ -200,6 +218,8 @@ side_producer(const struct fz_record *recs, unsigned int n)
 	    rte_comch_ctx_start(rte_comch_producer_as_ctx(prod)) != 0)
 		abort();
 	memset(shadow, 0, sizeof(shadow));
+	RTE_BUILD_BUG_ON(sizeof(ring_head) < SHM_FP_POSTS_OFF + NB_SLOTS * sizeof(struct shm_fp_post));
+	memcpy(ring_head, rc.ring, shm_fp_slots_off(NB_SLOTS));
 	nb_ranges = 0;
 	for (i = 0; i < n; i++) {
 		if ((recs[i].flags & R_WRITE) != 0)
@@ -211,10 +231,12 @@ side_producer(const struct fz_record *recs, unsigned int n)
 			__atomic_store_n(rc.posted, posted + 1, __ATOMIC_RELEASE);
 		}
 		note_posts(&rc);
+		memcpy(ring_head, rc.ring, shm_fp_slots_off(NB_SLOTS));
 		if ((recs[i].flags & R_SEND) != 0)
 			producer_send(prod, &recs[i]);
 		fz_settle((recs[i].flags & R_WAIT) != 0 ? 8 : 1);
 		check_memory(&rc);
+		check_ring_head(&rc);
 	}
 	fz_stop_wait(rte_comch_producer_as_ctx(prod), "producer");
 	if (rte_comch_producer_destroy(prod) != 0)
@@ -281,7 +303,7 @@ side_consumer(const struct fz_record *recs, unsigned int n)
 	struct comch_ctl_msg c;
 	unsigned int i, nb_fds;
 	size_t ring_bytes, len;
-	uint8_t *mem, *ring, *base;
+	uint8_t *mem, *ring, *base, *bounce;
 	struct raw_peer p;
 	struct shm_msg m;
 	int fds[SHM_MAX_FDS];
@@ -310,6 +332,7 @@ side_consumer(const struct fz_record *recs, unsigned int n)
 	ring = map_fd(fds[1], ring_bytes);
 	shm_close_fds(fds, nb_fds);
 	slots = (struct shm_fp_slot *)(void *)(ring + shm_fp_slots_off(nb_slots));
+	bounce = nb_chunks != 0 ? ring + shm_fp_bounce_off(nb_slots) : NULL;
 	raw_ctl_send(p.fd, COMCH_CTL_CONSUMER_READY, id, NULL, NULL, 0);
 	for (i = 0; i < 100000; i++) {
 		fz_pump(1);
@@ -339,6 +362,12 @@ side_consumer(const struct fz_record *recs, unsigned int n)
 			sl->producer_id = recs[i].len > 1 ? recs[i].payload[1] : 0;
 			memcpy(sl->inline_data, recs[i].payload,
 			       RTE_MIN(recs[i].len, sizeof(sl->inline_data)));
+			if ((recs[i].flags & R_BOUNCE) != 0) {
+				sl->flags = SHM_FP_SLOT_BOUNCED;
+				if (bounce != NULL)
+					memcpy(shm_fp_chunk(bounce, nb_chunks - 1, fill),
+					       recs[i].payload, recs[i].len);
+			}
 			__atomic_store_n(&sl->seq, ++fill, __ATOMIC_RELEASE);
 		}
 		fz_settle((recs[i].flags & R_WAIT) != 0 ? 8 : 1);
@@ -402,7 +431,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	n = fz_split(data, size, recs, FZ_MAX_RECORDS);
 	if (side % 3 == 0)
-		side_producer(recs, n);
+		side_producer(recs, n, (side / 3) % 2 != 0);
 	else if (side % 3 == 1)
 		side_consumer(recs, n);
 	else

@@ -27,7 +27,7 @@ C_NEW, C_READY, C_REFUSED, C_EXPIRED, C_ACK = 1, 2, 3, 4, 5
 F_RAW, F_ID, F_WAIT, F_ALT = 0x08, 0x10, 0x20, 0x40
 FD_RING, FD_BELL, FD_MEM, FD_FPRING, FD_EVENTFD, FD_UNSEALED, FD_PIPE, FD_STREAM = range(8)
 # test/fuzz/fuzz_shm_ring.c
-R_WRITE, R_POST, R_SEND, R_WAIT, R_MEM = 0x01, 0x02, 0x04, 0x08, 0x10
+R_WRITE, R_POST, R_SEND, R_WAIT, R_MEM, R_BOUNCE = 0x01, 0x02, 0x04, 0x08, 0x10, 0x20
 ENOENT, EPROTO, ENOSPC = 2, 71, 28
 
 
@@ -168,7 +168,15 @@ def ring_seeds():
                                        struct.pack("<QQ", 2**64 - 10, 100)) +
                       ring_rec(R_WRITE, posted_off, struct.pack("<I", 1)) +
                       ring_rec(R_SEND, 0, send100),
+        # side 0 with a consumer of 16 bounce chunks: 81 to 4096 bytes go through them
+        "produce-bounce": b"\x03" + ring_rec(R_POST, post(16, 16)) + ring_rec(R_SEND, 0, send100),
+        "produce-bounce-lap": b"\x03" + b"".join(ring_rec(R_POST | R_SEND, post(16 * (i % 8), 64),
+                                                        send100) for i in range(20)),
+        "produce-bounce-chunk": b"\x03" + ring_rec(R_POST, post(0, 255)) +
+                                ring_rec(R_SEND, 0, struct.pack("<HB", 4080, 8)),
         "consume-one": b"\x01" + ring_rec(R_POST, 5, b"hello"),
+        "consume-bounced": b"\x01" + ring_rec(R_POST | R_BOUNCE, 100, b"\x08\x01" + b"b" * 98),
+        "consume-bounced-too-long": b"\x01" + ring_rec(R_POST | R_BOUNCE, 4097, b"\x00"),
         "consume-big": b"\x01" + ring_rec(R_POST, 8192, b"\x08\x01"),
         "consume-too-long": b"\x01" + ring_rec(R_POST, 8193, b"\x00"),
         "consume-imm": b"\x01" + ring_rec(R_POST, 0, b"\x08\x02"),
