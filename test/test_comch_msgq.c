@@ -75,6 +75,8 @@ fx_up(struct fx *f)
 	assert_non_null(f->pe);
 	f->q = rte_comch_msgq_create(dev);
 	assert_non_null(f->q);
+	/* On lines of its own: its producers read its link at every send. */
+	assert_int_equal((uintptr_t)f->q & (RTE_CACHE_LINE_SIZE - 1), 0);
 }
 
 /* A running DPA thread of fn(arg) and its completion context (entries: size). */

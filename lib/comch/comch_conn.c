@@ -35,7 +35,7 @@ comch_conn_create(struct comch_ctrl *ctrl, void *drv, const struct rte_comch_drv
 	struct rte_comch_connection *conn;
 	uint32_t qsize = rte_align32pow2(p->peer_queue_size);
 
-	conn = calloc(1, sizeof(*conn));
+	conn = comch_zalloc_lines(1, sizeof(*conn));
 	if (conn == NULL)
 		return NULL;
 	conn->txq = calloc(qsize, sizeof(*conn->txq));

@@ -649,7 +649,7 @@ comch_consumer_create(struct comch_link *link, struct rte_comch_mmap *mmap, uint
 	}
 	id = COMCH_FAST_FREE_ID(&link->consumers, rte_comch_consumer, &count);
 	rc = comch_fast_attach(link, count, max, "consumer_create");
-	c = rc < 0 ? NULL : calloc(1, sizeof(*c));
+	c = rc < 0 ? NULL : comch_zalloc_lines(1, sizeof(*c));
 	if (c == NULL) {
 		if (rc == 0)
 			comch_fast_detach(link);

@@ -55,7 +55,7 @@ rte_comch_msgq_create(struct rte_comch_dev *dev)
 		rte_errno = ENOTSUP;
 		return NULL;
 	}
-	q = calloc(1, sizeof(*q));
+	q = comch_zalloc_lines(1, sizeof(*q));
 	if (q == NULL) {
 		rte_errno = ENOMEM;
 		return NULL;

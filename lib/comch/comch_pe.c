@@ -62,7 +62,7 @@ rte_comch_pe_create(unsigned int lcore_id)
 		rte_errno = EINVAL;
 		return NULL;
 	}
-	pe = calloc(1, sizeof(*pe));
+	pe = comch_zalloc_lines(1, sizeof(*pe));
 	if (pe == NULL) {
 		rte_errno = ENOMEM;
 		return NULL;

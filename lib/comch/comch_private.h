@@ -22,6 +22,7 @@
 #include <rte_rcu_qsbr.h>
 #include <rte_ticketlock.h>
 
+#include "comch_alloc.h"
 #include "comch_args.h"
 #include "comch_objreg.h"
 #include "rte_comch_driver.h"

@@ -464,7 +464,7 @@ comch_producer_create(struct comch_link *link, uint32_t max, enum comch_fast_api
 		rte_errno = -rc;
 		return NULL;
 	}
-	p = calloc(1, sizeof(*p));
+	p = comch_zalloc_lines(1, sizeof(*p));
 	rc = p == NULL ? -ENOMEM : comch_grace_attach(link, max);
 	if (rc < 0) {
 		free(p);

@@ -129,17 +129,6 @@ dpa_grace_wait(struct rte_comch_dpa *dpa)
 		rte_pause();
 }
 
-void *
-dpa_zalloc_lines(size_t n, size_t size)
-{
-	size_t len = RTE_ALIGN_CEIL(n * size, RTE_CACHE_LINE_SIZE);
-	void *p = aligned_alloc(RTE_CACHE_LINE_SIZE, len);
-
-	if (p != NULL)
-		memset(p, 0, len);
-	return p;
-}
-
 static void
 dpa_free(struct rte_comch_dpa *dpa)
 {
@@ -177,7 +166,7 @@ rte_comch_dpa_create(struct rte_comch_dev *dev, const struct rte_comch_dpa_conf 
 		rte_errno = EINVAL;
 		return NULL;
 	}
-	dpa = calloc(1, sizeof(*dpa));
+	dpa = comch_zalloc_lines(1, sizeof(*dpa));
 	if (dpa == NULL)
 		goto nomem;
 	pthread_mutex_init(&dpa->ctl_lock, NULL);
@@ -189,12 +178,12 @@ rte_comch_dpa_create(struct rte_comch_dev *dev, const struct rte_comch_dpa_conf 
 			   RTE_COMCH_DPA_DEFAULT_OBJECTS;
 	dpa->max_cqs = conf->max_cqs != 0 ? conf->max_cqs : RTE_COMCH_DPA_DEFAULT_OBJECTS;
 	dpa->max_mems = conf->max_mems != 0 ? conf->max_mems : RTE_COMCH_DPA_DEFAULT_OBJECTS;
-	dpa->threads = dpa_zalloc_lines(dpa->max_threads, sizeof(*dpa->threads));
-	dpa->cqs = dpa_zalloc_lines(dpa->max_cqs, sizeof(*dpa->cqs));
+	dpa->threads = comch_zalloc_lines(dpa->max_threads, sizeof(*dpa->threads));
+	dpa->cqs = comch_zalloc_lines(dpa->max_cqs, sizeof(*dpa->cqs));
 	dpa->mems = calloc(dpa->max_mems, sizeof(*dpa->mems));
 	dpa->max_eps = DPA_MAX_EPS;
 	dpa->eps = calloc(dpa->max_eps, sizeof(*dpa->eps));
-	dpa->units = dpa_zalloc_lines(dpa->nb_units, sizeof(*dpa->units));
+	dpa->units = comch_zalloc_lines(dpa->nb_units, sizeof(*dpa->units));
 	if (dpa->threads == NULL || dpa->cqs == NULL || dpa->mems == NULL || dpa->eps == NULL ||
 	    dpa->units == NULL) {
 		dpa_free(dpa);

@@ -140,7 +140,7 @@ rte_comch_dpa_cq_create(struct rte_comch_dpa *dpa, const struct rte_comch_dpa_cq
 		ret = -ENOSPC;
 		goto fail;
 	}
-	cq->ring = dpa_zalloc_lines(conf->size, sizeof(*cq->ring));
+	cq->ring = comch_zalloc_lines(conf->size, sizeof(*cq->ring));
 	if (cq->ring == NULL) {
 		DPA_LOG(ERR, "out of memory for %u entries", conf->size);
 		ret = -ENOMEM;

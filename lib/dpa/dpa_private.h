@@ -37,6 +37,7 @@
 
 #include <rte_comch_drv_atomic.h>
 
+#include "comch_alloc.h"
 #include "comch_objreg.h"
 #include "comch_spinlock.h"
 
@@ -290,13 +291,6 @@ struct dpa_exec {
  * call to __tls_get_addr() (8 bytes of the static TLS a library loaded with
  * the program, or by a dlopen() of a driver, may take).
  */
-/*
- * A zeroed array of n objects of a type laid out on cache lines (threads,
- * contexts and their entries, units): aligned, so that the fields the CPU and
- * the DPA side each write stay on lines of their own. NULL if out of memory;
- * free() frees it.
- */
-void *dpa_zalloc_lines(size_t n, size_t size);
 
 extern __thread struct dpa_exec *dpa_cur_exec __attribute__((tls_model("initial-exec")));
 

@@ -250,7 +250,7 @@ dpa_units_init(struct rte_comch_dpa *dpa)
 	uint32_t i;
 	int ret = 0;
 
-	/* The units come zeroed (dpa_zalloc_lines()). */
+	/* The units come zeroed (comch_zalloc_lines()). */
 	for (i = 0; i < dpa->nb_units; i++) {
 		struct dpa_unit *u = &dpa->units[i];
 		char name[RTE_RING_NAMESIZE];

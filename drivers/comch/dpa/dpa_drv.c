@@ -72,18 +72,6 @@ dpa_msgq_free(struct dpa_msgq *q)
 	free(q);
 }
 
-/* n zeroed, cache-aligned elements of size sz, or NULL. */
-static void *
-dpa_msgq_array(uint32_t n, size_t sz)
-{
-	size_t bytes = RTE_ALIGN_CEIL((size_t)n * sz, RTE_CACHE_LINE_SIZE);
-	void *p = aligned_alloc(RTE_CACHE_LINE_SIZE, bytes);
-
-	if (p != NULL)
-		memset(p, 0, bytes);
-	return p;
-}
-
 static int
 dpa_msgq_create(void *dev, const struct rte_comch_drv_msgq_conf *conf, void **out)
 {
@@ -109,12 +97,12 @@ dpa_msgq_create(void *dev, const struct rte_comch_drv_msgq_conf *conf, void **ou
 		DPA_LOG(ERR, "called from a DPA program");
 		return -EPERM;
 	}
-	q = calloc(1, sizeof(*q));
+	q = comch_zalloc_lines(1, sizeof(*q));
 	if (q == NULL)
 		goto nomem;
 	/* Indexed by id, from 1: slot 0 stays unused. */
-	q->cons = dpa_msgq_array(conf->max_consumers + 1, sizeof(*q->cons));
-	q->prods = dpa_msgq_array(conf->max_producers + 1, sizeof(*q->prods));
+	q->cons = comch_zalloc_lines(conf->max_consumers + 1, sizeof(*q->cons));
+	q->prods = comch_zalloc_lines(conf->max_producers + 1, sizeof(*q->prods));
 	if (q->cons == NULL || q->prods == NULL) {
 		dpa_msgq_free(q);
 		goto nomem;

@@ -39,6 +39,7 @@
 #include <rte_comch_driver.h>
 #include <rte_comch_msgq.h>
 
+#include "comch_alloc.h"
 #include "comch_spinlock.h"
 
 #include "rte_comch_dpa.h"
