@@ -221,9 +221,12 @@ shm_conn_attach_tx(struct shm_conn *sc, int *fds, unsigned int nb_fds)
 
 	rc = shm_ring_attach(&sc->tx, fds[0], fds[1], sc->peer_queue, sc->max_msg,
 			     sc->sd->efd_bells);
-	if (rc < 0)
+	if (rc < 0) {
 		shm_ring_release(&sc->tx);
-	return rc;
+		return rc;
+	}
+	shm_ring_set_copy(&sc->tx, sc->sd->nt_min, sc->sd->nt_auto != 0);
+	return 0;
 }
 
 int

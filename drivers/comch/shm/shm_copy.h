@@ -197,7 +197,8 @@ shm_copy_pick_done(struct shm_copy_pick *p, size_t len, uint64_t t0, uint64_t no
 /*
  * Copy a send into the peer, the way p picks: into its buffer at dst, or
  * into its bounce area at bounce (NULL when p does not pick among three
- * ways). Non-temporally only from nt_min bytes. Returns the way it took.
+ * ways, and so never picks a bounce). Non-temporally only from nt_min bytes.
+ * Returns the way it took.
  */
 static inline enum shm_copy_way
 shm_copy_picked(struct shm_copy_pick *p, uint8_t *dst, uint8_t *bounce, const uint8_t *src,
@@ -207,7 +208,7 @@ shm_copy_picked(struct shm_copy_pick *p, uint8_t *dst, uint8_t *bounce, const ui
 	bool ends = shm_copy_pick_ends(p);
 	enum shm_copy_way way = shm_copy_pick_way(p);
 
-	if (way == SHM_COPY_BOUNCE)
+	if (way == SHM_COPY_BOUNCE && bounce != NULL)
 		rte_memcpy(bounce, src, len);
 	else if (way == SHM_COPY_NT && len >= nt_min)
 		shm_copy_nt(dst, src, len);

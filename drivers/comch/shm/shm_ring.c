@@ -124,6 +124,7 @@ shm_ring_attach(struct shm_ring *r, int memfd, int bell, uint32_t capacity, uint
 	r->memfd = memfd;
 	r->bell.fd = bell;
 	r->peer_bell = -1;
+	shm_ring_set_copy(r, 0, false); /* ordinary copies, until the connection says */
 	shm_fds_keep(1); /* the doorbell is ours to keep or close now */
 	if (shm_ring_geometry(r, capacity, max_msg) < 0) {
 		SHM_LOG(ERR, "peer ring: capacity %u or message size %u out of range",
@@ -199,6 +200,20 @@ shm_ring_refresh_seen(struct shm_ring *r)
 	return 0;
 }
 
+void
+shm_ring_set_copy(struct shm_ring *r, uint32_t nt_min, bool nt_auto)
+{
+	r->nt_min = nt_min != 0 ? RTE_MAX((size_t)nt_min, (size_t)SHM_FLUSH_MAX + 1) : SIZE_MAX;
+	shm_copy_pick_init(&r->pick, nt_auto, 2, SHM_COPY_ORDINARY);
+}
+
+/* A message of nt_min bytes or more. Out of line: the small messages' send stays short. */
+static __rte_noinline void
+shm_ring_copy_picked(struct shm_ring *r, uint8_t *dst, const void *msg, uint32_t len)
+{
+	shm_copy_picked(&r->pick, dst, NULL, msg, len, r->nt_min);
+}
+
 int
 shm_ring_send(struct shm_ring *r, const void *msg, uint32_t len)
 {
@@ -212,7 +227,10 @@ shm_ring_send(struct shm_ring *r, const void *msg, uint32_t len)
 		return -EAGAIN;
 	slot = shm_ring_slot(r, r->head);
 	*(uint32_t *)(void *)slot = len;
-	rte_memcpy(slot + SHM_SLOT_HDR, msg, len);
+	if (len >= r->nt_min)
+		shm_ring_copy_picked(r, slot + SHM_SLOT_HDR, msg, len);
+	else
+		rte_memcpy(slot + SHM_SLOT_HDR, msg, len);
 	r->head++;
 	/* Published last: the receiver polls this word, in a line it reads anyway. */
 	comch_store_release((uint32_t *)RTE_PTR_ADD(slot, SHM_SLOT_SEQ), r->head);
