@@ -77,6 +77,8 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	RTE_SET_USED(argc);
 	RTE_SET_USED(argv);
 	fz_init("fzring");
+	if (shm_fp_slots_off(NB_SLOTS) > sizeof(ring_head))
+		abort();
 	memset(send_mem, 0xa5, sizeof(send_mem));
 	send_mmap = rte_comch_mmap_create();
 	send_pool = rte_comch_buf_pool_create(16);
@@ -218,7 +220,6 @@ side_producer(const struct fz_record *recs, unsigned int n, bool bounce)
 	    rte_comch_ctx_start(rte_comch_producer_as_ctx(prod)) != 0)
 		abort();
 	memset(shadow, 0, sizeof(shadow));
-	RTE_BUILD_BUG_ON(sizeof(ring_head) < SHM_FP_POSTS_OFF + NB_SLOTS * sizeof(struct shm_fp_post));
 	memcpy(ring_head, rc.ring, shm_fp_slots_off(NB_SLOTS));
 	nb_ranges = 0;
 	for (i = 0; i < n; i++) {
