@@ -513,6 +513,29 @@ raw_server_open(const char *domain, const char *dpu_args)
 }
 
 void
+raw_server_save(struct raw_server *s)
+{
+	*s = (struct raw_server){ .dpu = dpu, .host = host, .rep = rep, .srv = srv, .pe = pe };
+	strlcpy(s->domain, raw_domain, sizeof(s->domain));
+	dpu = host = NULL;
+	rep = NULL;
+	srv = NULL;
+	pe = NULL;
+}
+
+void
+raw_server_restore(const struct raw_server *s)
+{
+	raw_server_close();
+	dpu = s->dpu;
+	host = s->host;
+	rep = s->rep;
+	srv = s->srv;
+	pe = s->pe;
+	strlcpy(raw_domain, s->domain, sizeof(raw_domain));
+}
+
+void
 raw_server_close(void)
 {
 	rte_comch_ctx_stop(rte_comch_server_as_ctx(srv));

@@ -131,6 +131,23 @@ void raw_send_empty_with_fds(int fd, unsigned int nb_fds);
  */
 int raw_server_open(const char *domain, const char *dpu_args);
 void raw_server_close(void);
+
+/** The stage's objects, as raw_server_open() sets the globals above. */
+struct raw_server {
+	struct rte_comch_dev *dpu, *host;
+	struct rte_comch_dev_rep *rep;
+	struct rte_comch_server *srv;
+	struct rte_comch_pe *pe;
+	char domain[32];
+};
+
+/**
+ * Set the stage in use aside in *s, to open another for a while (which then
+ * has the globals); raw_server_restore() closes that one and puts *s back,
+ * whatever the tests did on it. The stage set aside is not progressed meanwhile.
+ */
+void raw_server_save(struct raw_server *s);
+void raw_server_restore(const struct raw_server *s);
 /** cmocka group fixtures: EAL, and raw_server_open("hostile") with RAW_SERVER_BOUNCE. */
 int setup(void **state);
 int teardown(void **state);
