@@ -356,7 +356,10 @@ side_consumer(const struct fz_record *recs, unsigned int n)
 			ring_write((recs[i].flags & R_MEM) != 0 ? mem : ring,
 				   (recs[i].flags & R_MEM) != 0 ? MEM_LEN : ring_bytes, &recs[i]);
 		if ((recs[i].flags & R_POST) != 0) {
-			/* The next fill, well-formed but for the length the fuzzer gives. */
+			/*
+			 * The next fill, well-formed but for the length the fuzzer gives and
+			 * the flags it wrote there, marked bounced with R_BOUNCE.
+			 */
 			sl = &slots[fill & (nb_slots - 1)];
 			sl->data_len = recs[i].kinds;
 			sl->imm_len = recs[i].len > 0 ? recs[i].payload[0] % 9 : 0;

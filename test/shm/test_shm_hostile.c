@@ -211,6 +211,57 @@ test_ring_index_wraps(void **state)
 }
 
 /*
+ * Messages above 4 KiB through the sender's copy pick, both ends white-box:
+ * with nt_auto, the ordinary copy's first turn, then a probe of the other
+ * way; every message arrives whole whichever way copied it. Up to 4 KiB, or
+ * with nt_min 0, none goes through the pick.
+ */
+static void
+test_ring_copy_pick(void **state)
+{
+	static uint8_t msg[8192];
+	struct rte_comch_drv_msg got[2];
+	struct shm_ring rx, tx;
+	uint32_t i, j, len, n, large = 0;
+
+	(void)state;
+	assert_int_equal(shm_ring_create(&rx, 8, sizeof(msg), false), 0);
+	assert_int_equal(shm_ring_attach(&tx, dup(rx.memfd), dup(rx.peer_bell), 8, sizeof(msg),
+					 false), 0);
+	/* Attached, or nt_min 0: no pick; below the flush's range, it starts above it. */
+	assert_true(tx.nt_min == SIZE_MAX);
+	shm_ring_set_copy(&tx, 0, true);
+	assert_true(tx.nt_min == SIZE_MAX);
+	shm_ring_set_copy(&tx, 1, true);
+	assert_int_equal(tx.nt_min, SHM_FLUSH_MAX + 1);
+	for (i = 0; large < SHM_COPY_EPOCH + SHM_COPY_PROBE + 8; i++) {
+		/* Every 8th of 4 KiB: the pick must not count it. */
+		len = i % 8 == 0 ? SHM_FLUSH_MAX : 4097 + (i * 131) % (sizeof(msg) - 4097 + 1);
+		large += len > SHM_FLUSH_MAX;
+		for (j = 0; j < len; j++)
+			msg[j] = (uint8_t)(i * 7 + j);
+		assert_int_equal(shm_ring_send(&tx, msg, len), 0);
+		assert_int_equal(shm_ring_rx_peek(&rx, got, RTE_DIM(got)), 1);
+		assert_int_equal(got[0].len, len);
+		assert_memory_equal(got[0].data, msg, len);
+		shm_ring_rx_release(&rx, 1);
+		assert_int_equal(shm_ring_tx_reap(&tx, &n), 0);
+		assert_int_equal(n, 1);
+	}
+	/*
+	 * The large sends, and they alone, made a whole turn and probe and 8 sends
+	 * of the next turn: the other way won and copies now, or it lost and the
+	 * ordinary copy's turn doubled.
+	 */
+	assert_true((tx.pick.way == SHM_COPY_NT && tx.pick.epoch == SHM_COPY_EPOCH) ||
+		    (tx.pick.way == SHM_COPY_ORDINARY && tx.pick.epoch == 2 * SHM_COPY_EPOCH));
+	assert_false(tx.pick.probing);
+	assert_int_equal(tx.pick.left, tx.pick.epoch - 8);
+	shm_ring_release(&tx);
+	shm_ring_release(&rx);
+}
+
+/*
  * A stream's polls leave the consumer index (the peer's line) alone until half
  * the ring is in flight; a poll with nothing sent since reads it, and so does
  * one that must count everything (the peer ended).
@@ -598,6 +649,7 @@ main(void)
 		cmocka_unit_test_setup(test_ring_sequence_out_of_order, before_each),
 		cmocka_unit_test(test_ring_index_wraps),
 		cmocka_unit_test(test_ring_reap_lazily),
+		cmocka_unit_test(test_ring_copy_pick),
 		cmocka_unit_test(test_ring_doorbell_barrier),
 		cmocka_unit_test(test_consumer_flush_len),
 		cmocka_unit_test_setup(test_ring_length_too_big, before_each),

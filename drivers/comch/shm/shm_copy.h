@@ -208,7 +208,9 @@ shm_copy_picked(struct shm_copy_pick *p, uint8_t *dst, uint8_t *bounce, const ui
 	bool ends = shm_copy_pick_ends(p);
 	enum shm_copy_way way = shm_copy_pick_way(p);
 
-	if (way == SHM_COPY_BOUNCE && bounce != NULL)
+	if (way == SHM_COPY_BOUNCE && bounce == NULL)
+		way = SHM_COPY_ORDINARY; /* no area: a pick of two ways never picks it */
+	if (way == SHM_COPY_BOUNCE)
 		rte_memcpy(bounce, src, len);
 	else if (way == SHM_COPY_NT && len >= nt_min)
 		shm_copy_nt(dst, src, len);

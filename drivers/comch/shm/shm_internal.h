@@ -307,14 +307,14 @@ struct shm_ring {
 	bool fence;
 	/* Receiver: we flush 2-4 KiB messages at release (slots that size, shm_can_flush()). */
 	bool flush;
-	/* Sender: messages of nt_min bytes and more take the way pick says (SIZE_MAX: none). */
+	/* Sender: our messages of nt_min bytes and more take the way pick says (SIZE_MAX: none). */
 	size_t nt_min;
 	struct shm_copy_pick pick;
 };
 
 /*
- * The peer's messages above SHM_FLUSH_MAX bytes (and from nt_min) go through
- * the copy pick (shm_copy.h), the ordinary copy first: the ring's slots come
+ * Our messages into the peer's ring above SHM_FLUSH_MAX bytes (and from nt_min)
+ * go through the copy pick (shm_copy.h), the ordinary copy first: its slots come
  * round again as fast-path buffers do, and meet the same two modes of the
  * machine. At and below SHM_FLUSH_MAX the receiver's flush at release serves.
  * nt_min 0: every copy ordinary.

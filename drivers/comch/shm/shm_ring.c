@@ -75,6 +75,7 @@ shm_ring_create(struct shm_ring *r, uint32_t capacity, uint32_t max_msg, bool ef
 	r->memfd = -1;
 	r->bell.fd = -1;
 	r->peer_bell = -1;
+	shm_ring_set_copy(r, 0, false); /* we receive on it: it never sends */
 	rc = shm_ring_geometry(r, capacity, max_msg);
 	if (rc < 0)
 		return rc;
