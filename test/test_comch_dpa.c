@@ -136,6 +136,8 @@ test_dpa_create_errors(void **state)
 	assert_int_equal(rte_comch_dpa_unit_service_id(NULL, 0, &id), -EINVAL);
 
 	dpa = ct_dpa_new(dpa_test_dev, RTE_COMCH_DPA_EXEC_PTHREAD, 2, 0, 0);
+	/* On lines of its own: its units and the CPU write parts of it as they run. */
+	assert_int_equal((uintptr_t)dpa & (RTE_CACHE_LINE_SIZE - 1), 0);
 	assert_ptr_equal(rte_comch_dpa_get_device(dpa), dpa_test_dev);
 	assert_int_equal(rte_comch_dpa_unit_service_id(dpa, 0, &id), -ENOTSUP);
 	assert_int_equal(rte_comch_dpa_unit_service_id(dpa, 2, &id), -EINVAL);

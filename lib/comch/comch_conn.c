@@ -70,7 +70,7 @@ comch_conn_report_failed(struct comch_ctrl *ctrl, int status,
 	struct rte_comch_dev *dev = ctrl->ctx.dev;
 	struct rte_comch_connection *conn;
 
-	conn = calloc(1, sizeof(*conn));
+	conn = comch_zalloc_lines(1, sizeof(*conn));
 	if (conn == NULL) {
 		COMCH_LOG(ERR, "%s: out of memory to report a failed connection", ctrl->name);
 		return;

@@ -291,7 +291,6 @@ struct dpa_exec {
  * call to __tls_get_addr() (8 bytes of the static TLS a library loaded with
  * the program, or by a dlopen() of a driver, may take).
  */
-
 extern __thread struct dpa_exec *dpa_cur_exec __attribute__((tls_model("initial-exec")));
 
 static inline bool
