@@ -57,10 +57,11 @@ struct bench_ev;
 /* Burst API: completions taken by one recv_burst. */
 #define BF_RX_BURST 32
 /*
- * Burst API: rounds between two rounds of the fast-path engine (a power of 2).
- * It has nothing of the burst API's to do but wake a sleeping peer and keep
- * the contexts' state; every round, it cost fp-lat 64 B 8% (per pair) and
- * fp-stream 64 B at burst 1 a fifth of its rate.
+ * Burst API: rounds between two rounds of the fast-path engine (a power of 2,
+ * dividing BF_CTRL_EVERY). It has nothing of the burst API's to do but wake a
+ * sleeping peer, report the producer's quiescent state (for the rare grace
+ * periods) and keep the contexts' state; every round, it cost fp-lat 64 B 8%
+ * (per pair) and fp-stream 64 B at burst 1 a fifth of its rate.
  */
 #define BF_FP_PE_EVERY 16
 
@@ -191,7 +192,8 @@ bf_progress(struct bf_side *f)
 	int ret = f->burst ? bf_burst_poll(f) : 0;
 
 	/* bf_progress_both() sets spins to BF_CTRL_EVERY - 1: a round of both engines. */
-	RTE_BUILD_BUG_ON(BF_CTRL_EVERY % BF_FP_PE_EVERY != 0);
+	RTE_BUILD_BUG_ON((BF_FP_PE_EVERY & (BF_FP_PE_EVERY - 1)) != 0 ||
+			 BF_CTRL_EVERY % BF_FP_PE_EVERY != 0);
 	if (likely(ret == 0) && (!f->burst || (f->spins & (BF_FP_PE_EVERY - 1)) ==
 				 BF_FP_PE_EVERY - 1))
 		ret = rte_comch_pe_progress(f->pe);
