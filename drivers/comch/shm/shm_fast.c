@@ -472,7 +472,7 @@ shm_producer_import(void *conn, const struct rte_comch_drv_remote_conf *conf,
 	uint32_t nb_slots = rte_align32pow2(conf->nb_posts);
 	const struct shm_fp_hdr *hdr;
 	uint32_t nb_chunks = 0;
-	size_t ring_bytes;
+	size_t ring_bytes = 0;
 	struct shm_remote *rc;
 	bool charged = false;
 	int ret = -EPROTO;
@@ -486,7 +486,6 @@ shm_producer_import(void *conn, const struct rte_comch_drv_remote_conf *conf,
 	/* No data: a consumer without a bounce area. */
 	if (blob->len == sizeof(nb_chunks))
 		memcpy(&nb_chunks, blob->data, sizeof(nb_chunks));
-	ring_bytes = shm_fp_ring_bytes(nb_slots, nb_chunks);
 	if (blob->nb_fds != 3 || (blob->len != 0 && blob->len != sizeof(nb_chunks)) ||
 	    conf->mem_len > SHM_MAX_MMAP_BYTES || !shm_fp_bounce_chunks_ok(nb_slots, nb_chunks)) {
 		SHM_LOG(ERR, "peer consumer: %u descriptors, %u bytes of blob, %" PRIu64
@@ -494,6 +493,8 @@ shm_producer_import(void *conn, const struct rte_comch_drv_remote_conf *conf,
 			conf->mem_len, nb_chunks, nb_slots);
 		goto fail;
 	}
+	/* Sized from the chunk count only once it is one of ours. */
+	ring_bytes = shm_fp_ring_bytes(nb_slots, nb_chunks);
 	ret = shm_import_budget(sc, conf->mem_len + ring_bytes);
 	if (ret < 0)
 		goto fail;
