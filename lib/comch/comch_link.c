@@ -46,10 +46,9 @@ comch_link_remotes_alloc(struct comch_link *link)
 
 	if (link->remotes != NULL)
 		return 0;
-	r = aligned_alloc(RTE_CACHE_LINE_SIZE, link->nb_remote_slots * sizeof(*r));
+	r = comch_zalloc_lines(link->nb_remote_slots, sizeof(*r));
 	if (r == NULL)
 		return -ENOMEM;
-	memset(r, 0, link->nb_remote_slots * sizeof(*r));
 	for (i = 0; i < link->nb_remote_slots; i++)
 		rte_ticketlock_init(&r[i].lock);
 	/* (owner NULL, share COMCH_SHARE_OWNER: the first producer to send owns it) */

@@ -28,13 +28,12 @@ comch_task_pool_create(uint32_t num, size_t elt_size)
 	if (tp == NULL)
 		return NULL;
 	/* Tasks on cache lines of their own: two never share a line. */
-	tp->elts = aligned_alloc(RTE_CACHE_LINE_SIZE, (size_t)num * elt_size);
+	tp->elts = comch_zalloc_lines(num, elt_size);
 	if (tp->elts == NULL) {
 		COMCH_LOG(ERR, "cannot allocate a pool of %u tasks", num);
 		free(tp);
 		return NULL;
 	}
-	memset(tp->elts, 0, (size_t)num * elt_size);
 	tp->size = num;
 	/* The stack pops the first task first: low addresses stay warm. */
 	for (i = 0; i < num; i++) {

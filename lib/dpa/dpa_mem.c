@@ -80,13 +80,12 @@ rte_comch_dpa_mem_alloc(struct rte_comch_dpa *dpa, uint64_t size, rte_comch_dpa_
 		ret = -ENOSPC;
 		goto out;
 	}
-	m->base = aligned_alloc(RTE_CACHE_LINE_SIZE, RTE_ALIGN_CEIL(size, RTE_CACHE_LINE_SIZE));
+	m->base = comch_zalloc_lines(1, size);
 	if (m->base == NULL) {
 		DPA_LOG(ERR, "out of memory for %" PRIu64 " bytes", size);
 		ret = -ENOMEM;
 		goto out;
 	}
-	memset(m->base, 0, size);
 	m->size = size;
 	m->gen = rte_comch_dpa_next_gen(m->gen);
 	comch_store_release(&m->live, m->gen);
