@@ -280,6 +280,22 @@ dpa_cons_new(struct fx *f, struct dpa_cons *s, uint32_t window, uint32_t imm_len
 	return c;
 }
 
+/*
+ * f up, with a CPU -> DPA MsgQ started, and its DPA consumer, whose program
+ * (prog_dpa_consumer(s)) takes entries from a completion context of cq_size.
+ */
+static struct rte_comch_consumer *
+cpu_to_dpa_up(struct fx *f, struct dpa_cons *s, uint32_t cq_size, uint32_t window,
+	      uint32_t imm_len)
+{
+	fx_up(f);
+	fx_thread(f, prog_dpa_consumer, s, cq_size);
+	assert_int_equal(rte_comch_msgq_set_dpa_consumer(f->q, rte_comch_dpa_as_accel(f->dpa)),
+			 0);
+	assert_int_equal(rte_comch_msgq_start(f->q), 0);
+	return dpa_cons_new(f, s, window, imm_len);
+}
+
 /* Send seq numbers [from, to) from cp to cons_id, retrying on -EAGAIN; returns refusals. */
 static uint64_t
 send_all(struct fx *f, struct cpu_prod *cp, uint32_t cons_id, uint64_t from, uint64_t to)
@@ -453,10 +469,9 @@ test_msgq_objects(void **state)
 	/* Without its completion context, it does not start. */
 	assert_int_equal(rte_comch_pe_connect_ctx(f.pe, rte_comch_consumer_as_ctx(c[0])), 0);
 	assert_int_equal(rte_comch_ctx_start(rte_comch_consumer_as_ctx(c[0])), -EINVAL);
-	/* A CPU producer: immediate data only, no burst API. */
+	/* A CPU producer: immediate data only (its burst API: test_msgq_cpu_to_dpa_burst). */
 	p = rte_comch_msgq_producer_create(f.q);
 	assert_non_null(p);
-	assert_int_equal(rte_comch_producer_burst_enable(p), -ENOTSUP);
 	mmap = rte_comch_mmap_create();
 	assert_non_null(mmap);
 	assert_int_equal(rte_comch_mmap_set_memrange(mmap, mem, sizeof(mem)), 0);
@@ -551,11 +566,7 @@ test_msgq_cpu_to_dpa_credits(void **state)
 	uint64_t seq, deadline;
 
 	RTE_SET_USED(state);
-	fx_up(&f);
-	fx_thread(&f, prog_dpa_consumer, &s, 64);
-	assert_int_equal(rte_comch_msgq_set_dpa_consumer(f.q, rte_comch_dpa_as_accel(f.dpa)), 0);
-	assert_int_equal(rte_comch_msgq_start(f.q), 0);
-	c = dpa_cons_new(&f, &s, 8, 16);
+	c = cpu_to_dpa_up(&f, &s, 64, 8, 16);
 	cpu_prod_new(&f, &cp, 32);
 	/* Nothing offered yet: refused, the task stays the caller's. */
 	assert_int_equal(cpu_send(&cp, s.id, 0, 8), -EAGAIN);
@@ -600,6 +611,132 @@ test_msgq_cpu_to_dpa_credits(void **state)
 	fx_down(&f);
 }
 
+/* Messages seq .. seq + n - 1 of 8-byte sequence numbers, immediate data only. */
+static void
+burst_fill(struct rte_comch_fp_msg *msgs, uint64_t seq, unsigned int n)
+{
+	unsigned int i;
+
+	memset(msgs, 0, n * sizeof(*msgs));
+	for (i = 0; i < n; i++, seq++) {
+		msgs[i].imm_len = sizeof(seq);
+		memcpy(msgs[i].imm, &seq, sizeof(seq));
+	}
+}
+
+/* Burst sends of seq numbers [*seq, to) from p, up to 8 a call, progressing between. */
+static void
+burst_send_all(struct fx *f, struct rte_comch_producer *p, uint32_t cons_id, uint64_t *seq,
+	       uint64_t to)
+{
+	uint64_t deadline = ct_now_ms() + 120000;
+	struct rte_comch_fp_msg msgs[8];
+	int rc;
+
+	while (*seq < to) {
+		burst_fill(msgs, *seq, RTE_MIN(to - *seq, RTE_DIM(msgs)));
+		rc = rte_comch_producer_send_burst(p, cons_id, NULL, msgs,
+						   RTE_MIN(to - *seq, RTE_DIM(msgs)));
+		assert_true(rc >= 0);
+		*seq += rc;
+		rte_comch_pe_progress(f->pe);
+		assert_true(ct_now_ms() < deadline);
+	}
+}
+
+/*
+ * A CPU producer in burst mode: immediate data only, in order, each message
+ * within the receives the program offered (none sent beyond them, none lost),
+ * each completed once.
+ */
+static void
+test_msgq_cpu_to_dpa_burst(void **state)
+{
+	struct dpa_cons s = { .hold = 1, .prime_only = 1 };
+	struct rte_comch_fp_msg msgs[8];
+	struct rte_comch_consumer *c;
+	struct rte_comch_producer *p;
+	struct rte_comch_mmap *mmap;
+	static uint8_t mem[4096];
+	uint64_t seq = 0, deadline;
+	int status[16];
+	struct fx f;
+	int i, rc;
+
+	RTE_SET_USED(state);
+	c = cpu_to_dpa_up(&f, &s, 64, 8, 16);
+	p = rte_comch_msgq_producer_create(f.q);
+	assert_non_null(p);
+	assert_int_equal(rte_comch_producer_burst_enable(p), 0);
+	ctx_start(&f, rte_comch_producer_as_ctx(p));
+	/* Nothing offered yet: none sent. */
+	burst_fill(msgs, 0, 8);
+	assert_int_equal(rte_comch_producer_send_burst(p, s.id, NULL, msgs, 8), 0);
+	/* The program offers 8 receives and takes nothing: exactly 8 go, then none. */
+	STORE(&s.hold, 0);
+	assert_int_equal(rte_comch_dpa_thread_notify(f.t), 0);
+	deadline = ct_now_ms() + CT_TIMEOUT_MS;
+	while (seq < 8) {
+		burst_fill(msgs, seq, 8);
+		rc = rte_comch_producer_send_burst(p, s.id, NULL, msgs, 8);
+		assert_true(rc >= 0 && seq + rc <= 8);
+		seq += rc;
+		assert_true(ct_now_ms() < deadline);
+	}
+	while (LOAD(&s.hold) == 0)
+		assert_true(ct_now_ms() < deadline);
+	burst_fill(msgs, seq, 8);
+	assert_int_equal(rte_comch_producer_send_burst(p, s.id, NULL, msgs, 8), 0);
+	/* Each send completed once, successfully. */
+	memset(status, 0xff, sizeof(status));
+	assert_int_equal(rte_comch_producer_completed_burst(p, status, RTE_DIM(status)), 8);
+	for (i = 0; i < 8; i++)
+		assert_int_equal(status[i], 0);
+	assert_int_equal(rte_comch_producer_completed_burst(p, status, RTE_DIM(status)), 0);
+	/* Let the program take them and give its receives back as it goes. */
+	STORE(&s.prime_only, 0);
+	STORE(&s.hold, 0);
+	assert_int_equal(rte_comch_dpa_thread_notify(f.t), 0);
+	wait_u64(&f, &s.got, 8);
+	/* Immediate data only: no mmap, no data; nor more than the consumer takes. */
+	mmap = rte_comch_mmap_create();
+	assert_non_null(mmap);
+	assert_int_equal(rte_comch_mmap_set_memrange(mmap, mem, sizeof(mem)), 0);
+	assert_int_equal(rte_comch_mmap_start(mmap), 0);
+	burst_fill(msgs, seq, 3);
+	assert_int_equal(rte_comch_producer_send_burst(p, s.id, mmap, msgs, 3), -EINVAL);
+	msgs[0].data = mem;
+	msgs[0].len = 64;
+	assert_int_equal(rte_comch_producer_send_burst(p, s.id, NULL, msgs, 3), -EMSGSIZE);
+	burst_fill(msgs, seq, 3);
+	msgs[0].imm_len = 17;
+	assert_int_equal(rte_comch_producer_send_burst(p, s.id, NULL, msgs, 3), -EMSGSIZE);
+	burst_fill(msgs, seq, 3);
+	assert_int_equal(rte_comch_producer_send_burst(p, 5, NULL, msgs, 3), -ENOENT);
+	assert_int_equal(rte_comch_producer_send_burst(p, s.id, NULL, NULL, 3), -EINVAL);
+	/* A message with data ends the burst before it: 8 receives are offered now. */
+	msgs[2].data = mem;
+	msgs[2].len = 1;
+	assert_int_equal(rte_comch_producer_send_burst(p, s.id, NULL, msgs, 3), 2);
+	seq += 2;
+	/* A thousand more, in order, none lost. */
+	burst_send_all(&f, p, s.id, &seq, seq + 1000);
+	wait_u64(&f, &s.got, seq);
+	assert_int_equal(LOAD(&s.got), seq);
+	assert_int_equal(LOAD(&s.bad), 0);
+	assert_int_equal(LOAD(&s.err), 0);
+	assert_int_equal(s.next_seq[1], seq);
+	/* A DPA consumer has no burst API: its program receives. */
+	assert_int_equal(rte_comch_consumer_burst_enable(c, 8), -ENOTSUP);
+	ctx_stop(&f, rte_comch_producer_as_ctx(p));
+	assert_int_equal(rte_comch_producer_destroy(p), 0);
+	ctx_stop(&f, rte_comch_consumer_as_ctx(c));
+	assert_int_equal(rte_comch_consumer_destroy(c), 0);
+	assert_int_equal(rte_comch_mmap_stop(mmap), 0);
+	assert_int_equal(rte_comch_mmap_destroy(mmap), 0);
+	fx_down(&f);
+}
+
 /* A slow program (50 us a message, 4 receives): the producer waits, nothing is lost. */
 static void
 test_msgq_slow_program(void **state)
@@ -611,11 +748,7 @@ test_msgq_slow_program(void **state)
 	struct fx f;
 
 	RTE_SET_USED(state);
-	fx_up(&f);
-	fx_thread(&f, prog_dpa_consumer, &s, 4);
-	assert_int_equal(rte_comch_msgq_set_dpa_consumer(f.q, rte_comch_dpa_as_accel(f.dpa)), 0);
-	assert_int_equal(rte_comch_msgq_start(f.q), 0);
-	c = dpa_cons_new(&f, &s, 4, 8);
+	c = cpu_to_dpa_up(&f, &s, 4, 4, 8);
 	cpu_prod_new(&f, &cp, 16);
 	again = send_all(&f, &cp, s.id, 0, 2000);
 	wait_u64(&f, &s.got, 2000);
@@ -642,11 +775,7 @@ test_msgq_consumer_stop_restart(void **state)
 	int rc;
 
 	RTE_SET_USED(state);
-	fx_up(&f);
-	fx_thread(&f, prog_dpa_consumer, &s, 64);
-	assert_int_equal(rte_comch_msgq_set_dpa_consumer(f.q, rte_comch_dpa_as_accel(f.dpa)), 0);
-	assert_int_equal(rte_comch_msgq_start(f.q), 0);
-	c = dpa_cons_new(&f, &s, 32, 8);
+	c = cpu_to_dpa_up(&f, &s, 64, 32, 8);
 	cpu_prod_new(&f, &cp, 32);
 	send_all(&f, &cp, s.id, 0, 100);
 	wait_u64(&f, &s.got, 100);
@@ -840,6 +969,7 @@ test_msgq_dpa_to_cpu(void **state)
 	p = dpa_prod_new(&f, &s, &cc);
 	assert_int_equal(rte_comch_producer_task_send_alloc_init(p, NULL, NULL, 0, 0, &st),
 			 -ENOTSUP);
+	assert_int_equal(rte_comch_producer_burst_enable(p), -ENOTSUP);
 	/* 20 to send, 8 posted: 8 arrive, the rest wait (-EAGAIN in the program). */
 	STORE(&s.limit, 20);
 	assert_int_equal(rte_comch_dpa_thread_notify(f.t), 0);
@@ -892,11 +1022,7 @@ test_msgq_stress(void **state)
 
 	RTE_SET_USED(state);
 	/* CPU -> DPA */
-	fx_up(&f);
-	fx_thread(&f, prog_dpa_consumer, &dc, 2 * WINDOW);
-	assert_int_equal(rte_comch_msgq_set_dpa_consumer(f.q, rte_comch_dpa_as_accel(f.dpa)), 0);
-	assert_int_equal(rte_comch_msgq_start(f.q), 0);
-	c = dpa_cons_new(&f, &dc, WINDOW, 8);
+	c = cpu_to_dpa_up(&f, &dc, 2 * WINDOW, WINDOW, 8);
 	cpu_prod_new(&f, &cp, 256);
 	t0 = ct_now_ms();
 	send_all(&f, &cp, dc.id, 0, STRESS_MSGS);
@@ -964,6 +1090,7 @@ main(void)
 		cmocka_unit_test(test_msgq_objects),
 		cmocka_unit_test(test_msgq_consumer_completion_limits),
 		cmocka_unit_test(test_msgq_cpu_to_dpa_credits),
+		cmocka_unit_test(test_msgq_cpu_to_dpa_burst),
 		cmocka_unit_test(test_msgq_slow_program),
 		cmocka_unit_test(test_msgq_consumer_stop_restart),
 		cmocka_unit_test(test_msgq_dpa_to_cpu),

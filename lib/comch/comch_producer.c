@@ -406,6 +406,35 @@ comch_producer_completed_burst(void *obj, int *status, uint16_t max)
 	return n;
 }
 
+/*
+ * A MsgQ producer's burst send: immediate data only, checked here for every
+ * driver, so that a connection's sends pay nothing for it. A message with data
+ * ends the burst before it, as one that does not fit does.
+ */
+static int
+comch_producer_send_burst_imm(void *obj, uint32_t consumer_id, const struct rte_comch_mmap *mmap,
+			      const struct rte_comch_fp_msg *msgs, uint16_t nb)
+{
+	struct rte_comch_producer *p = obj;
+	uint16_t i;
+
+	if (unlikely(mmap != NULL)) {
+		COMCH_LOG(ERR, "producer %u: a %s carries immediate data only: no mmap", p->id,
+			  p->link->ops->kind);
+		return -EINVAL;
+	}
+	if (unlikely(msgs == NULL))
+		return comch_producer_send_burst(obj, consumer_id, NULL, msgs, nb);
+	for (i = 0; i < nb && msgs[i].len == 0; i++)
+		;
+	if (unlikely(i == 0 && nb != 0)) {
+		COMCH_LOG(ERR, "producer %u: a message of %u bytes of data: a %s carries "
+			  "immediate data only", p->id, msgs[0].len, p->link->ops->kind);
+		return -EMSGSIZE;
+	}
+	return comch_producer_send_burst(obj, consumer_id, NULL, msgs, i);
+}
+
 /* What the inline calls reach while the producer is not in burst mode. */
 static int
 comch_producer_send_not_burst(void *obj, uint32_t consumer_id, const struct rte_comch_mmap *mmap,
@@ -423,9 +452,8 @@ rte_comch_producer_burst_enable(struct rte_comch_producer *producer)
 
 	if (COMCH_BAD_PRODUCER(producer))
 		return -EINVAL;
-	if (!producer->link->ops->buffers) {
-		COMCH_LOG(ERR, "producer %u: a %s's producer has no burst API", producer->id,
-			  producer->link->ops->kind);
+	if (producer->api == COMCH_FAST_API_NONE) {
+		COMCH_LOG(ERR, "producer %u: a DPA program sends on it, not the CPU", producer->id);
 		return -ENOTSUP;
 	}
 	rc = comch_ctx_check_idle(&producer->ctx, "producer burst_enable");
@@ -437,7 +465,8 @@ rte_comch_producer_burst_enable(struct rte_comch_producer *producer)
 	producer->burst_done = 0;
 	producer->ok_cb = NULL;
 	producer->err_cb = NULL;
-	producer->pub.send_burst = comch_producer_send_burst;
+	producer->pub.send_burst = producer->link->ops->buffers ? comch_producer_send_burst :
+				   comch_producer_send_burst_imm;
 	return 0;
 }
 

@@ -22,10 +22,12 @@
  * contexts with the usual states, attached to an engine and started, stopped,
  * progressed and destroyed as those of a connection. Messages carry immediate
  * data only (up to 32 bytes): send tasks and posted receives take no buffer
- * (NULL), and the burst API is not offered (-ENOTSUP).
+ * (NULL).
  *   - The CPU side of a MsgQ uses the tasks: a CPU producer's send task names
  *     a DPA consumer by its id; a CPU consumer's post-recv task completes with
- *     what a DPA producer sent, and that producer's id.
+ *     what a DPA producer sent, and that producer's id. A CPU producer may use
+ *     the burst API instead (rte_comch_producer_burst_enable(), no mmap, each
+ *     message's len 0); a CPU consumer may not (-ENOTSUP).
  *   - The DPA side is configured from the CPU with the dpa driver's calls
  *     (rte_comch_dpa.h: completion contexts, device-side limits, DPA handles)
  *     and driven by DPA programs (rte_comch_dpa_dev.h). Its task calls are

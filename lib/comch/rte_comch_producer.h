@@ -275,11 +275,14 @@ rte_comch_producer_task_send_set_consumer_id(struct rte_comch_producer_task_send
  * rte_comch_producer_completed_burst(). Only while IDLE; a later
  * rte_comch_producer_task_send_set_conf() goes back to tasks.
  *
- * @param producer The producer of a connection; IDLE.
+ * A MsgQ's CPU producer takes the burst API too, with immediate data only
+ * (see rte_comch_producer_send_burst()).
+ *
+ * @param producer The producer of a connection, or a MsgQ's CPU producer; IDLE.
  * @return
- *   0 on success; -EINVAL if producer is NULL; -ENOTSUP for a MsgQ's producer;
- *   -EBUSY if it is not IDLE, or if send tasks taken from its pool have not
- *   been freed.
+ *   0 on success; -EINVAL if producer is NULL; -ENOTSUP for a MsgQ producer
+ *   that a DPA program sends on (the CPU sends nothing on it); -EBUSY if it is
+ *   not IDLE, or if send tasks taken from its pool have not been freed.
  */
 __rte_experimental
 int
@@ -295,6 +298,8 @@ rte_comch_producer_burst_enable(struct rte_comch_producer *producer);
  * Inline, through the producer's fast-path object: no allocation, callback or
  * free; the consumer's lock is taken once per burst. The consumer is woken, if
  * it sleeps, at the producer's next progress.
+ * A MsgQ's CPU producer sends immediate data only: mmap is NULL and each
+ * message's len 0; each message takes one receive the DPA program offered.
  * Thread safety: the thread using the producer's engine.
  *
  * @param producer     The producer, RUNNING in burst mode.
@@ -312,9 +317,10 @@ rte_comch_producer_burst_enable(struct rte_comch_producer *producer);
  *   than the consumer accepts; -ENOENT if the consumer id is unknown or
  *   expired; -ENOTCONN if the connection ended; -EBUSY if the producer is not
  *   RUNNING in burst mode; -EINVAL if msgs is NULL with nb > 0, or mmap is not
- *   registered with the producer's device. A message with more immediate data
- *   than the consumer accepts (at most RTE_COMCH_MAX_IMM_DATA_LEN) ends the
- *   burst before it; first in the burst, it fails it with -EMSGSIZE.
+ *   registered with the producer's device (for a MsgQ: if mmap is not NULL). A
+ *   message with more immediate data than the consumer accepts (at most
+ *   RTE_COMCH_MAX_IMM_DATA_LEN), or with data on a MsgQ, ends the burst
+ *   before it; first in the burst, it fails it with -EMSGSIZE.
  */
 __rte_experimental
 static inline int
