@@ -87,6 +87,26 @@ recv_failed(struct rte_comch_consumer_task_post_recv *task, union rte_comch_data
 		bench_fail(m->res, status, "receive from the DPA failed: %s", strerror(-status));
 }
 
+/* The burst API's send of one message, as a send task carries one. */
+static int
+send_burst_one(struct bench_msgq *m, uint32_t kind, uint64_t seq)
+{
+	struct rte_comch_fp_msg msg;
+	int ret;
+
+	msg.data = NULL;
+	msg.len = 0;
+	msg.imm_len = m->size;
+	bench_msg_fill(msg.imm, m->size, kind, seq);
+	ret = rte_comch_producer_send_burst(m->cpu_prod, m->dpa_cons_id, NULL, &msg, 1);
+	if (likely(ret == 1))
+		return 0;
+	if (ret == 0)
+		return -EAGAIN;
+	return bench_fail(m->res, ret, "send %s %" PRIu64 ": %s", bench_msg_kind_name(kind), seq,
+			  strerror(-ret));
+}
+
 int
 bench_msgq_send(struct bench_msgq *m, uint32_t kind, uint64_t seq)
 {
@@ -95,6 +115,8 @@ bench_msgq_send(struct bench_msgq *m, uint32_t kind, uint64_t seq)
 	struct rte_comch_task *gt;
 	int ret;
 
+	if (m->burst)
+		return send_burst_one(m, kind, seq);
 	bench_msg_fill(msg, m->size, kind, seq);
 	ret = rte_comch_producer_task_send_alloc_init(m->cpu_prod, NULL, msg, m->size,
 						      m->dpa_cons_id, &task);
@@ -287,7 +309,8 @@ open_ends(struct bench_msgq *m)
 	m->cpu_prod = rte_comch_msgq_producer_create(m->to_dpa);
 	if (m->cpu_prod == NULL)
 		return fail_errno(m, "CPU producer");
-	ret = rte_comch_producer_task_send_set_conf(m->cpu_prod, send_done, send_failed,
+	ret = m->burst ? rte_comch_producer_burst_enable(m->cpu_prod) :
+	      rte_comch_producer_task_send_set_conf(m->cpu_prod, send_done, send_failed,
 						    m->depth);
 	if (ret < 0)
 		return bench_fail(m->res, ret, "CPU producer: %s", strerror(-ret));
@@ -389,6 +412,7 @@ bench_msgq_open(struct bench_msgq *m, struct bench_ctx *bc, const struct bench_t
 	m->res = res;
 	m->tsc_hz = bc->tsc_hz;
 	m->size = t->size;
+	m->burst = t->transport == BENCH_TR_COMCH_BURST;
 	m->depth = bench_msgq_depth(o);
 	m->on_recv = on_recv;
 	m->priv = priv;

@@ -29,6 +29,8 @@
 #include <rte_comch_dpa.h>
 #include <rte_comch_dpa_msgq.h>
 
+#include "bench_fp.h"
+
 #include "bench.h"
 #include "bench_local.h"
 
@@ -113,6 +115,8 @@ struct bench_msgq {
 	struct rte_comch_producer *dpa_prod;
 	struct rte_comch_consumer *cpu_cons;
 	uint32_t dpa_cons_id;
+	bool burst;                   /* comch-burst: the CPU producer uses the burst API */
+	uint32_t rounds;              /* bench_msgq_round() calls */
 };
 
 /*
@@ -146,6 +150,27 @@ bench_msgq_progress(struct bench_msgq *m)
 	if (unlikely(ret < 0 || m->res->status != 0))
 		return bench_msgq_progress_fail(m, ret);
 	return 0;
+}
+
+/*
+ * The sender's round after a send. The task API's completions come from the
+ * engine: it progresses at every round. The burst API reaps its own and
+ * progresses every BF_FP_PE_EVERY rounds, as the fast path's burst loops do.
+ */
+static inline int
+bench_msgq_round(struct bench_msgq *m)
+{
+	int n;
+
+	if (m->burst) {
+		if ((++m->rounds & (BF_FP_PE_EVERY - 1)) != 0)
+			return 0;
+		n = rte_comch_producer_completed_burst(m->cpu_prod, NULL, UINT16_MAX);
+		if (unlikely(n < 0))
+			return bench_msgq_progress_fail(m, n);
+		m->tx_done += n;
+	}
+	return bench_msgq_progress(m);
 }
 
 /*

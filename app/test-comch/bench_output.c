@@ -1071,6 +1071,7 @@ static const struct repeat_target repeat_targets[] = {
 	{ "fp-lat", 64, BENCH_TR_COMCH, 0, BENCH_DIR_NONE, BENCH_TR_CACHELINE, 2.0, false },
 	{ "ep-stream", 0, BENCH_TR_COMCH, 0, BENCH_DIR_NONE, BENCH_TR_UNIX, 2.0, true },
 	{ "msgq-rate", 0, BENCH_TR_COMCH, 0, BENCH_DIR_TO_DPA, BENCH_TR_RING, 0.8, false },
+	{ "msgq-rate", 0, BENCH_TR_COMCH_BURST, 0, BENCH_DIR_TO_DPA, BENCH_TR_RING, 0.8, false },
 	{ "msgq-rate", 0, BENCH_TR_COMCH, 0, BENCH_DIR_FROM_DPA, BENCH_TR_RING, 1.0, false },
 };
 

@@ -7,9 +7,11 @@
  *
  * CPU -> DPA: the CPU's producer sends one DATA per send task, progressing its
  * engine after each (which reaps the completions), for --duration seconds
- * after the warm-up; the DPA program checks each and gives its receive back at
- * once (SINK). An END with the number sent is answered by a RESULT through the
- * second MsgQ once the program has taken them all.
+ * after the warm-up; comch-burst sends one per burst call instead, reaping
+ * and progressing every 16 sends (bench_msgq_round()); the DPA program checks
+ * each and gives its receive back at once (SINK). An END with the number sent
+ * is answered by a RESULT through the second MsgQ once the program has taken
+ * them all.
  *
  * DPA -> CPU: a SYNC starts the program's flood (SOURCE), which sends DATA as
  * long as the CPU consumer has receives posted; the CPU checks each and posts
@@ -105,7 +107,7 @@ to_dpa(struct bench_msgq *m, struct rate_state *st, const struct bench_opts *o)
 				ret = bench_msgq_look(m, &deadline, "receive offered by the DPA");
 		}
 		if (ret == 0)
-			ret = bench_msgq_progress(m);
+			ret = bench_msgq_round(m);
 	}
 	bench_tx_stop(&w);
 	if (ret == 0)
