@@ -1005,6 +1005,123 @@ test_msgq_dpa_to_cpu(void **state)
 	fx_down(&f);
 }
 
+/* Receives of cc in burst mode until *next reaches want, in order; reposted if repost. */
+static void
+burst_recv_until(struct fx *f, struct cpu_cons *cc, uint64_t *next, uint64_t want, bool repost)
+{
+	uint64_t deadline = ct_now_ms() + 120000, seq;
+	struct rte_comch_fp_post posts[16];
+	struct rte_comch_fp_cpl cpl[16];
+	int i, n;
+
+	memset(posts, 0, sizeof(posts));
+	while (*next < want) {
+		rte_comch_pe_progress(f->pe);
+		n = rte_comch_consumer_recv_burst(cc->c, cpl, RTE_DIM(cpl));
+		assert_true(n >= 0);
+		for (i = 0; i < n; i++) {
+			memcpy(&seq, cpl[i].imm, sizeof(seq));
+			assert_int_equal(cpl[i].status, 0);
+			assert_int_equal(cpl[i].cookie, *next % 8);
+			assert_int_equal(cpl[i].imm_len, sizeof(seq));
+			assert_int_equal(cpl[i].producer_id, cc->pid);
+			assert_int_equal(cpl[i].len, 0);
+			assert_int_equal(seq, *next);
+			(*next)++;
+			posts[i].cookie = cpl[i].cookie;
+		}
+		if (repost && n > 0) {
+			assert_int_equal(rte_comch_consumer_post_burst(cc->c, posts, n), n);
+			/* A post rings nobody: tell the program there is room. */
+			assert_int_equal(rte_comch_dpa_thread_notify(f->t), 0);
+		}
+		assert_true(ct_now_ms() < deadline);
+	}
+}
+
+/*
+ * A CPU consumer in burst mode: receives posted without a buffer, filled in
+ * order, each with the DPA producer's id and immediate data, never beyond
+ * those posted; its stop gives back what is still posted.
+ */
+static void
+test_msgq_dpa_to_cpu_burst(void **state)
+{
+	struct rte_comch_fp_post posts[8];
+	struct rte_comch_fp_cpl cpl[16];
+	struct rte_comch_producer *p;
+	struct dpa_prod s = { 0 };
+	struct cpu_cons cc = { 0 };
+	enum rte_comch_ctx_state st;
+	static uint8_t mem[64];
+	uint64_t next = 0, deadline;
+	uint32_t i, aborted = 0;
+	struct fx f;
+	int n, rc;
+
+	RTE_SET_USED(state);
+	fx_up(&f);
+	fx_thread(&f, prog_dpa_producer, &s, 2 * WINDOW);
+	assert_int_equal(rte_comch_msgq_set_dpa_producer(f.q, rte_comch_dpa_as_accel(f.dpa)), 0);
+	assert_int_equal(rte_comch_msgq_start(f.q), 0);
+	cc.c = rte_comch_msgq_consumer_create(f.q);
+	assert_non_null(cc.c);
+	assert_int_equal(rte_comch_consumer_get_id(cc.c, &cc.id), 0);
+	assert_int_equal(rte_comch_consumer_set_imm_data_len(cc.c, 8), 0);
+	assert_int_equal(rte_comch_consumer_burst_enable(cc.c, 8), 0);
+	ctx_start(&f, rte_comch_consumer_as_ctx(cc.c));
+	p = dpa_prod_new(&f, &s, &cc);
+	/* No buffer on a MsgQ: a post with one is refused, and ends a burst before it. */
+	memset(posts, 0, sizeof(posts));
+	for (i = 0; i < RTE_DIM(posts); i++)
+		posts[i].cookie = i;
+	posts[0].addr = mem;
+	posts[0].len = sizeof(mem);
+	assert_int_equal(rte_comch_consumer_post_burst(cc.c, posts, 8), -EINVAL);
+	posts[0].addr = NULL;
+	posts[0].len = 0;
+	posts[3].addr = mem;
+	posts[3].len = 1;
+	assert_int_equal(rte_comch_consumer_post_burst(cc.c, posts, 8), 3);
+	posts[3].addr = NULL;
+	posts[3].len = 0;
+	assert_int_equal(rte_comch_consumer_post_burst(cc.c, posts + 3, 5), 5);
+	/* max_posts (8) outstanding: none more. */
+	assert_int_equal(rte_comch_consumer_post_burst(cc.c, posts, 1), 0);
+	/* 20 to send, 8 posted: 8 arrive, in order, the rest wait (-EAGAIN in the program). */
+	STORE(&s.limit, 20);
+	assert_int_equal(rte_comch_dpa_thread_notify(f.t), 0);
+	burst_recv_until(&f, &cc, &next, 8, false);
+	ct_progress_for(f.pe, 20);
+	assert_int_equal(rte_comch_consumer_recv_burst(cc.c, cpl, RTE_DIM(cpl)), 0);
+	assert_int_equal(LOAD(&s.sent), 8);
+	assert_true(LOAD(&s.again) > 0);
+	/* Posted again as they come: the rest arrive. */
+	assert_int_equal(rte_comch_consumer_post_burst(cc.c, posts, 8), 8);
+	assert_int_equal(rte_comch_dpa_thread_notify(f.t), 0);
+	burst_recv_until(&f, &cc, &next, 20, true);
+	assert_int_equal(LOAD(&s.err), 0);
+	/* Stopping gives back the 8 still posted, with -ECONNABORTED, then IDLE. */
+	rc = rte_comch_ctx_stop(rte_comch_consumer_as_ctx(cc.c));
+	assert_true(rc == 0 || rc == -EINPROGRESS);
+	deadline = ct_now_ms() + CT_TIMEOUT_MS;
+	do {
+		rte_comch_pe_progress(f.pe);
+		n = rte_comch_consumer_recv_burst(cc.c, cpl, RTE_DIM(cpl));
+		for (i = 0; n > 0 && i < (uint32_t)n; i++) {
+			assert_int_equal(cpl[i].status, -ECONNABORTED);
+			aborted++;
+		}
+		assert_int_equal(rte_comch_ctx_get_state(rte_comch_consumer_as_ctx(cc.c), &st), 0);
+		assert_true(ct_now_ms() < deadline);
+	} while (st != RTE_COMCH_CTX_STATE_IDLE);
+	assert_int_equal(aborted, 8);
+	assert_int_equal(rte_comch_consumer_destroy(cc.c), 0);
+	ctx_stop(&f, rte_comch_producer_as_ctx(p));
+	assert_int_equal(rte_comch_producer_destroy(p), 0);
+	fx_down(&f);
+}
+
 /* ------------------------------------------------------------ stress */
 
 /* Millions each way with sequence checks: CPU -> DPA, then DPA -> CPU. */
@@ -1094,6 +1211,7 @@ main(void)
 		cmocka_unit_test(test_msgq_slow_program),
 		cmocka_unit_test(test_msgq_consumer_stop_restart),
 		cmocka_unit_test(test_msgq_dpa_to_cpu),
+		cmocka_unit_test(test_msgq_dpa_to_cpu_burst),
 		cmocka_unit_test(test_msgq_stress),
 	};
 

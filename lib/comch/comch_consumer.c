@@ -430,10 +430,14 @@ static const struct comch_ctx_ops comch_consumer_ops = {
 static inline bool
 comch_consumer_post_ok(const struct rte_comch_consumer *c, const struct rte_comch_fp_post *p)
 {
-	uintptr_t lo = (uintptr_t)c->mmap->addr, a = (uintptr_t)p->addr;
+	uintptr_t lo, a = (uintptr_t)p->addr;
 
 	if (p->addr == NULL)
 		return p->len == 0;
+	/* A MsgQ's consumer has no mmap: immediate data only. */
+	if (c->mmap == NULL)
+		return false;
+	lo = (uintptr_t)c->mmap->addr;
 	return a >= lo && a - lo <= c->mmap->len && p->len <= c->mmap->len - (a - lo);
 }
 
@@ -521,8 +525,9 @@ comch_consumer_post_burst(void *obj, const struct rte_comch_fp_post *posts, uint
 	for (i = 0; i < n && comch_consumer_post_ok(c, &posts[i]); i++)
 		;
 	if (unlikely(i < n)) {
-		COMCH_LOG(ERR, "consumer %u: buffer %p+%" PRIu64 " is not in the consumer's mmap",
-			  c->id, posts[i].addr, posts[i].len);
+		COMCH_LOG(ERR, "consumer %u: buffer %p+%" PRIu64 " is not in the consumer's %s",
+			  c->id, posts[i].addr, posts[i].len,
+			  c->mmap != NULL ? "mmap" : "MsgQ: it takes immediate data only");
 		if (i == 0)
 			return -EINVAL;
 		n = i;
@@ -583,9 +588,9 @@ rte_comch_consumer_burst_enable(struct rte_comch_consumer *consumer, uint32_t ma
 
 	if (COMCH_BAD_CONSUMER(consumer))
 		return -EINVAL;
-	if (!consumer->link->ops->buffers) {
-		COMCH_LOG(ERR, "consumer %u: a %s's consumer has no burst API", consumer->id,
-			  consumer->link->ops->kind);
+	if (consumer->api == COMCH_FAST_API_NONE) {
+		COMCH_LOG(ERR, "consumer %u: a DPA program receives on it, not the CPU",
+			  consumer->id);
 		return -ENOTSUP;
 	}
 	rc = comch_ctx_check_idle(&consumer->ctx, "consumer burst_enable");

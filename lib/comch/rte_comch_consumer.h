@@ -309,12 +309,16 @@ rte_comch_consumer_task_post_recv_get_producer_id(
  * and rte_comch_consumer_recv_burst(). Only while IDLE; a later
  * rte_comch_consumer_task_post_recv_set_conf() goes back to tasks.
  *
- * @param consumer   The consumer.
+ * A MsgQ's CPU consumer takes the burst API too, with immediate data only
+ * (see rte_comch_consumer_post_burst()).
+ *
+ * @param consumer   The consumer of a connection, or a MsgQ's CPU consumer.
  * @param max_posts  Buffers posted at once at most: 1 to the device's max_fast_tasks.
  * @return
  *   0 on success; -EINVAL if consumer is NULL or max_posts out of range;
- *   -ENOTSUP for a MsgQ's consumer; -EBUSY if it is not IDLE, or if post-recv
- *   tasks taken from its pool have not been freed.
+ *   -ENOTSUP for a MsgQ consumer that a DPA program receives on; -EBUSY if it
+ *   is not IDLE, or if post-recv tasks taken from its pool have not been
+ *   freed.
  */
 __rte_experimental
 int
@@ -327,7 +331,9 @@ rte_comch_consumer_burst_enable(struct rte_comch_consumer *consumer, uint32_t ma
  * rte_comch_consumer_recv_burst(). The burst API has no buffer objects: a
  * message lands at the address posted, and len is the room offered there. To
  * append to data kept in a buffer, as a post-recv task does, post its tail
- * (the end of the data, and the room left after it).
+ * (the end of the data, and the room left after it). A MsgQ's CPU consumer
+ * has no mmap: each post is NULL with length 0, and its completion carries
+ * the immediate data a DPA producer sent.
  *
  * Inline, through the consumer's fast-path object: no lock, no allocation.
  * Thread safety: the thread using the consumer's engine.
@@ -340,7 +346,8 @@ rte_comch_consumer_burst_enable(struct rte_comch_consumer *consumer, uint32_t ma
  *   are outstanding: post the rest once some come back); or, with none posted,
  *   -EBUSY if the consumer is not RUNNING in burst mode, -ENOTCONN if its
  *   connection ended, -EINVAL if posts is NULL or the first buffer is not in
- *   the consumer's mmap.
+ *   the consumer's mmap (for a MsgQ: is not NULL with length 0). A buffer
+ *   that is not ends the burst before it.
  */
 __rte_experimental
 static inline int

@@ -25,9 +25,10 @@
  * (NULL).
  *   - The CPU side of a MsgQ uses the tasks: a CPU producer's send task names
  *     a DPA consumer by its id; a CPU consumer's post-recv task completes with
- *     what a DPA producer sent, and that producer's id. A CPU producer may use
- *     the burst API instead (rte_comch_producer_burst_enable(), no mmap, each
- *     message's len 0); a CPU consumer may not (-ENOTSUP).
+ *     what a DPA producer sent, and that producer's id. Either may use the
+ *     burst API instead (rte_comch_producer_burst_enable(),
+ *     rte_comch_consumer_burst_enable()): a producer's sends name no mmap and
+ *     carry no data; a consumer's posts are NULL with length 0.
  *   - The DPA side is configured from the CPU with the dpa driver's calls
  *     (rte_comch_dpa.h: completion contexts, device-side limits, DPA handles)
  *     and driven by DPA programs (rte_comch_dpa_dev.h). Its task calls are
