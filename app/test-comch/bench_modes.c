@@ -521,17 +521,12 @@ plan_channel(const struct bench_opts *o, const struct bench_mode *m, uint32_t si
 	unsigned int q, b, k;
 	uint32_t bufv;
 
-	/*
-	 * A two-way mode (msgq-rate): one row each way, nothing swept. The burst
-	 * API is the CPU producer's only (a MsgQ's CPU consumer has none).
-	 */
+	/* A two-way mode (msgq-rate): one row each way, nothing swept. */
 	if (m->two_way) {
 		t.burst = 1;
 		t.recv_queue = o->recv_queue;
-		for (t.dir = BENCH_DIR_TO_DPA; t.dir <= BENCH_DIR_FROM_DPA; t.dir++) {
-			if (tr != BENCH_TR_COMCH_BURST || t.dir == BENCH_DIR_TO_DPA)
-				plan_add(plan, n, max, &t);
-		}
+		for (t.dir = BENCH_DIR_TO_DPA; t.dir <= BENCH_DIR_FROM_DPA; t.dir++)
+			plan_add(plan, n, max, &t);
 		return;
 	}
 

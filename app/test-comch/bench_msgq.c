@@ -87,6 +87,53 @@ recv_failed(struct rte_comch_consumer_task_post_recv *task, union rte_comch_data
 		bench_fail(m->res, status, "receive from the DPA failed: %s", strerror(-status));
 }
 
+int
+bench_msgq_burst_poll(struct bench_msgq *m, bool pe)
+{
+	struct rte_comch_fp_post posts[BF_RX_BURST];
+	struct rte_comch_fp_cpl cpl[BF_RX_BURST];
+	int i, n, k = 0, ret;
+
+	if (pe) {
+		ret = rte_comch_pe_progress(m->pe);
+		if (unlikely(ret < 0))
+			return bench_msgq_progress_fail(m, ret);
+		n = rte_comch_producer_completed_burst(m->cpu_prod, NULL, UINT16_MAX);
+		if (n > 0)
+			m->tx_done += n;
+	}
+	n = rte_comch_consumer_recv_burst(m->cpu_cons, cpl, RTE_DIM(cpl));
+	if (unlikely(n < 0)) {
+		/* IDLE: stopped, with every receive back. */
+		if (n == -EBUSY && m->stopping)
+			return m->res->status;
+		return bench_fail(m->res, n, "rte_comch_consumer_recv_burst: %s", strerror(-n));
+	}
+	for (i = 0; i < n; i++) {
+		if (unlikely(cpl[i].status != 0)) {
+			/* At the teardown, receives still posted come back: -ECONNABORTED. */
+			if (!m->stopping)
+				bench_fail(m->res, cpl[i].status, "receive from the DPA failed: %s",
+					   strerror(-cpl[i].status));
+			continue;
+		}
+		m->on_recv(m, cpl[i].imm, cpl[i].imm_len);
+		posts[k].addr = NULL;
+		posts[k].len = 0;
+		posts[k].cookie = cpl[i].cookie;
+		k++;
+	}
+	/* Posted again at once: the DPA may send again. */
+	if (k != 0 && !m->stopping) {
+		ret = rte_comch_consumer_post_burst(m->cpu_cons, posts, k);
+		if (unlikely(ret != k))
+			return bench_fail(m->res, ret < 0 ? ret : -ENOSPC,
+					  "post %d receives again: %s", k,
+					  ret < 0 ? strerror(-ret) : "not all taken");
+	}
+	return m->res->status;
+}
+
 /* The burst API's send of one message, as a send task carries one. */
 static int
 send_burst_one(struct bench_msgq *m, uint32_t kind, uint64_t seq)
@@ -323,7 +370,8 @@ open_ends(struct bench_msgq *m)
 		return fail_errno(m, "CPU consumer");
 	ret = rte_comch_consumer_set_imm_data_len(m->cpu_cons, m->size);
 	if (ret == 0)
-		ret = rte_comch_consumer_task_post_recv_set_conf(m->cpu_cons, recv_done,
+		ret = m->burst ? rte_comch_consumer_burst_enable(m->cpu_cons, m->depth) :
+		      rte_comch_consumer_task_post_recv_set_conf(m->cpu_cons, recv_done,
 								 recv_failed, m->depth);
 	if (ret == 0)
 		ret = rte_comch_consumer_get_id(m->cpu_cons, &m->args.cpu_consumer);
@@ -342,6 +390,22 @@ open_ends(struct bench_msgq *m)
 	return ctx_start(m, rte_comch_producer_as_ctx(m->dpa_prod), "DPA producer");
 }
 
+/* Burst API: post every receive of the CPU consumer, no buffer, cookies 0 .. depth - 1. */
+static int
+post_receives_burst(struct bench_msgq *m)
+{
+	struct rte_comch_fp_post post = { .addr = NULL, .len = 0 };
+	int ret;
+
+	for (post.cookie = 0; post.cookie < m->depth; post.cookie++) {
+		ret = rte_comch_consumer_post_burst(m->cpu_cons, &post, 1);
+		if (ret != 1)
+			return bench_fail(m->res, ret < 0 ? ret : -ENOSPC, "post a receive: %s",
+					  ret < 0 ? strerror(-ret) : "not taken");
+	}
+	return 0;
+}
+
 /* Post every receive task of the CPU consumer. */
 static int
 post_receives(struct bench_msgq *m)
@@ -350,6 +414,8 @@ post_receives(struct bench_msgq *m)
 	uint32_t i;
 	int ret;
 
+	if (m->burst)
+		return post_receives_burst(m);
 	for (i = 0; i < m->depth; i++) {
 		ret = rte_comch_consumer_task_post_recv_alloc_init(m->cpu_cons, NULL, &task);
 		if (ret < 0)
@@ -485,7 +551,11 @@ stop_ends(struct bench_msgq *m)
 		if (ctx[i] != NULL)
 			ctx_stop_begin(m, ctx[i]);
 	do {
-		rte_comch_pe_progress(m->pe);
+		/* The burst API takes its consumer's unfilled receives back itself. */
+		if (m->burst)
+			bench_msgq_burst_poll(m, true);
+		else
+			rte_comch_pe_progress(m->pe);
 		for (i = 0, idle = 0; i < RTE_DIM(ctx); i++)
 			idle += ctx_idle(ctx[i]);
 	} while (idle < RTE_DIM(ctx) && rte_rdtsc() < deadline);

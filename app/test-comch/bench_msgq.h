@@ -115,8 +115,8 @@ struct bench_msgq {
 	struct rte_comch_producer *dpa_prod;
 	struct rte_comch_consumer *cpu_cons;
 	uint32_t dpa_cons_id;
-	bool burst;                   /* comch-burst: the CPU producer uses the burst API */
-	uint32_t rounds;              /* bench_msgq_round() calls */
+	bool burst;                   /* comch-burst: the CPU ends use the burst API */
+	uint32_t rounds;              /* burst API: polls, one in BF_FP_PE_EVERY progresses */
 };
 
 /*
@@ -141,11 +141,26 @@ int bench_msgq_send_wait(struct bench_msgq *m, uint32_t kind, uint64_t seq);
 /* The rare part of bench_msgq_progress(). */
 int bench_msgq_progress_fail(struct bench_msgq *m, int ret);
 
-/* One round of the engine; the test's status. */
+/*
+ * Burst API: take what the CPU consumer received (each to on_recv, its receive
+ * posted again) and reap the producer's sends; with pe, one round of the
+ * engine first. While stopping, unfilled receives come back and stay back.
+ * The test's status.
+ */
+int bench_msgq_burst_poll(struct bench_msgq *m, bool pe);
+
+/*
+ * One round of the engine (burst API: a poll of the CPU ends, and a round of
+ * the engine every BF_FP_PE_EVERY); the test's status.
+ */
 static inline int
 bench_msgq_progress(struct bench_msgq *m)
 {
-	int ret = rte_comch_pe_progress(m->pe);
+	int ret;
+
+	if (m->burst)
+		return bench_msgq_burst_poll(m, (++m->rounds & (BF_FP_PE_EVERY - 1)) == 0);
+	ret = rte_comch_pe_progress(m->pe);
 
 	if (unlikely(ret < 0 || m->res->status != 0))
 		return bench_msgq_progress_fail(m, ret);
@@ -160,17 +175,11 @@ bench_msgq_progress(struct bench_msgq *m)
 static inline int
 bench_msgq_round(struct bench_msgq *m)
 {
-	int n;
-
-	if (m->burst) {
-		if ((++m->rounds & (BF_FP_PE_EVERY - 1)) != 0)
-			return 0;
-		n = rte_comch_producer_completed_burst(m->cpu_prod, NULL, UINT16_MAX);
-		if (unlikely(n < 0))
-			return bench_msgq_progress_fail(m, n);
-		m->tx_done += n;
-	}
-	return bench_msgq_progress(m);
+	if (!m->burst)
+		return bench_msgq_progress(m);
+	if ((++m->rounds & (BF_FP_PE_EVERY - 1)) != 0)
+		return 0;
+	return bench_msgq_burst_poll(m, true);
 }
 
 /*

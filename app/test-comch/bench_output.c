@@ -1073,6 +1073,7 @@ static const struct repeat_target repeat_targets[] = {
 	{ "msgq-rate", 0, BENCH_TR_COMCH, 0, BENCH_DIR_TO_DPA, BENCH_TR_RING, 0.8, false },
 	{ "msgq-rate", 0, BENCH_TR_COMCH_BURST, 0, BENCH_DIR_TO_DPA, BENCH_TR_RING, 0.8, false },
 	{ "msgq-rate", 0, BENCH_TR_COMCH, 0, BENCH_DIR_FROM_DPA, BENCH_TR_RING, 1.0, false },
+	{ "msgq-rate", 0, BENCH_TR_COMCH_BURST, 0, BENCH_DIR_FROM_DPA, BENCH_TR_RING, 1.0, false },
 };
 
 /* Share of the median the stable targets' lowest run must reach. */
