@@ -698,9 +698,14 @@ test_msgq_cpu_to_dpa_burst(void **state)
 	STORE(&s.hold, 0);
 	assert_int_equal(rte_comch_dpa_thread_notify(f.t), 0);
 	wait_u64(&f, &s.got, 8);
-	/* Immediate data only: no mmap, no data; nor more than the consumer takes. */
+	/*
+	 * Immediate data only: no mmap, even one registered with the device (the
+	 * generic check refuses one that is not), no data; nor more than the
+	 * consumer takes.
+	 */
 	mmap = rte_comch_mmap_create();
 	assert_non_null(mmap);
+	assert_int_equal(rte_comch_mmap_add_dev(mmap, dev), 0);
 	assert_int_equal(rte_comch_mmap_set_memrange(mmap, mem, sizeof(mem)), 0);
 	assert_int_equal(rte_comch_mmap_start(mmap), 0);
 	burst_fill(msgs, seq, 3);

@@ -314,7 +314,7 @@ struct comch_link_ops {
 	 * engine's lcore, and the owner may go with its last one (a connection).
 	 */
 	bool locked;
-	/** Its messages carry buffers, and it has a burst API (not immediate data only). */
+	/** Its messages carry buffers (not immediate data only: a MsgQ's). */
 	bool buffers;
 	/**
 	 * A consumer's start and stop are answered by a peer, later (a

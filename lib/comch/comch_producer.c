@@ -359,14 +359,11 @@ comch_producer_submit(struct rte_comch_producer_task_send *t)
 
 /* ------------------------------------------------------------------ burst API */
 
-static int
-comch_producer_send_burst(void *obj, uint32_t consumer_id, const struct rte_comch_mmap *mmap,
-			  const struct rte_comch_fp_msg *msgs, uint16_t nb)
+/* What every burst send checks first: an error, 0 if there is nothing to send, 1 to go on. */
+static __rte_always_inline int
+comch_producer_burst_ready(struct rte_comch_producer *p, const struct rte_comch_fp_msg *msgs,
+			   uint16_t nb)
 {
-	struct rte_comch_producer *p = obj;
-	const void *reg;
-	int rc;
-
 	if (unlikely(p->api != COMCH_FAST_API_BURST ||
 		     p->ctx.state != RTE_COMCH_CTX_STATE_RUNNING)) {
 		COMCH_LOG(ERR, "producer %u: not running in burst mode", p->id);
@@ -376,6 +373,18 @@ comch_producer_send_burst(void *obj, uint32_t consumer_id, const struct rte_comc
 		return -ENOTCONN;
 	if (unlikely(msgs == NULL || nb == 0))
 		return msgs == NULL && nb != 0 ? -EINVAL : 0;
+	return 1;
+}
+
+/* A burst send past comch_producer_burst_ready(). */
+static __rte_always_inline int
+comch_producer_burst_send(struct rte_comch_producer *p, uint32_t consumer_id,
+			  const struct rte_comch_mmap *mmap, const struct rte_comch_fp_msg *msgs,
+			  uint16_t nb)
+{
+	const void *reg;
+	int rc;
+
 	rc = comch_producer_src_reg(p, mmap, &reg);
 	if (unlikely(rc < 0))
 		return rc;
@@ -386,6 +395,18 @@ comch_producer_send_burst(void *obj, uint32_t consumer_id, const struct rte_comc
 	if (rc > 0 && p->fp.completed == NULL)
 		p->burst_done += rc;
 	return rc;
+}
+
+static int
+comch_producer_send_burst(void *obj, uint32_t consumer_id, const struct rte_comch_mmap *mmap,
+			  const struct rte_comch_fp_msg *msgs, uint16_t nb)
+{
+	struct rte_comch_producer *p = obj;
+	int rc = comch_producer_burst_ready(p, msgs, nb);
+
+	if (rc <= 0)
+		return rc;
+	return comch_producer_burst_send(p, consumer_id, mmap, msgs, nb);
 }
 
 static int
@@ -408,8 +429,9 @@ comch_producer_completed_burst(void *obj, int *status, uint16_t max)
 
 /*
  * A MsgQ producer's burst send: immediate data only, checked here for every
- * driver, so that a connection's sends pay nothing for it. A message with data
- * ends the burst before it, as one that does not fit does.
+ * driver (a driver may check it too), so that a connection's sends pay nothing
+ * for it. A message with data ends the burst before it, as one that does not
+ * fit does.
  */
 static int
 comch_producer_send_burst_imm(void *obj, uint32_t consumer_id, const struct rte_comch_mmap *mmap,
@@ -417,14 +439,15 @@ comch_producer_send_burst_imm(void *obj, uint32_t consumer_id, const struct rte_
 {
 	struct rte_comch_producer *p = obj;
 	uint16_t i;
+	int rc = comch_producer_burst_ready(p, msgs, nb);
 
+	if (rc <= 0)
+		return rc;
 	if (unlikely(mmap != NULL)) {
 		COMCH_LOG(ERR, "producer %u: a %s carries immediate data only: no mmap", p->id,
 			  p->link->ops->kind);
 		return -EINVAL;
 	}
-	if (unlikely(msgs == NULL))
-		return comch_producer_send_burst(obj, consumer_id, NULL, msgs, nb);
 	for (i = 0; i < nb && msgs[i].len == 0; i++)
 		;
 	if (unlikely(i == 0 && nb != 0)) {
@@ -432,7 +455,7 @@ comch_producer_send_burst_imm(void *obj, uint32_t consumer_id, const struct rte_
 			  "immediate data only", p->id, msgs[0].len, p->link->ops->kind);
 		return -EMSGSIZE;
 	}
-	return comch_producer_send_burst(obj, consumer_id, NULL, msgs, i);
+	return comch_producer_burst_send(p, consumer_id, NULL, msgs, i);
 }
 
 /* What the inline calls reach while the producer is not in burst mode. */

@@ -52,9 +52,10 @@
  * ends once no producer of the MsgQ can be writing to it any more (the sends
  * of its CPU producers in flight, a grace period: each running one progressed
  * or asleep; or those of its DPA producers), posted tasks completing with
- * -ECONNABORTED. The burst API is not offered (-ENOTSUP). A consumer on the
- * DPA side of its MsgQ (a DPA consumer) receives in its DPA program: its
- * post-recv tasks are refused (-ENOTSUP).
+ * -ECONNABORTED. With the burst API, its posts take no buffer either (NULL,
+ * length 0). A consumer on the DPA side of its MsgQ (a DPA consumer) receives
+ * in its DPA program: its post-recv tasks and the burst API are refused
+ * (-ENOTSUP).
  *
  * Sleeping: an engine whose consumers have buffers posted can sleep; it is
  * woken when a producer fills one (from that producer's next progress) and

@@ -31,9 +31,9 @@
  * (or the MsgQ's driver failed).
  *
  * On a MsgQ, messages are immediate data only (a buffer is refused with
- * -EINVAL) and the burst API is not offered (-ENOTSUP). A producer on the DPA
- * side of its MsgQ (a DPA producer) is driven by its DPA program: its send
- * tasks are refused (-ENOTSUP), and no grace period waits for its engine.
+ * -EINVAL). A producer on the DPA side of its MsgQ (a DPA producer) is driven
+ * by its DPA program: its send tasks and the burst API are refused
+ * (-ENOTSUP), and no grace period waits for its engine.
  *
  * Sleeping: completions are reported at the producer's next progress, which is
  * also when the consumers it filled are woken if they sleep. Posting a buffer
