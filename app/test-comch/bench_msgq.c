@@ -11,6 +11,7 @@
 #include <rte_common.h>
 #include <rte_cycles.h>
 #include <rte_errno.h>
+#include <rte_pause.h>
 
 #include "bench_msg.h"
 #include "bench_msgq.h"
@@ -98,10 +99,14 @@ bench_msgq_burst_poll(struct bench_msgq *m, bool pe)
 		ret = rte_comch_pe_progress(m->pe);
 		if (unlikely(ret < 0))
 			return bench_msgq_progress_fail(m, ret);
-		n = rte_comch_producer_completed_burst(m->cpu_prod, NULL, UINT16_MAX);
+		n = m->cpu_prod != NULL ?
+		    rte_comch_producer_completed_burst(m->cpu_prod, NULL, UINT16_MAX) : 0;
 		if (n > 0)
 			m->tx_done += n;
 	}
+	/* A teardown after a failed open: what exists yet. */
+	if (unlikely(m->cpu_cons == NULL))
+		return m->res->status;
 	n = rte_comch_consumer_recv_burst(m->cpu_cons, cpl, RTE_DIM(cpl));
 	if (unlikely(n < 0)) {
 		/* IDLE: stopped, with every receive back. */
@@ -109,6 +114,9 @@ bench_msgq_burst_poll(struct bench_msgq *m, bool pe)
 			return m->res->status;
 		return bench_fail(m->res, n, "rte_comch_consumer_recv_burst: %s", strerror(-n));
 	}
+	/* Nothing: pause before the next look, as the ring row's threads do. */
+	if (n == 0)
+		rte_pause();
 	for (i = 0; i < n; i++) {
 		if (unlikely(cpl[i].status != 0)) {
 			/* At the teardown, receives still posted come back: -ECONNABORTED. */
