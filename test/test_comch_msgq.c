@@ -17,6 +17,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +41,8 @@
 /* Messages each way in the stress, and the DPA's window of receives. */
 #define STRESS_MSGS 2000000u
 #define WINDOW 64u
+/* Rounds of the race between a DPA producer's fill and the CPU's sleep. */
+#define WAKE_ROUNDS 3000u
 
 static struct rte_comch_dev *dev;      /* "dpa:" */
 static struct rte_comch_dev *skel_dev; /* a device with no MsgQ */
@@ -1127,6 +1130,62 @@ test_msgq_dpa_to_cpu_burst(void **state)
 	fx_down(&f);
 }
 
+/*
+ * No wake-up lost: each round the program sends one message while the CPU
+ * arms its engine and sleeps, the two racing. Either the arming sees the
+ * message (-EAGAIN: progress), or the fill sees the engine armed and wakes it:
+ * a sleep that times out is a lost wake-up.
+ */
+static void
+test_msgq_dpa_to_cpu_wake_race(void **state)
+{
+	struct pollfd pfd = { .events = POLLIN };
+	struct rte_comch_producer *p;
+	struct dpa_prod s = { 0 };
+	struct cpu_cons cc = { 0 };
+	uint64_t round, deadline, slept = 0;
+	struct fx f;
+	int rc;
+
+	RTE_SET_USED(state);
+	fx_up(&f);
+	fx_thread(&f, prog_dpa_producer, &s, 2 * WINDOW);
+	assert_int_equal(rte_comch_msgq_set_dpa_producer(f.q, rte_comch_dpa_as_accel(f.dpa)), 0);
+	assert_int_equal(rte_comch_msgq_start(f.q), 0);
+	cpu_cons_new(&f, &cc, 8);
+	cc.repost = true;
+	p = dpa_prod_new(&f, &s, &cc);
+	assert_int_equal(rte_comch_pe_get_notification_fd(f.pe, &pfd.fd), 0);
+	for (round = 1; round <= WAKE_ROUNDS; round++) {
+		STORE(&s.limit, round);
+		assert_int_equal(rte_comch_dpa_thread_notify(f.t), 0);
+		deadline = ct_now_ms() + CT_TIMEOUT_MS;
+		while (cc.got < round) {
+			rc = rte_comch_pe_request_notification(f.pe);
+			if (rc == 0) {
+				/* Armed: the message can only have come since, and must wake us. */
+				assert_int_equal(poll(&pfd, 1, CT_TIMEOUT_MS), 1);
+				assert_int_equal(rte_comch_pe_clear_notification(f.pe), 0);
+				slept++;
+			} else {
+				assert_int_equal(rc, -EAGAIN);
+			}
+			rte_comch_pe_progress(f.pe);
+			assert_true(ct_now_ms() < deadline);
+		}
+	}
+	assert_int_equal(cc.got, WAKE_ROUNDS);
+	assert_int_equal(cc.bad, 0);
+	assert_int_equal(LOAD(&s.err), 0);
+	/* Both ways of the race were run (the sleep, at least sometimes). */
+	assert_true(slept > 0);
+	ct_ctx_stop_wait(f.pe, rte_comch_consumer_as_ctx(cc.c));
+	assert_int_equal(rte_comch_consumer_destroy(cc.c), 0);
+	ctx_stop(&f, rte_comch_producer_as_ctx(p));
+	assert_int_equal(rte_comch_producer_destroy(p), 0);
+	fx_down(&f);
+}
+
 /* ------------------------------------------------------------ stress */
 
 /* Millions each way with sequence checks: CPU -> DPA, then DPA -> CPU. */
@@ -1217,6 +1276,7 @@ main(void)
 		cmocka_unit_test(test_msgq_consumer_stop_restart),
 		cmocka_unit_test(test_msgq_dpa_to_cpu),
 		cmocka_unit_test(test_msgq_dpa_to_cpu_burst),
+		cmocka_unit_test(test_msgq_dpa_to_cpu_wake_race),
 		cmocka_unit_test(test_msgq_stress),
 	};
 

@@ -300,14 +300,20 @@ static int
 dpa_consumer_arm(void *obj)
 {
 	struct dpa_cons *c = obj;
+	int ret = 0;
 
-	/* Sequentially consistent with the fence of a fill: one of the two sees the other. */
-	comch_store_seq_cst(&c->armed, 1);
-	if (comch_load_seq_cst(&c->fi) != c->ci) {
-		comch_store_relaxed(&c->armed, 0);
-		return -EAGAIN;
-	}
-	return 0;
+	/*
+	 * Under the lock fills take: either a fill came first and is seen here,
+	 * or it comes after and sees the flag. A fill then needs no fence of its
+	 * own (it ran one per message, waiting for its stores to leave the core).
+	 */
+	comch_spin_lock(&c->lock);
+	if (comch_load_relaxed(&c->fi) != c->ci)
+		ret = -EAGAIN;
+	else
+		comch_store_relaxed(&c->armed, 1);
+	comch_spin_unlock(&c->lock);
+	return ret;
 }
 
 static void
@@ -334,8 +340,7 @@ dpa_cons_fill(struct dpa_cons *c, uint32_t producer_id, const void *imm, uint32_
 		memcpy(r->imm, imm, imm_len);
 	memset(r->imm + imm_len, 0, sizeof(r->imm) - imm_len);
 	comch_store_release(&c->fi, fi + 1);
-	/* The fill before the armed flag: pairs with dpa_consumer_arm(). */
-	comch_fence_seq_cst();
+	/* Under the lock, as dpa_consumer_arm() sets it: no fence between. */
 	if (comch_load_relaxed(&c->armed) != 0)
 		(void)!write(c->efd, &one, sizeof(one));
 }
