@@ -938,6 +938,17 @@ pump_dpa_to_cpu(struct fx *f, struct cpu_cons *cc, uint64_t want)
 	}
 }
 
+/* f up, with a DPA -> CPU MsgQ started, and a thread running prog_dpa_producer(s). */
+static void
+dpa_to_cpu_up(struct fx *f, struct dpa_prod *s)
+{
+	fx_up(f);
+	fx_thread(f, prog_dpa_producer, s, 2 * WINDOW);
+	assert_int_equal(rte_comch_msgq_set_dpa_producer(f->q, rte_comch_dpa_as_accel(f->dpa)),
+			 0);
+	assert_int_equal(rte_comch_msgq_start(f->q), 0);
+}
+
 /* A DPA producer whose program sends to cc, which checks it gets its id. */
 static struct rte_comch_producer *
 dpa_prod_new(struct fx *f, struct dpa_prod *s, struct cpu_cons *cc)
@@ -969,10 +980,7 @@ test_msgq_dpa_to_cpu(void **state)
 	struct fx f;
 
 	RTE_SET_USED(state);
-	fx_up(&f);
-	fx_thread(&f, prog_dpa_producer, &s, 2 * WINDOW);
-	assert_int_equal(rte_comch_msgq_set_dpa_producer(f.q, rte_comch_dpa_as_accel(f.dpa)), 0);
-	assert_int_equal(rte_comch_msgq_start(f.q), 0);
+	dpa_to_cpu_up(&f, &s);
 	cpu_cons_new(&f, &cc, 8);
 	p = dpa_prod_new(&f, &s, &cc);
 	assert_int_equal(rte_comch_producer_task_send_alloc_init(p, NULL, NULL, 0, 0, &st),
@@ -1068,10 +1076,7 @@ test_msgq_dpa_to_cpu_burst(void **state)
 	int n, rc;
 
 	RTE_SET_USED(state);
-	fx_up(&f);
-	fx_thread(&f, prog_dpa_producer, &s, 2 * WINDOW);
-	assert_int_equal(rte_comch_msgq_set_dpa_producer(f.q, rte_comch_dpa_as_accel(f.dpa)), 0);
-	assert_int_equal(rte_comch_msgq_start(f.q), 0);
+	dpa_to_cpu_up(&f, &s);
 	cc.c = rte_comch_msgq_consumer_create(f.q);
 	assert_non_null(cc.c);
 	assert_int_equal(rte_comch_consumer_get_id(cc.c, &cc.id), 0);
@@ -1148,10 +1153,7 @@ test_msgq_dpa_to_cpu_wake_race(void **state)
 	int rc;
 
 	RTE_SET_USED(state);
-	fx_up(&f);
-	fx_thread(&f, prog_dpa_producer, &s, 2 * WINDOW);
-	assert_int_equal(rte_comch_msgq_set_dpa_producer(f.q, rte_comch_dpa_as_accel(f.dpa)), 0);
-	assert_int_equal(rte_comch_msgq_start(f.q), 0);
+	dpa_to_cpu_up(&f, &s);
 	cpu_cons_new(&f, &cc, 8);
 	cc.repost = true;
 	p = dpa_prod_new(&f, &s, &cc);
@@ -1219,10 +1221,7 @@ test_msgq_stress(void **state)
 	assert_int_equal(rte_comch_consumer_destroy(c), 0);
 	fx_down(&f);
 	/* DPA -> CPU: the CPU reposts each receive and tells the program when it did. */
-	fx_up(&f);
-	fx_thread(&f, prog_dpa_producer, &dp, 2 * WINDOW);
-	assert_int_equal(rte_comch_msgq_set_dpa_producer(f.q, rte_comch_dpa_as_accel(f.dpa)), 0);
-	assert_int_equal(rte_comch_msgq_start(f.q), 0);
+	dpa_to_cpu_up(&f, &dp);
 	cpu_cons_new(&f, &cc, WINDOW);
 	p = dpa_prod_new(&f, &dp, &cc);
 	STORE(&dp.limit, STRESS_MSGS);
