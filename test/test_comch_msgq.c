@@ -299,6 +299,17 @@ cpu_to_dpa_up(struct fx *f, struct dpa_cons *s, uint32_t cq_size, uint32_t windo
 	return dpa_cons_new(f, s, window, imm_len);
 }
 
+/* Stop and destroy a CPU -> DPA test's producer, then its consumer, and take f down. */
+static void
+cpu_to_dpa_down(struct fx *f, struct rte_comch_producer *p, struct rte_comch_consumer *c)
+{
+	ctx_stop(f, rte_comch_producer_as_ctx(p));
+	assert_int_equal(rte_comch_producer_destroy(p), 0);
+	ctx_stop(f, rte_comch_consumer_as_ctx(c));
+	assert_int_equal(rte_comch_consumer_destroy(c), 0);
+	fx_down(f);
+}
+
 /* Send seq numbers [from, to) from cp to cons_id, retrying on -EAGAIN; returns refusals. */
 static uint64_t
 send_all(struct fx *f, struct cpu_prod *cp, uint32_t cons_id, uint64_t from, uint64_t to)
@@ -607,11 +618,7 @@ test_msgq_cpu_to_dpa_credits(void **state)
 	assert_int_equal(LOAD(&s.err), 0);
 	assert_int_equal(cp.ok, 1000);
 	assert_int_equal(cp.err, 0);
-	ctx_stop(&f, rte_comch_producer_as_ctx(cp.p));
-	assert_int_equal(rte_comch_producer_destroy(cp.p), 0);
-	ctx_stop(&f, rte_comch_consumer_as_ctx(c));
-	assert_int_equal(rte_comch_consumer_destroy(c), 0);
-	fx_down(&f);
+	cpu_to_dpa_down(&f, cp.p, c);
 }
 
 /* Messages seq .. seq + n - 1 of 8-byte sequence numbers, immediate data only. */
@@ -736,13 +743,9 @@ test_msgq_cpu_to_dpa_burst(void **state)
 	assert_int_equal(s.next_seq[1], seq);
 	/* A DPA consumer has no burst API: its program receives. */
 	assert_int_equal(rte_comch_consumer_burst_enable(c, 8), -ENOTSUP);
-	ctx_stop(&f, rte_comch_producer_as_ctx(p));
-	assert_int_equal(rte_comch_producer_destroy(p), 0);
-	ctx_stop(&f, rte_comch_consumer_as_ctx(c));
-	assert_int_equal(rte_comch_consumer_destroy(c), 0);
 	assert_int_equal(rte_comch_mmap_stop(mmap), 0);
 	assert_int_equal(rte_comch_mmap_destroy(mmap), 0);
-	fx_down(&f);
+	cpu_to_dpa_down(&f, p, c);
 }
 
 /* A slow program (50 us a message, 4 receives): the producer waits, nothing is lost. */
@@ -765,11 +768,7 @@ test_msgq_slow_program(void **state)
 	/* It was held back: the producer met a full consumer many times. */
 	assert_true(again > 100);
 	print_message("  slow program: 2000 messages, %" PRIu64 " refusals (-EAGAIN)\n", again);
-	ctx_stop(&f, rte_comch_producer_as_ctx(cp.p));
-	assert_int_equal(rte_comch_producer_destroy(cp.p), 0);
-	ctx_stop(&f, rte_comch_consumer_as_ctx(c));
-	assert_int_equal(rte_comch_consumer_destroy(c), 0);
-	fx_down(&f);
+	cpu_to_dpa_down(&f, cp.p, c);
 }
 
 /* A DPA consumer stopped while the producer sends: -ENOENT after, then a restart works. */
@@ -806,11 +805,7 @@ test_msgq_consumer_stop_restart(void **state)
 	send_all(&f, &cp, s.id, 0, 100);
 	wait_u64(&f, &s.got, 100);
 	assert_int_equal(LOAD(&s.bad), 0);
-	ctx_stop(&f, rte_comch_producer_as_ctx(cp.p));
-	assert_int_equal(rte_comch_producer_destroy(cp.p), 0);
-	ctx_stop(&f, rte_comch_consumer_as_ctx(c));
-	assert_int_equal(rte_comch_consumer_destroy(c), 0);
-	fx_down(&f);
+	cpu_to_dpa_down(&f, cp.p, c);
 }
 
 /* ------------------------------------------------------------ DPA -> CPU */
@@ -949,6 +944,15 @@ dpa_to_cpu_up(struct fx *f, struct dpa_prod *s)
 	assert_int_equal(rte_comch_msgq_start(f->q), 0);
 }
 
+/* Stop and destroy a DPA -> CPU test's DPA producer (its consumer is gone), and take f down. */
+static void
+dpa_to_cpu_down(struct fx *f, struct rte_comch_producer *p)
+{
+	ctx_stop(f, rte_comch_producer_as_ctx(p));
+	assert_int_equal(rte_comch_producer_destroy(p), 0);
+	fx_down(f);
+}
+
 /* A DPA producer whose program sends to cc, which checks it gets its id. */
 static struct rte_comch_producer *
 dpa_prod_new(struct fx *f, struct dpa_prod *s, struct cpu_cons *cc)
@@ -1016,9 +1020,7 @@ test_msgq_dpa_to_cpu(void **state)
 	ct_ctx_stop_wait(f.pe, rte_comch_consumer_as_ctx(cc.c));
 	assert_int_equal(cc.flushed, 8);
 	assert_int_equal(rte_comch_consumer_destroy(cc.c), 0);
-	ctx_stop(&f, rte_comch_producer_as_ctx(p));
-	assert_int_equal(rte_comch_producer_destroy(p), 0);
-	fx_down(&f);
+	dpa_to_cpu_down(&f, p);
 }
 
 /* Receives of cc in burst mode until *next reaches want, in order; reposted if repost. */
@@ -1130,9 +1132,7 @@ test_msgq_dpa_to_cpu_burst(void **state)
 	} while (st != RTE_COMCH_CTX_STATE_IDLE);
 	assert_int_equal(aborted, 8);
 	assert_int_equal(rte_comch_consumer_destroy(cc.c), 0);
-	ctx_stop(&f, rte_comch_producer_as_ctx(p));
-	assert_int_equal(rte_comch_producer_destroy(p), 0);
-	fx_down(&f);
+	dpa_to_cpu_down(&f, p);
 }
 
 /*
@@ -1183,9 +1183,7 @@ test_msgq_dpa_to_cpu_wake_race(void **state)
 	assert_true(slept > 0);
 	ct_ctx_stop_wait(f.pe, rte_comch_consumer_as_ctx(cc.c));
 	assert_int_equal(rte_comch_consumer_destroy(cc.c), 0);
-	ctx_stop(&f, rte_comch_producer_as_ctx(p));
-	assert_int_equal(rte_comch_producer_destroy(p), 0);
-	fx_down(&f);
+	dpa_to_cpu_down(&f, p);
 }
 
 /* ------------------------------------------------------------ stress */
@@ -1215,11 +1213,7 @@ test_msgq_stress(void **state)
 	assert_int_equal(LOAD(&dc.bad), 0);
 	assert_int_equal(dc.next_seq[1], STRESS_MSGS); /* the one producer: id 1 */
 	assert_int_equal(cp.ok, STRESS_MSGS);
-	ctx_stop(&f, rte_comch_producer_as_ctx(cp.p));
-	assert_int_equal(rte_comch_producer_destroy(cp.p), 0);
-	ctx_stop(&f, rte_comch_consumer_as_ctx(c));
-	assert_int_equal(rte_comch_consumer_destroy(c), 0);
-	fx_down(&f);
+	cpu_to_dpa_down(&f, cp.p, c);
 	/* DPA -> CPU: the CPU reposts each receive and tells the program when it did. */
 	dpa_to_cpu_up(&f, &dp);
 	cpu_cons_new(&f, &cc, WINDOW);
@@ -1234,9 +1228,7 @@ test_msgq_stress(void **state)
 	assert_int_equal(LOAD(&dp.err), 0);
 	ct_ctx_stop_wait(f.pe, rte_comch_consumer_as_ctx(cc.c));
 	assert_int_equal(rte_comch_consumer_destroy(cc.c), 0);
-	ctx_stop(&f, rte_comch_producer_as_ctx(p));
-	assert_int_equal(rte_comch_producer_destroy(p), 0);
-	fx_down(&f);
+	dpa_to_cpu_down(&f, p);
 }
 
 /* ------------------------------------------------------------ main */
