@@ -6,8 +6,9 @@
  * msgq-rate: one-way floods of DATA through one MsgQ, each way (t->dir).
  *
  * CPU -> DPA: the CPU's producer sends one DATA per send task, progressing its
- * engine after each (which reaps the completions), for --duration seconds
- * after the warm-up; comch-burst sends one per burst call instead, reaping
+ * engine after each (which reaps the completions) and pausing after a send
+ * refused for want of a receive, as the ring row's sender does, for
+ * --duration seconds after the warm-up; comch-burst sends one per burst call instead, reaping
  * and progressing every 16 sends (bench_msgq_round()); the DPA program checks
  * each and gives its receive back at once (SINK). An END with the number sent
  * is answered by a RESULT through the second MsgQ once the program has taken
@@ -26,6 +27,8 @@
 
 #include <errno.h>
 #include <inttypes.h>
+
+#include <rte_pause.h>
 
 #include "bench_msg.h"
 #include "bench_msgq.h"
@@ -101,8 +104,10 @@ to_dpa(struct bench_msgq *m, struct rate_state *st, const struct bench_opts *o)
 			bench_tx_sent(&w, t0);
 			sent++;
 		} else if (ret == -EAGAIN) {
+			/* No receive offered: pause, as the ring sender does, then try again. */
 			w.eagain++;
 			ret = 0;
+			rte_pause();
 			if (bench_stall_due(&stall) && bench_stall_expired(&stall, sent, m->tsc_hz))
 				ret = bench_msgq_look(m, &deadline, "receive offered by the DPA");
 		}
