@@ -8,11 +8,11 @@
  * CPU -> DPA: the CPU's producer sends one DATA per send task, progressing its
  * engine after each (which reaps the completions) and pausing after a send
  * refused for want of a receive, as the ring row's sender does, for
- * --duration seconds after the warm-up; comch-burst sends one per burst call instead, reaping
- * and progressing every 16 sends (bench_msgq_round()); the DPA program checks
- * each and gives its receive back at once (SINK). An END with the number sent
- * is answered by a RESULT through the second MsgQ once the program has taken
- * them all.
+ * --duration seconds after the warm-up; comch-burst sends one per burst call
+ * instead, reaping and progressing every 16 sends (bench_msgq_round()); the
+ * DPA program checks each and gives its receive back at once (SINK). An END
+ * with the number sent is answered by a RESULT through the second MsgQ once
+ * the program has taken them all.
  *
  * DPA -> CPU: a SYNC starts the program's flood (SOURCE), which sends DATA as
  * long as the CPU consumer has receives posted; the CPU checks each and posts
