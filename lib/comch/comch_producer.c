@@ -450,7 +450,7 @@ comch_producer_send_burst_imm(void *obj, uint32_t consumer_id, const struct rte_
 	}
 	for (i = 0; i < nb && msgs[i].len == 0; i++)
 		;
-	if (unlikely(i == 0 && nb != 0)) {
+	if (unlikely(i == 0)) {
 		COMCH_LOG(ERR, "producer %u: a message of %u bytes of data: a %s carries "
 			  "immediate data only", p->id, msgs[0].len, p->link->ops->kind);
 		return -EMSGSIZE;
