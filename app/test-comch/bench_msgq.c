@@ -31,10 +31,6 @@ static void
 send_done(struct rte_comch_producer_task_send *task, union rte_comch_data task_user_data,
 	  union rte_comch_data ctx_user_data)
 {
-	struct bench_msgq *m = msgq_of(ctx_user_data);
-
-	m->tx_done++;
-	m->tx_tasks--;
 	rte_comch_task_free(rte_comch_producer_task_send_as_task(task));
 }
 
@@ -45,7 +41,6 @@ send_failed(struct rte_comch_producer_task_send *task, union rte_comch_data task
 	struct bench_msgq *m = msgq_of(ctx_user_data);
 	int status = rte_comch_task_get_status(rte_comch_producer_task_send_as_task(task));
 
-	m->tx_tasks--;
 	rte_comch_task_free(rte_comch_producer_task_send_as_task(task));
 	if (!m->stopping)
 		bench_fail(m->res, status, "send to the DPA failed: %s", strerror(-status));
@@ -66,7 +61,6 @@ recv_done(struct rte_comch_consumer_task_post_recv *task, union rte_comch_data t
 	/* The same task, posted again: the DPA may send again at once. */
 	ret = rte_comch_task_submit(gt);
 	if (unlikely(ret < 0)) {
-		m->rx_tasks--;
 		rte_comch_task_free(gt);
 		if (!m->stopping)
 			bench_fail(m->res, ret, "post a receive again: %s", strerror(-ret));
@@ -81,7 +75,6 @@ recv_failed(struct rte_comch_consumer_task_post_recv *task, union rte_comch_data
 	struct rte_comch_task *gt = rte_comch_consumer_task_post_recv_as_task(task);
 	int status = rte_comch_task_get_status(gt);
 
-	m->rx_tasks--;
 	rte_comch_task_free(gt);
 	/* At the teardown, the receives still posted come back with -ECONNABORTED. */
 	if (!m->stopping)
@@ -99,10 +92,9 @@ bench_msgq_burst_poll(struct bench_msgq *m, bool pe)
 		ret = rte_comch_pe_progress(m->pe);
 		if (unlikely(ret < 0))
 			return bench_msgq_progress_fail(m, ret);
-		n = m->cpu_prod != NULL ?
-		    rte_comch_producer_completed_burst(m->cpu_prod, NULL, UINT16_MAX) : 0;
-		if (n > 0)
-			m->tx_done += n;
+		/* Reaped: a MsgQ's send is done when it is made. */
+		if (m->cpu_prod != NULL)
+			rte_comch_producer_completed_burst(m->cpu_prod, NULL, UINT16_MAX);
 	}
 	/* A teardown after a failed open: what exists yet. */
 	if (unlikely(m->cpu_cons == NULL))
@@ -181,10 +173,8 @@ bench_msgq_send(struct bench_msgq *m, uint32_t kind, uint64_t seq)
 		return bench_fail(m->res, ret, "send task: %s", strerror(-ret));
 	gt = rte_comch_producer_task_send_as_task(task);
 	ret = rte_comch_task_submit(gt);
-	if (likely(ret == 0)) {
-		m->tx_tasks++;
+	if (likely(ret == 0))
 		return 0;
-	}
 	/* Refused at once: the task is ours again. */
 	rte_comch_task_free(gt);
 	if (ret == -EAGAIN)
@@ -428,10 +418,8 @@ post_receives(struct bench_msgq *m)
 		ret = rte_comch_consumer_task_post_recv_alloc_init(m->cpu_cons, NULL, &task);
 		if (ret < 0)
 			return bench_fail(m->res, ret, "receive task: %s", strerror(-ret));
-		m->rx_tasks++;
 		ret = rte_comch_task_submit(rte_comch_consumer_task_post_recv_as_task(task));
 		if (ret < 0) {
-			m->rx_tasks--;
 			rte_comch_task_free(rte_comch_consumer_task_post_recv_as_task(task));
 			return bench_fail(m->res, ret, "post a receive: %s", strerror(-ret));
 		}

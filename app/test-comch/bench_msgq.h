@@ -96,9 +96,6 @@ struct bench_msgq {
 	bool stopping;                /* tearing down: posted receives come back */
 	bench_msgq_recv_cb_t on_recv;
 	void *priv;                   /* the mode's */
-	uint64_t tx_done;             /* send tasks completed */
-	uint32_t tx_tasks;            /* send tasks taken, not freed */
-	uint32_t rx_tasks;            /* receive tasks taken, not freed */
 	struct bench_msgq_args args;  /* the CPU's copy */
 	struct rte_comch_dev *dev;
 	struct rte_comch_pe *pe;
