@@ -1045,6 +1045,15 @@ median(double *v, unsigned int n)
 	return n % 2 != 0 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/* The lowest of v[0..n), n > 0, as a share of their median; sorts v. */
+static double
+lowest_share(double *v, unsigned int n)
+{
+	double med = median(v, n);
+
+	return med > 0 ? v[0] / med : 0;
+}
+
 /*
  * The performance issue's targets, judged over repeated runs: each on the
  * median of the per-run ratios of an rte_comch row to one baseline of its
@@ -1108,7 +1117,7 @@ print_repeat_target(FILE *f, const struct repeat_target *t, const struct bench_t
 		    unsigned int nb_runs)
 {
 	const bool lat = plan[i].mode->kind == BENCH_KIND_LAT;
-	double ratio[BENCH_MAX_REPEAT], cv[BENCH_MAX_REPEAT];
+	double ratio[BENCH_MAX_REPEAT], cv[BENCH_MAX_REPEAT], bv[BENCH_MAX_REPEAT];
 	const struct bench_result *c, *b;
 	char test[96], bl[64], cond[96];
 	unsigned int r, n = 0;
@@ -1122,8 +1131,9 @@ print_repeat_target(FILE *f, const struct repeat_target *t, const struct bench_t
 		    summary_raw(&plan[i], c) <= 0 || summary_raw(&plan[j], b) <= 0)
 			continue;
 		cv[n] = summary_raw(&plan[i], c);
+		bv[n] = summary_raw(&plan[j], b);
 		/* Latency: rte_comch's p50 over the baseline's, lower is better. */
-		ratio[n] = cv[n] / summary_raw(&plan[j], b);
+		ratio[n] = cv[n] / bv[n];
 		n++;
 	}
 	summary_test_name(&plan[i], test, sizeof(test));
@@ -1139,11 +1149,14 @@ print_repeat_target(FILE *f, const struct repeat_target *t, const struct bench_t
 		ratio[n - 1], n, (lat ? med <= t->factor : med >= t->factor) ? "met" : "missed");
 	if (!t->stable || lat)
 		return;
-	med = median(cv, n);
-	lowest = cv[0] / med;
-	fprintf(f, "  %s stable, the lowest run within %.0f%% of the median: %.0f%%: %s\n",
-		test, (1 - REPEAT_STABLE_MIN) * 100, lowest * 100,
-		lowest >= REPEAT_STABLE_MIN ? "met" : "missed");
+	/*
+	 * Judged on rte_comch's own rates; the baseline's beside it says whether
+	 * a slow phase of the machine moved the baseline's run as well.
+	 */
+	lowest = lowest_share(cv, n);
+	fprintf(f, "  %s stable, the lowest run within %.0f%% of the median: %.0f%% "
+		"(%s %.0f%%): %s\n", test, (1 - REPEAT_STABLE_MIN) * 100, lowest * 100, bl,
+		lowest_share(bv, n) * 100, lowest >= REPEAT_STABLE_MIN ? "met" : "missed");
 }
 
 /* After the summary of --repeat with --targets: each target the plan measured. */
