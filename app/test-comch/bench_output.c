@@ -639,25 +639,45 @@ print_ratios(FILE *f, const struct bench_test *plan, unsigned int first, unsigne
 	}
 }
 
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The median of v[0..n), n > 0; sorts v. */
+static double
+median(double *v, unsigned int n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 != 0 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 /*
  * The baseline a mode's rte_comch rows are summed up against: the event
  * modes' wake-up floor, else the strongest channel the run has (memif, the
  * MsgQ's rte_rings, a Unix socket), else a floor (the cache line, memcpy).
+ * memif's copy and zero-copy modes rank alike: which is stronger depends on
+ * the test (summary_baseline()).
  */
 static int
 summary_rank(const struct bench_test *t)
 {
 	/* The floors last: a run without any channel is summed up against them. */
 	static const enum bench_transport order[] = {
-		BENCH_TR_MEMIF_ZC, BENCH_TR_MEMIF, BENCH_TR_RING, BENCH_TR_UNIX,
-		BENCH_TR_UNIX_POLL, BENCH_TR_CACHELINE, BENCH_TR_MEMCPY,
+		BENCH_TR_MEMIF_ZC, BENCH_TR_RING, BENCH_TR_UNIX, BENCH_TR_UNIX_POLL,
+		BENCH_TR_CACHELINE, BENCH_TR_MEMCPY,
 	};
+	enum bench_transport tr = t->transport == BENCH_TR_MEMIF ? BENCH_TR_MEMIF_ZC :
+				  t->transport;
 	unsigned int i;
 
 	if (t->mode->event)
-		return t->transport == BENCH_TR_EVENTFD ? 0 : -1;
+		return tr == BENCH_TR_EVENTFD ? 0 : -1;
 	for (i = 0; i < RTE_DIM(order); i++)
-		if (t->transport == order[i])
+		if (tr == order[i])
 			return i;
 	return -1;
 }
@@ -676,6 +696,15 @@ summary_raw(const struct bench_test *t, const struct bench_result *r)
 	}
 }
 
+/* A headline figure as a number where higher is better: latency's inverted. */
+static double
+summary_score(const struct bench_test *t, double raw)
+{
+	if (t->mode->kind != BENCH_KIND_LAT)
+		return raw;
+	return raw > 0 ? 1 / raw : 0;
+}
+
 /* A headline figure as text; returns it as a number where higher is better. */
 static double
 summary_fmt(const struct bench_test *t, double raw, char *buf, size_t len)
@@ -683,14 +712,15 @@ summary_fmt(const struct bench_test *t, double raw, char *buf, size_t len)
 	switch (t->mode->kind) {
 	case BENCH_KIND_LAT:
 		snprintf(buf, len, "%.2f us p50", raw / 1e3);
-		return raw > 0 ? 1 / raw : 0;
+		break;
 	case BENCH_KIND_BW:
 		snprintf(buf, len, "%.2f GB/s", raw / 1e3);
-		return raw;
+		break;
 	default:
 		fmt_rate(buf, len, raw);
-		return raw;
+		break;
 	}
+	return summary_score(t, raw);
 }
 
 /* A result's headline figure as text, and as a number where higher is better. */
@@ -700,23 +730,39 @@ summary_figure(const struct bench_test *t, const struct bench_result *r, char *b
 	return summary_fmt(t, summary_raw(t, r), buf, len);
 }
 
-/* The main baseline of comch row i in its group [first, end), or -1. */
+/*
+ * The main baseline of comch row i in its group [first, end) over the runs
+ * rs[0..nb_runs), or -1: the row of the best rank that ran, and of two of one
+ * rank (memif's modes) the one with the stronger median figure, so that
+ * rte_comch is compared with the best that memif did on this machine.
+ */
 static int
 summary_baseline(const struct bench_test *plan, unsigned int first, unsigned int end,
-		 unsigned int i, const struct bench_results *rs, enum bench_side who)
+		 unsigned int i, const struct bench_results *rs, unsigned int nb_runs,
+		 enum bench_side who)
 {
 	int best = -1, rank, best_rank = INT32_MAX;
+	double v[BENCH_MAX_REPEAT], score, best_score = 0;
 	const struct bench_result *b;
-	unsigned int j;
+	unsigned int j, r, n;
 
 	for (j = first; j < end; j++) {
 		rank = summary_rank(&plan[j]);
-		b = get(rs, j, BENCH_SIDE_CLIENT);
-		if (rank < 0 || rank >= best_rank || !test_ok(rs, j, who) || b == NULL ||
-		    b->skipped || !comparable(&plan[i], &plan[j]))
+		if (rank < 0 || rank > best_rank || !comparable(&plan[i], &plan[j]))
+			continue;
+		for (r = 0, n = 0; r < nb_runs && r < BENCH_MAX_REPEAT; r++) {
+			b = get(&rs[r], j, BENCH_SIDE_CLIENT);
+			if (test_ok(&rs[r], j, who) && b != NULL && !b->skipped)
+				v[n++] = summary_score(&plan[j], summary_raw(&plan[j], b));
+		}
+		if (n == 0)
+			continue;
+		score = median(v, n);
+		if (rank == best_rank && score <= best_score)
 			continue;
 		best = j;
 		best_rank = rank;
+		best_score = score;
 	}
 	return best;
 }
@@ -778,7 +824,7 @@ print_summary(FILE *f, const struct bench_test *plan, unsigned int nb,
 			continue;
 		summary_test_name(&plan[i], test, sizeof(test));
 		cv = summary_figure(&plan[i], c, cs, sizeof(cs));
-		j = summary_baseline(plan, first, end, i, rs, who);
+		j = summary_baseline(plan, first, end, i, rs, 1, who);
 		if (j < 0) {
 			fprintf(f, "  %-36s %-16s %-32s\n", test, cs, "(none in this run)");
 			continue;
@@ -1029,22 +1075,6 @@ bench_output_csv(const char *path, const struct bench_opts *o, const struct benc
 	return ret;
 }
 
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* The median of v[0..n), n > 0; sorts v. */
-static double
-median(double *v, unsigned int n)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 != 0 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /* The lowest of v[0..n), n > 0, as a share of their median; sorts v. */
 static double
 lowest_share(double *v, unsigned int n)
@@ -1188,7 +1218,6 @@ bench_output_repeated(FILE *f, const struct bench_test *plan, unsigned int nb,
 	char test[96], cs[48], bs[48], bl[64], base[120], spread[48];
 	const struct bench_result *c, *b;
 	unsigned int i, r, n, first = 0, end;
-	const struct bench_test *bt;
 	double med;
 	int j;
 
@@ -1202,24 +1231,19 @@ bench_output_repeated(FILE *f, const struct bench_test *plan, unsigned int nb,
 		end = group_end(plan, nb, first);
 		if (!bench_transport_is_comch(plan[i].transport))
 			continue;
-		bt = NULL;
-		for (r = 0, n = 0; r < nb_runs && r < BENCH_MAX_REPEAT; r++) {
+		/* One baseline for all the runs: the best over them. */
+		j = summary_baseline(plan, first, end, i, rs, nb_runs, BENCH_SIDE_BOTH);
+		for (r = 0, n = 0; j >= 0 && r < nb_runs && r < BENCH_MAX_REPEAT; r++) {
 			c = get(&rs[r], i, BENCH_SIDE_CLIENT);
-			if (!test_ok(&rs[r], i, BENCH_SIDE_BOTH) || c == NULL || c->skipped)
-				continue;
-			j = summary_baseline(plan, first, end, i, &rs[r], BENCH_SIDE_BOTH);
-			if (j < 0)
-				continue;
 			b = get(&rs[r], j, BENCH_SIDE_CLIENT);
+			if (!test_ok(&rs[r], i, BENCH_SIDE_BOTH) || c == NULL || c->skipped ||
+			    !test_ok(&rs[r], j, BENCH_SIDE_BOTH) || b == NULL || b->skipped)
+				continue;
 			cv[n] = summary_raw(&plan[i], c);
 			bv[n] = summary_raw(&plan[j], b);
 			if (cv[n] <= 0 || bv[n] <= 0)
 				continue;
-			ratio[n] = summary_fmt(&plan[i], cv[n], cs, sizeof(cs)) /
-				   summary_fmt(&plan[j], bv[n], bs, sizeof(bs));
-			/* The baseline the runs compare with: the first run's. */
-			if (bt == NULL)
-				bt = &plan[j];
+			ratio[n] = summary_score(&plan[i], cv[n]) / summary_score(&plan[j], bv[n]);
 			n++;
 		}
 		summary_test_name(&plan[i], test, sizeof(test));
@@ -1228,8 +1252,8 @@ bench_output_repeated(FILE *f, const struct bench_test *plan, unsigned int nb,
 			continue;
 		}
 		summary_fmt(&plan[i], median(cv, n), cs, sizeof(cs));
-		summary_fmt(bt, median(bv, n), bs, sizeof(bs));
-		bench_test_label(bt, bl, sizeof(bl));
+		summary_fmt(&plan[j], median(bv, n), bs, sizeof(bs));
+		bench_test_label(&plan[j], bl, sizeof(bl));
 		snprintf(base, sizeof(base), "%s %s", bl, bs);
 		med = median(ratio, n);
 		/* median() sorted the ratios: their ends are the lowest and the highest run. */
