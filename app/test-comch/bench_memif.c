@@ -317,9 +317,9 @@ intr_thread_sync(struct bm_port *p)
 			   strerror(-ret));
 		goto out;
 	}
-	deadline = rte_rdtsc() + BM_INTR_SYNC_S * rte_get_tsc_hz();
+	deadline = rte_rdtsc() + BM_INTR_SYNC_S * p->tsc_hz;
 	while (!__atomic_load_n(&s.reached, __ATOMIC_ACQUIRE) && rte_rdtsc() < deadline)
-		rte_delay_us_sleep(BM_RETRY_US);
+		usleep(BM_RETRY_US);
 	if (!__atomic_load_n(&s.reached, __ATOMIC_ACQUIRE))
 		bench_fail(p->res, -ETIMEDOUT, "memif: EAL's interrupt thread still busy %d s "
 			   "after the link went down", BM_INTR_SYNC_S);
